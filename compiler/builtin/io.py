@@ -1,0 +1,37 @@
+"""Builtin inputs and outputs (seed 着三, 着九): one table for the checker and
+every back end.  Keyed by the alias name written in the source."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class BuiltinIO:
+    wgsl: str
+    msl: str
+    inputs: frozenset[str]    # stages where it may be an input: 计算 顶点 片元
+    outputs: frozenset[str]   # stages where it may be an output
+
+
+def _io(wgsl: str, msl: str, inputs: str = "", outputs: str = "") -> BuiltinIO:
+    return BuiltinIO(wgsl, msl, frozenset(inputs.split()), frozenset(outputs.split()))
+
+
+BUILTIN_IO: dict[str, BuiltinIO] = {
+    "全局调用号": _io("global_invocation_id", "thread_position_in_grid", "计算"),
+    "局部调用号": _io("local_invocation_id", "thread_position_in_threadgroup", "计算"),
+    "局部调用序": _io("local_invocation_index", "thread_index_in_threadgroup", "计算"),
+    "工作组号": _io("workgroup_id", "threadgroup_position_in_grid", "计算"),
+    "工作组数": _io("num_workgroups", "threadgroups_per_grid", "计算"),
+    "顶点序号": _io("vertex_index", "vertex_id", "顶点"),
+    "实例序号": _io("instance_index", "instance_id", "顶点"),
+    "裁剪位置": _io("position", "position", "", "顶点"),
+    "片元坐标": _io("position", "position", "片元"),
+    "正面朝向": _io("front_facing", "front_facing", "片元"),
+    "片元深度": _io("frag_depth", "depth(any)", "", "片元"),
+    "采样序号": _io("sample_index", "sample_id", "片元"),
+    "采样掩码": _io("sample_mask", "sample_mask", "片元", "片元"),
+    "子组调用序": _io("subgroup_invocation_id", "thread_index_in_simdgroup", "计算 片元"),
+    "子组大小": _io("subgroup_size", "threads_per_simdgroup", "计算 片元"),
+}

@@ -1,0 +1,159 @@
+"""Class bounds on type variables and the type families.
+
+The interface file writes a bounded type variable as 「甲：数」; the bound's
+meaning is the predicate below, keyed by its name.  Type families (「元素」,
+「同形」, 「矩阵积」, 「转置形」) compute a type from types once they are known.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..types import (FLOAT, INT, UINT, TCon, TMeta, TTuple, Type, TypeOrIndex, is_scalar,
+                     matrix_parts, resolve, vector_parts)
+
+
+def _kind(t: TypeOrIndex) -> str | None:
+    """The scalar kind of a scalar type: 'float', 'int', 'uint', 'bool'."""
+    t = resolve(t)
+    if not isinstance(t, TCon):
+        return None
+    return {FLOAT: "float", "小数": "float", INT: "int", UINT: "uint", "整数": "int",
+            "爻": "bool"}.get(t.name)
+
+
+def _scalar_or_vector(t: TypeOrIndex, kinds: set[str]) -> bool:
+    t = resolve(t)
+    if is_scalar(t):
+        return _kind(t) in kinds
+    parts = vector_parts(t)
+    return parts is not None and _kind(parts[0]) in kinds
+
+
+def _scalar_only(t: TypeOrIndex, kinds: set[str]) -> bool:
+    return is_scalar(t) and _kind(t) in kinds
+
+
+def _width(t: TypeOrIndex) -> int | None:
+    t = resolve(t)
+    if isinstance(t, TCon) and t.args and isinstance(t.args[0], int):
+        return t.args[0]
+    return None
+
+
+def _is_32bit_scalar(t: TypeOrIndex) -> bool:
+    return isinstance(resolve(t), TCon) and resolve(t).name in (FLOAT, INT, UINT) and _width(t) == 32
+
+
+def _bit_castable(t: TypeOrIndex) -> bool:
+    if _is_32bit_scalar(t):
+        return True
+    parts = vector_parts(t)
+    if parts is None:
+        return False
+    comp, n = parts
+    return _is_32bit_scalar(comp) or (_kind(comp) == "float" and _width(comp) == 16 and n in (2, 4))
+
+
+def _indexable(t: TypeOrIndex) -> bool:
+    t = resolve(t)
+    return (vector_parts(t) is not None or matrix_parts(t) is not None
+            or (isinstance(t, TCon) and t.name == "定长数组"))
+
+
+NUMERIC = {"float", "int", "uint"}
+
+#: name → (predicate, description used in messages)
+CLASSES: dict[str, tuple[Callable[[TypeOrIndex], bool], str]] = {
+    "数": (lambda t: _scalar_or_vector(t, NUMERIC), "数值标量或数值向量"),
+    "整": (lambda t: _scalar_or_vector(t, {"int", "uint"}), "整数标量或整数向量"),
+    "浮": (lambda t: _scalar_or_vector(t, {"float"}), "浮点标量或浮点向量"),
+    "有符号": (lambda t: _scalar_or_vector(t, {"float", "int"}), "有符号的数值标量或向量"),
+    "位": (lambda t: _scalar_or_vector(t, {"int", "uint", "bool"}), "整数或爻（标量或向量）"),
+    "逻辑": (lambda t: _scalar_or_vector(t, {"bool"}), "爻或爻向量"),
+    "可比": (lambda t: _scalar_or_vector(t, NUMERIC | {"bool"}), "标量或向量"),
+    "数形": (lambda t: _scalar_or_vector(t, NUMERIC | {"bool"}), "标量或向量"),
+    "标量": (lambda t: _scalar_only(t, NUMERIC | {"bool"}), "标量"),
+    "浮标量": (lambda t: _scalar_only(t, {"float"}), "浮点标量"),
+    "浮向量": (lambda t: vector_parts(t) is not None and _kind(vector_parts(t)[0]) == "float",
+             "浮点向量"),
+    "原子值": (lambda t: resolve(t) in (TCon(UINT, (32,)), TCon(INT, (32,))), "「无三二」或「整三二」"),
+    "子组值": (lambda t: _is_32bit_scalar(t), "32 位标量（浮三二、无三二、整三二）"),
+    "位型": (_bit_castable, "32 位标量、32 位标量的向量或二维、四维半精度向量"),
+    "可索引": (_indexable, "向量、矩阵或定长数组"),
+    "矩阵": (lambda t: matrix_parts(t) is not None, "矩阵"),
+    "矩阵或向量": (lambda t: matrix_parts(t) is not None or (
+        vector_parts(t) is not None and _kind(vector_parts(t)[0]) == "float"), "矩阵或浮点向量"),
+}
+
+
+def satisfies(t: TypeOrIndex, bound: str) -> bool | None:
+    """Whether t satisfies the bound; None while t is not yet known."""
+    t = resolve(t)
+    if isinstance(t, TMeta) or _has_unknown_shape(t):
+        return None
+    entry = CLASSES.get(bound)
+    return True if entry is None else entry[0](t)
+
+
+def _has_unknown_shape(t: Type) -> bool:
+    if isinstance(t, TTuple):
+        return any(isinstance(resolve(i), TMeta) or _has_unknown_shape(resolve(i)) for i in t.items)
+    return False
+
+
+# ---------------------------------------------------------------- families
+
+
+def _element(args):
+    (t,) = args
+    t = resolve(t)
+    if isinstance(t, TMeta):
+        return None
+    if isinstance(t, TTuple):
+        return resolve(t.items[0]) if t.items else None
+    if isinstance(t, TCon) and t.name == "定长数组":
+        return t.args[0]
+    return t
+
+
+def _same_shape(args):
+    shape, scalar = resolve(args[0]), args[1]
+    if isinstance(shape, TMeta):
+        return None
+    if isinstance(shape, TTuple):
+        return TTuple(tuple(scalar for _ in shape.items))
+    return scalar
+
+
+def _matrix_product(args):
+    a, b = resolve(args[0]), resolve(args[1])
+    ma = matrix_parts(a)
+    if ma is None or isinstance(b, TMeta):
+        return None
+    comp, cols, rows = ma
+    column = TTuple(tuple(comp for _ in range(rows)))
+    mb = matrix_parts(b)
+    if mb is not None and mb[2] == cols:
+        return TTuple(tuple(column for _ in range(mb[1])))
+    vb = vector_parts(b)
+    if vb is not None and vb[1] == cols:
+        return column
+    return None
+
+
+def _transpose(args):
+    m = matrix_parts(args[0])
+    if m is None:
+        return None
+    comp, cols, rows = m
+    return TTuple(tuple(TTuple(tuple(comp for _ in range(cols))) for _ in range(rows)))
+
+
+FAMILIES: dict[str, tuple[int, Callable]] = {
+    "元素": (1, _element),
+    "同形": (2, _same_shape),
+    "矩阵积": (2, _matrix_product),
+    "转置形": (1, _transpose),
+}
+

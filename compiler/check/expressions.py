@@ -1,0 +1,658 @@
+"""Type checking of expressions, producing the checked IR.
+
+One `ItemChecker` checks one top-level item.  Implicit type parameters (凡)
+become unification variables solved from argument and expected types; what
+stays unsolved when the item is done is reported at the application that
+introduced it (seed 着八).  Local functions are checked at their first call,
+when their parameter types are known, and may call themselves only in tail
+position (seed 着五).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import ir
+from ..syntax import ast
+from ..types import (BOOL, ERROR, FLOAT_LIT, INT_LIT, UNIT, Printer, TCon, TError, TFamily, TFun,
+                     TMeta, TRecord, TTuple, TVar, Type, TypeOrIndex, contains_meta, deep_resolve,
+                     is_scalar, matrix_parts, resolve, vector_parts)
+from ..diagnostics import LocalDiagnostic
+from .classes import CLASSES, FAMILIES, satisfies
+from .scope import Scope, ValueEntry
+from .typeexpr import TypeResolver
+
+#: Builtins that only exist at run time (not WGSL const-expressions).
+RUNTIME_BUILTINS = frozenset("""
+读数组 写数组 读共享数组 写共享数组 读共享 写共享 数组长度 读均匀 读存储 写存储
+原子加 原子最大 原子最小 原子读 原子存 新格 读格 写格 横差 纵差 工作组屏障 存储屏障 舍弃
+采样纹理 按层采样纹理 读纹素 纹理尺寸 比较采样 子组求和 子组最大 子组最小 子组广播 子组洗牌 子组异或洗牌
+载入矩阵片甲 载入矩阵片乙 载入矩阵片累 载入矩阵片累前八行 载矩阵片甲前八行 载矩阵片甲自存储 载矩阵片乙自存储
+载矩阵片乙自转置存储 满矩阵片累 矩阵片乘加 存矩阵片累 存矩阵片累前八行 存矩阵片累到存储
+""".split())
+
+#: Resource constructors and entry constructors: only as a whole top-level definition.
+RESOURCE_CONSTRUCTORS = {
+    "绑定": "storage", "均匀绑定": "uniform", "纹理绑定": "texture", "采样器绑定": "sampler",
+    "深度纹理绑定": "depth_texture", "比较采样器绑定": "comparison_sampler", "工作组共享": "workgroup",
+}
+ENTRY_CONSTRUCTORS = {"计算入口项": "计算", "顶点入口项": "顶点", "片元入口项": "片元"}
+
+#: Typed-literal constructors: (scalar kind, width) for the range check.
+LITERAL_CONSTRUCTORS = {"新浮三二": ("float", 32), "新浮十六": ("float", 16),
+                        "新整三二": ("int", 32), "新无三二": ("uint", 32)}
+LITERAL_LIMITS = {("float", 32): 3.4028234663852886e38, ("float", 16): 65504.0,
+                  ("int", 32): (-(2 ** 31), 2 ** 31 - 1), ("uint", 32): (0, 2 ** 32 - 1)}
+
+
+
+@dataclass(eq=False)
+class _PendingFun:
+    """A 令-bound local function whose body is checked at its first call."""
+
+    node: ast.Lambda
+    env: dict
+    fun: ir.LocalFun
+    state: str = "pending"  # pending → checking → done
+
+
+class ItemChecker:
+    def __init__(self, scope: Scope, printer: Printer, *, function: str | None = None,
+                 allow_intrinsic: bool = False) -> None:
+        self.scope = scope
+        self.show = printer
+        self.diags: list[LocalDiagnostic] = []
+        self.types = TypeResolver(scope, self.error, allow_intrinsic)
+        self.function = function          # the top-level function being checked
+        self.allow_constructors = False   # true for a resource's or entry's own definition
+        self.calls: set[str] = set()      # top-level functions it calls
+        self._call_metas: list[tuple[TMeta, ast.Node, str]] = []
+        self._deferred: list[tuple[TypeOrIndex, TypeOrIndex, ast.Node]] = []
+        self._bound_checks: list[tuple[TypeOrIndex, str, ast.Node, str]] = []
+        self._failure: str | None = None
+
+    # ------------------------------------------------------------ reporting
+
+    def error(self, node, message: str, code: str = "") -> None:
+        start, end = (node.start, node.end) if not isinstance(node, tuple) else node
+        self.diags.append(LocalDiagnostic(start, end, message, code))
+
+    def mismatch(self, node, expected, actual) -> None:
+        if self._failure:
+            self.error(node, self._failure)
+            self._failure = None
+            return
+        message = f"类型不符：应为{self.show(expected)}，实为{self.show(actual)}"
+        code = ""
+        exp, act = resolve(expected), resolve(actual)
+        ctor = _literal_constructor_for(exp)
+        if ctor and act in (INT_LIT, FLOAT_LIT):
+            message += f"；字面量须经「{ctor}」构造，如「{ctor}」于「二」"
+            code = "wrap-literal:" + ctor
+        self.error(node, message, code)
+
+    # ------------------------------------------------------------ unification
+
+    def unify(self, expected: TypeOrIndex, actual: TypeOrIndex, node) -> bool:
+        return self._unify(expected, actual, node)
+
+    def _unify(self, a, b, node) -> bool:
+        a, b = resolve(a), resolve(b)
+        if a is b or isinstance(a, TError) or isinstance(b, TError):
+            return True
+        if isinstance(a, TMeta):
+            return self._bind(a, b, node)
+        if isinstance(b, TMeta):
+            return self._bind(b, a, node)
+        if isinstance(a, int) or isinstance(b, int):
+            return a == b
+        if isinstance(a, TFamily) or isinstance(b, TFamily):
+            ra, rb = self.reduce(a), self.reduce(b)
+            if isinstance(ra, TFamily) or isinstance(rb, TFamily):
+                self._deferred.append((ra, rb, node))
+                return True
+            return self._unify(ra, rb, node)
+        if type(a) is not type(b):
+            return False
+        if isinstance(a, TCon):
+            return a.name == b.name and len(a.args) == len(b.args) and all(
+                self._unify(x, y, node) for x, y in zip(a.args, b.args))
+        if isinstance(a, TTuple):
+            return len(a.items) == len(b.items) and all(
+                self._unify(x, y, node) for x, y in zip(a.items, b.items))
+        if isinstance(a, TRecord):
+            return [n for n, _ in a.fields] == [n for n, _ in b.fields] and all(
+                self._unify(x, y, node) for (_, x), (_, y) in zip(a.fields, b.fields))
+        if isinstance(a, TFun):
+            return len(a.params) == len(b.params) and all(
+                self._unify(x, y, node) for x, y in zip(a.params, b.params)) and self._unify(
+                a.result, b.result, node)
+        if isinstance(a, TVar):
+            return a.name == b.name
+        return False
+
+    def _bind(self, meta: TMeta, t, node) -> bool:
+        if isinstance(t, TMeta):
+            t.bounds = tuple(dict.fromkeys(t.bounds + meta.bounds))
+            meta.ref = t
+            return True
+        if not isinstance(t, int) and self._occurs(meta, t):
+            return False
+        for bound in meta.bounds:
+            ok = satisfies(t, bound)
+            if ok is False:
+                self._failure = self._bound_message(t, bound, meta.hint)
+                meta.ref = ERROR  # one message per mistake
+                return False
+            if ok is None:
+                self._bound_checks.append((t, bound, node, meta.hint))
+        meta.ref = t
+        return True
+
+    def _bound_message(self, t, bound: str, who: str) -> str:
+        desc = CLASSES[bound][1] if bound in CLASSES else bound
+        return f"类型不符：{self.show(t)}不是{desc}（「{who}」须满足「{bound}」）"
+
+    def _occurs(self, meta: TMeta, t) -> bool:
+        t = resolve(t)
+        if t is meta:
+            return True
+        if isinstance(t, (TCon, TFamily)):
+            return any(self._occurs(meta, a) for a in t.args if not isinstance(a, int))
+        if isinstance(t, TTuple):
+            return any(self._occurs(meta, a) for a in t.items)
+        if isinstance(t, TRecord):
+            return any(self._occurs(meta, a) for _, a in t.fields)
+        if isinstance(t, TFun):
+            return any(self._occurs(meta, a) for a in t.params) or self._occurs(meta, t.result)
+        return False
+
+    def reduce(self, t):
+        t = resolve(t)
+        if not isinstance(t, TFamily):
+            return t
+        args = tuple(self.reduce(a) if not isinstance(a, int) else a for a in t.args)
+        result = FAMILIES[t.name][1](args)
+        return t if result is None else resolve(result)
+
+    def finish(self) -> None:
+        """Settle deferred constraints and report what stayed undetermined."""
+        progress = True
+        while progress and (self._deferred or self._bound_checks):
+            progress = False
+            deferred, self._deferred = self._deferred, []
+            for a, b, node in deferred:
+                ra, rb = self.reduce(a), self.reduce(b)
+                if isinstance(ra, TFamily) or isinstance(rb, TFamily):
+                    self._deferred.append((ra, rb, node))
+                    continue
+                progress = True
+                if not self._unify(ra, rb, node):
+                    self.mismatch(node, ra, rb)
+            checks, self._bound_checks = self._bound_checks, []
+            for t, bound, node, who in checks:
+                ok = satisfies(t, bound)
+                if ok is None:
+                    self._bound_checks.append((t, bound, node, who))
+                    continue
+                progress = True
+                if not ok:
+                    self.error(node, self._bound_message(t, bound, who))
+        reported: set[int] = set()
+        for meta, node, callee in self._call_metas:
+            if isinstance(resolve(meta), TMeta) and id(node) not in reported:
+                reported.add(id(node))
+                self.error(node, f"函数应用的隐式参数无法完全确定：「{callee}」的「{meta.hint}」"
+                                 "；先用 令 绑定子表达式，或用（表达式 也 类型）标注，"
+                                 "只在返回类型里的参数用 以 给出")
+        for a, b, node in self._deferred:
+            if id(node) not in reported and not contains_meta(a) and not contains_meta(b):
+                reported.add(id(node))
+                self.mismatch(node, a, b)
+
+    # ------------------------------------------------------------ schemes
+
+    def instantiate(self, entry: ValueEntry, node, callee: str) -> tuple[Type, list[TMeta]]:
+        metas = [TMeta(bounds=(v.bound,) if v.bound else (), origin=(node.start, node.end),
+                       hint=v.name) for v in entry.type_params]
+        for m in metas:
+            self._call_metas.append((m, node, callee))
+        mapping = {v.name: m for v, m in zip(entry.type_params, metas)}
+        return substitute(entry.type, mapping), metas
+
+    # ------------------------------------------------------------ expressions
+
+    def check(self, node: ast.Expr, expected: Type | None, env: dict,
+              tail: ir.LocalFun | None = None) -> ir.Expr:
+        method = getattr(self, "_" + type(node).__name__)
+        result = method(node, expected, env, tail)
+        if expected is not None and not isinstance(node, _PROPAGATING):
+            if not self.unify(expected, result.type, node):
+                self.mismatch(node, expected, result.type)
+                result.type = ERROR
+        return result
+
+    def _Paren(self, node, expected, env, tail):
+        inner = self.check(node.inner, expected, env, tail)
+        return inner
+
+    def _Number(self, node: ast.Number, expected, env, tail):
+        return ir.Literal(node.start, node.end, FLOAT_LIT if node.is_float else INT_LIT,
+                          node.value, node.is_float, node.text)
+
+    def _String(self, node, expected, env, tail):
+        self.error(node, "着色源不能用字符串（着五）")
+        return ir.Literal(node.start, node.end, ERROR, 0, False, "")
+
+    def _Name(self, node: ast.Name, expected, env, tail):
+        local = env.get(node.name)
+        if isinstance(local, ir.LocalVar):
+            return ir.LocalRef(node.start, node.end, local.type, local)
+        if isinstance(local, _PendingFun):
+            self.error(node, f"局部函数「{node.name}」不能当作值使用（着五）：只能直接调用，如「{node.name}」于 实参")
+            return _error_expr(node)
+        return self._global_value(node, node.name, self.scope.value(node.name), node.name)
+
+    def _Qualified(self, node: ast.Qualified, expected, env, tail):
+        entry = self._qualified_entry(node)
+        if entry is None:
+            return _error_expr(node)
+        return self._global_value(node, node.name, entry, f"{node.module}之{node.name}")
+
+    def _qualified_entry(self, node: ast.Qualified) -> ValueEntry | None:
+        module = self.scope.modules.get(node.module)
+        if module is None:
+            self.error((node.start, node.module_end), f"「{node.module}」不是已导入的模块：先写 寻「包」之…之「{node.module}」之书。")
+            return None
+        entry = module.values.get(node.name)
+        if entry is None:
+            self.error((node.name_start, node.end), f"模块「{node.module}」里没有「{node.name}」")
+        return entry
+
+    def _global_value(self, node, name: str, entry: ValueEntry | None, shown: str):
+        if entry is None:
+            if self.scope.type(name) is not None:
+                self.error(node, f"「{shown}」是类型，不能当作值")
+            else:
+                self.error(node, f"未知的名字「{shown}」{self._suggest(name)}")
+            return _error_expr(node)
+        if isinstance(resolve(entry.type), TFun) or entry.kind == "function":
+            self.error(node, f"函数「{shown}」不能当作值使用（着五）：只能直接调用，如「{shown}」于 实参")
+            return _error_expr(node)
+        if entry.kind == "entry":
+            self.error(node, f"入口项「{shown}」不能在表达式里使用")
+            return _error_expr(node)
+        if entry.kind == "builtin":
+            t, _ = self.instantiate(entry, node, name)
+            return ir.BuiltinValue(node.start, node.end, t, name)
+        return ir.GlobalRef(node.start, node.end, entry.type, entry.module, name)
+
+    def _suggest(self, name: str) -> str:
+        chars = set(name)
+        close = [n for n in dict.fromkeys(self.scope.all_names())
+                 if n != name and len(chars & set(n)) >= max(1, min(len(name), len(n)) - 1)
+                 and abs(len(n) - len(name)) <= 1]
+        return f"；是不是「{close[0]}」？" if close else ""
+
+    def _Project(self, node: ast.Project, expected, env, tail):
+        base = self.check(node.base, None, env)
+        t = resolve(base.type)
+        label_span = (node.label_start, node.end)
+        if isinstance(t, TError):
+            return ir.Project(node.start, node.end, ERROR, base, None, None)
+        from ..syntax.parser import number_value
+        number = number_value(node.label)
+        if number is not None and not number[1]:
+            index = number[0]
+            if isinstance(t, TTuple):
+                if index < len(t.items):
+                    return ir.Project(node.start, node.end, t.items[index], base, index, None)
+                self.error(label_span, f"分量序号 {index} 超出范围：{self.show(t)}只有 {len(t.items)} 个分量（从「零」数起）")
+                return ir.Project(node.start, node.end, ERROR, base, index, None)
+        elif isinstance(t, TRecord):
+            ft = t.field_type(node.label)
+            if ft is not None:
+                return ir.Project(node.start, node.end, ft, base, None, node.label)
+            names = "、".join(f"「{n}」" for n, _ in t.fields)
+            self.error(label_span, f"{self.show(t)}没有字段「{node.label}」；它的字段有 {names}")
+            return ir.Project(node.start, node.end, ERROR, base, None, node.label)
+        if isinstance(t, TMeta):
+            self.error(node.base, "无法确定此处的类型，不能取分量：先用（表达式 也 类型）标注")
+        else:
+            what = "分量" if number is not None else f"字段「{node.label}」"
+            self.error(label_span, f"{self.show(t)}没有{what}")
+        return ir.Project(node.start, node.end, ERROR, base, None, None)
+
+    def _Tuple(self, node: ast.Tuple, expected, env, tail):
+        exp = resolve(expected) if expected is not None else None
+        if isinstance(exp, TTuple) and len(exp.items) == len(node.items):
+            items = [self.check(i, t, env) for i, t in zip(node.items, exp.items)]
+            t = exp
+        else:
+            items = [self.check(i, None, env) for i in node.items]
+            t = TTuple(tuple(i.type for i in items))
+            if expected is not None and not self.unify(expected, t, node):
+                self.mismatch(node, expected, t)
+        self._check_tuple_shape(node, t)
+        return ir.MakeTuple(node.start, node.end, t, items)
+
+    def _check_tuple_shape(self, node, t) -> None:
+        t = resolve(t)
+        if not isinstance(t, TTuple) or contains_meta(t) or any(isinstance(resolve(i), TError) for i in t.items):
+            return
+        if vector_parts(t) is None and matrix_parts(t) is None:
+            self.error(node, f"元组须是向量（2 至 4 个同类标量）或矩阵（2 至 4 个同样的浮点向量列），这里是{self.show(t)}")
+
+    def _Record(self, node: ast.Record, expected, env, tail):
+        if node.head != "组值":
+            self.error(node, f"记录值须写作「组值」【…】，这里写的是「{node.head}」")
+        exp = resolve(expected) if expected is not None else None
+        written = {}
+        for f in node.fields:
+            if f.name in written:
+                self.error(f, f"字段「{f.name}」重复")
+            written[f.name] = f
+        if isinstance(exp, TRecord):
+            fields = []
+            for name, ft in exp.fields:
+                f = written.pop(name, None)
+                if f is None:
+                    self.error(node, f"{self.show(exp)}的字段「{name}」没有给出")
+                    continue
+                fields.append((name, self.check(f.value, ft, env)))
+            for name, f in written.items():
+                self.error(f, f"{self.show(exp)}没有字段「{name}」")
+            return ir.MakeRecord(node.start, node.end, exp, fields)
+        fields = [(f.name, self.check(f.value, None, env)) for f in written.values()]
+        t = TRecord(tuple((n, e.type) for n, e in fields))
+        if expected is not None and not self.unify(expected, t, node):
+            self.mismatch(node, expected, t)
+        return ir.MakeRecord(node.start, node.end, t, fields)
+
+    def _If(self, node: ast.If, expected, env, tail):
+        cond = self.check(node.cond, BOOL, env)
+        if node.otherwise is None:
+            then = self.check(node.then, UNIT, env, tail)
+            if expected is not None and not self.unify(expected, UNIT, node):
+                self.error(node, f"没有「否则」的「若」的值是「有」，这里应为{self.show(expected)}：补上「否则」分支")
+            return ir.If(node.start, node.end, UNIT, cond, then, None)
+        result = expected if expected is not None else TMeta(hint="若的值")
+        then = self.check(node.then, result, env, tail)
+        otherwise = self.check(node.otherwise, result, env, tail)
+        return ir.If(node.start, node.end, result, cond, then, otherwise)
+
+    def _Sequence(self, node: ast.Sequence, expected, env, tail):
+        items = [self.check(i, None, env) for i in node.items[:-1]]
+        last = self.check(node.items[-1], expected, env, tail)
+        return ir.Seq(node.start, node.end, last.type, items + [last])
+
+    def _Ascribe(self, node: ast.Ascribe, expected, env, tail):
+        t = self.types.resolve(node.type)
+        inner = self.check(node.expr, t, env, tail)
+        inner.type = t if not isinstance(resolve(inner.type), TError) else inner.type
+        return inner
+
+    def _Lambda(self, node: ast.Lambda, expected, env, tail):
+        self.error(node, "匿名函数与闭包不能翻译（着五）：局部函数用 令「名」为 得…而… 绑定后直接调用")
+        return _error_expr(node)
+
+    def _Let(self, node: ast.Let, expected, env, tail):
+        if isinstance(node.value, ast.Lambda):
+            return self._let_function(node, expected, env, tail)
+        value = self.check(node.value, None, env)
+        var = ir.LocalVar(node.name, value.type, node.name_start, node.name_end)
+        body = self.check(node.body, expected, {**env, node.name: var}, tail)
+        return ir.Let(node.start, node.end, body.type, var, value, body)
+
+    def _let_function(self, node: ast.Let, expected, env, tail):
+        lam: ast.Lambda = node.value
+        params = [ir.LocalVar(p.name, TMeta(hint=p.name), p.start, p.end) for p in lam.params]
+        fun = ir.LocalFun(node.name, params, None, TMeta(hint=f"{node.name}的值"), node.name_start, node.name_end)
+        pending = _PendingFun(lam, env, fun)
+        pending.env = {**env, node.name: pending}
+        body = self.check(node.body, expected, pending.env, tail)
+        if pending.state == "pending":
+            self._check_local_body(pending)
+        for p in params:
+            if isinstance(resolve(p.type), TMeta):
+                self.error((p.start, p.end), f"无法确定局部函数「{node.name}」的参数「{p.name}」的类型：用（表达式 也 类型）标注")
+                p.type = ERROR
+        return ir.LetFun(node.start, node.end, body.type, fun, body)
+
+    def _check_local_body(self, pending: _PendingFun) -> None:
+        pending.state = "checking"
+        fun = pending.fun
+        inner = dict(pending.env)
+        for p in fun.params:
+            inner[p.name] = p
+        fun.body = self.check(pending.node.body, fun.result, inner, fun)
+        pending.state = "done"
+
+    # ------------------------------------------------------------ applications
+
+    def _Operator(self, node: ast.Operator, expected, env, tail):
+        entry = self.scope.builtin_value(node.op)
+        if entry is None:
+            self.error((node.op_start, node.op_start + len(node.op)), f"运算符「{node.op}」没有内建声明")
+            return _error_expr(node)
+        name_span = (node.op_start, node.op_start + len(node.op))
+        return self._builtin_call(node, node.op, entry, list(node.operands), [], expected, env, name_span)
+
+    def _Apply(self, node, expected, env, tail):
+        return self._application(node, expected, env, tail)
+
+    _TypeArg = _Apply
+
+    def _application(self, node, expected, env, tail):
+        head, args, type_args = _spine(node)
+        name_span = (head.start, head.end)
+        if isinstance(head, ast.Paren):
+            head = _strip_parens(head)
+        if isinstance(head, ast.Name):
+            local = env.get(head.name)
+            if isinstance(local, _PendingFun):
+                return self._local_call(node, head, local, args, type_args, expected, env, tail)
+            if isinstance(local, ir.LocalVar):
+                self.error(head, f"「{head.name}」是值，不是函数，不能应用")
+                return self._error_call(node, args, env)
+            entry = self.scope.value(head.name)
+            callee = head.name
+        elif isinstance(head, ast.Qualified):
+            entry = self._qualified_entry(head)
+            callee = head.name
+            if entry is None:
+                return self._error_call(node, args, env)
+        else:
+            self.error(head, "只能应用具名的函数（函数不能当作值，着五）")
+            return self._error_call(node, args, env)
+        if entry is None:
+            self._global_value(head, head.name, None, head.name)
+            return self._error_call(node, args, env)
+        if entry.kind == "builtin":
+            return self._builtin_call(node, callee, entry, args, type_args, expected, env, name_span)
+        if entry.kind == "function":
+            return self._function_call(node, callee, entry, args, type_args, expected, env, name_span)
+        self.error(head, f"「{callee}」不是函数，不能应用")
+        return self._error_call(node, args, env)
+
+    def _error_call(self, node, args, env):
+        for a in args:
+            self.check(a, None, env)
+        return _error_expr(node)
+
+    def _arity(self, node, callee: str, params, args) -> bool:
+        if len(args) == len(params):
+            return True
+        if len(args) < len(params):
+            self.error(node, f"「{callee}」需要 {len(params)} 个实参，这里只有 {len(args)} 个（函数不能部分应用，着五）")
+        else:
+            self.error(node, f"「{callee}」只收 {len(params)} 个实参，这里给了 {len(args)} 个")
+        return False
+
+    def _check_args(self, params, args, env) -> list[ir.Expr]:
+        out = []
+        for p, a in zip(params, args):
+            out.append(self.check(a, p, env))
+        return out
+
+    def _builtin_call(self, node, callee, entry, args, type_args, expected, env, name_span):
+        t, metas = self.instantiate(entry, node, callee)
+        self._apply_type_args(node, callee, metas, type_args)
+        if not isinstance(t, TFun):
+            self.error(node, f"「{callee}」不是函数，不能应用")
+            return self._error_call(node, args, env)
+        if not self._arity(node, callee, t.params, args):
+            return self._error_call(node, args, env)
+        if callee in RESOURCE_CONSTRUCTORS or callee in ENTRY_CONSTRUCTORS:
+            if not self.allow_constructors:
+                what = "资源" if callee in RESOURCE_CONSTRUCTORS else "入口项"
+                self.error(name_span, f"「{callee}」只能作{what}的顶层定义（着四）")
+        out = []
+        for p, a in zip(t.params, args):
+            if isinstance(resolve(p), TFun):
+                out.append(self._function_argument(a, resolve(p), env))
+            else:
+                out.append(self.check(a, p, env))
+        result = t.result
+        if expected is not None and not self.unify(expected, result, node):
+            self.mismatch(node, expected, result)
+            result = ERROR
+        call = ir.Call(node.start, node.end, result, "builtin", callee, out,
+                       type_args={v.name: m for v, m in zip(entry.type_params, metas)},
+                       name_start=name_span[0], name_end=name_span[1])
+        if callee in LITERAL_CONSTRUCTORS:
+            self._literal_range(callee, out[0])
+        return call
+
+    def _function_argument(self, arg: ast.Expr, param: TFun, env) -> ir.Expr:
+        """The function argument of an entry constructor: a top-level function name."""
+        arg = _strip_parens(arg)
+        entry = self.scope.value(arg.name) if isinstance(arg, ast.Name) and arg.name not in env else None
+        if entry is None or entry.kind != "function":
+            self.error(arg, "此处应为顶层函数的名字")
+            return _error_expr(arg)
+        ft = resolve(entry.type)
+        if isinstance(ft, TFun):
+            self.unify(param.params[0], ft.params[0], arg)
+            if not self.unify(param.result, ft.result, arg):
+                self.error(arg, f"函数「{arg.name}」的返回类型应为{self.show(param.result)}，实为{self.show(ft.result)}")
+        self.calls.add(arg.name)
+        return ir.GlobalRef(arg.start, arg.end, entry.type, entry.module, arg.name)
+
+    def _apply_type_args(self, node, callee, metas, type_args) -> None:
+        for i, targ in enumerate(type_args):
+            if i >= len(metas):
+                self.error(targ, f"「{callee}」没有更多的隐式类型参数可由 以 给出")
+                return
+            t = self.types.resolve(targ)
+            if not self.unify(metas[i], t, targ):
+                self.mismatch(targ, metas[i], t)
+
+    def _literal_range(self, callee: str, arg: ir.Expr) -> None:
+        value = _literal_value(arg)
+        if value is None:
+            return
+        kind, width = LITERAL_CONSTRUCTORS[callee]
+        if kind != "float" and isinstance(value, float):
+            self.error(arg, f"「{callee}」的字面量须是整数，这里是 {value}")
+            return
+        limit = LITERAL_LIMITS[(kind, width)]
+        if kind == "float":
+            if abs(value) > limit:
+                self.error(arg, f"字面量 {value} 超出「{callee}」的范围（绝对值至多 {limit:g}）")
+        elif not limit[0] <= value <= limit[1]:
+            self.error(arg, f"字面量 {value} 超出「{callee}」的范围（{limit[0]} 至 {limit[1]}）")
+
+    def _function_call(self, node, callee, entry, args, type_args, expected, env, name_span):
+        t = resolve(entry.type)
+        if type_args:
+            self.error(type_args[0], f"「{callee}」没有隐式类型参数，不能用 以")
+        if callee == self.function:
+            self.error(name_span, f"顶层函数「{callee}」不能调用自身（着四.6）：改写成局部尾递归函数")
+        self.calls.add(callee)
+        if not isinstance(t, TFun) or not self._arity(node, callee, t.params, args):
+            return self._error_call(node, args, env)
+        out = self._check_args(t.params, args, env)
+        return ir.Call(node.start, node.end, t.result, "function", callee, out, module=entry.module,
+                       name_start=name_span[0], name_end=name_span[1])
+
+    def _local_call(self, node, head, pending: _PendingFun, args, type_args, expected, env, tail):
+        fun = pending.fun
+        if type_args:
+            self.error(type_args[0], f"局部函数「{fun.name}」没有隐式类型参数，不能用 以")
+        if pending.state == "checking":
+            fun.recursive = True
+            if tail is not fun:
+                self.error(head, f"局部函数「{fun.name}」递归调用自己只能在尾位置（着五）：这里的结果还要再用")
+        if not self._arity(node, fun.name, fun.params, args):
+            return self._error_call(node, args, env)
+        out = self._check_args([p.type for p in fun.params], args, env)
+        if pending.state == "pending":
+            self._check_local_body(pending)
+        return ir.Call(node.start, node.end, fun.result, "local", fun.name, out, local=fun,
+                       name_start=head.start, name_end=head.end)
+
+
+_PROPAGATING = (ast.Paren, ast.Tuple, ast.Record, ast.If, ast.Sequence, ast.Let, ast.Ascribe,
+                ast.Apply, ast.TypeArg, ast.Operator)
+
+
+def _error_expr(node) -> ir.Expr:
+    return ir.Literal(node.start, node.end, ERROR, 0, False, "")
+
+
+def _strip_parens(node):
+    while isinstance(node, ast.Paren):
+        node = node.inner
+    return node
+
+
+def _spine(node):
+    """f 于 a 以 T 于 b → (f, [a, b], [T])."""
+    args, type_args = [], []
+    while isinstance(node, (ast.Apply, ast.TypeArg)):
+        if isinstance(node, ast.Apply):
+            args.append(node.arg)
+        else:
+            type_args.append(node.type)
+        node = node.fn
+    args.reverse()
+    type_args.reverse()
+    return node, args, type_args
+
+
+def _literal_value(e: ir.Expr):
+    if isinstance(e, ir.Literal) and not isinstance(resolve(e.type), TError):
+        return e.value
+    if isinstance(e, ir.Call) and e.kind == "builtin" and e.name == "负" and len(e.args) == 1:
+        inner = _literal_value(e.args[0])
+        return None if inner is None else -inner
+    return None
+
+
+def _literal_constructor_for(t) -> str | None:
+    t = resolve(t)
+    for name, (kind, width) in LITERAL_CONSTRUCTORS.items():
+        head = {"float": "定长小数", "int": "定长整数", "uint": "定长无符号"}[kind]
+        if isinstance(t, TCon) and t.name == head and t.args == (width,):
+            return name
+    return None
+
+
+def substitute(t, mapping: dict[str, Type]):
+    if not mapping or isinstance(t, int):
+        return t
+    if isinstance(t, TVar):
+        return mapping.get(t.name, t)
+    if isinstance(t, TCon):
+        return TCon(t.name, tuple(substitute(a, mapping) for a in t.args), t.alias) if t.args else t
+    if isinstance(t, TFamily):
+        return TFamily(t.name, tuple(substitute(a, mapping) for a in t.args), t.alias)
+    if isinstance(t, TTuple):
+        return TTuple(tuple(substitute(a, mapping) for a in t.items), t.alias)
+    if isinstance(t, TRecord):
+        return TRecord(tuple((n, substitute(a, mapping)) for n, a in t.fields), t.alias)
+    if isinstance(t, TFun):
+        return TFun(tuple(substitute(a, mapping) for a in t.params), substitute(t.result, mapping), t.alias)
+    return t
+

@@ -1,0 +1,681 @@
+"""Checking one module: its interface (types and signatures), then each
+definition item, classified by seed 着四.
+
+The interface is rebuilt on every check (it is cheap); each definition's
+check is cached by (module, item text, interface fingerprint), so editing one
+function body re-checks that item only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from .. import ir
+from ..builtin.io import BUILTIN_IO
+from ..diagnostics import Diagnostic, LocalDiagnostic
+from ..syntax import ast
+from ..syntax.parser import ParsedFile, ParsedItem, number_value
+from ..types import (ERROR, UNIT, Printer, TCon, TError, TFun, TRecord, Type, deep_resolve, resolve,
+                     vector_parts, is_scalar)
+from .classes import FAMILIES
+from .expressions import ENTRY_CONSTRUCTORS, RESOURCE_CONSTRUCTORS, RUNTIME_BUILTINS, ItemChecker
+from .scope import Exports, Scope, TypeEntry, ValueEntry
+from .typeexpr import TypeResolver, intrinsic_name
+
+RESOURCE_TYPES = {"存储缓冲": "storage", "均匀缓冲": "uniform", "工作组变量": "workgroup",
+                  "纹理二维": "texture", "采样器": "sampler", "深度纹理二维": "depth_texture",
+                  "比较采样器": "comparison_sampler"}
+ENTRY_TYPES = {"计算入口": "计算", "顶点入口": "顶点", "片元入口": "片元"}
+MAX_WORKGROUP = 1024
+
+
+@dataclass(eq=False)
+class ItemResult:
+    """What checking one definition item produced (cached)."""
+
+    decl: ir.Decl | None
+    diagnostics: list[LocalDiagnostic]
+    value_type: Type | None = None     # the inferred type of an unsigned constant
+
+
+@dataclass(eq=False)
+class CheckedModule:
+    path: str
+    module: ir.Module
+    exports: Exports
+    diagnostics: list[Diagnostic]
+    items: list[tuple[ParsedItem, ItemResult | None]] = field(default_factory=list)
+    scope: Scope | None = None
+
+
+class CheckCache:
+    """Item results keyed by (module path, item text, interface fingerprint)."""
+
+    def __init__(self) -> None:
+        self.results: dict[tuple[str, str, str], ItemResult] = {}
+        self.item_checks = 0
+
+    def get(self, key, compute) -> ItemResult:
+        hit = self.results.get(key)
+        if hit is None:
+            self.item_checks += 1
+            hit = compute()
+            if len(self.results) > 100_000:
+                self.results.clear()
+            self.results[key] = hit
+        return hit
+
+
+@dataclass
+class ModuleInput:
+    path: str
+    name: str
+    package: str
+    is_interface: bool
+    parsed: ParsedFile
+    opened: list[Exports]
+    qualified: dict[str, Exports]
+    builtins: Exports | None
+    import_diagnostics: list[Diagnostic] = field(default_factory=list)
+    import_paths: list[str] = field(default_factory=list)
+
+
+def type_names(builtins: Exports | None) -> dict:
+    """Builtin alias names by type, so unnamed types print as 「三维无」."""
+    names = {}
+    if builtins is None:
+        return names
+    for name, entry in builtins.types.items():
+        if entry.kind == "alias" and entry.type is not None and name not in BUILTIN_IO and name != "片元颜色":
+            try:
+                names.setdefault(entry.type.named(None), name)
+            except TypeError:
+                pass
+    return names
+
+
+class ModuleChecker:
+    def __init__(self, inp: ModuleInput, cache: CheckCache, printer: Printer) -> None:
+        self.inp = inp
+        self.cache = cache
+        self.show = printer
+        self.path = inp.path
+        self.exports = Exports(inp.path, inp.name)
+        self.scope = Scope(self.exports, inp.opened, inp.qualified, inp.builtins)
+        self.diags: list[Diagnostic] = list(inp.import_diagnostics)
+        self.sigs: dict[str, ParsedItem] = {}
+        self.defs: dict[str, ParsedItem] = {}
+        self.typedefs: dict[str, ParsedItem] = {}
+        self.results: dict[int, ItemResult] = {}
+
+    # ------------------------------------------------------------ helpers
+
+    def report(self, item: ParsedItem, start: int, end: int, message: str, code: str = "") -> None:
+        self.diags.append(Diagnostic(self.path, item.start + start, item.start + end, message, item.name, code=code))
+
+    def _item_reporter(self, item: ParsedItem):
+        def report(node, message: str) -> None:
+            start, end = (node.start, node.end) if not isinstance(node, tuple) else node
+            self.report(item, start, end, message)
+        return report
+
+    # ------------------------------------------------------------ main
+
+    def run(self) -> CheckedModule:
+        items = self.inp.parsed.items
+        self._collect(items)
+        self._declare_constructors()
+        self._declare_typedefs()
+        self._declare_signatures()
+        self._declare_broken(items)
+        self._check_unsigned()
+        fingerprint = self._fingerprint()
+        self.exports.fingerprint = fingerprint
+        for item in items:
+            node = item.node
+            if isinstance(node, ast.Definition) and node.name in self.sigs and id(item) not in self.results:
+                self.results[id(item)] = self._cached(item, fingerprint, lambda it=item: self._check_signed(it))
+        self._module_rules(items)
+        module = ir.Module(self.path, self.inp.name, self.inp.package, self.inp.is_interface,
+                           imports=list(self.inp.import_paths))
+        self._assemble(module, items)
+        return CheckedModule(self.path, module, self.exports, self.diags,
+                             [(it, self.results.get(id(it))) for it in items], self.scope)
+
+    def _cached(self, item: ParsedItem, fingerprint: str, compute) -> ItemResult:
+        return self.cache.get((self.path, item.text, fingerprint), compute)
+
+    # ------------------------------------------------------------ collection
+
+    def _collect(self, items: list[ParsedItem]) -> None:
+        interface = self.inp.is_interface
+        for item in items:
+            for err in item.errors:
+                self.report(item, err.start, err.end, err.message)
+            node = item.node
+            if node is None:
+                continue
+            if isinstance(node, ast.Import):
+                continue
+            if isinstance(node, ast.BareExpr):
+                self.report(item, node.start, node.end, "顶层不能写裸表达式（着四.6）：给它起个名字，写成「名」者 表达式 也。")
+                continue
+            if isinstance(node, ast.CtorDecl):
+                self.report(item, node.start, node.name_end, "着色源不能声明构造器（立，着四.6）")
+                continue
+            table = {ast.Signature: self.sigs, ast.Definition: self.defs, ast.TypeDef: self.typedefs}[type(node)]
+            if node.name in table:
+                first = table[node.name]
+                pos = "签名" if table is self.sigs else "定义"
+                self.report(item, node.start, node.name_end, f"「{node.name}」重复{pos}：第一个{pos}在前面偏移 {first.start} 处")
+                continue
+            if table is not self.typedefs and node.name in self.typedefs or (
+                    table is self.typedefs and (node.name in self.sigs or node.name in self.defs)):
+                self.report(item, node.start, node.name_end, f"「{node.name}」既是类型又是值：名字重复")
+                continue
+            table[node.name] = item
+            if interface and isinstance(node, ast.Definition):
+                self.report(item, node.start, node.name_end,
+                            "着色内建声明文件只能写声明（乃、即），不能写定义（者）")
+
+    # ------------------------------------------------------------ interface
+
+    def _declare_constructors(self) -> None:
+        """Signatures of type 元类型 / 化 … 而 元类型 in interface files declare
+        type constructors; they must be known before aliases use them."""
+        for name, item in list(self.sigs.items()):
+            params = _constructor_params(item.node.type)
+            if params is None:
+                continue
+            if not self.inp.is_interface:
+                self.report(item, item.node.start, item.node.name_end, "着色源不能声明类型构造（元类型只能出现在着色内建声明里）")
+            self.exports.types[name] = TypeEntry(name, "constructor", self.path, None, params,
+                                                 item.start, item.name_end, item.doc)
+            del self.sigs[name]
+
+    def _declare_typedefs(self) -> None:
+        order = _topological(self.typedefs, lambda item: _type_refs(item.node.type))
+        for name, cycle in order:
+            item = self.typedefs[name]
+            if cycle:
+                self.report(item, item.node.start, item.node.name_end, f"类型定义成环：{' → '.join(cycle)}")
+                self.exports.types[name] = TypeEntry(name, "alias", self.path, ERROR, (), item.start, item.name_end, item.doc)
+                continue
+            self.exports.types[name] = self._typedef_entry(item)
+
+    def _typedef_entry(self, item: ParsedItem) -> TypeEntry:
+        node: ast.TypeDef = item.node
+        rhs = node.type
+        intrinsic = intrinsic_name(rhs.name) if isinstance(rhs, ast.TypeName) else None
+        if intrinsic is not None and self.inp.is_interface:
+            kind = "family" if intrinsic in FAMILIES else "alias"
+            return TypeEntry(node.name, kind, self.path, TCon(intrinsic, (), intrinsic), (), item.start, item.name_end, item.doc)
+        resolver = TypeResolver(self.scope, self._item_reporter(item), self.inp.is_interface)
+        t = resolver.resolve(rhs)
+        is_struct = isinstance(rhs, ast.TypeRecord)
+        return TypeEntry(node.name, "alias", self.path, t.named(node.name), (), item.start, item.name_end,
+                         item.doc, is_struct)
+
+    def _declare_signatures(self) -> None:
+        for name, item in self.sigs.items():
+            resolver = TypeResolver(self.scope, self._item_reporter(item), self.inp.is_interface)
+            tvars, t = resolver.scheme(item.node.type)
+            if self.inp.is_interface:
+                kind = "builtin"
+            else:
+                kind = _classify(t)
+                if tvars:
+                    self.report(item, item.node.start, item.node.name_end, f"多态函数（凡）不能翻译（着四.6）：给「{name}」写出具体类型")
+            entry = ValueEntry(name, kind, self.path, t, tvars, item.start, item.name_end, item.doc)
+            if kind == "resource":
+                entry.resource = RESOURCE_TYPES[resolve(t).name]
+                entry.access = _access_of(self.defs.get(name))
+            self.exports.values[name] = entry
+            if not self.inp.is_interface and name not in self.defs:
+                self.report(item, item.node.start, item.node.name_end, f"「{name}」只有签名，没有定义：补上「{name}」者 … 也。")
+
+    def _declare_broken(self, items: list[ParsedItem]) -> None:
+        """Names of items that did not parse stay known (with an unknown type),
+        so their uses elsewhere do not add errors."""
+        for item in items:
+            if item.node is None and item.name and item.kind != "即":
+                self.exports.values.setdefault(item.name, ValueEntry(item.name, "const", self.path, ERROR))
+            elif item.node is None and item.name:
+                self.exports.types.setdefault(item.name, TypeEntry(item.name, "alias", self.path, ERROR))
+
+    def _check_unsigned(self) -> None:
+        unsigned = {n: it for n, it in self.defs.items() if n not in self.sigs}
+        order = _topological(unsigned, lambda item: _value_refs(item.node.value))
+        for name, cycle in order:
+            item = unsigned[name]
+            if cycle:
+                self.report(item, item.node.start, item.node.name_end, f"常量定义成环：{' → '.join(cycle)}")
+                self.exports.values[name] = ValueEntry(name, "const", self.path, ERROR, (), item.start, item.name_end)
+                continue
+            fingerprint = self._fingerprint()
+            result = self._cached(item, fingerprint, lambda it=item: self._check_unsigned_item(it))
+            self.results[id(item)] = result
+            self.exports.values[name] = ValueEntry(name, "const", self.path, result.value_type or ERROR,
+                                                   (), item.start, item.name_end, item.doc)
+
+    def _fingerprint(self) -> str:
+        h = hashlib.blake2b(digest_size=16)
+        for layer in [self.inp.builtins, *self.inp.opened, *self.inp.qualified.values()]:
+            if layer is not None:
+                h.update(layer.fingerprint.encode())
+        for name, t in self.exports.types.items():
+            h.update(f"T{name}{t.kind}{t.params}{t.type!r}".encode())
+        for name, v in self.exports.values.items():
+            h.update(f"V{name}{v.kind}{v.type!r}{v.type_params!r}{v.access}".encode())
+        h.update(repr(sorted(self.defs)).encode())
+        return h.hexdigest()
+
+    # ------------------------------------------------------------ definitions
+
+    def _checker(self, function: str | None = None) -> ItemChecker:
+        return ItemChecker(self.scope, self.show, function=function)
+
+    def _check_unsigned_item(self, item: ParsedItem) -> ItemResult:
+        node: ast.Definition = item.node
+        checker = self._checker()
+        if isinstance(_strip(node.value), ast.Lambda):
+            checker.error((node.start, node.name_end), f"顶层函数「{node.name}」缺少签名：先写「{node.name}」乃化 … 而 … 也。")
+            return ItemResult(None, checker.diags, ERROR)
+        value = checker.check(node.value, None, {})
+        checker.finish()
+        t = deep_resolve(value.type)
+        self._const_rules(checker, value)
+        decl = ir.Const(node.name, 0, node.name_end, item.doc, t, value)
+        return ItemResult(decl, checker.diags, t)
+
+    def _check_signed(self, item: ParsedItem) -> ItemResult:
+        node: ast.Definition = item.node
+        entry = self.exports.values.get(node.name)
+        if entry is None or isinstance(entry.type, TError):
+            return ItemResult(None, [])
+        kind = entry.kind
+        if kind == "function":
+            return self._check_function(item, entry)
+        if kind == "resource":
+            return self._check_resource(item, entry)
+        if kind == "entry":
+            return self._check_entry(item, entry)
+        checker = self._checker()
+        value = checker.check(node.value, entry.type, {})
+        checker.finish()
+        self._const_rules(checker, value)
+        return ItemResult(ir.Const(node.name, 0, node.name_end, item.doc, entry.type, value), checker.diags)
+
+    def _check_function(self, item: ParsedItem, entry: ValueEntry) -> ItemResult:
+        node: ast.Definition = item.node
+        t: TFun = resolve(entry.type)
+        checker = self._checker(function=node.name)
+        lam = _strip(node.value)
+        if not isinstance(lam, ast.Lambda):
+            checker.error(node.value, f"函数「{node.name}」的定义须是 得「参数」而 函数体（函数不能当作值，着五）")
+            return ItemResult(None, checker.diags)
+        if len(lam.params) != len(t.params):
+            checker.error(lam, f"签名有 {len(t.params)} 个参数，定义有 {len(lam.params)} 个")
+            return ItemResult(None, checker.diags)
+        params = [ir.LocalVar(p.name, pt, p.start, p.end) for p, pt in zip(lam.params, t.params)]
+        env = {p.name: p for p in params}
+        body = checker.check(lam.body, t.result, env)
+        checker.finish()
+        decl = ir.Function(node.name, 0, node.name_end, item.doc, t, params, body, set(checker.calls))
+        return ItemResult(decl, checker.diags)
+
+    def _constructor_call(self, item: ParsedItem, entry: ValueEntry, table: dict):
+        """Check a resource's or entry's definition: a call of its constructor."""
+        node: ast.Definition = item.node
+        checker = self._checker()
+        checker.allow_constructors = True
+        call = _strip(node.value)
+        head = _call_head(call)
+        if head not in table:
+            names = "、".join(f"「{n}」" for n in table)
+            checker.error(node.value, f"「{node.name}」的定义须是对 {names} 之一的调用（着四）")
+            return checker, None, call
+        value = checker.check(node.value, entry.type, {})
+        checker.finish()
+        return checker, value, call
+
+    def _check_resource(self, item: ParsedItem, entry: ValueEntry) -> ItemResult:
+        node: ast.Definition = item.node
+        kind = entry.resource
+        wanted = {n: k for n, k in RESOURCE_CONSTRUCTORS.items() if k == kind}
+        checker, value, call = self._constructor_call(item, entry, wanted)
+        if value is None:
+            return ItemResult(None, checker.diags)
+        t = resolve(entry.type)
+        inner = t.args[0] if isinstance(t, TCon) and t.args else None
+        decl = ir.Resource(node.name, 0, node.name_end, item.doc, kind, entry.type, inner)
+        if kind != "workgroup":
+            record = _record_arg(call)
+            fields = {f.name: _strip(f.value) for f in record.fields} if record else {}
+            for key, attr in (("组", "group"), ("号", "binding")):
+                lit = fields.get(key)
+                number = lit.value if isinstance(lit, ast.Number) and not lit.is_float else None
+                if lit is not None and number is None:
+                    checker.error(lit, "组号与绑定号须是整数字面量（着三）")
+                setattr(decl, attr, number)
+            access = fields.get("访问")
+            decl.access = access.name if isinstance(access, ast.Name) else None
+            if kind == "storage" and access is not None and not isinstance(access, ast.Name):
+                checker.error(access, "访问方式须直接写「只读」或「读写」")
+        return ItemResult(decl, checker.diags)
+
+    def _check_entry(self, item: ParsedItem, entry: ValueEntry) -> ItemResult:
+        node: ast.Definition = item.node
+        stage = ENTRY_TYPES[resolve(entry.type).name]
+        wanted = {n: s for n, s in ENTRY_CONSTRUCTORS.items() if s == stage}
+        checker, value, call = self._constructor_call(item, entry, wanted)
+        if value is None or not isinstance(value, ir.Call) or not value.args:
+            return ItemResult(None, checker.diags)
+        fn_ref = value.args[0]
+        function = fn_ref.name if isinstance(fn_ref, ir.GlobalRef) else ""
+        decl = ir.Entry(node.name, 0, node.name_end, item.doc, stage, function)
+        if stage == "计算":
+            record = _record_arg(call)
+            size = None
+            for f in record.fields if record else []:
+                lit = _strip(f.value)
+                if f.name == "工作组大小":
+                    size = lit.value if isinstance(lit, ast.Number) and not lit.is_float else None
+                    if size is None:
+                        checker.error(lit, "工作组大小须是整数字面量")
+                    elif not 1 <= size <= MAX_WORKGROUP:
+                        checker.error(lit, f"工作组大小须在 1 至 {MAX_WORKGROUP} 之间，这里是 {size}")
+            decl.workgroup_size = size
+        fn_entry = self.scope.value(function) if function else None
+        if fn_entry is not None and isinstance(resolve(fn_entry.type), TFun):
+            self._entry_signature(checker, fn_ref, stage, resolve(fn_entry.type), function)
+        return ItemResult(decl, checker.diags)
+
+    def _entry_signature(self, checker: ItemChecker, at, stage: str, t: TFun, function: str) -> None:
+        """Seed 着四.3: what an entry function may take and return."""
+        for p in t.params:
+            problem = _entry_input_problem(p, stage)
+            if problem:
+                checker.error(at, f"入口函数「{function}」的参数{self.show(p)}{problem}")
+        result = resolve(t.result)
+        if stage == "计算" and result != UNIT:
+            checker.error(at, f"计算入口函数「{function}」须返回「有」，这里返回{self.show(t.result)}")
+        if stage == "顶点" and not _has_position(t.result):
+            checker.error(at, f"顶点入口函数「{function}」须返回「裁剪位置」或含「裁剪位置」字段的结构，这里返回{self.show(t.result)}")
+        if stage == "片元" and isinstance(result, TRecord) is False and result != UNIT:
+            alias = t.result.alias
+            if alias in BUILTIN_IO and stage not in BUILTIN_IO[alias].outputs:
+                checker.error(at, f"片元入口函数「{function}」不能返回{self.show(t.result)}")
+
+    def _const_rules(self, checker: ItemChecker, value: ir.Expr) -> None:
+        """Constants are WGSL const-expressions (seed 着四.5)."""
+        for e in _walk(value):
+            if isinstance(e, ir.Call) and (e.kind != "builtin" or e.name in RUNTIME_BUILTINS):
+                checker.error((e.start, e.end), f"常量的值须是常量表达式：不能调用「{e.name}」")
+                return
+            if isinstance(e, ir.GlobalRef):
+                target = self.scope.value(e.name)
+                if target is not None and target.kind == "resource":
+                    checker.error((e.start, e.end), f"常量的值须是常量表达式：不能读资源「{e.name}」")
+                    return
+            if isinstance(e, (ir.Let, ir.LetFun)):
+                checker.error((e.start, e.end), "常量的值须是常量表达式：不能用 令")
+                return
+
+    # ------------------------------------------------------------ module rules
+
+    def _module_rules(self, items: list[ParsedItem]) -> None:
+        functions = {}
+        bindings: dict[tuple[int, int], str] = {}
+        for item in items:
+            result = self.results.get(id(item))
+            if result is None:
+                continue
+            for d in result.diagnostics:
+                self.diags.append(d.place(self.path, item.start, item.name))
+            decl = result.decl
+            if isinstance(decl, ir.Function):
+                functions[decl.name] = (item, decl)
+            if isinstance(decl, ir.Resource) and decl.group is not None and decl.binding is not None:
+                key = (decl.group, decl.binding)
+                if key in bindings:
+                    self.report(item, 0, item.name_end,
+                                f"组 {key[0]} 号 {key[1]} 已绑定给「{bindings[key]}」：每个资源位只能绑定一个资源")
+                bindings[key] = decl.name
+        self._recursion(functions)
+        self._read_only_writes(items)
+
+    def _recursion(self, functions) -> None:
+        """Top-level functions may not call themselves, directly or through others."""
+        reported: set[str] = set()
+        for name, (item, decl) in functions.items():
+            path = _find_cycle(name, functions)
+            if path and len(path) > 2 and name not in reported:
+                reported.update(path)
+                self.report(item, 0, item.name_end,
+                            f"顶层函数不能递归调用（着四.6）：{' → '.join(f'「{p}」' for p in path)}")
+
+    def _read_only_writes(self, items) -> None:
+        for item in items:
+            result = self.results.get(id(item))
+            decl = result.decl if result else None
+            body = decl.body if isinstance(decl, ir.Function) else None
+            if body is None:
+                continue
+            for e in _walk(body):
+                if isinstance(e, ir.Call) and e.kind == "builtin" and e.name in WRITING_NAMES and e.args:
+                    target = e.args[0]
+                    if isinstance(target, ir.GlobalRef):
+                        entry = self.scope.value(target.name)
+                        if entry is not None and entry.access == "只读":
+                            self.report(item, e.name_start, e.name_end,
+                                        f"「{target.name}」是只读存储缓冲，不能「{e.name}」：把它的访问方式改为「读写」")
+
+    def _assemble(self, module: ir.Module, items: list[ParsedItem]) -> None:
+        for item in items:
+            node = item.node
+            if isinstance(node, ast.TypeDef):
+                entry = self.exports.types.get(node.name)
+                if entry is None or entry.kind != "alias" or entry.type is None:
+                    continue
+                cls = ir.Struct if entry.is_struct else ir.TypeAlias
+                module.decls.append(cls(node.name, item.start, item.name_end, item.doc, type=entry.type))
+            elif isinstance(node, ast.Signature) and self.inp.is_interface:
+                entry = self.exports.values.get(node.name)
+                if entry is not None:
+                    module.decls.append(ir.Declared(node.name, item.start, item.name_end, item.doc,
+                                                    entry.type, list(entry.type_params)))
+            result = self.results.get(id(item))
+            if result is not None and result.decl is not None:
+                result.decl.start = item.start
+                module.decls.append(result.decl)
+
+
+WRITING_NAMES = frozenset("写数组 写存储 原子加 原子最大 原子最小 原子存 存矩阵片累到存储".split())
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def check_module(inp: ModuleInput, cache: CheckCache, printer: Printer | None = None) -> CheckedModule:
+    printer = printer or Printer(type_names(inp.builtins))
+    return ModuleChecker(inp, cache, printer).run()
+
+
+def _strip(node):
+    while isinstance(node, ast.Paren):
+        node = node.inner
+    return node
+
+
+def _call_head(node) -> str | None:
+    node = _strip(node)
+    while isinstance(node, (ast.Apply, ast.TypeArg)):
+        node = _strip(node.fn)
+    return node.name if isinstance(node, ast.Name) else None
+
+
+def _record_arg(call) -> ast.Record | None:
+    node = _strip(call)
+    while isinstance(node, (ast.Apply, ast.TypeArg)):
+        if isinstance(node, ast.Apply) and isinstance(_strip(node.arg), ast.Record):
+            return _strip(node.arg)
+        node = _strip(node.fn)
+    return None
+
+
+def _access_of(item: ParsedItem | None) -> str | None:
+    if item is None or not isinstance(item.node, ast.Definition):
+        return None
+    record = _record_arg(item.node.value)
+    for f in record.fields if record else []:
+        value = _strip(f.value)
+        if f.name == "访问" and isinstance(value, ast.Name):
+            return value.name
+    return None
+
+
+def _classify(t: Type) -> str:
+    t = resolve(t)
+    if isinstance(t, TFun):
+        return "function"
+    if isinstance(t, TCon) and t.name in RESOURCE_TYPES:
+        return "resource"
+    if isinstance(t, TCon) and t.name in ENTRY_TYPES:
+        return "entry"
+    return "const"
+
+
+def _constructor_params(node) -> tuple[str, ...] | None:
+    """('type', 'index', …) when a signature declares a type constructor."""
+    def is_kind(n) -> bool:
+        return isinstance(n, ast.TypeName) and n.name == "元类型"
+    if is_kind(node):
+        return ()
+    if isinstance(node, ast.TypeFun) and is_kind(node.result):
+        params = []
+        for p in node.params:
+            if is_kind(p):
+                params.append("type")
+            elif isinstance(p, ast.TypeName) and p.name == "整数":
+                params.append("index")
+            else:
+                return None
+        return tuple(params)
+    return None
+
+
+def _type_refs(node) -> set[str]:
+    out = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.TypeName):
+            out.add(n.name)
+        stack.extend(ast.children(n))
+    return out
+
+
+def _value_refs(node) -> set[str]:
+    out = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Name):
+            out.add(n.name)
+        stack.extend(ast.children(n))
+    return out
+
+
+def _topological(items: dict[str, ParsedItem], refs) -> list[tuple[str, list[str] | None]]:
+    """Names in dependency order; a name on a cycle comes with the cycle."""
+    order: list[tuple[str, list[str] | None]] = []
+    state: dict[str, int] = {}
+
+    def visit(name: str, path: list[str]) -> None:
+        state[name] = 1
+        for dep in sorted(refs(items[name]) & items.keys()):
+            if state.get(dep) == 1:
+                cycle = path[path.index(dep):] + [dep] if dep in path else [name, dep]
+                state[name] = 2
+                order.append((name, cycle))
+                return
+            if dep not in state:
+                visit(dep, path + [dep])
+        state[name] = 2
+        order.append((name, None))
+
+    for name in items:
+        if name not in state:
+            visit(name, [name])
+    return order
+
+
+def _find_cycle(start: str, functions) -> list[str] | None:
+    stack = [(start, [start])]
+    seen = set()
+    while stack:
+        name, path = stack.pop()
+        entry = functions.get(name)
+        if entry is None:
+            continue
+        for callee in sorted(entry[1].calls):
+            if callee == start:
+                return path + [start]
+            if callee not in seen:
+                seen.add(callee)
+                stack.append((callee, path + [callee]))
+    return None
+
+
+def _walk(e):
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        if n is None:
+            continue
+        yield n
+        if isinstance(n, ir.Call):
+            stack.extend(n.args)
+        elif isinstance(n, ir.Project):
+            stack.append(n.base)
+        elif isinstance(n, ir.MakeTuple):
+            stack.extend(n.items)
+        elif isinstance(n, ir.MakeRecord):
+            stack.extend(v for _, v in n.fields)
+        elif isinstance(n, ir.If):
+            stack.extend([n.cond, n.then, n.otherwise])
+        elif isinstance(n, ir.Let):
+            stack.extend([n.value, n.body])
+        elif isinstance(n, ir.LetFun):
+            stack.extend([n.fun.body, n.body])
+        elif isinstance(n, ir.Seq):
+            stack.extend(n.items)
+
+
+def _entry_input_problem(p: Type, stage: str) -> str | None:
+    alias = p.alias
+    t = resolve(p)
+    if alias in BUILTIN_IO:
+        return None if stage in BUILTIN_IO[alias].inputs else f"不是{stage}入口可用的内建输入"
+    if isinstance(t, TRecord):
+        for name, ft in t.fields:
+            problem = _entry_input_problem(ft, stage)
+            if problem:
+                return f"的字段「{name}」{problem}"
+        return None
+    if t == UNIT:
+        return None
+    if stage == "计算":
+        return "不是内建输入：计算入口的参数只能是内建输入或由它们组成的结构（着四.3）"
+    if is_scalar(t, include_literals=False) or vector_parts(t) is not None:
+        return None
+    return "不能作入口输入：只能是内建输入、数值标量、向量或由它们组成的结构"
+
+
+def _has_position(t: Type) -> bool:
+    if t.alias == "裁剪位置":
+        return True
+    r = resolve(t)
+    return isinstance(r, TRecord) and any(ft.alias == "裁剪位置" for _, ft in r.fields)

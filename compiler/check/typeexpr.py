@@ -1,0 +1,170 @@
+"""Turning written types (syntax) into types, with Chinese errors."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..syntax import ast
+from ..types import ERROR, TCon, TFamily, TFun, TRecord, TTuple, TVar, Type, TypeOrIndex
+from .classes import CLASSES, FAMILIES
+from .scope import Scope
+
+INTRINSIC_PREFIX = "《《内建类型："
+VALID_WIDTHS = (8, 16, 32, 64)
+SCALAR_HEADS = ("定长小数", "定长整数", "定长无符号")
+
+Report = Callable[[ast.Node, str], None]
+
+
+def split_bound(name: str) -> tuple[str, str | None]:
+    """「甲：数」 → ("甲", "数")."""
+    if "：" in name:
+        var, bound = name.split("：", 1)
+        return var, bound
+    return name, None
+
+
+def intrinsic_name(name: str) -> str | None:
+    if name.startswith(INTRINSIC_PREFIX) and name.endswith("》》"):
+        return name[len(INTRINSIC_PREFIX):-2]
+    return None
+
+
+class TypeResolver:
+    """Resolves type syntax in one module's scope.  `tvars` are the 凡-bound
+    variables in force; `allow_intrinsic` only in interface files."""
+
+    def __init__(self, scope: Scope, report: Report, allow_intrinsic: bool = False) -> None:
+        self.scope = scope
+        self.report = report
+        self.allow_intrinsic = allow_intrinsic
+
+    def scheme(self, node: ast.TypeExpr) -> tuple[tuple[TVar, ...], Type]:
+        """A signature's type: leading 凡 binders and the body."""
+        tvars: list[TVar] = []
+        while isinstance(node, ast.TypeForall):
+            var, bound = split_bound(node.var)
+            if bound is not None and bound not in CLASSES:
+                self.report(node, f"未知的类约束「{bound}」：可用的有 {'、'.join(CLASSES)}")
+                bound = None
+            tvars.append(TVar(var, bound))
+            node = node.body
+        return tuple(tvars), self.resolve(node, {v.name: v for v in tvars})
+
+    def resolve(self, node: ast.TypeExpr, tvars: dict[str, TVar] | None = None) -> Type:
+        result = self._resolve(node, tvars or {})
+        if isinstance(result, int):
+            self.report(node, "此处应为类型，实为整数索引：整数索引只能作类型构造的实参（如「定长数组」于「浮三二」于「八」）")
+            return ERROR
+        return result
+
+    def _resolve(self, node: ast.TypeExpr, tvars: dict[str, TVar]) -> TypeOrIndex:
+        if isinstance(node, ast.TypeIndex):
+            return node.value
+        if isinstance(node, ast.TypeName):
+            return self._name(node, tvars)
+        if isinstance(node, ast.TypeApp):
+            return self._application(node, tvars)
+        if isinstance(node, ast.TypeTuple):
+            return TTuple(tuple(self.resolve(i, tvars) for i in node.items))
+        if isinstance(node, ast.TypeFun):
+            params = [self.resolve(p, tvars) for p in node.params]
+            result = self.resolve(node.result, tvars)
+            if isinstance(result, TFun):  # curried: 化甲而化乙而丙 is 化甲又化乙为丙者
+                params += list(result.params)
+                result = result.result
+            return TFun(tuple(params), result)
+        if isinstance(node, ast.TypeRecord):
+            return self._record(node, tvars)
+        if isinstance(node, ast.TypeForall):
+            self.report(node, "「凡」只能写在签名的最外层")
+            return ERROR
+        return ERROR
+
+    def _record(self, node: ast.TypeRecord, tvars) -> Type:
+        if node.head != "组类":
+            self.report(node, f"记录类型须写作「组类」【…】，这里写的是「{node.head}」")
+        seen: set[str] = set()
+        fields = []
+        for f in node.fields:
+            if f.name in seen:
+                self.report(f, f"字段「{f.name}」重复")
+                continue
+            seen.add(f.name)
+            fields.append((f.name, self.resolve(f.value, tvars)))
+        return TRecord(tuple(fields))
+
+    def _name(self, node: ast.TypeName, tvars) -> TypeOrIndex:
+        name = node.name
+        var, _ = split_bound(name)
+        if var in tvars:
+            return tvars[var]
+        intrinsic = intrinsic_name(name)
+        if intrinsic is not None:
+            if not self.allow_intrinsic:
+                self.report(node, "「《《内建类型：…》》」只能写在着色内建声明文件（名。着色器。接口。豫）里")
+                return ERROR
+            if intrinsic in FAMILIES:
+                self.report(node, f"类型族「{intrinsic}」须带实参")
+                return ERROR
+            return TCon(intrinsic, (), intrinsic)
+        entry = self.scope.type(name)
+        if entry is None:
+            value = self.scope.value(name)
+            what = "是值，不是类型" if value is not None else "不是已知的类型"
+            self.report(node, f"「{name}」{what}")
+            return ERROR
+        if entry.kind == "alias":
+            return entry.type.named(name) if entry.type is not None else ERROR
+        if entry.kind == "constructor":
+            if entry.params:
+                self.report(node, f"类型构造「{name}」须带 {len(entry.params)} 个实参")
+                return ERROR
+            return TCon(name, (), name)
+        if entry.kind == "family":
+            self.report(node, f"类型族「{name}」须带实参")
+            return ERROR
+        return ERROR
+
+    def _application(self, node: ast.TypeApp, tvars) -> Type:
+        args_nodes: list[ast.TypeExpr] = []
+        head = node
+        while isinstance(head, ast.TypeApp):
+            args_nodes.append(head.arg)
+            head = head.fn
+        args_nodes.reverse()
+        if not isinstance(head, ast.TypeName):
+            self.report(head, "类型应用的头须是类型构造的名字")
+            return ERROR
+        args = [self._resolve(a, tvars) for a in args_nodes]
+        entry = self.scope.type(head.name)
+        family = self._family_name(head.name, entry)
+        if family is not None:
+            arity = FAMILIES[family][0]
+            if len(args) != arity:
+                self.report(node, f"类型族「{head.name}」须带 {arity} 个实参，这里有 {len(args)} 个")
+                return ERROR
+            return TFamily(family, tuple(args))
+        if entry is None or entry.kind != "constructor":
+            what = "不是类型构造" if entry is not None else "不是已知的类型构造"
+            self.report(head, f"「{head.name}」{what}，不能带实参")
+            return ERROR
+        if len(args) != len(entry.params):
+            self.report(node, f"类型构造「{head.name}」须带 {len(entry.params)} 个实参，这里有 {len(args)} 个")
+            return ERROR
+        for kind, arg, arg_node in zip(entry.params, args, args_nodes):
+            if kind == "index" and not isinstance(arg, (int, TVar)):
+                self.report(arg_node, f"「{head.name}」的这个实参须是整数字面量（如「三二」），定长长度与标量宽度只能写成字面量（着八）")
+                return ERROR
+            if kind == "type" and isinstance(arg, int):
+                self.report(arg_node, f"「{head.name}」的这个实参须是类型，实为整数索引")
+                return ERROR
+        if head.name in SCALAR_HEADS and isinstance(args[0], int) and args[0] not in VALID_WIDTHS:
+            self.report(args_nodes[0], f"标量宽度只能是 8、16、32 或 64，这里是 {args[0]}")
+            return ERROR
+        return TCon(head.name, tuple(args))
+
+    def _family_name(self, name: str, entry) -> str | None:
+        if entry is not None and entry.kind == "family":
+            return entry.type.name
+        return None

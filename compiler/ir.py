@@ -1,0 +1,203 @@
+"""The checked IR that every back end reads.
+
+A module is a list of declarations in source order.  Expressions are typed,
+names are resolved to what they denote, operators are calls of builtins, and
+every node keeps its span (character offsets relative to its item's start;
+`Decl.start` is the item's absolute offset).  Types keep their alias names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .types import TFun, TRecord, Type
+
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass(eq=False, slots=True)
+class Expr:
+    start: int
+    end: int
+    type: Type
+
+
+@dataclass(eq=False, slots=True)
+class Literal(Expr):
+    value: int | float
+    is_float: bool
+    text: str
+
+
+@dataclass(eq=False, slots=True)
+class LocalVar:
+    """A parameter or 令-bound name (or a cell)."""
+
+    name: str
+    type: Type
+    start: int
+    end: int
+
+
+@dataclass(eq=False, slots=True)
+class LocalRef(Expr):
+    var: LocalVar
+
+
+@dataclass(eq=False, slots=True)
+class GlobalRef(Expr):
+    """A top-level constant or resource of this or an imported module."""
+
+    module: str
+    name: str
+
+
+@dataclass(eq=False, slots=True)
+class BuiltinValue(Expr):
+    """A builtin constant: 阳 阴 元 只读 读写 …"""
+
+    name: str
+
+
+@dataclass(eq=False, slots=True)
+class LocalFun:
+    name: str
+    params: list[LocalVar]
+    body: "Expr | None"
+    result: Type
+    start: int
+    end: int
+    recursive: bool = False
+
+
+@dataclass(eq=False, slots=True)
+class Call(Expr):
+    """A call.  `kind` is "builtin", "function" (top-level, `module` set) or
+    "local" (`local` set).  `type_args` are the solved implicit parameters of a
+    builtin, by their names in its declaration."""
+
+    kind: str
+    name: str
+    args: list[Expr]
+    module: str = ""
+    local: LocalFun | None = None
+    type_args: dict[str, "Type | int"] = field(default_factory=dict)
+    name_start: int = 0
+    name_end: int = 0
+
+
+@dataclass(eq=False, slots=True)
+class Project(Expr):
+    base: Expr
+    index: int | None
+    field: str | None
+
+
+@dataclass(eq=False, slots=True)
+class MakeTuple(Expr):
+    items: list[Expr]
+
+
+@dataclass(eq=False, slots=True)
+class MakeRecord(Expr):
+    fields: list[tuple[str, Expr]]
+
+
+@dataclass(eq=False, slots=True)
+class If(Expr):
+    cond: Expr
+    then: Expr
+    otherwise: Expr | None  # None: the 若 without 否则 (type 有)
+
+
+@dataclass(eq=False, slots=True)
+class Let(Expr):
+    var: LocalVar
+    value: Expr
+    body: Expr
+
+
+@dataclass(eq=False, slots=True)
+class LetFun(Expr):
+    fun: LocalFun
+    body: Expr
+
+
+@dataclass(eq=False, slots=True)
+class Seq(Expr):
+    items: list[Expr]
+
+
+# ---------------------------------------------------------------- declarations
+
+
+@dataclass(eq=False)
+class Decl:
+    name: str
+    start: int = 0          # absolute offset of the item
+    name_end: int = 0       # relative
+    doc: str = ""
+
+
+@dataclass(eq=False)
+class Struct(Decl):
+    type: TRecord | None = None
+
+
+@dataclass(eq=False)
+class TypeAlias(Decl):
+    type: Type | None = None
+
+
+@dataclass(eq=False)
+class Resource(Decl):
+    """A top-level resource (seed 着四.2).  `kind` is one of storage, uniform,
+    workgroup, texture, sampler, depth_texture, comparison_sampler."""
+
+    kind: str = ""
+    type: Type | None = None          # the resource's own type (存储缓冲于…)
+    inner: Type | None = None         # the stored type
+    group: int | None = None
+    binding: int | None = None
+    access: str | None = None         # 只读 / 读写 for storage buffers
+
+
+@dataclass(eq=False)
+class Entry(Decl):
+    stage: str = ""                   # 计算 顶点 片元
+    function: str = ""
+    workgroup_size: int | None = None
+
+
+@dataclass(eq=False)
+class Function(Decl):
+    type: TFun | None = None
+    params: list[LocalVar] = field(default_factory=list)
+    body: Expr | None = None
+    calls: set[str] = field(default_factory=set)  # top-level functions called
+
+
+@dataclass(eq=False)
+class Const(Decl):
+    type: Type | None = None
+    value: Expr | None = None
+
+
+@dataclass(eq=False)
+class Declared(Decl):
+    """A declaration in an interface file (builtin or user interface)."""
+
+    type: Type | None = None
+    type_params: list = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Module:
+    """A checked module: its declarations in source order."""
+
+    path: str
+    name: str                 # the module path inside its package, e.g. 甲/乙
+    package: str
+    is_interface: bool
+    imports: list[str] = field(default_factory=list)  # file paths, dependencies first
+    decls: list[Decl] = field(default_factory=list)

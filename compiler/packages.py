@@ -1,0 +1,152 @@
+"""Packages and module lookup (seed 着二, LANGUAGE.md §1).
+
+A package is a folder with a 包.json manifest.  Packages are discovered under
+the workspace root; the builtin package 「点染」 ships inside this
+distribution and is used unless the workspace has its own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+SHADER_SUFFIX = "。着色器。豫"
+INTERFACE_SUFFIX = "。着色器。接口。豫"
+GENERATED_SUFFIX = "。着色生成。豫"
+MANIFEST = "包.json"
+BUILTIN_PACKAGE = "点染"
+BUILTIN_MODULE = "点染本"
+SKIPPED_DIRS = {"node_modules", "__pycache__", "build", "dist"}
+
+
+def is_shader_file(path: str | Path) -> bool:
+    name = Path(path).name
+    return name.endswith(SHADER_SUFFIX) or name.endswith(INTERFACE_SUFFIX)
+
+
+def is_interface_file(path: str | Path) -> bool:
+    return Path(path).name.endswith(INTERFACE_SUFFIX)
+
+
+def module_stem(path: str | Path) -> str:
+    name = Path(path).name
+    for suffix in (INTERFACE_SUFFIX, SHADER_SUFFIX):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+@dataclass
+class Package:
+    name: str
+    root: Path
+    deps: list[str] = field(default_factory=list)
+    builtin: bool = False
+    implicit: bool = False
+
+
+@dataclass
+class ManifestProblem:
+    path: Path
+    message: str
+
+
+def builtin_root() -> Path:
+    return Path(str(resources.files("zhuose.compiler.builtin").joinpath(BUILTIN_PACKAGE)))
+
+
+def builtin_interface_path() -> Path:
+    return builtin_root() / (BUILTIN_MODULE + INTERFACE_SUFFIX)
+
+
+class PackageIndex:
+    """The packages of one workspace, by name and by folder."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root).resolve()
+        self.by_name: dict[str, Package] = {}
+        self.by_root: dict[Path, Package] = {}
+        self.problems: list[ManifestProblem] = []
+        self._discover()
+
+    def _discover(self) -> None:
+        for folder, dirs, files in os.walk(self.root):
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
+            if MANIFEST in files:
+                self._add(Path(folder) / MANIFEST)
+        if BUILTIN_PACKAGE not in self.by_name:
+            root = builtin_root()
+            pkg = Package(BUILTIN_PACKAGE, root, [], builtin=True)
+            self.by_name[BUILTIN_PACKAGE] = pkg
+            self.by_root[root.resolve()] = pkg
+
+    def _add(self, manifest: Path) -> Package | None:
+        try:
+            data = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+            self.problems.append(ManifestProblem(manifest, f"包清单不是合法的 JSON：{err}"))
+            return None
+        name = data.get("名") if isinstance(data, dict) else None
+        deps = data.get("依赖", []) if isinstance(data, dict) else []
+        if not isinstance(name, str) or not name:
+            self.problems.append(ManifestProblem(manifest, "包清单缺少「名」（字符串）"))
+            return None
+        if not isinstance(deps, list) or not all(isinstance(d, str) for d in deps):
+            self.problems.append(ManifestProblem(manifest, "包清单的「依赖」须是字符串的列表"))
+            deps = []
+        if name in self.by_name:
+            self.problems.append(ManifestProblem(manifest, f"包名「{name}」重复：{self.by_name[name].root} 也叫这个名字"))
+            return None
+        pkg = Package(name, manifest.parent.resolve(), list(deps))
+        self.by_name[name] = pkg
+        self.by_root[pkg.root] = pkg
+        return pkg
+
+    def package_of(self, path: str | Path) -> Package:
+        """The package of the nearest enclosing folder with 包.json; a file in
+        none belongs to an implicit package depending on 「点染」."""
+        p = Path(path).resolve().parent
+        for folder in [p, *p.parents]:
+            pkg = self.by_root.get(folder)
+            if pkg is not None:
+                return pkg
+            if (folder / MANIFEST).is_file():
+                pkg = self._add(folder / MANIFEST)
+                if pkg is not None:
+                    return pkg
+        return Package("", p, [BUILTIN_PACKAGE], implicit=True)
+
+    def module_name(self, path: str | Path) -> str:
+        """The module path inside its package: 甲/乙 for <root>/甲/乙。着色器。豫."""
+        pkg = self.package_of(path)
+        try:
+            rel = Path(path).resolve().parent.relative_to(pkg.root)
+        except ValueError:
+            rel = Path()
+        parts = [*rel.parts, module_stem(path)]
+        return "/".join(parts)
+
+    def find_module(self, importer: Package, path: list[str]) -> tuple[Path | None, str | None]:
+        """The file a shader import names, or an error message."""
+        shown = "之".join(f"「{p}」" for p in path)
+        if len(path) < 2:
+            return None, f"导入路径须写出模块：「包」之「模块」之书，这里是 {shown}"
+        pkg_name = path[0]
+        pkg = self.by_name.get(pkg_name)
+        if pkg is None:
+            return None, f"未知的包「{pkg_name}」：当前目录下没有「名」为「{pkg_name}」的 包.json"
+        if pkg_name != importer.name and pkg_name not in importer.deps:
+            if importer.implicit:
+                return None, (f"包外的单独文件只能导入「{BUILTIN_PACKAGE}」：把文件放进带 包.json 的包，"
+                              f"并在「依赖」里声明「{pkg_name}」")
+            return None, f"包「{importer.name}」没有声明依赖「{pkg_name}」：在它的 包.json 的「依赖」里加上「{pkg_name}」"
+        folder = pkg.root.joinpath(*path[1:-1])
+        for suffix in (SHADER_SUFFIX, INTERFACE_SUFFIX):
+            candidate = folder / (path[-1] + suffix)
+            if candidate.is_file():
+                return candidate, None
+        return None, (f"包内模块不存在：{shown}（着色文件只能导入着色源「名。着色器。豫」"
+                      f"与着色内建声明「名。着色器。接口。豫」）")

@@ -1,0 +1,136 @@
+"""The hand-written lexer (LANGUAGE.md §2).
+
+Comments nest, which a regular lexer cannot express, so lexing is done here and
+the tokens are handed to lark's LALR parser.  The lexer never fails: text it
+cannot read becomes an ERROR token carrying a Chinese message, and the parser
+reports it in the item where it stands.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: Keywords and operators, by their surface text, mapped to grammar terminals.
+KEYWORDS: dict[str, str] = {
+    "寻观": "IMPORT_OPEN", "寻": "IMPORT", "观": "OPEN", "之书": "BOOK", "之": "OF",
+    "乃": "SIG", "者": "DEF", "即": "TYPEDEF", "立": "CTOR", "也": "YE",
+    "于": "APPLY", "以": "TYARG", "中": "PROJ",
+    "化": "FN", "而": "ER", "又化": "FN_MORE", "为": "WEI", "凡": "FORALL",
+    "与": "WITH", "若": "IF", "则": "THEN", "否则": "ELSE", "令": "LET",
+    "得": "LAMBDA", "又得": "LAMBDA_MORE",
+    "非": "NOT", "负": "NEG",
+    "乘": "MUL", "除": "DIV", "余": "REM", "加": "ADD", "减": "SUB",
+    "左移": "SHL", "右移": "SHR",
+    "等于": "EQ", "不等于": "NE", "小于": "LT", "大于": "GT", "不大于": "LE", "不小于": "GE",
+    "按位与": "BAND", "异或": "BXOR", "按位或": "BOR", "且": "LAND", "或": "LOR",
+}
+
+PUNCTUATION: dict[str, str] = {
+    "。": "PERIOD", "，": "COMMA", "（": "LPAR", "）": "RPAR",
+    "【": "LBRACK", "】": "RBRACK", "；": "SEMI",
+}
+
+#: The surface text of each terminal, for messages.
+SURFACE: dict[str, str] = {v: k for k, v in {**KEYWORDS, **PUNCTUATION}.items()}
+SURFACE.update({"NAME": "名字", "STRING": "字符串", "$END": "项的结尾"})
+
+WHITESPACE = " \t\r\n\u3000"
+
+_keyword_alternatives = "|".join(
+    re.escape(k) for k in sorted({**KEYWORDS, **PUNCTUATION}, key=len, reverse=True)
+)
+_TOKEN = re.compile(
+    r"(?P<ws>[ \t\r\n\u3000]+)"
+    r"|(?P<comment>「：)"
+    r"|(?P<name>「[^「」\r\n]+」)"
+    r"|(?P<string>『[^』]*』)"
+    rf"|(?P<kw>{_keyword_alternatives})"
+)
+_COMMENT_MARK = re.compile(r"「：|：」")
+_RESYNC = re.compile(rf"[ \t\r\n\u3000「『]|{_keyword_alternatives}")
+
+
+@dataclass(slots=True)
+class Token:
+    """A token: its terminal type, its text and its character offsets."""
+
+    type: str
+    value: str
+    start: int
+    end: int
+    message: str = ""  # for ERROR tokens
+
+
+@dataclass(slots=True)
+class Comment:
+    text: str
+    start: int
+    end: int
+
+
+def name_content(token_text: str) -> str:
+    """The characters between 「 and 」."""
+    return token_text[1:-1]
+
+
+def lex(text: str, start: int = 0, end: int | None = None) -> tuple[list[Token], list[Comment]]:
+    """Split text[start:end] into tokens and comments; never raises."""
+    end = len(text) if end is None else end
+    tokens: list[Token] = []
+    comments: list[Comment] = []
+    pos = start
+    match = _TOKEN.match
+    while pos < end:
+        m = match(text, pos, end)
+        if m is None:
+            pos = _lex_error(text, pos, end, tokens)
+            continue
+        kind = m.lastgroup
+        stop = m.end()
+        if kind == "name":
+            tokens.append(Token("NAME", m.group(), pos, stop))
+        elif kind == "kw":
+            word = m.group()
+            tokens.append(Token(KEYWORDS.get(word) or PUNCTUATION[word], word, pos, stop))
+        elif kind == "comment":
+            stop = _skip_comment(text, pos, end, tokens)
+            comments.append(Comment(text[pos:stop], pos, stop))
+        elif kind == "string":
+            tokens.append(Token("STRING", m.group(), pos, stop))
+        pos = stop
+    return tokens, comments
+
+
+def _skip_comment(text: str, pos: int, end: int, tokens: list[Token]) -> int:
+    depth = 0
+    for mark in _COMMENT_MARK.finditer(text, pos, end):
+        depth += 1 if mark.group() == "「：" else -1
+        if depth == 0:
+            return mark.end()
+    tokens.append(Token("ERROR", text[pos:pos + 2], pos, end, "注释没有结束：缺少与此「：对应的「：」」"))
+    return end
+
+
+def _lex_error(text: str, pos: int, end: int, tokens: list[Token]) -> int:
+    ch = text[pos]
+    if ch == "「":
+        line_end = text.find("\n", pos, end)
+        line_end = end if line_end == -1 else line_end
+        close = text.find("」", pos + 1, line_end)
+        if close == pos + 1:
+            tokens.append(Token("ERROR", "「」", pos, pos + 2, "名字不能为空：「」里至少要有一个字"))
+            return pos + 2
+        nested = text.find("「", pos + 1, line_end)
+        stop = nested if nested != -1 else line_end
+        tokens.append(Token("ERROR", text[pos:stop], pos, stop, "名字没有结束：同一行里缺少与此「对应的」"))
+        return stop
+    if ch == "『":
+        tokens.append(Token("ERROR", ch, pos, end, "字符串没有结束：缺少与此『对应的』"))
+        return end
+    m = _RESYNC.search(text, pos + 1, end)
+    stop = m.start() if m else end
+    bad = text[pos:stop]
+    shown = bad if len(bad) <= 20 else bad[:20] + "…"
+    tokens.append(Token("ERROR", bad, pos, stop, f"无法识别的文字「{shown}」：名字须写在「」里，关键字见语言参考"))
+    return stop

@@ -1,0 +1,452 @@
+"""Parsing: a file becomes a list of items, each parsed on its own.
+
+Items end at 。 (a 。 inside a name, comment or string is part of that token),
+so the file is split at PERIOD tokens and every item is parsed by lark's LALR
+parser separately.  That gives error resilience (a broken item costs only
+itself) and incrementality (an item's tree is cached by its text, so an edit
+re-parses one item).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import lark
+from lark.exceptions import UnexpectedInput, UnexpectedToken
+
+from . import ast
+from .lexer import SURFACE, Comment, Token, lex, name_content
+
+#: Deepest nesting the later (recursive) stages are asked to handle.
+MAX_DEPTH = 400
+
+
+@dataclass(slots=True)
+class SyntaxDiagnostic:
+    """A syntax error: offsets relative to the item start."""
+
+    start: int
+    end: int
+    message: str
+
+
+@dataclass(slots=True, eq=False)
+class ParsedItem:
+    """One top-level item: its tree (None when it did not parse) and errors.
+
+    `text` is the cache key.  `name`/`kind` are recovered even from a broken
+    item that starts like a definition, so other items can still refer to it.
+    """
+
+    text: str
+    node: ast.Item | None
+    errors: list[SyntaxDiagnostic]
+    name: str | None = None
+    kind: str | None = None  # keyword of a definition-like item: 乃 者 即 立
+    name_end: int = 0
+    doc: str = ""
+    start: int = 0  # absolute offset in the file, set per file
+
+    def with_start(self, start: int, doc: str) -> "ParsedItem":
+        if start == self.start and doc == self.doc:
+            return self
+        return ParsedItem(self.text, self.node, self.errors, self.name, self.kind,
+                          self.name_end, doc, start)
+
+
+@dataclass(slots=True, eq=False)
+class ParsedFile:
+    items: list[ParsedItem]
+    comments: list[Comment] = field(default_factory=list)
+    errors: list[SyntaxDiagnostic] = field(default_factory=list)  # absolute offsets
+
+
+# ---------------------------------------------------------------- numbers
+
+_DIGITS = {c: i for i, c in enumerate("〇一二三四五六七八九")}
+_DIGITS.update({"零": 0}, **{str(i): i for i in range(10)})
+_NUMBER = re.compile(r"[〇零一二三四五六七八九0-9]+(?:[点.][〇零一二三四五六七八九0-9]+)?")
+_HEX = re.compile(r"0[xX][0-9a-fA-F]+")
+
+
+def number_value(content: str) -> tuple[int | float, bool] | None:
+    """The value of a numeric literal's content (「四零」 → 40), or None."""
+    if _HEX.fullmatch(content):
+        return int(content, 16), False
+    if not _NUMBER.fullmatch(content):
+        return None
+    digits = "".join(str(_DIGITS.get(c, c)) for c in content).replace("点", ".")
+    if "." in digits:
+        return float(digits), True
+    return int(digits), False
+
+
+# ---------------------------------------------------------------- tree building
+
+
+def _s(x) -> int:
+    return x.start_pos if isinstance(x, lark.Token) else x.start
+
+
+def _e(x) -> int:
+    return x.end_pos if isinstance(x, lark.Token) else x.end
+
+
+def _name(tok: lark.Token) -> str:
+    return name_content(str(tok))
+
+
+def _named(cls):
+    """Builder for 「名」乃/者/即/立 … 也 items."""
+    def build(self, c):
+        return cls(_s(c[0]), _e(c[-1]), _name(c[0]), c[0].end_pos, _unmark(c[2]))
+    return build
+
+
+class _Build(lark.Transformer):
+    """Builds ast nodes bottom-up while lark reduces (no intermediate tree)."""
+
+    # items
+    def start(self, c):
+        return c[0]
+
+    def import_item(self, c):
+        path = c[1]
+        return ast.Import(_s(c[0]), _e(c[-1]), str(c[0]), path)
+
+    def path(self, c):
+        return [ast.Name(t.start_pos, t.end_pos, _name(t)) for t in c if t.type == "NAME"]
+
+    signature = _named(ast.Signature)
+    definition = _named(ast.Definition)
+    typedef = _named(ast.TypeDef)
+    ctor = _named(ast.CtorDecl)
+
+    def bare(self, c):
+        return ast.BareExpr(_s(c[0]), _e(c[0]), c[0])
+
+    # types
+    def fn_arrow(self, c):
+        return ast.TypeFun(_s(c[0]), _e(c[-1]), [_unmark(c[1])], _unmark(c[3]))
+
+    def fn_multi(self, c):
+        params = [_unmark(x) for x in c[1:-2] if not isinstance(x, lark.Token)]
+        return ast.TypeFun(_s(c[0]), _e(c[-1]), params, _unmark(c[-2]))
+
+    def forall(self, c):
+        return ast.TypeForall(_s(c[0]), _e(c[-1]), _name(c[1]), c[1].start_pos, c[1].end_pos,
+                              _unmark(c[3]))
+
+    def type_tuple(self, c):
+        items = [x for x in c if not isinstance(x, lark.Token)]
+        last = items[-1]
+        if isinstance(last, _Marked) and isinstance(last.node, ast.TypeTuple):
+            items = items[:-1] + last.node.items
+        return ast.TypeTuple(_s(c[0]), _e(c[-1]), [_unmark(x) for x in items])
+
+    def type_app(self, c):
+        return ast.TypeApp(_s(c[0]), _e(c[-1]), _unmark(c[0]), _unmark(c[2]))
+
+    def type_name(self, c):
+        tok = c[0]
+        content = _name(tok)
+        value = number_value(content)
+        if value is not None and not value[1]:
+            return ast.TypeIndex(tok.start_pos, tok.end_pos, value[0])
+        return ast.TypeName(tok.start_pos, tok.end_pos, content)
+
+    def type_paren(self, c):
+        inner = c[1]
+        inner = _unmark(inner)
+        if isinstance(inner, ast.TypeTuple):
+            return _Marked(inner)  # flattened when rightmost in a tuple (seed 着八)
+        return inner
+
+    def type_record(self, c):
+        fields = c[2] or []
+        return ast.TypeRecord(_s(c[0]), _e(c[-1]), _name(c[0]), fields)
+
+    def type_fields(self, c):
+        return [x for x in c if isinstance(x, ast.Field)]
+
+    def type_field(self, c):
+        return ast.Field(_s(c[0]), _e(c[-1]), _name(c[0]), c[0].end_pos, _unmark(c[2]))
+
+    expr_fields = type_fields
+
+    def expr_field(self, c):
+        return ast.Field(_s(c[0]), _e(c[-1]), _name(c[0]), c[0].end_pos, c[2])
+
+    # expressions
+    def sequence(self, c):
+        first, rest = c[0], c[2]
+        items = [first] + (rest.items if isinstance(rest, ast.Sequence) else [rest])
+        return ast.Sequence(_s(first), _e(rest), items)
+
+    def if_else(self, c):
+        return ast.If(_s(c[0]), _e(c[-1]), c[1], c[3], c[5])
+
+    def if_then(self, c):
+        return ast.If(_s(c[0]), _e(c[-1]), c[1], c[3], None)
+
+    def let(self, c):
+        return ast.Let(_s(c[0]), _e(c[-1]), _name(c[1]), c[1].start_pos, c[1].end_pos, c[3], c[5])
+
+    def lambda_(self, c):
+        params = [ast.Param(t.start_pos, t.end_pos, _name(t)) for t in c[1:-2] if t.type == "NAME"]
+        return ast.Lambda(_s(c[0]), _e(c[-1]), params, c[-1])
+
+    def tuple(self, c):
+        items = [x for x in c if not isinstance(x, lark.Token)]
+        last = items[-1]
+        if isinstance(last, ast.Paren) and isinstance(last.inner, ast.Tuple):
+            items = items[:-1] + last.inner.items
+        return ast.Tuple(_s(c[0]), _e(c[-1]), items)
+
+    def binary(self, c):
+        op = c[1]
+        return ast.Operator(_s(c[0]), _e(c[2]), str(op), op.start_pos, [c[0], c[2]])
+
+    def unary(self, c):
+        op = c[0]
+        return ast.Operator(op.start_pos, _e(c[1]), str(op), op.start_pos, [c[1]])
+
+    def apply(self, c):
+        return ast.Apply(_s(c[0]), _e(c[2]), c[0], c[2])
+
+    def type_arg(self, c):
+        return ast.TypeArg(_s(c[0]), _e(c[2]), c[0], _unmark(c[2]))
+
+    def project(self, c):
+        return ast.Project(_s(c[0]), c[2].end_pos, c[0], _name(c[2]), c[2].start_pos)
+
+    def qualified(self, c):
+        return ast.Qualified(c[0].start_pos, c[2].end_pos, _name(c[0]), c[0].end_pos,
+                             _name(c[2]), c[2].start_pos)
+
+    def name(self, c):
+        tok = c[0]
+        content = _name(tok)
+        value = number_value(content)
+        if value is not None:
+            return ast.Number(tok.start_pos, tok.end_pos, value[0], value[1], content)
+        return ast.Name(tok.start_pos, tok.end_pos, content)
+
+    def string(self, c):
+        return ast.String(c[0].start_pos, c[0].end_pos, str(c[0])[1:-1])
+
+    def paren(self, c):
+        return ast.Paren(_s(c[0]), _e(c[2]), c[1])
+
+    def ascribe(self, c):
+        return ast.Ascribe(_s(c[0]), _e(c[-1]), c[1], _unmark(c[3]))
+
+    def record(self, c):
+        return ast.Record(_s(c[0]), _e(c[-1]), _name(c[0]), c[2] or [])
+
+
+class _Marked:
+    """A parenthesised tuple type, until its context is known."""
+
+    __slots__ = ("node", "start", "end")
+
+    def __init__(self, node):
+        self.node, self.start, self.end = node, node.start, node.end
+
+
+def _unmark(x):
+    return x.node if isinstance(x, _Marked) else x
+
+
+class _Lexer(lark.lexer.Lexer):
+    """Feeds the tokens of one item (already lexed) to lark."""
+
+    __future_interface__ = 2
+
+    def __init__(self, conf):
+        pass
+
+    def lex(self, state, parser_state):
+        return iter(state.text)
+
+
+@lru_cache(maxsize=1)
+def _lark() -> lark.Lark:
+    grammar = (Path(__file__).parent / "grammar.lark").read_text(encoding="utf-8")
+    return lark.Lark(grammar, parser="lalr", lexer=_Lexer, transformer=_Build(),
+                     maybe_placeholders=True)
+
+
+# ---------------------------------------------------------------- items
+
+
+def _to_lark(tokens: list[Token], base: int) -> list[lark.Token]:
+    return [lark.Token(t.type, t.value, start_pos=t.start - base, end_pos=t.end - base)
+            for t in tokens]
+
+
+def _describe(tok_type: str, value: str) -> str:
+    if tok_type == "NAME":
+        return f"名字{value}"
+    if tok_type == "$END":
+        return "项的结尾"
+    return f"「{SURFACE.get(tok_type, value)}」"
+
+
+def _expected_text(expected: set[str]) -> str:
+    words = sorted(_describe(t, "") if t != "NAME" else "名字" for t in expected)
+    if len(words) > 8:
+        words = words[:8] + ["……"]
+    return "、".join(words)
+
+
+def _syntax_error(err: UnexpectedInput, length: int) -> SyntaxDiagnostic:
+    if isinstance(err, UnexpectedToken):
+        tok = err.token
+        expected = _expected_text(set(err.expected))
+        if tok.type == "$END":
+            return SyntaxDiagnostic(length, length, f"语法错误：项没有写完，此处应为{expected}")
+        if tok.type == "PERIOD":
+            return SyntaxDiagnostic(tok.start_pos, tok.end_pos,
+                                    f"语法错误：项在「。」处提前结束，此处应为{expected}")
+        found = _describe(tok.type, str(tok))
+        return SyntaxDiagnostic(tok.start_pos, tok.end_pos,
+                                f"语法错误：此处不应出现{found}，应为{expected}")
+    return SyntaxDiagnostic(0, length, "语法错误")
+
+
+def _depth_error(tokens: list[Token], base: int) -> SyntaxDiagnostic | None:
+    depth = 0
+    for t in tokens:
+        if t.type in ("LPAR", "LBRACK", "LET", "LAMBDA", "IF", "NOT", "NEG", "FN", "FORALL"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                return SyntaxDiagnostic(t.start - base, t.end - base,
+                                        f"嵌套过深：超过 {MAX_DEPTH} 层，请拆成几个定义")
+        elif t.type in ("RPAR", "RBRACK"):
+            depth -= 1
+    return None
+
+
+def _head(tokens: list[Token], base: int) -> tuple[str | None, str | None, int]:
+    if len(tokens) >= 2 and tokens[0].type == "NAME" and tokens[1].type in ("SIG", "DEF", "TYPEDEF", "CTOR"):
+        return name_content(tokens[0].value), tokens[1].value, tokens[0].end - base
+    return None, None, 0
+
+
+def parse_item_tokens(text: str, tokens: list[Token]) -> ParsedItem:
+    """Parse one item's tokens (which end with its PERIOD, if it has one)."""
+    base = tokens[0].start
+    name, kind, name_end = _head(tokens, base)
+    lex_errors = [SyntaxDiagnostic(t.start - base, t.end - base, t.message)
+                  for t in tokens if t.type == "ERROR"]
+    if lex_errors:
+        return ParsedItem(text, None, lex_errors, name, kind, name_end)
+    deep = _depth_error(tokens, base)
+    if deep:
+        return ParsedItem(text, None, [deep], name, kind, name_end)
+    missing_period = tokens[-1].type != "PERIOD"
+    stream = _to_lark(tokens, base)
+    if missing_period:
+        end = tokens[-1].end - base
+        stream.append(lark.Token("PERIOD", "。", start_pos=end, end_pos=end))
+    try:
+        node = _lark().parse(stream)
+    except UnexpectedInput as err:
+        return ParsedItem(text, None, [_syntax_error(err, tokens[-1].end - base)], name, kind, name_end)
+    errors = []
+    if missing_period:
+        end = tokens[-1].end - base
+        errors.append(SyntaxDiagnostic(end, end, "缺少「。」：每个顶层项以「。」结束"))
+    return ParsedItem(text, node, errors, name, kind, name_end)
+
+
+class ItemCache:
+    """Parsed items by text, shared by every file (an edit re-parses one item)."""
+
+    def __init__(self, limit: int = 200_000) -> None:
+        self.items: dict[str, ParsedItem] = {}
+        self.limit = limit
+        self.parses = 0  # how many items were actually parsed (for tests)
+
+    def get(self, text: str, tokens: list[Token]) -> ParsedItem:
+        hit = self.items.get(text)
+        if hit is None:
+            self.parses += 1
+            hit = parse_item_tokens(text, tokens)
+            if len(self.items) >= self.limit:
+                self.items.clear()
+            self.items[text] = hit
+        return hit
+
+
+_DEFAULT_CACHE = ItemCache()
+
+
+def _split_points(tokens: list[Token], text: str) -> list[int]:
+    """Indices of tokens that look like the start of a new item at a line start
+    (used to recover from a missing 。)."""
+    points = []
+    for i in range(1, len(tokens)):
+        t = tokens[i]
+        at_line_start = t.start == 0 or text[t.start - 1] == "\n"
+        if not at_line_start:
+            continue
+        nxt = tokens[i + 1].type if i + 1 < len(tokens) else None
+        if t.type in ("IMPORT", "IMPORT_OPEN", "OPEN") or (
+                t.type == "NAME" and nxt in ("SIG", "DEF", "TYPEDEF", "CTOR")):
+            points.append(i)
+    return points
+
+
+def _doc_before(comments: list[Comment], ci: int, start: int, text: str) -> tuple[str, int]:
+    """The comment directly before an item (only white space between), if any."""
+    while ci < len(comments) and comments[ci].end <= start:
+        ci += 1
+    if ci and not text[comments[ci - 1].end:start].strip(" \t\r\n\u3000"):
+        c = comments[ci - 1].text
+        return c[2:-2].strip(" \t\r\n\u3000"), ci
+    return "", ci
+
+
+def parse_file(text: str, cache: ItemCache | None = None) -> ParsedFile:
+    """Parse a whole file; never raises."""
+    cache = cache or _DEFAULT_CACHE
+    tokens, comments = lex(text)
+    groups: list[list[Token]] = []
+    current: list[Token] = []
+    for t in tokens:
+        current.append(t)
+        if t.type == "PERIOD":
+            groups.append(current)
+            current = []
+    if current:
+        groups.append(current)
+    items: list[ParsedItem] = []
+    ci = 0
+    for group in groups:
+        for part in _parse_group(text, group, cache):
+            doc, ci = _doc_before(comments, ci, part.start, text)
+            items.append(part.with_start(part.start, doc))
+    return ParsedFile(items, comments)
+
+
+def _parse_group(text: str, group: list[Token], cache: ItemCache) -> list[ParsedItem]:
+    start = group[0].start
+    item = cache.get(text[start:group[-1].end], group)
+    if item.node is not None or not item.errors or any(
+            t.type == "ERROR" for t in group):
+        return [item.with_start(start, "")]
+    points = _split_points(group, text)
+    if not points:
+        return [item.with_start(start, "")]
+    parts = []
+    bounds = [0] + points + [len(group)]
+    for a, b in zip(bounds, bounds[1:]):
+        sub = group[a:b]
+        s = sub[0].start
+        parts.append(cache.get(text[s:sub[-1].end], sub).with_start(s, ""))
+    return parts

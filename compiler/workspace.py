@@ -1,0 +1,215 @@
+"""The incremental core shared by the command line, the language server and
+build-time generation.
+
+Queries are cached per file: the source (by modification time, or the open
+document's text), the parse (by text; items below that by their own text),
+and the checked module (by its text and the fingerprints of its imports'
+interfaces).  Counters record how much work really ran, so tests can prove
+that an edit costs only what it changed.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from .check.module import CheckCache, CheckedModule, ModuleInput, check_module, type_names
+from .check.scope import Exports
+from .diagnostics import Diagnostic
+from .packages import (BUILTIN_MODULE, BUILTIN_PACKAGE, INTERFACE_SUFFIX, PackageIndex,
+                       builtin_interface_path, is_interface_file)
+from .source import SourceFile, decode_source
+from .syntax import ast
+from .syntax.parser import ItemCache, ParsedFile, parse_file
+from .types import Printer
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(eq=False)
+class Loaded:
+    source: SourceFile
+    stamp: object
+    problem: Diagnostic | None = None
+
+
+class Workspace:
+    def __init__(self, root: str | Path = ".") -> None:
+        self.root = Path(root).resolve()
+        self.overrides: dict[str, str] = {}
+        self.counters: Counter = Counter()
+        self.item_cache = ItemCache()
+        self.check_cache = CheckCache()
+        self._packages: PackageIndex | None = None
+        self._loaded: dict[str, Loaded] = {}
+        self._parsed: dict[str, tuple[str, ParsedFile]] = {}
+        self._modules: dict[str, tuple[tuple, CheckedModule]] = {}
+        self._lock = threading.RLock()
+
+    # ------------------------------------------------------------ files
+
+    @property
+    def packages(self) -> PackageIndex:
+        if self._packages is None:
+            self._packages = PackageIndex(self.root)
+        return self._packages
+
+    def refresh_packages(self) -> None:
+        self._packages = None
+
+    @staticmethod
+    def key(path: str | Path) -> str:
+        return os.path.realpath(path)
+
+    def set_document(self, path: str | Path, text: str) -> None:
+        """An open editor buffer: overrides the file on disk."""
+        self.overrides[self.key(path)] = text
+
+    def close_document(self, path: str | Path) -> None:
+        self.overrides.pop(self.key(path), None)
+
+    def load(self, path: str | Path) -> Loaded:
+        key = self.key(path)
+        if key in self.overrides:
+            text = self.overrides[key]
+            cached = self._loaded.get(key)
+            if cached is not None and cached.stamp == ("doc", text):
+                return cached
+            loaded = Loaded(SourceFile(key, text), ("doc", text))
+        else:
+            try:
+                st = os.stat(key)
+                stamp = (st.st_mtime_ns, st.st_size)
+            except OSError:
+                stamp = None
+            cached = self._loaded.get(key)
+            if cached is not None and cached.stamp == stamp and stamp is not None:
+                return cached
+            loaded = self._read(key, stamp)
+        self._loaded[key] = loaded
+        return loaded
+
+    def _read(self, key: str, stamp) -> Loaded:
+        if stamp is None:
+            return Loaded(SourceFile(key, ""), None, Diagnostic(key, 0, 0, "找不到文件"))
+        if stamp[1] > MAX_FILE_BYTES:
+            return Loaded(SourceFile(key, ""), stamp, Diagnostic(key, 0, 0, f"文件太大（超过 {MAX_FILE_BYTES // 1048576} MB）"))
+        try:
+            data = Path(key).read_bytes()
+        except OSError as err:
+            return Loaded(SourceFile(key, ""), stamp, Diagnostic(key, 0, 0, f"读不了文件：{err.strerror}"))
+        text, bad = decode_source(data)
+        source = SourceFile(key, text)
+        problem = None
+        if bad is not None:
+            problem = Diagnostic(key, bad, bad + 1, "文件不是合法的 UTF-8：此处的字节无法解码（已按替换字符继续分析）")
+        return Loaded(source, stamp, problem)
+
+    def parse(self, path: str | Path) -> ParsedFile:
+        key = self.key(path)
+        text = self.load(key).source.text
+        cached = self._parsed.get(key)
+        if cached is not None and cached[0] is text:
+            return cached[1]
+        self.counters["file_parses"] += 1
+        before = self.item_cache.parses
+        parsed = parse_file(text, self.item_cache)
+        self.counters["item_parses"] += self.item_cache.parses - before
+        self._parsed[key] = (text, parsed)
+        return parsed
+
+    # ------------------------------------------------------------ checking
+
+    def builtins(self) -> CheckedModule:
+        """The 「点染」之「点染本」 interface module."""
+        return self.check(self._builtin_key())
+
+    def check(self, path: str | Path) -> CheckedModule:
+        with self._lock:
+            return self._check(self.key(path), [])
+
+    def _check(self, key: str, in_progress: list[str]) -> CheckedModule:
+        loaded = self.load(key)
+        parsed = self.parse(key)
+        stack = in_progress + [key]
+        builtin_key = self._builtin_key()
+        builtins = None if key == builtin_key else self._check(builtin_key, stack).exports
+        deps, diags, opened, qualified, paths = self._imports(key, parsed, stack)
+        dep_key = (loaded.source.text, tuple(d.fingerprint for d in deps),
+                   builtins.fingerprint if builtins else "")
+        cached = self._modules.get(key)
+        if cached is not None and cached[0] == dep_key:
+            return cached[1]
+        self.counters["module_checks"] += 1
+        before = self.check_cache.item_checks
+        if loaded.problem is not None:
+            diags.insert(0, loaded.problem)
+        pkg = self.packages.package_of(key)
+        inp = ModuleInput(key, self.packages.module_name(key), pkg.name, is_interface_file(key), parsed,
+                          opened, qualified, builtins, diags, paths)
+        printer = Printer(type_names(builtins)) if builtins else Printer()
+        checked = check_module(inp, self.check_cache, printer)
+        self.counters["item_checks"] += self.check_cache.item_checks - before
+        self._modules[key] = (dep_key, checked)
+        return checked
+
+    def _builtin_key(self) -> str:
+        """The workspace's own 「点染」 package wins over the shipped one."""
+        path = self.packages.by_name[BUILTIN_PACKAGE].root / (BUILTIN_MODULE + INTERFACE_SUFFIX)
+        return self.key(path if path.is_file() else builtin_interface_path())
+
+    def _imports(self, key: str, parsed: ParsedFile, stack: list[str]):
+        deps: list[Exports] = []
+        diags: list[Diagnostic] = []
+        opened: list[Exports] = []
+        qualified: dict[str, Exports] = {}
+        paths: list[str] = []
+        pkg = self.packages.package_of(key)
+        for item in parsed.items:
+            node = item.node
+            if not isinstance(node, ast.Import):
+                continue
+            names = [n.name for n in node.path]
+            span = (item.start + node.start, item.start + node.end)
+            if node.kind == "观":
+                found = qualified.get(names[-1])
+                if found is None:
+                    diags.append(Diagnostic(key, *span, f"「观」只能打开已导入的模块：先写 寻 {'之'.join(f'「{n}」' for n in names)}之书。"))
+                else:
+                    opened.append(found)
+                continue
+            file, error = self.packages.find_module(pkg, names)
+            if error:
+                diags.append(Diagnostic(key, *span, error))
+                continue
+            dep_key = self.key(file)
+            if dep_key in stack:
+                cycle = stack[stack.index(dep_key):] + [dep_key]
+                shown = " → ".join(Path(p).name for p in cycle)
+                diags.append(Diagnostic(key, *span, f"导入成环：{shown}"))
+                continue
+            dep = self._check(dep_key, stack)
+            deps.append(dep.exports)
+            for p in dep.module.imports + [dep_key]:
+                if p not in paths:
+                    paths.append(p)
+            qualified[names[-1]] = dep.exports
+            if node.kind == "寻观":
+                opened.append(dep.exports)
+        return deps, diags, opened, qualified, paths
+
+    def diagnostics(self, path: str | Path) -> list[Diagnostic]:
+        """Diagnostics of a module and of every module it imports."""
+        checked = self.check(path)
+        out: list[Diagnostic] = []
+        for dep in checked.module.imports:
+            if dep in self._modules:
+                out.extend(self._modules[dep][1].diagnostics)
+        out.extend(checked.diagnostics)
+        return out
+
+    def source(self, path: str | Path) -> SourceFile:
+        return self.load(path).source
