@@ -112,11 +112,12 @@ class Workspace:
         key = self.key(path)
         text = self.load(key).source.text
         cached = self._parsed.get(key)
-        if cached is not None and cached[0] is text:
+        if cached is not None and cached[0] == text:
             return cached[1]
         self.counters["file_parses"] += 1
         before = self.item_cache.parses
-        parsed = parse_file(text, self.item_cache)
+        old_text, old = cached if cached is not None else (None, None)
+        parsed = parse_file(text, self.item_cache, old, old_text)
         self.counters["item_parses"] += self.item_cache.parses - before
         self._parsed[key] = (text, parsed)
         return parsed

@@ -38,6 +38,9 @@ RESOURCE_CONSTRUCTORS = {
 }
 ENTRY_CONSTRUCTORS = {"计算入口项": "计算", "顶点入口项": "顶点", "片元入口项": "片元"}
 
+#: Builtins that write through their first argument: it must not be 只读.
+WRITING_BUILTINS = frozenset("写数组 写存储 原子加 原子最大 原子最小 原子存 存矩阵片累到存储".split())
+
 #: Typed-literal constructors: (scalar kind, width) for the range check.
 LITERAL_CONSTRUCTORS = {"新浮三二": ("float", 32), "新浮十六": ("float", 16),
                         "新整三二": ("int", 32), "新无三二": ("uint", 32)}
@@ -522,7 +525,15 @@ class ItemChecker:
                        name_start=name_span[0], name_end=name_span[1])
         if callee in LITERAL_CONSTRUCTORS:
             self._literal_range(callee, out[0])
+        if callee in WRITING_BUILTINS:
+            self._writable(callee, out[0], name_span)
         return call
+
+    def _writable(self, callee: str, target: ir.Expr, name_span) -> None:
+        if isinstance(target, ir.GlobalRef):
+            entry = self.scope.value(target.name)
+            if entry is not None and entry.access == "只读":
+                self.error(name_span, f"「{target.name}」是只读存储缓冲，不能「{callee}」：把它的访问方式改为「读写」")
 
     def _function_argument(self, arg: ast.Expr, param: TFun, env) -> ir.Expr:
         """The function argument of an entry constructor: a top-level function name."""

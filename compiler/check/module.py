@@ -444,7 +444,6 @@ class ModuleChecker:
                                 f"组 {key[0]} 号 {key[1]} 已绑定给「{bindings[key]}」：每个资源位只能绑定一个资源")
                 bindings[key] = decl.name
         self._recursion(functions)
-        self._read_only_writes(items)
 
     def _recursion(self, functions) -> None:
         """Top-level functions may not call themselves, directly or through others."""
@@ -455,22 +454,6 @@ class ModuleChecker:
                 reported.update(path)
                 self.report(item, 0, item.name_end,
                             f"顶层函数不能递归调用（着四.6）：{' → '.join(f'「{p}」' for p in path)}")
-
-    def _read_only_writes(self, items) -> None:
-        for item in items:
-            result = self.results.get(id(item))
-            decl = result.decl if result else None
-            body = decl.body if isinstance(decl, ir.Function) else None
-            if body is None:
-                continue
-            for e in _walk(body):
-                if isinstance(e, ir.Call) and e.kind == "builtin" and e.name in WRITING_NAMES and e.args:
-                    target = e.args[0]
-                    if isinstance(target, ir.GlobalRef):
-                        entry = self.scope.value(target.name)
-                        if entry is not None and entry.access == "只读":
-                            self.report(item, e.name_start, e.name_end,
-                                        f"「{target.name}」是只读存储缓冲，不能「{e.name}」：把它的访问方式改为「读写」")
 
     def _assemble(self, module: ir.Module, items: list[ParsedItem]) -> None:
         for item in items:
@@ -490,9 +473,6 @@ class ModuleChecker:
             if result is not None and result.decl is not None:
                 result.decl.start = item.start
                 module.decls.append(result.decl)
-
-
-WRITING_NAMES = frozenset("写数组 写存储 原子加 原子最大 原子最小 原子存 存矩阵片累到存储".split())
 
 
 # ---------------------------------------------------------------- helpers

@@ -76,30 +76,42 @@ def name_content(token_text: str) -> str:
 
 def lex(text: str, start: int = 0, end: int | None = None) -> tuple[list[Token], list[Comment]]:
     """Split text[start:end] into tokens and comments; never raises."""
-    end = len(text) if end is None else end
     tokens: list[Token] = []
     comments: list[Comment] = []
+    for x in iter_lex(text, start, end):
+        (comments if isinstance(x, Comment) else tokens).append(x)
+    return tokens, comments
+
+
+def iter_lex(text: str, start: int = 0, end: int | None = None):
+    """Tokens and comments of text[start:end], lazily (so that incremental
+    re-lexing can stop as soon as it is back in step with the old tokens)."""
+    end = len(text) if end is None else end
     pos = start
     match = _TOKEN.match
+    keywords = KEYWORDS
     while pos < end:
         m = match(text, pos, end)
         if m is None:
-            pos = _lex_error(text, pos, end, tokens)
+            errors: list[Token] = []
+            pos = _lex_error(text, pos, end, errors)
+            yield from errors
             continue
         kind = m.lastgroup
         stop = m.end()
         if kind == "name":
-            tokens.append(Token("NAME", m.group(), pos, stop))
+            yield Token("NAME", m.group(), pos, stop)
         elif kind == "kw":
             word = m.group()
-            tokens.append(Token(KEYWORDS.get(word) or PUNCTUATION[word], word, pos, stop))
+            yield Token(keywords.get(word) or PUNCTUATION[word], word, pos, stop)
         elif kind == "comment":
-            stop = _skip_comment(text, pos, end, tokens)
-            comments.append(Comment(text[pos:stop], pos, stop))
+            errors = []
+            stop = _skip_comment(text, pos, end, errors)
+            yield Comment(text[pos:stop], pos, stop)
+            yield from errors
         elif kind == "string":
-            tokens.append(Token("STRING", m.group(), pos, stop))
+            yield Token("STRING", m.group(), pos, stop)
         pos = stop
-    return tokens, comments
 
 
 def _skip_comment(text: str, pos: int, end: int, tokens: list[Token]) -> int:

@@ -18,7 +18,7 @@ import lark
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from . import ast
-from .lexer import SURFACE, Comment, Token, lex, name_content
+from .lexer import SURFACE, Comment, Token, iter_lex, name_content
 
 #: Deepest nesting the later (recursive) stages are asked to handle.
 MAX_DEPTH = 400
@@ -58,10 +58,23 @@ class ParsedItem:
 
 
 @dataclass(slots=True, eq=False)
-class ParsedFile:
+class Group:
+    """The tokens up to one 。: usually one item, several when a missing 。
+    was recovered from."""
+
+    start: int
+    end: int
     items: list[ParsedItem]
+
+
+@dataclass(slots=True, eq=False)
+class ParsedFile:
+    groups: list[Group]
     comments: list[Comment] = field(default_factory=list)
-    errors: list[SyntaxDiagnostic] = field(default_factory=list)  # absolute offsets
+
+    @property
+    def items(self) -> list[ParsedItem]:
+        return [item for g in self.groups for item in g.items]
 
 
 # ---------------------------------------------------------------- numbers
@@ -412,26 +425,102 @@ def _doc_before(comments: list[Comment], ci: int, start: int, text: str) -> tupl
     return "", ci
 
 
-def parse_file(text: str, cache: ItemCache | None = None) -> ParsedFile:
-    """Parse a whole file; never raises."""
+def parse_file(text: str, cache: ItemCache | None = None,
+               old: ParsedFile | None = None, old_text: str | None = None) -> ParsedFile:
+    """Parse a whole file; never raises.  Given the previous text and its
+    parse, only the region that changed is lexed again: lexing resumes the old
+    tokens at the first 。 past the edit that ended an old group."""
     cache = cache or _DEFAULT_CACHE
-    tokens, comments = lex(text)
-    groups: list[list[Token]] = []
+    if old is None or old_text is None:
+        return _parse_from(text, cache, [], [], 0)
+    prefix = _common_prefix(old_text, text)
+    suffix = _common_suffix(old_text, text, min(len(old_text), len(text)) - prefix)
+    delta = len(text) - len(old_text)
+    kept = [g for g in old.groups if g.end <= prefix]
+    lex_start = kept[-1].end if kept else 0
+    comments = [c for c in old.comments if c.end <= lex_start]
+    resume = _Resume(old, len(text) - suffix, delta)
+    return _parse_from(text, cache, kept, comments, lex_start, resume)
+
+
+class _Resume:
+    """Where the old groups can be taken over again after an edit."""
+
+    def __init__(self, old: ParsedFile, suffix_start: int, delta: int) -> None:
+        self.old = old
+        self.suffix_start = suffix_start
+        self.delta = delta
+        self.ends = {g.end: i for i, g in enumerate(old.groups)}
+
+    def index_after(self, period: Token) -> int | None:
+        if period.start < self.suffix_start:
+            return None
+        i = self.ends.get(period.end - self.delta)
+        return None if i is None else i + 1
+
+    def shifted(self, index: int) -> tuple[list[Group], list[Comment]]:
+        d = self.delta
+        groups = [Group(g.start + d, g.end + d, [it.with_start(it.start + d, it.doc) for it in g.items])
+                  for g in self.old.groups[index:]]
+        boundary = self.old.groups[index - 1].end
+        comments = [Comment(c.text, c.start + d, c.end + d) for c in self.old.comments if c.start >= boundary]
+        return groups, comments
+
+
+def _parse_from(text: str, cache: ItemCache, groups: list[Group], comments: list[Comment],
+                start: int, resume: _Resume | None = None) -> ParsedFile:
+    fresh_from = len(groups)
+    tail_groups: list[Group] = []
+    tail_comments: list[Comment] = []
     current: list[Token] = []
-    for t in tokens:
-        current.append(t)
-        if t.type == "PERIOD":
-            groups.append(current)
-            current = []
+    for x in iter_lex(text, start):
+        if isinstance(x, Comment):
+            comments.append(x)
+            continue
+        current.append(x)
+        if x.type != "PERIOD":
+            continue
+        groups.append(Group(current[0].start, x.end, _parse_group(text, current, cache)))
+        current = []
+        index = resume.index_after(x) if resume else None
+        if index is not None:
+            tail_groups, tail_comments = resume.shifted(index)
+            break
     if current:
-        groups.append(current)
-    items: list[ParsedItem] = []
+        groups.append(Group(current[0].start, current[-1].end, _parse_group(text, current, cache)))
+    _attach_docs(groups[fresh_from:], comments, text)
+    return ParsedFile(groups + tail_groups, comments + tail_comments)
+
+
+def _attach_docs(groups: list[Group], comments: list[Comment], text: str) -> None:
     ci = 0
-    for group in groups:
-        for part in _parse_group(text, group, cache):
-            doc, ci = _doc_before(comments, ci, part.start, text)
-            items.append(part.with_start(part.start, doc))
-    return ParsedFile(items, comments)
+    for g in groups:
+        for i, item in enumerate(g.items):
+            doc, ci = _doc_before(comments, ci, item.start, text)
+            g.items[i] = item.with_start(item.start, doc)
+
+
+def _common_prefix(a: str, b: str) -> int:
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:  # binary search on slice equality (C-speed comparisons)
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _common_suffix(a: str, b: str, limit: int) -> int:
+    lo, hi = 0, max(0, limit)
+    la, lb = len(a), len(b)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[la - mid:] == b[lb - mid:]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def _parse_group(text: str, group: list[Token], cache: ItemCache) -> list[ParsedItem]:
