@@ -8,7 +8,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from .diagnostics import Diagnostic
 from .packages import is_shader_file
@@ -18,25 +20,59 @@ DESCRIPTION = "着色器：豫言着色方言（着色）的工具链。在仓�
 EPILOG = "报错写到标准错误，格式为 文件:行:列: 消息（消息里带顶层定义名）；有错误时退出码为 1，用法错误为 2。"
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    def add_usage(self, usage, actions, groups, prefix=None):
+        return super().add_usage(usage, actions, groups, "用法：" if prefix is None else prefix)
+
+
+_ARGPARSE_MESSAGES = [("the following arguments are required", "缺少参数"),
+                      ("invalid choice", "无效的选择"), ("choose from", "可选"),
+                      ("unrecognized arguments", "无法识别的参数"), ("argument", "参数"),
+                      ("expected one argument", "需要一个值")]
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse with Chinese usage errors."""
+    """argparse speaking Chinese: usage line, section titles and errors."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+        self._positionals.title = "位置参数"
+        self._optionals.title = "选项"
 
     def error(self, message: str):
+        for en, zh in _ARGPARSE_MESSAGES:
+            message = message.replace(en, zh)
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}：用法错误：{message}\n")
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="着色器", description=DESCRIPTION, epilog=EPILOG, add_help=False,
-                     formatter_class=argparse.RawDescriptionHelpFormatter)
+@dataclass
+class Command:
+    """One subcommand: its Chinese name, ASCII aliases, help and handler."""
+
+    name: str
+    aliases: list[str]
+    help: str
+    description: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+def _file_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("文件", help="着色源文件（名。着色器。豫）")
+
+
+def _parser(commands: list[Command]) -> argparse.ArgumentParser:
+    parser = _Parser(prog="着色器", description=DESCRIPTION, epilog=EPILOG, add_help=False)
     parser.add_argument("-h", "--help", action="help", help="显示本帮助并退出")
     sub = parser.add_subparsers(dest="command", metavar="子命令", parser_class=_Parser)
-    check = sub.add_parser("检查", aliases=["check"], add_help=False,
-                           help="只做语法分析、名称解析与类型检查，报告所有错误",
-                           description="检查一个着色源（名。着色器。豫）或着色内建声明（名。着色器。接口。豫）"
-                                       "及它导入的模块：语法、名称、类型与顶层定义的分类规则。")
-    check.add_argument("-h", "--help", action="help", help="显示本帮助并退出")
-    check.add_argument("文件", help="着色源文件")
+    for c in commands:
+        p = sub.add_parser(c.name, aliases=c.aliases, add_help=False, help=c.help,
+                           description=c.description)
+        p.add_argument("-h", "--help", action="help", help="显示本帮助并退出")
+        c.add_arguments(p)
+        p.set_defaults(run=c.run)
     return parser
 
 
@@ -54,31 +90,48 @@ def print_diagnostics(ws: Workspace, diags: list[Diagnostic], stream=None) -> No
         stream.write(d.format(ws.source(d.path), shown_path(d.path)) + "\n")
 
 
-def _check(args) -> int:
-    path = args.文件
+def usage_problem(path: str) -> str | None:
+    """Why a path given on the command line cannot be used (exit status 2)."""
     if not Path(path).is_file():
-        sys.stderr.write(f"着色器：找不到文件「{path}」\n")
-        return 2
+        return f"找不到文件「{path}」"
     if not is_shader_file(path):
-        sys.stderr.write(f"着色器：「{path}」不是着色文件：后缀须是「。着色器。豫」或「。着色器。接口。豫」\n")
-        return 2
-    ws = Workspace(".")
+        return f"「{path}」不是着色文件：后缀须是「。着色器。豫」或「。着色器。接口。豫」"
+    return None
+
+
+def checked_or_report(ws: Workspace, path: str) -> list[Diagnostic]:
+    """Check a file; print and return its errors (and those of its imports)."""
     diags = [d for d in ws.diagnostics(path) if d.severity == "错误"]
     print_diagnostics(ws, diags)
-    return 1 if diags else 0
+    return diags
 
 
-COMMANDS = {"检查": _check, "check": _check}
+def _check(args) -> int:
+    problem = usage_problem(args.文件)
+    if problem:
+        sys.stderr.write(f"着色器：{problem}\n")
+        return 2
+    return 1 if checked_or_report(Workspace("."), args.文件) else 0
+
+
+def commands() -> list[Command]:
+    """Every subcommand; back ends add theirs here."""
+    return [
+        Command("检查", ["check"], "只做语法分析、名称解析与类型检查，报告所有错误",
+                "检查一个着色源（名。着色器。豫）或着色内建声明（名。着色器。接口。豫）及它导入的模块："
+                "语法、名称、类型与顶层定义的分类规则。没有错误时退出码为 0。",
+                _file_argument, _check),
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-    parser = _parser()
+    parser = _parser(commands())
     args = parser.parse_args(argv)
     if not args.command:
         parser.print_help(sys.stderr)
         return 2
-    return COMMANDS[args.command](args)
+    return args.run(args)
 
 
 if __name__ == "__main__":
