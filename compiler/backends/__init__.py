@@ -1,0 +1,54 @@
+"""Back ends: each reads the checked IR (compiler/ir.py) and writes one target.
+
+Every back end exposes `translate(ws, checked) -> Translation`; `translate`
+below picks one by target name, so the command line, the language server's
+preview and build-time generation share one entry point.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+
+from ..diagnostics import Diagnostic
+
+#: target name → module (relative to this package) exposing translate(ws, checked)
+TARGETS = {"wgsl": ".wgsl", "msl": ".msl", "ptx": ".ptx"}
+
+
+@dataclass
+class EntryInfo:
+    """One entry item: its name, the function it names in the target, its stage (计算 顶点 片元)."""
+
+    item: str
+    function: str
+    stage: str
+
+
+@dataclass
+class Translation:
+    """The translated text, or errors (then `text` is None)."""
+
+    text: str | None
+    entries: list[EntryInfo] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+class TargetUnavailable(Exception):
+    """The target's back end is not part of this build yet."""
+
+
+def translate(ws, path, target: str) -> Translation:
+    """Check `path` and translate it to `target`; type errors come back as
+    diagnostics (with no text)."""
+    if target not in TARGETS:
+        raise TargetUnavailable(f"未知的目标「{target}」：可用的有 {'、'.join(TARGETS)}")
+    try:
+        backend = importlib.import_module(TARGETS[target], __name__)
+    except ModuleNotFoundError as err:
+        raise TargetUnavailable(f"目标「{target}」的翻译器尚未实现") from err
+    checked = ws.check(path)
+    errors = [d for d in ws.diagnostics(path) if d.severity == "错误"]
+    if errors:
+        return Translation(None, [], errors)
+    return backend.translate(ws, checked)
