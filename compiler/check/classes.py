@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..types import (FLOAT, INT, UINT, TCon, TMeta, TTuple, Type, TypeOrIndex, is_scalar,
+from ..types import (FLOAT, TFamily, INT, UINT, TCon, TMeta, TTuple, Type, TypeOrIndex, is_scalar,
                      matrix_parts, resolve, vector_parts)
 
 
@@ -90,7 +90,7 @@ CLASSES: dict[str, tuple[Callable[[TypeOrIndex], bool], str]] = {
 def satisfies(t: TypeOrIndex, bound: str) -> bool | None:
     """Whether t satisfies the bound; None while t is not yet known."""
     t = resolve(t)
-    if isinstance(t, TMeta) or _has_unknown_shape(t):
+    if isinstance(t, (TMeta, TFamily)) or _has_unknown_shape(t):
         return None
     entry = CLASSES.get(bound)
     return True if entry is None else entry[0](t)

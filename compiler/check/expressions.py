@@ -135,6 +135,7 @@ class ItemChecker:
         return False
 
     def _bind(self, meta: TMeta, t, node) -> bool:
+        t = self.reduce(t)
         if isinstance(t, TMeta):
             t.bounds = tuple(dict.fromkeys(t.bounds + meta.bounds))
             meta.ref = t
@@ -171,10 +172,13 @@ class ItemChecker:
         return False
 
     def reduce(self, t):
+        """Compute a type family application once its arguments are known."""
         t = resolve(t)
         if not isinstance(t, TFamily):
             return t
         args = tuple(self.reduce(a) if not isinstance(a, int) else a for a in t.args)
+        if any(isinstance(a, TError) for a in args):
+            return ERROR
         result = FAMILIES[t.name][1](args)
         return t if result is None else resolve(result)
 
@@ -299,7 +303,7 @@ class ItemChecker:
 
     def _Project(self, node: ast.Project, expected, env, tail):
         base = self.check(node.base, None, env)
-        t = resolve(base.type)
+        t = self.reduce(base.type)
         label_span = (node.label_start, node.end)
         if isinstance(t, TError):
             return ir.Project(node.start, node.end, ERROR, base, None, None)
@@ -499,6 +503,10 @@ class ItemChecker:
         return out
 
     def _builtin_call(self, node, callee, entry, args, type_args, expected, env, name_span):
+        if (callee in RESOURCE_CONSTRUCTORS or callee in ENTRY_CONSTRUCTORS) and not self.allow_constructors:
+            what = "资源" if callee in RESOURCE_CONSTRUCTORS else "入口项"
+            self.error(name_span, f"「{callee}」只能作{what}的顶层定义（着四）")
+            return self._error_call(node, args, env)
         t, metas = self.instantiate(entry, node, callee)
         self._apply_type_args(node, callee, metas, type_args)
         if not isinstance(t, TFun):
@@ -506,17 +514,13 @@ class ItemChecker:
             return self._error_call(node, args, env)
         if not self._arity(node, callee, t.params, args):
             return self._error_call(node, args, env)
-        if callee in RESOURCE_CONSTRUCTORS or callee in ENTRY_CONSTRUCTORS:
-            if not self.allow_constructors:
-                what = "资源" if callee in RESOURCE_CONSTRUCTORS else "入口项"
-                self.error(name_span, f"「{callee}」只能作{what}的顶层定义（着四）")
         out = []
         for p, a in zip(t.params, args):
             if isinstance(resolve(p), TFun):
                 out.append(self._function_argument(a, resolve(p), env))
             else:
                 out.append(self.check(a, p, env))
-        result = t.result
+        result = self.reduce(t.result)
         if expected is not None and not self.unify(expected, result, node):
             self.mismatch(node, expected, result)
             result = ERROR

@@ -107,6 +107,7 @@ class ModuleChecker:
         self.sigs: dict[str, ParsedItem] = {}
         self.defs: dict[str, ParsedItem] = {}
         self.typedefs: dict[str, ParsedItem] = {}
+        self.broken_defs: set[str] = set()  # definitions that did not parse
         self.results: dict[int, ItemResult] = {}
 
     # ------------------------------------------------------------ helpers
@@ -155,6 +156,8 @@ class ModuleChecker:
                 self.report(item, err.start, err.end, err.message)
             node = item.node
             if node is None:
+                if item.kind == "者":
+                    self.broken_defs.add(item.name)
                 continue
             if isinstance(node, ast.Import):
                 continue
@@ -232,7 +235,7 @@ class ModuleChecker:
                 entry.resource = RESOURCE_TYPES[resolve(t).name]
                 entry.access = _access_of(self.defs.get(name))
             self.exports.values[name] = entry
-            if not self.inp.is_interface and name not in self.defs:
+            if not self.inp.is_interface and name not in self.defs and name not in self.broken_defs:
                 self.report(item, item.node.start, item.node.name_end, f"「{name}」只有签名，没有定义：补上「{name}」者 … 也。")
 
     def _declare_broken(self, items: list[ParsedItem]) -> None:
