@@ -1,0 +1,69 @@
+"""Generates the builtin reference (docs/内建.md) from the interface file, so
+the documentation can never drift from what the checker uses.
+
+    python -m zhuose.compiler.builtin.reference > docs/内建.md
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ..check.scope import TypeEntry, ValueEntry
+from ..types import Printer
+from ..workspace import Workspace
+
+HEADER = """# 内建名字参考（「点染」之「点染本」）
+
+本文件由 `python -m zhuose.compiler.builtin.reference > docs/内建.md` 从
+`compiler/builtin/点染/点染本。着色器。接口。豫` 生成，请勿手改。
+类型变量写成「甲：类」时，类约束它可取的类型（见 docs/语言.md「类约束」）。
+
+| 名字 | 种类 | 类型或定义 | 说明 |
+| --- | --- | --- | --- |
+"""
+
+KINDS = {"alias": "类型", "constructor": "类型构造", "family": "类型族", "builtin": "值"}
+
+
+def _scheme(entry: ValueEntry, show) -> str:
+    binders = "".join(f"凡「{v.name}{'：' + v.bound if v.bound else ''}」而" for v in entry.type_params)
+    return binders + show(entry.type)
+
+
+def _type_text(entry: TypeEntry, show) -> str:
+    if entry.kind == "constructor":
+        params = "、".join("类型" if p == "type" else "整数" for p in entry.params)
+        return f"由（{params}）构造" if params else "元类型"
+    if entry.kind == "family":
+        return "由实参类型算出"
+    if entry.type is None:
+        return ""
+    return show(entry.type.named(None))
+
+
+def render(ws: Workspace | None = None) -> str:
+    ws = ws or Workspace(".")
+    checked = ws.builtins()
+    show = Printer()
+    rows = []
+    for item, _ in checked.items:
+        name = item.name
+        if name is None:
+            continue
+        t = checked.exports.types.get(name)
+        v = checked.exports.values.get(name)
+        doc = item.doc.replace("\n", " ").replace("|", "\\|")
+        if t is not None and t.start == item.start:
+            rows.append(f"| 「{name}」 | {KINDS[t.kind]} | {_type_text(t, show)} | {doc} |")
+        elif v is not None and v.start == item.start:
+            rows.append(f"| 「{name}」 | 值 | {_scheme(v, show)} | {doc} |")
+    return HEADER + "\n".join(rows) + "\n"
+
+
+def main() -> int:
+    sys.stdout.write(render())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
