@@ -198,7 +198,7 @@ class ModuleChecker:
             del self.sigs[name]
 
     def _declare_typedefs(self) -> None:
-        order = _topological(self.typedefs, lambda item: _type_refs(item.node.type))
+        order = _topological(self.typedefs, lambda item: _names_in(item.node.type, ast.TypeName))
         for name, cycle in order:
             item = self.typedefs[name]
             if cycle:
@@ -249,7 +249,7 @@ class ModuleChecker:
 
     def _check_unsigned(self) -> None:
         unsigned = {n: it for n, it in self.defs.items() if n not in self.sigs}
-        order = _topological(unsigned, lambda item: _value_refs(item.node.value))
+        order = _topological(unsigned, lambda item: _names_in(item.node.value, ast.Name))
         for name, cycle in order:
             item = unsigned[name]
             if cycle:
@@ -549,23 +549,13 @@ def _constructor_params(node) -> tuple[str, ...] | None:
     return None
 
 
-def _type_refs(node) -> set[str]:
+def _names_in(node, cls) -> set[str]:
+    """The names of every `cls` node (ast.TypeName or ast.Name) under node."""
     out = set()
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, ast.TypeName):
-            out.add(n.name)
-        stack.extend(ast.children(n))
-    return out
-
-
-def _value_refs(node) -> set[str]:
-    out = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ast.Name):
+        if isinstance(n, cls):
             out.add(n.name)
         stack.extend(ast.children(n))
     return out
