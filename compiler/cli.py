@@ -116,11 +116,14 @@ def _check(args) -> int:
 
 def commands() -> list[Command]:
     """Every subcommand; back ends add theirs here."""
+    from .backends.wgsl import commands as wgsl_commands
     return [
         Command("检查", ["check"], "只做语法分析、名称解析与类型检查，报告所有错误",
                 "检查一个着色源（名。着色器。豫）或着色内建声明（名。着色器。接口。豫）及它导入的模块："
                 "语法、名称、类型与顶层定义的分类规则。没有错误时退出码为 0。",
                 _file_argument, _check),
+        wgsl_commands.TRANSLATE,
+        wgsl_commands.RUN,
     ]
 
 

@@ -1,0 +1,147 @@
+"""Target identifiers for source names: one table and one renaming rule shared
+by the WGSL and MSL back ends, so an entry function has the same name in both.
+
+A source name is written as it is (WGSL and MSL accept Chinese identifiers)
+unless it is reserved in either target, starts with a digit, is not a valid
+identifier, or already starts with the prefix 豫_.  Such a name becomes
+豫_ followed by the name with every `_` and every character that cannot
+continue an identifier written as `_hex_`.  That rewrite is injective, and no
+name left alone starts with 豫_, so distinct source names stay distinct;
+`NameAllocator` then adds _2, _3 … where one scope repeats a name.
+"""
+
+from __future__ import annotations
+
+PREFIX = "豫_"
+
+#: WGSL keywords (WGSL §15.1).
+WGSL_KEYWORDS = """
+alias break case const const_assert continue continuing default diagnostic discard else enable
+false fn for if let loop override requires return struct switch true var while
+""".split()
+
+#: WGSL reserved words (WGSL §15.2).
+WGSL_RESERVED = """
+NULL Self abstract active alignas alignof as asm asm_fragment async attribute auto await become
+binding_array cast catch class co_await co_return co_yield coherent column_major common compile
+compile_fragment concept const_cast consteval constexpr constinit crate debugger decltype delete
+demote demote_to_helper do dynamic_cast enum explicit export extends extern external fallthrough
+filter final finally friend from fxgroup get goto groupshared highp impl implements import inline
+instanceof interface layout lowp macro macro_rules match mediump meta mod module move mut mutable
+namespace new nil noexcept noinline nointerpolation noperspective null nullptr of operator package
+packoffset partition pass patch pixelfragment precise precision premerge priv protected pub public
+readonly ref regardless register reinterpret_cast require resource restrict self set shared sizeof
+smooth snorm static static_assert static_cast std subroutine super target template this
+thread_local throw trait try type typedef typeid typename typeof union unless unorm unsafe unsized
+use using varying virtual volatile wgsl where with writeonly yield
+""".split()
+
+#: WGSL predeclared names the translators may emit: types, address spaces and
+#: access modes, builtin values, builtin functions.
+WGSL_PREDECLARED = """
+bool f16 f32 i32 u32 vec2 vec3 vec4 mat2x2 mat2x3 mat2x4 mat3x2 mat3x3 mat3x4 mat4x2 mat4x3 mat4x4
+vec2f vec3f vec4f vec2h vec3h vec4h vec2i vec3i vec4i vec2u vec3u vec4u mat2x2f mat3x3f mat4x4f
+mat2x2h mat3x3h mat4x4h array atomic ptr sampler sampler_comparison texture_1d texture_2d
+texture_2d_array texture_3d texture_cube texture_cube_array texture_multisampled_2d
+texture_depth_2d texture_depth_2d_array texture_depth_cube texture_depth_cube_array
+texture_depth_multisampled_2d texture_external texture_storage_1d texture_storage_2d
+texture_storage_2d_array texture_storage_3d
+function private workgroup uniform storage read write read_write
+position vertex_index instance_index front_facing frag_depth sample_index sample_mask
+global_invocation_id local_invocation_id local_invocation_index workgroup_id num_workgroups
+subgroup_invocation_id subgroup_size flat perspective linear center centroid sample
+compute vertex fragment workgroup_size group binding builtin location interpolate invariant
+f16 subgroups
+abs acos acosh all any arrayLength asin asinh atan atan2 atanh atomicAdd atomicAnd
+atomicCompareExchangeWeak atomicExchange atomicLoad atomicMax atomicMin atomicOr atomicStore
+atomicSub atomicXor bitcast ceil clamp cos cosh countLeadingZeros countOneBits countTrailingZeros
+cross degrees determinant distance dot dot4I8Packed dot4U8Packed dpdx dpdxCoarse dpdxFine dpdy
+dpdyCoarse dpdyFine exp exp2 extractBits faceForward firstLeadingBit firstTrailingBit floor fma
+fract frexp fwidth insertBits inverseSqrt ldexp length log log2 max min mix modf normalize pack2x16float
+pack2x16snorm pack2x16unorm pack4x8snorm pack4x8unorm pow quantizeToF16 radians reflect refract
+reverseBits round saturate select sign sin sinh smoothstep sqrt step storageBarrier tan tanh
+textureBarrier textureDimensions textureGather textureGatherCompare textureLoad textureNumLayers
+textureNumLevels textureNumSamples textureSample textureSampleBaseClampToEdge textureSampleBias
+textureSampleCompare textureSampleCompareLevel textureSampleGrad textureSampleLevel textureStore
+transpose trunc unpack2x16float unpack2x16snorm unpack2x16unorm unpack4x8snorm unpack4x8unorm
+workgroupBarrier workgroupUniformLoad subgroupAdd subgroupMax subgroupMin subgroupShuffle
+subgroupShuffleXor subgroupBroadcast subgroupBallot subgroupAll subgroupAny
+""".split()
+
+#: C++ keywords and the Metal Shading Language's own keywords and types.
+MSL_KEYWORDS = """
+alignas alignof and and_eq asm auto bitand bitor bool break case catch char char16_t char32_t
+char8_t class co_await co_return co_yield compl concept const consteval constexpr constinit
+const_cast continue decltype default delete do double dynamic_cast else enum explicit export
+extern false float for friend goto if inline int long mutable namespace new noexcept not not_eq
+nullptr operator or or_eq private protected public register reinterpret_cast requires return
+short signed sizeof static static_assert static_cast struct switch template this thread_local
+throw true try typedef typeid typename union unsigned using virtual void volatile wchar_t while
+xor xor_eq main
+kernel vertex fragment device constant thread threadgroup threadgroup_imageblock ray_data
+object_data visible stage_in metal half uint ushort uchar ulong size_t ptrdiff_t
+float2 float3 float4 half2 half3 half4 int2 int3 int4 uint2 uint3 uint4 bool2 bool3 bool4
+short2 short3 short4 ushort2 ushort3 ushort4 packed_float2 packed_float3 packed_float4
+float2x2 float2x3 float2x4 float3x2 float3x3 float3x4 float4x2 float4x3 float4x4
+half2x2 half3x3 half4x4 texture1d texture2d texture3d texture2d_array texturecube depth2d
+depth2d_array sampler atomic_uint atomic_int atomic_bool array vec matrix simdgroup_matrix
+access mem_flags memory_order memory_order_relaxed
+""".split()
+
+#: Metal Standard Library functions the MSL translator may emit.
+MSL_FUNCTIONS = """
+abs acos asin atan atan2 ceil clamp cos cosh cross determinant distance dot exp exp2 fabs floor
+fma fmax fmin fmod fract length log log2 max min mix normalize pow rint round rsqrt saturate sign
+sin sinh smoothstep sqrt step tan tanh transpose trunc popcount reverse_bits as_type dfdx dfdy
+discard_fragment threadgroup_barrier simdgroup_barrier atomic_fetch_add_explicit
+atomic_fetch_max_explicit atomic_fetch_min_explicit atomic_load_explicit atomic_store_explicit
+simd_sum simd_max simd_min simd_broadcast simd_shuffle simd_shuffle_xor simdgroup_load
+simdgroup_store simdgroup_multiply_accumulate sample read get_width get_height sample_compare
+level select
+""".split()
+
+RESERVED = frozenset(WGSL_KEYWORDS + WGSL_RESERVED + WGSL_PREDECLARED + MSL_KEYWORDS + MSL_FUNCTIONS)
+
+
+def is_identifier(name: str) -> bool:
+    """Whether WGSL (and MSL) read `name` as one identifier: XID_Start or `_`
+    then XID_Continue, not a lone `_`, not starting with `__`."""
+    return bool(name) and name.isidentifier() and name != "_" and not name.startswith("__")
+
+
+def _escape(name: str) -> str:
+    out = []
+    for ch in name:
+        if ch != "_" and ("a" + ch).isidentifier():
+            out.append(ch)
+        else:
+            out.append(f"_{ord(ch):x}_")
+    return "".join(out)
+
+
+def target_name(name: str) -> str:
+    """The target identifier of one source name (deterministic, injective)."""
+    if is_identifier(name) and name not in RESERVED and not name.startswith(PREFIX):
+        return name
+    return PREFIX + _escape(name)
+
+
+class NameAllocator:
+    """Unique identifiers in one scope: the first holder of a name keeps it,
+    later ones get _2, _3 … (seed 着五)."""
+
+    def __init__(self, taken=()) -> None:
+        self.taken: set[str] = set(taken)
+
+    def claim(self, name: str) -> str:
+        base = target_name(name)
+        candidate, n = base, 1
+        while candidate in self.taken:
+            n += 1
+            candidate = f"{base}_{n}"
+        self.taken.add(candidate)
+        return candidate
+
+    def fork(self) -> "NameAllocator":
+        """A nested scope that must not reuse any name taken so far."""
+        return NameAllocator(self.taken)

@@ -1,0 +1,99 @@
+"""How each builtin of 「点染」之「点染本」 is written in WGSL: one table keyed
+by the builtin's Chinese name (the interface file is the source of truth for
+names and types; this table only spells them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """`form` says how a call is written (see `Writer._form_*`); `text` is the
+    WGSL operator or function name.  `effect`: writes memory, synchronises or
+    must stay where it is, so it is never evaluated speculatively by select;
+    `reads`: reads memory that statements may change, so it is not moved."""
+
+    form: str
+    text: str = ""
+    effect: bool = False
+    reads: bool = False
+    subgroup: bool = False
+
+
+def _calls(names: str) -> dict[str, Builtin]:
+    pairs = names.split()
+    return {pairs[i]: Builtin("call", pairs[i + 1]) for i in range(0, len(pairs), 2)}
+
+
+_INFIX = {
+    "加": "+", "减": "-", "乘": "*", "除": "/", "余": "%", "左移": "<<", "右移": ">>",
+    "等于": "==", "不等于": "!=", "小于": "<", "大于": ">", "不大于": "<=", "不小于": ">=",
+    "按位与": "&", "按位或": "|", "异或": "^", "且": "&&", "或": "||", "矩阵乘": "*",
+}
+_PREFIX = {"负": "-", "非": "!", "按位非": "~"}
+
+_MATH = _calls("""
+绝对值 abs 最大 max 最小 min 夹紧 clamp 混合 mix 阶跃 step 平滑阶跃 smoothstep 平方根 sqrt
+逆平方根 inverseSqrt 指数 exp 指数二 exp2 对数 log 对数二 log2 幂 pow 正弦 sin 余弦 cos 正切 tan
+双曲正切 tanh 反正弦 asin 反余弦 acos 反正切 atan 反正切二 atan2 向下取整 floor 向上取整 ceil
+四舍五入 round 截断 trunc 小数部分 fract 饱和 saturate 符号 sign 点积 dot 叉积 cross 长度 length
+距离 distance 归一化 normalize 融合乘加 fma 选择 select 半精度解包 unpack2x16float
+半精度打包 pack2x16float 转置 transpose 行列式 determinant 一位计数 countOneBits 位反转 reverseBits
+横差 dpdx 纵差 dpdy 采样纹理 textureSample 按层采样纹理 textureSampleLevel 读纹素 textureLoad
+纹理尺寸 textureDimensions 比较采样 textureSampleCompare
+""")
+
+_SUBGROUP = {
+    "子组求和": "subgroupAdd", "子组最大": "subgroupMax", "子组最小": "subgroupMin",
+    # subgroupBroadcast needs a constant lane (seed 着十一): both become subgroupShuffle
+    "子组广播": "subgroupShuffle", "子组洗牌": "subgroupShuffle", "子组异或洗牌": "subgroupShuffleXor",
+}
+
+_NO_WGSL = "WGSL 没有子组矩阵片（着十二）：用到它的内核只能译成 MSL 或 PTX"
+_MATRIX_FRAGMENTS = """
+载入矩阵片甲 载入矩阵片乙 载入矩阵片累 载入矩阵片累前八行 载矩阵片甲前八行 载矩阵片甲自存储
+载矩阵片乙自存储 载矩阵片乙自转置存储 满矩阵片累 矩阵片乘加 存矩阵片累 存矩阵片累前八行 存矩阵片累到存储
+""".split()
+
+BUILTINS: dict[str, Builtin] = {
+    **{name: Builtin("infix", op) for name, op in _INFIX.items()},
+    **{name: Builtin("prefix", op) for name, op in _PREFIX.items()},
+    **_MATH,
+    **{name: Builtin("call", fn, effect=True, subgroup=True) for name, fn in _SUBGROUP.items()},
+    "工作组屏障": Builtin("call", "workgroupBarrier", effect=True),
+    "存储屏障": Builtin("call", "storageBarrier", effect=True),
+    "舍弃": Builtin("discard", effect=True),
+    "读数组": Builtin("index", reads=True),
+    "读共享数组": Builtin("index", reads=True),
+    "取元素": Builtin("index"),
+    "写数组": Builtin("store_index", effect=True),
+    "写共享数组": Builtin("store_index", effect=True),
+    "读共享": Builtin("load", reads=True),
+    "读存储": Builtin("load", reads=True),
+    "读均匀": Builtin("load"),
+    "写共享": Builtin("store", effect=True),
+    "写存储": Builtin("store", effect=True),
+    "数组长度": Builtin("address", "arrayLength"),
+    "原子加": Builtin("atomic", "atomicAdd", effect=True),
+    "原子最大": Builtin("atomic", "atomicMax", effect=True),
+    "原子最小": Builtin("atomic", "atomicMin", effect=True),
+    "原子存": Builtin("atomic", "atomicStore", effect=True),
+    "原子读": Builtin("atomic", "atomicLoad", reads=True),
+    "新格": Builtin("cell_new", effect=True),
+    "读格": Builtin("load", reads=True),
+    "写格": Builtin("store", effect=True),
+    "新浮三二": Builtin("literal", "f32"),
+    "新浮十六": Builtin("literal", "f16"),
+    "新整三二": Builtin("literal", "i32"),
+    "新无三二": Builtin("literal", "u32"),
+    "转换": Builtin("convert"),
+    "位转换": Builtin("bitcast"),
+    **{name: Builtin("unavailable", _NO_WGSL, effect=True) for name in _MATRIX_FRAGMENTS},
+}
+
+#: Types WGSL has no spelling for, with the reason.
+UNAVAILABLE_TYPES = {
+    "子组矩阵片甲": _NO_WGSL, "子组矩阵片乙": _NO_WGSL, "子组矩阵片累": _NO_WGSL,
+    "张量片累": "WGSL 没有张量片（着十三）：只有金属（MSL）支持",
+}

@@ -1,0 +1,221 @@
+"""The subcommands `着色器 译 文件` (WGSL and the entry table, LANGUAGE.md §8)
+and `着色器 运行 文件 入口项 [绑定=数据 …]` (dispatch a compute entry on the
+local WebGPU adapter, buffers from .npy files or the command line)."""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+from ...cli import Command, _file_argument, print_diagnostics, usage_problem
+from ...types import resolve
+from ...workspace import Workspace
+from .. import translate
+from .dispatch import BufferData, WebGPUError, run_compute, used_resources
+from .layout import element_stride, leaf_dtype, size_align
+
+MAX_GROUPS = 65535
+
+
+class RunProblem(Exception):
+    """A mistake on the command line of 运行 (exit status 2)."""
+
+
+def _translated(path: str):
+    """(workspace, translation) or an exit status after printing why not."""
+    problem = usage_problem(path)
+    if problem:
+        sys.stderr.write(f"着色器：{problem}\n")
+        return None, 2
+    ws = Workspace(".")
+    result = translate(ws, path, "wgsl")
+    if result.text is None:
+        print_diagnostics(ws, result.diagnostics)
+        return None, 1
+    return (ws, result), 0
+
+
+def _translate_command(args) -> int:
+    done, status = _translated(args.文件)
+    if done is None:
+        return status
+    _, result = done
+    sys.stdout.write(result.text)
+    for e in result.entries:
+        sys.stderr.write(f"{e.item}\t{e.function}\t{e.stage}\n")
+    return 0
+
+
+# ---------------------------------------------------------------- 运行
+
+
+def _run_arguments(p) -> None:
+    _file_argument(p)
+    p.add_argument("入口项", help="计算入口项的名字（如「加倍入口」）")
+    p.add_argument("缓冲", nargs="*", metavar="绑定=数据",
+                   help="每个用到的缓冲一项：绑定写「组:号」或资源名，数据写 .npy 文件（读写缓冲运行后写回该文件）"
+                        "或逗号分隔的数（「值*个数」表示重复），如 0:0=1,2,3,4 或 数据=输入.npy 或 0:1=0*256")
+    p.add_argument("--组数", "-g", default=None, metavar="X[,Y[,Z]]",
+                   help="派发的工作组数；默认按最长的运行期数组缓冲的元素个数除以工作组大小向上取整")
+
+
+def _run_command(args) -> int:
+    done, status = _translated(args.文件)
+    if done is None:
+        return status
+    ws, result = done
+    try:
+        return _run(ws, result, args)
+    except RunProblem as err:
+        sys.stderr.write(f"着色器：{err}\n")
+        return 2
+    except WebGPUError as err:
+        sys.stderr.write(f"着色器：{err}\n")
+        return 1
+
+
+def _run(ws, result, args) -> int:
+    import numpy as np
+    checked = ws.check(args.文件)
+    modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
+    entry = next((d for d in checked.module.decls if getattr(d, "stage", None) and d.name == args.入口项), None)
+    names = "、".join(f"「{e.item}」" for e in result.entries if e.stage == "计算") or "（没有）"
+    if entry is None or entry.stage != "计算":
+        raise RunProblem(f"「{args.入口项}」不是这个文件的计算入口项；计算入口项有 {names}")
+    info = next(e for e in result.entries if e.item == entry.name)
+    resources = [(m, r) for m, r in used_resources(modules, _function_module(modules, entry.function))
+                 if r.kind in ("storage", "uniform")]
+    given = _parse_bindings(args.缓冲)
+    buffers, arrays = [], {}
+    for module, r in resources:
+        spec = given.pop(f"{r.group}:{r.binding}", None) or given.pop(r.name, None)
+        if spec is None:
+            raise RunProblem(f"入口项「{entry.name}」用到{_describe(r)}，没有给出它的数据：写 {r.group}:{r.binding}=文件.npy "
+                             f"或 {r.group}:{r.binding}=1,2,3")
+        array = _load(np, spec, r)
+        arrays[(r.group, r.binding)] = (array, spec)
+        buffers.append(BufferData(r.group, r.binding, _padded(array, r), uniform=r.kind == "uniform",
+                                  writable=r.kind == "storage" and r.access != "只读"))
+    if given:
+        raise RunProblem(f"入口项「{entry.name}」没有用到 {'、'.join(given)}；它用到的缓冲："
+                         + ("、".join(_describe(r) for _, r in resources) or "（没有）"))
+    groups = _groups(args.组数, buffers, resources, entry.workgroup_size)
+    out = run_compute(result.text, info.function, buffers, groups)
+    for module, r in resources:
+        key = (r.group, r.binding)
+        if key not in out:
+            continue
+        array, spec = arrays[key]
+        back = np.frombuffer(out[key][:array.nbytes], dtype=array.dtype).reshape(array.shape)
+        if spec.endswith(".npy"):
+            _save(np, spec, back)
+        print(f"「{r.name}」（组 {r.group} 号 {r.binding}）：{np.array2string(back, separator=' ')}")
+    return 0
+
+
+def _function_module(modules, name: str) -> tuple[str, str]:
+    for m in reversed(modules):
+        if any(getattr(d, "body", None) is not None and d.name == name for d in m.decls):
+            return (m.path, name)
+    return (modules[-1].path, name)
+
+
+def _describe(r) -> str:
+    kind = {"uniform": "均匀缓冲"}.get(r.kind, "只读存储缓冲" if r.access == "只读" else "读写存储缓冲")
+    return f"组 {r.group} 号 {r.binding}「{r.name}」（{kind}）"
+
+
+def _parse_bindings(specs: list[str]) -> dict[str, str]:
+    out = {}
+    for spec in specs:
+        key, sep, value = spec.partition("=")
+        if not sep or not key or not value:
+            raise RunProblem(f"「{spec}」应写成 绑定=数据，如 0:0=输入.npy 或 0:0=1,2,3")
+        out[key] = value
+    return out
+
+
+def _load(np, spec: str, r):
+    """The data of one buffer: a .npy file, or numbers from the command line."""
+    dtype = leaf_dtype(r.inner)
+    if spec.endswith(".npy"):
+        try:
+            array = np.load(spec, allow_pickle=False)
+        except (OSError, ValueError) as err:
+            raise RunProblem(f"读不了「{spec}」：{err}") from err
+        if dtype is not None and array.dtype != np.dtype(dtype):
+            raise RunProblem(f"「{spec}」的元素类型是 {array.dtype}，{_describe(r)}要 {dtype}")
+        return np.ascontiguousarray(array)
+    if dtype is None:
+        raise RunProblem(f"{_describe(r)}的元素不是同一种标量，只能从 .npy 文件读入（按 WGSL 的内存布局排好字节）")
+    values = []
+    for item in spec.split(","):
+        value, star, count = item.partition("*")
+        try:
+            number = float(value) if "float" in dtype else int(value, 0)
+            repeat = int(count) if star else 1
+        except ValueError as err:
+            raise RunProblem(f"「{item}」不是{dtype}的数（或 值*个数）") from err
+        values.extend([number] * repeat)
+    try:
+        return np.array(values, dtype=dtype)
+    except OverflowError as err:
+        raise RunProblem(f"「{spec}」里有超出 {dtype} 范围的数") from err
+
+
+def _padded(array, r) -> bytes:
+    """The bytes to upload: at least the buffer type's fixed size, a multiple of 4."""
+    data = array.tobytes()
+    fixed = size_align(r.inner)
+    size = max(len(data), fixed[0] if fixed else 0, 4)
+    size = (size + 3) // 4 * 4
+    return data + bytes(size - len(data))
+
+
+def _groups(text: str | None, buffers, resources, workgroup_size: int) -> tuple[int, int, int]:
+    if text is not None:
+        parts = text.replace("，", ",").split(",")
+        try:
+            counts = [int(p) for p in parts]
+        except ValueError as err:
+            raise RunProblem(f"--组数「{text}」应是 1 至 3 个正整数，如 4 或 4,2,1") from err
+        if not 1 <= len(counts) <= 3 or not all(1 <= c <= MAX_GROUPS for c in counts):
+            raise RunProblem(f"--组数「{text}」应是 1 至 3 个 1 至 {MAX_GROUPS} 的整数")
+        return tuple(counts + [1] * (3 - len(counts)))
+    elements = 0
+    for b, (_, r) in zip(buffers, resources):
+        stride = element_stride(resolve(r.inner))
+        if stride:
+            elements = max(elements, len(b.data) // stride)
+    return (min(MAX_GROUPS, max(1, math.ceil(elements / workgroup_size))), 1, 1)
+
+
+def _save(np, path: str, array) -> None:
+    """Write the .npy in full or not at all."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, temp = tempfile.mkstemp(suffix=".npy", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.save(f, array)
+        os.replace(temp, path)
+    except OSError as err:
+        Path(temp).unlink(missing_ok=True)
+        raise RunProblem(f"写不回「{path}」：{err.strerror}") from err
+
+
+TRANSLATE = Command(
+    "译", ["wgsl"], "把着色源译成 WGSL：WGSL 写到标准输出，入口表写到标准错误",
+    "把一个着色源（名。着色器。豫）连同它导入的着色源译成 WGSL（着三至着六），打印到标准输出；"
+    "入口表每行一个入口项：入口项名<TAB>函数名<TAB>阶段，打印到标准错误。有错误时退出码为 1。",
+    _file_argument, _translate_command)
+
+RUN = Command(
+    "运行", ["run"], "在本机的 WebGPU 适配器上派发一个计算入口，打印读写缓冲的结果",
+    "译成 WGSL，在本机的 WebGPU 适配器（wgpu）上派发计算入口项一次，打印每个读写缓冲的内容。"
+    "缓冲按「组:号」或资源名给出：.npy 文件（读写缓冲运行后写回该文件）或命令行上的数。\n"
+    "例：着色器 运行 samples/加倍。着色器。豫 加倍入口 0:0=1,2,3,4,5,6,7,8",
+    _run_arguments, _run_command)

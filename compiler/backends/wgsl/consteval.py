@@ -1,0 +1,260 @@
+"""WGSL const-expression evaluation, to report what WebGPU would reject.
+
+WGSL evaluates every expression built only from literals and constants when
+the shader module is created, and rejects overflow, division by zero, NaN and
+infinity there (LANGUAGE.md §5, seed 着八).  The translator reports these
+itself, at the expression, in Chinese.  Values are Python numbers (vectors as
+tuples); anything this evaluator does not model is "not known", never an
+error.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from dataclasses import dataclass
+
+from ... import ir
+from ...types import TCon, TTuple, deep_resolve, resolve, vector_parts
+
+#: scalar kind of a type: (kind, bits); kind is int, uint, float or bool
+_KINDS = {"定长整数": "int", "定长无符号": "uint", "定长小数": "float"}
+_ABSTRACT = {"整数": ("int", 64), "小数": ("float", 64), "爻": ("bool", 1)}
+_SHOWN = {("int", 32): "「整三二」", ("uint", 32): "「无三二」", ("float", 32): "「浮三二」",
+          ("float", 16): "「浮十六」", ("int", 64): "「整数」", ("float", 64): "「小数」"}
+
+
+class ConstError(Exception):
+    """A const-expression WGSL rejects; the message is shown to the user."""
+
+
+@dataclass(frozen=True)
+class Scalar:
+    kind: str
+    bits: int
+
+    @property
+    def shown(self) -> str:
+        return _SHOWN.get((self.kind, self.bits), "该类型")
+
+
+def scalar_of(t) -> Scalar | None:
+    """The scalar (or vector component) type of a type, if it is numeric or bool."""
+    t = resolve(t)
+    parts = vector_parts(t)
+    if parts is not None:
+        t = resolve(parts[0])
+    if not isinstance(t, TCon):
+        return None
+    if t.name in _ABSTRACT:
+        return Scalar(*_ABSTRACT[t.name])
+    if t.name in _KINDS and t.args and isinstance(t.args[0], int):
+        return Scalar(_KINDS[t.name], t.args[0])
+    return None
+
+
+def is_abstract(t) -> bool:
+    """Whether a type is one of WGSL's abstract numeric types (整数, 小数, or
+    a vector of them): a local of such a type is declared `const`."""
+    s = scalar_of(deep_resolve(t))
+    return s is not None and s.kind != "bool" and s.bits == 64
+
+
+def fit(value, s: Scalar):
+    """`value` as a value of scalar type `s`, or ConstError when it does not fit."""
+    if s.kind == "bool":
+        return value
+    if s.kind == "float":
+        value = float(value)
+        if math.isnan(value):
+            raise ConstError(f"结果不是数（NaN），{s.shown}的常量表达式不许出现 NaN")
+        try:
+            if s.bits == 32:
+                value = struct.unpack("f", struct.pack("f", value))[0]
+            elif s.bits == 16:
+                value = struct.unpack("e", struct.pack("e", value))[0]
+        except OverflowError:
+            value = math.inf
+        if math.isinf(value):
+            raise ConstError(f"结果溢出成无穷，超出{s.shown}的范围")
+        return value
+    low, high = (0, 2 ** s.bits - 1) if s.kind == "uint" else (-(2 ** (s.bits - 1)), 2 ** (s.bits - 1) - 1)
+    if not low <= value <= high:
+        raise ConstError(f"结果 {value} 超出{s.shown}的范围（{low} 至 {high}）")
+    return value
+
+
+def _divide(a, b, s: Scalar):
+    if s.kind == "float":
+        if b == 0:
+            raise ConstError("常量表达式除以零")
+        return a / b
+    if b == 0:
+        raise ConstError("常量表达式除以零")
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def _remainder(a, b, s: Scalar):
+    if s.kind == "float":
+        if b == 0:
+            raise ConstError("常量表达式对零取余")
+        return a - b * math.trunc(a / b)
+    if b == 0:
+        raise ConstError("常量表达式对零取余")
+    return a - b * _divide(a, b, s)
+
+
+def _shift_left(a, n, s: Scalar):
+    if n >= s.bits:
+        raise ConstError(f"移位量 {n} 不小于{s.shown}的位数 {s.bits}")
+    top = a >> (s.bits - n - (1 if s.kind == "int" else 0)) if n else 0
+    if (s.kind == "uint" and top != 0) or (s.kind == "int" and top not in (0, -1)):
+        raise ConstError(f"左移 {n} 位丢掉了{s.shown}的有效位")
+    return a << n
+
+
+def _shift_right(a, n, s: Scalar):
+    if n >= s.bits:
+        raise ConstError(f"移位量 {n} 不小于{s.shown}的位数 {s.bits}")
+    return a >> n
+
+
+def _bit_not(a, s: Scalar):
+    return a ^ (2 ** s.bits - 1) if s.kind == "uint" else ~a
+
+
+#: builtin name → operation on component values (given the operand scalar type)
+BINARY = {
+    "加": lambda a, b, s: a + b,
+    "减": lambda a, b, s: a - b,
+    "乘": lambda a, b, s: a * b,
+    "除": _divide,
+    "余": _remainder,
+    "左移": _shift_left,
+    "右移": _shift_right,
+    "按位与": lambda a, b, s: a & b,
+    "按位或": lambda a, b, s: a | b,
+    "异或": lambda a, b, s: a ^ b,
+    "且": lambda a, b, s: a and b,
+    "或": lambda a, b, s: a or b,
+}
+COMPARE = {
+    "等于": lambda a, b: a == b, "不等于": lambda a, b: a != b, "小于": lambda a, b: a < b,
+    "大于": lambda a, b: a > b, "不大于": lambda a, b: a <= b, "不小于": lambda a, b: a >= b,
+}
+UNARY = {"负": lambda a, s: -a, "非": lambda a, s: not a, "按位非": _bit_not}
+CONVERSIONS = {"新浮三二": Scalar("float", 32), "新浮十六": Scalar("float", 16),
+               "新整三二": Scalar("int", 32), "新无三二": Scalar("uint", 32)}
+
+
+def _componentwise(op, *values):
+    if isinstance(values[0], tuple):
+        return tuple(_componentwise(op, *parts) for parts in zip(*values))
+    return op(*values)
+
+
+def convert(value, source: Scalar, target: Scalar):
+    """WGSL value conversion of a known constant; None where it is not modelled."""
+    if source.kind == "float" and target.kind in ("int", "uint"):
+        return None
+    if target.kind == "bool" or source.kind == "bool":
+        return None
+    if source.kind in ("int", "uint") and target.kind in ("int", "uint") and source.bits == 32:
+        return value % 2 ** 32 if target.kind == "uint" else (value + 2 ** 31) % 2 ** 32 - 2 ** 31
+    return fit(value, target)
+
+
+class ConstEvaluator:
+    """Evaluates const sub-expressions of one item and reports the first
+    failure inside each through `report(node, message)`."""
+
+    def __init__(self, global_value, report) -> None:
+        self.global_value = global_value   # GlobalRef → known value or None
+        self.report = report
+        self.locals: dict[int, object] = {}
+        self.known: dict[int, object] = {}   # id(node) → its value, for every node visited
+
+    def value(self, e: ir.Expr):
+        """The constant value of `e`, or None; visits every sub-expression."""
+        method = getattr(self, "_" + type(e).__name__, None)
+        try:
+            result = None if method is None else method(e)
+        except ConstError as err:
+            self.report(e, str(err))
+            result = None
+        self.known[id(e)] = result
+        return result
+
+    def _Literal(self, e):
+        return e.value
+
+    def _LocalRef(self, e):
+        return self.locals.get(id(e.var))
+
+    def _GlobalRef(self, e):
+        return self.global_value(e)
+
+    def _BuiltinValue(self, e):
+        return {"阳": True, "阴": False}.get(e.name)
+
+    def _MakeTuple(self, e):
+        items = [self.value(i) for i in e.items]
+        return None if any(i is None for i in items) else tuple(items)
+
+    def _MakeRecord(self, e):
+        for _, v in e.fields:
+            self.value(v)
+        return None
+
+    def _Project(self, e):
+        base = self.value(e.base)
+        if isinstance(base, tuple) and e.index is not None:
+            return base[e.index]
+        return None
+
+    def _If(self, e):
+        for part in (e.cond, e.then, e.otherwise):
+            if part is not None:
+                self.value(part)
+        return None
+
+    def _Let(self, e):
+        value = self.value(e.value)
+        if is_abstract(e.var.type):
+            self.locals[id(e.var)] = value
+        return self.value(e.body)
+
+    def _LetFun(self, e):
+        if e.fun.body is not None:
+            self.value(e.fun.body)
+        return self.value(e.body)
+
+    def _Seq(self, e):
+        values = [self.value(i) for i in e.items]
+        return values[-1]
+
+    def _Call(self, e):
+        args = [self.value(a) for a in e.args]
+        if e.kind != "builtin" or any(a is None for a in args):
+            return None
+        types = [scalar_of(deep_resolve(a.type)) for a in e.args]
+        if e.name in CONVERSIONS and types[0] is not None:
+            return convert(args[0], types[0], CONVERSIONS[e.name])
+        if e.name == "转换":
+            target = scalar_of(deep_resolve(e.type))
+            if target is None or types[0] is None:
+                return None
+            return _componentwise(lambda v: convert(v, types[0], target), args[0])
+        s = types[0]
+        if s is None:
+            return None
+        if e.name in COMPARE:
+            return _componentwise(COMPARE[e.name], *args)
+        if e.name in BINARY:
+            op = BINARY[e.name]
+            return _componentwise(lambda a, b: fit(op(a, b, s), s), *args)
+        if e.name in UNARY:
+            op = UNARY[e.name]
+            return _componentwise(lambda a: fit(op(a, s), s), args[0])
+        return None

@@ -1,0 +1,130 @@
+"""Running a compute entry on the local WebGPU adapter (wgpu): the `运行`
+subcommand and the tests share this.
+
+Naga (wgpu's shader compiler) implements subgroup operations as a device
+feature and does not accept the `enable subgroups;` directive that the seed
+(着十一) and browsers require, so that one line is dropped before the text is
+handed to wgpu.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ... import ir
+from .writer import children
+
+SUBGROUPS_DIRECTIVE = "enable subgroups;"
+
+
+class WebGPUError(Exception):
+    """No adapter, a missing feature, or WebGPU rejected something: the message is shown to the user."""
+
+
+def for_wgpu(wgsl: str) -> str:
+    """The WGSL as naga accepts it (see the module docstring)."""
+    return "\n".join(line for line in wgsl.split("\n") if line != SUBGROUPS_DIRECTIVE)
+
+
+def required_features(wgsl: str) -> list[str]:
+    lines = set(wgsl.split("\n"))
+    return [feature for directive, feature in (("enable f16;", "shader-f16"), (SUBGROUPS_DIRECTIVE, "subgroup"))
+            if directive in lines]
+
+
+_devices: dict[tuple[str, ...], object] = {}
+
+
+def open_device(features: list[str]):
+    """A wgpu device with the given features (cached per feature set)."""
+    key = tuple(sorted(features))
+    if key in _devices:
+        return _devices[key]
+    try:
+        import wgpu
+    except ImportError as err:
+        raise WebGPUError(f"没有安装 wgpu（pip install wgpu）：{err}") from err
+    try:
+        adapter = wgpu.gpu.request_adapter_sync(power_preference="high-performance")
+    except Exception as err:  # wgpu raises plain RuntimeError when there is no adapter
+        raise WebGPUError(f"没有可用的 WebGPU 适配器：{err}") from err
+    if adapter is None:
+        raise WebGPUError("没有可用的 WebGPU 适配器（装上 Vulkan 驱动，如 Debian 的 mesa-vulkan-drivers）")
+    missing = [f for f in features if f not in adapter.features]
+    if missing:
+        raise WebGPUError(f"适配器「{adapter.info.get('device', '')}」没有特性 {', '.join(missing)}")
+    _devices[key] = adapter.request_device_sync(required_features=list(features))
+    return _devices[key]
+
+
+def create_module(device, wgsl: str):
+    """create_shader_module, with naga's complaint as a WebGPUError."""
+    try:
+        return device.create_shader_module(code=for_wgpu(wgsl))
+    except Exception as err:
+        raise WebGPUError(f"WebGPU 拒绝了生成的 WGSL：{err}") from err
+
+
+@dataclass
+class BufferData:
+    """One buffer binding's contents; `writable` ones are read back."""
+
+    group: int
+    binding: int
+    data: bytes
+    uniform: bool = False
+    writable: bool = False
+
+
+def run_compute(wgsl: str, function: str, buffers: list[BufferData], groups: tuple[int, int, int]) -> dict:
+    """Dispatch `function` once over `groups` workgroups; returns the bytes of
+    every writable buffer by (group, binding)."""
+    import wgpu
+    device = open_device(required_features(wgsl))
+    module = create_module(device, wgsl)
+    usage = wgpu.BufferUsage
+    try:
+        pipeline = device.create_compute_pipeline(layout="auto", compute={"module": module, "entry_point": function})
+        gpu_buffers = {}
+        for b in buffers:
+            kind = usage.UNIFORM if b.uniform else usage.STORAGE
+            gpu_buffers[(b.group, b.binding)] = device.create_buffer_with_data(
+                data=b.data, usage=kind | usage.COPY_SRC | usage.COPY_DST)
+        encoder = device.create_command_encoder()
+        compute = encoder.begin_compute_pass()
+        compute.set_pipeline(pipeline)
+        for group in sorted({b.group for b in buffers}):
+            entries = [{"binding": b.binding, "resource": {"buffer": gpu_buffers[(b.group, b.binding)]}}
+                       for b in buffers if b.group == group]
+            layout = pipeline.get_bind_group_layout(group)
+            compute.set_bind_group(group, device.create_bind_group(layout=layout, entries=entries))
+        compute.dispatch_workgroups(*groups)
+        compute.end()
+        device.queue.submit([encoder.finish()])
+        return {(b.group, b.binding): bytes(device.queue.read_buffer(gpu_buffers[(b.group, b.binding)]))
+                for b in buffers if b.writable}
+    except Exception as err:
+        raise WebGPUError(f"WebGPU 运行失败：{err}") from err
+
+
+def used_resources(modules: list[ir.Module], function: tuple[str, str]) -> list[tuple[str, ir.Resource]]:
+    """The resources an entry function uses, directly or through calls, as
+    (module path, declaration), in order of (group, binding)."""
+    decls = {(m.path, d.name): d for m in modules for d in m.decls}
+    seen_functions, found = set(), {}
+    stack = [function]
+    while stack:
+        key = stack.pop()
+        decl = decls.get(key)
+        if key in seen_functions or not isinstance(decl, ir.Function) or decl.body is None:
+            continue
+        seen_functions.add(key)
+        nodes = [decl.body]
+        while nodes:
+            e = nodes.pop()
+            nodes.extend(children(e))
+            if isinstance(e, ir.GlobalRef) and isinstance(decls.get((e.module, e.name)), ir.Resource):
+                found[(e.module, e.name)] = decls[(e.module, e.name)]
+            elif isinstance(e, ir.Call) and e.kind == "function":
+                stack.append((e.module, e.name))
+    return sorted(((k[0], r) for k, r in found.items()), key=lambda kr: (kr[1].group or 0, kr[1].binding or 0))

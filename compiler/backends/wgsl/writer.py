@@ -1,0 +1,913 @@
+"""The WGSL writer: checked IR of a shader source and its imports → WGSL text
+(seed 着三–着六).
+
+Top-level definitions are written in source order, imported shader sources
+first.  Bodies are expressions; they become statements by "delivering" each
+expression's value to a destination: the function's return, a variable, a
+discarded `_ = …;`, or the exit of a loop.  Local tail-recursive functions
+become loops at each call, other local functions are inlined; a 若 whose
+branches are plain values of a scalar or vector type becomes select.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from ... import ir
+from ...builtin.io import BUILTIN_IO
+from ...diagnostics import Diagnostic
+from ...types import (TCon, TError, TRecord, TTuple, deep_resolve, is_scalar, matrix_parts, resolve,
+                      vector_parts)
+from .. import EntryInfo, Translation
+from ..names import NameAllocator
+from .builtins import BUILTINS, UNAVAILABLE_TYPES
+from .consteval import ConstEvaluator, is_abstract, scalar_of
+
+INDENT = "  "
+SCALARS = {("定长小数", 32): "f32", ("定长小数", 16): "f16", ("定长整数", 32): "i32",
+           ("定长无符号", 32): "u32"}
+HANDLES = {"采样器": "sampler", "深度纹理二维": "texture_depth_2d", "比较采样器": "sampler_comparison"}
+ABSTRACT = {"整数": "i32", "小数": "f32"}      # what a WGSL var concretises them to
+STAGE_ATTRIBUTE = {"顶点": "@vertex", "片元": "@fragment"}
+SWIZZLE = "xyzw"
+RESOURCE_TYPES = {"存储缓冲", "均匀缓冲", "工作组变量", "纹理二维", "采样器", "深度纹理二维", "比较采样器"}
+SUBGROUP_IO = {"子组调用序", "子组大小"}
+
+
+@dataclass
+class Code:
+    """A WGSL expression; `atomic` when it needs no parentheses as an operand."""
+
+    text: str
+    atomic: bool = True
+
+    def operand(self) -> str:
+        return self.text if self.atomic else f"({self.text})"
+
+
+# ---------------------------------------------------------------- destinations
+
+
+class Return:
+    def deliver(self, w: "Writer", code: Code | None) -> None:
+        if code is not None:
+            w.line(f"return {code.text};")
+
+
+class Discard:
+    def deliver(self, w: "Writer", code: Code | None) -> None:
+        if code is not None:
+            w.line(f"_ = {code.text};")
+
+
+@dataclass
+class Assign:
+    name: str
+
+    def deliver(self, w: "Writer", code: Code | None) -> None:
+        if code is not None:
+            w.line(f"{self.name} = {code.text};")
+
+
+@dataclass
+class LoopExit:
+    inner: Discard | Assign
+
+    def deliver(self, w: "Writer", code: Code | None) -> None:
+        self.inner.deliver(w, code)
+        w.line("break;")
+
+
+# ---------------------------------------------------------------- literals
+
+
+def float_text(value) -> str:
+    """A float literal's digits, always with a decimal point or exponent (40 → 40.0)."""
+    if isinstance(value, int):
+        return f"{value}.0"
+    text = repr(float(value))
+    return text if any(c in text for c in ".en") else text + ".0"
+
+
+def typed_literal(value, scalar: str) -> str:
+    if scalar == "u32":
+        return f"{value}u"
+    if scalar == "i32":
+        return f"{value}i" if value != -2 ** 31 else "i32(-2147483648)"
+    if scalar == "f32":
+        return float_text(value) + "f"
+    return f"f16({float_text(value)})"
+
+
+def literal_value(e: ir.Expr):
+    """The number of a literal, or of 负 applied to one; None otherwise."""
+    if isinstance(e, ir.Literal):
+        return e.value
+    if isinstance(e, ir.Call) and e.kind == "builtin" and e.name == "负" and len(e.args) == 1:
+        inner = literal_value(e.args[0])
+        return None if inner is None else -inner
+    return None
+
+
+# ---------------------------------------------------------------- IR helpers
+
+
+def children(e: ir.Expr) -> list[ir.Expr]:
+    if isinstance(e, ir.Call):
+        return list(e.args)
+    if isinstance(e, ir.Project):
+        return [e.base]
+    if isinstance(e, ir.MakeTuple):
+        return list(e.items)
+    if isinstance(e, ir.MakeRecord):
+        return [v for _, v in e.fields]
+    if isinstance(e, ir.If):
+        return [x for x in (e.cond, e.then, e.otherwise) if x is not None]
+    if isinstance(e, ir.Let):
+        return [e.value, e.body]
+    if isinstance(e, ir.LetFun):
+        return [x for x in (e.fun.body, e.body) if x is not None]
+    if isinstance(e, ir.Seq):
+        return list(e.items)
+    return []
+
+
+def is_unit(t) -> bool:
+    t = resolve(t)
+    return isinstance(t, TCon) and t.name == "有"
+
+
+def head(t) -> str | None:
+    t = resolve(t)
+    return t.name if isinstance(t, TCon) else None
+
+
+def is_integer(t) -> bool:
+    s = scalar_of(t)
+    return s is not None and s.kind in ("int", "uint")
+
+
+# ---------------------------------------------------------------- the writer
+
+
+class Writer:
+    """Writes one shader source (with its imported shader sources) as WGSL."""
+
+    def __init__(self, ws, modules: list[ir.Module], show) -> None:
+        self.ws = ws
+        self.modules = modules
+        self.own = modules[-1]
+        self.show = show                       # types in 豫言 syntax, for messages
+        self.diagnostics: list[Diagnostic] = []
+        self.uses_f16 = False
+        self.uses_subgroups = False
+        self.globals: dict[tuple[str, str], str] = {}
+        self.decls: dict[tuple[str, str], ir.Decl] = {}
+        self.structs: dict[str, tuple[ir.Struct, str, dict[str, str]]] = {}
+        self.entries: dict[tuple[str, str], ir.Entry] = {}
+        self.io_uses: dict[str, set[tuple[str, str]]] = {}
+        self.global_names = NameAllocator()
+        self.effects: dict[tuple[str, str], bool] = {}
+        self.global_consts: dict[tuple[str, str], object] = {}
+        self._memo: dict[tuple[str, int], bool] = {}
+        # where we are: module path, item offset, definition name
+        self.path = ""
+        self.base = 0
+        self.definition = ""
+        # the function being written
+        self.lines: list[str] = []
+        self.depth = 0
+        self.scope = NameAllocator()
+        self.bound: dict[int, Code | None] = {}
+        self.loops: dict[int, list[tuple[ir.LocalVar, object]]] = {}
+        self.known: dict[int, object] = {}
+
+    # ------------------------------------------------------------ output
+
+    def line(self, text: str) -> None:
+        self.lines.append(INDENT * self.depth + text)
+
+    @contextmanager
+    def block(self):
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+
+    def captured(self, emit) -> list[str]:
+        """The lines `emit` writes one level deeper, not yet placed."""
+        saved, self.lines = self.lines, []
+        with self.block():
+            emit()
+        lines, self.lines = self.lines, saved
+        return lines
+
+    def error(self, span, message: str) -> None:
+        start, end = span
+        d = Diagnostic(self.path, self.base + start, self.base + end, message, self.definition)
+        if not any(x.start == d.start and x.message == d.message for x in self.diagnostics):
+            self.diagnostics.append(d)
+
+    def at_name(self, decl: ir.Decl):
+        return (0, decl.name_end)
+
+    # ------------------------------------------------------------ module
+
+    def run(self) -> Translation:
+        self._declare_globals()
+        self._collect_entries()
+        chunks = []
+        for module in self.modules:
+            for decl in module.decls:
+                self.path, self.base, self.definition = module.path, decl.start, decl.name
+                chunk = self._decl(module, decl)
+                if chunk:
+                    chunks.append(chunk)
+        enables = (["enable f16;"] if self.uses_f16 else []) + (["enable subgroups;"] if self.uses_subgroups else [])
+        if enables:
+            chunks.insert(0, "\n".join(enables))
+        entries = [EntryInfo(e.name, self.globals.get(self._function_key(e), e.function), e.stage)
+                   for e in self.own.decls if isinstance(e, ir.Entry)]
+        if self.diagnostics:
+            return Translation(None, entries, self.diagnostics)
+        return Translation("\n\n".join(chunks) + "\n", entries, [])
+
+    def _declare_globals(self) -> None:
+        for module in self.modules:
+            for decl in module.decls:
+                if isinstance(decl, (ir.Struct, ir.Resource, ir.Function, ir.Const)):
+                    key = (module.path, decl.name)
+                    self.globals[key] = self.global_names.claim(decl.name)
+                    self.decls[key] = decl
+                if isinstance(decl, ir.Struct) and decl.type is not None:
+                    fields = NameAllocator()
+                    names = {n: fields.claim(n) for n, _ in decl.type.fields}
+                    self.structs.setdefault(decl.name, (decl, self.globals[(module.path, decl.name)], names))
+
+    def _function_key(self, entry: ir.Entry) -> tuple[str, str]:
+        """The module that defines an entry's function: the entry's own, else an import."""
+        for module in reversed(self.modules):
+            key = (module.path, entry.function)
+            if isinstance(self.decls.get(key), ir.Function):
+                return key
+        return (self.own.path, entry.function)
+
+    def _collect_entries(self) -> None:
+        for decl in self.own.decls:
+            if not isinstance(decl, ir.Entry):
+                continue
+            self.path, self.base, self.definition = self.own.path, decl.start, decl.name
+            key = self._function_key(decl)
+            if key in self.entries:
+                self.error(self.at_name(decl), f"函数「{decl.function}」已是入口项「{self.entries[key].name}」的函数："
+                                               "WGSL 的一个函数只能作一个入口")
+                continue
+            self.entries[key] = decl
+            function = self.decls.get(key)
+            if isinstance(function, ir.Function) and function.type is not None:
+                for p in function.type.params:
+                    self._note_io(p, decl.stage, "入")
+                self._note_io(function.type.result, decl.stage, "出")
+
+    def _note_io(self, t, stage: str, direction: str) -> None:
+        struct = self._struct_name(t)
+        if struct is not None:
+            self.io_uses.setdefault(struct, set()).add((stage, direction))
+
+    def _decl(self, module: ir.Module, decl: ir.Decl) -> str | None:
+        if isinstance(decl, ir.Struct):
+            return self._struct(decl)
+        if isinstance(decl, ir.Resource):
+            return self._resource(module, decl)
+        if isinstance(decl, ir.Function):
+            return self._function(module, decl)
+        if isinstance(decl, ir.Const):
+            return self._const(module, decl)
+        return None
+
+    # ------------------------------------------------------------ types
+
+    def type_text(self, t, span) -> str | None:
+        """The WGSL spelling of a type; None for WGSL's abstract numbers, which
+        are never written.  What WGSL cannot express is reported at `span`."""
+        t = deep_resolve(t)
+        if isinstance(t, TError):
+            return "?"
+        if isinstance(t, TTuple):
+            return self._tuple_type(t, span)
+        if isinstance(t, TRecord):
+            name = self._struct_name(t)
+            if name is None:
+                self.error(span, f"WGSL 写不出没有名字的记录类型{self.show(t)}：先用「名」即「组类」【…】也 定义结构")
+                return "?"
+            return self.structs[name][1]
+        if not isinstance(t, TCon):
+            self.error(span, f"WGSL 写不出类型{self.show(t)}")
+            return "?"
+        if t.name in ("定长小数", "定长整数", "定长无符号"):
+            return self._scalar_type(t, span)
+        if t.name in ("整数", "小数"):
+            return None
+        if t.name == "爻":
+            return "bool"
+        if t.name in HANDLES:
+            return HANDLES[t.name]
+        if t.name == "格":
+            return self.type_text(t.args[0], span)
+        if t.name in ("数组", "原子", "纹理二维"):
+            inner = self.type_text(t.args[0], span) or "?"
+            return {"数组": "array", "原子": "atomic", "纹理二维": "texture_2d"}[t.name] + f"<{inner}>"
+        if t.name == "定长数组":
+            inner = self.type_text(t.args[0], span) or "?"
+            return f"array<{inner}, {t.args[1]}>"
+        message = UNAVAILABLE_TYPES.get(t.name, f"WGSL 写不出类型{self.show(t)}")
+        self.error(span, message)
+        return "?"
+
+    def _scalar_type(self, t: TCon, span) -> str:
+        text = SCALARS.get((t.name, t.args[0] if t.args else None))
+        if text is None:
+            self.error(span, f"WGSL 没有{self.show(t)}：标量只有「浮三二」「浮十六」「整三二」「无三二」（着三）")
+            return "?"
+        self.uses_f16 |= text == "f16"
+        return text
+
+    def _tuple_type(self, t: TTuple, span) -> str | None:
+        matrix = matrix_parts(t)
+        if matrix is not None:
+            comp, cols, rows = matrix
+            inner = self.type_text(comp, span)
+            return f"mat{cols}x{rows}<{inner}>" if inner else None
+        vector = vector_parts(t)
+        if vector is None:
+            self.error(span, f"WGSL 写不出元组类型{self.show(t)}")
+            return "?"
+        comp, n = vector
+        inner = self.type_text(comp, span)
+        return f"vec{n}<{inner}>" if inner else None
+
+    def concrete_type(self, t, span) -> str | None:
+        """A type for a `var`: abstract numbers become what WGSL makes of them."""
+        text = self.type_text(t, span)
+        if text is not None:
+            return text
+        s = scalar_of(t)
+        comp = "f32" if s is not None and s.kind == "float" else "i32"
+        parts = vector_parts(deep_resolve(t))
+        return f"vec{parts[1]}<{comp}>" if parts else comp
+
+    def constructor(self, t, span) -> str:
+        """The name that constructs a value of type t (vec2 for abstract vectors)."""
+        text = self.type_text(t, span)
+        if text is not None:
+            return text
+        t = deep_resolve(t)
+        matrix = matrix_parts(t)
+        if matrix is not None:
+            return f"mat{matrix[1]}x{matrix[2]}"
+        return f"vec{len(t.items)}"
+
+    def _struct_name(self, t) -> str | None:
+        """The struct a record type is: by its alias, else the first of the same shape."""
+        t = resolve(t)
+        if not isinstance(t, TRecord):
+            return None
+        if t.alias in self.structs:
+            return t.alias
+        plain = deep_resolve(t)
+        for name, (decl, _, _) in self.structs.items():
+            if deep_resolve(decl.type) == plain:
+                return name
+        return None
+
+    # ------------------------------------------------------------ declarations
+
+    def _struct(self, decl: ir.Struct) -> str | None:
+        entry = self.structs.get(decl.name)
+        if entry is None or entry[0] is not decl:
+            return None
+        _, name, fields = entry
+        uses = self.io_uses.get(decl.name, set())
+        lines = [f"struct {name} {{"]
+        location = 0
+        for field, t in decl.type.fields:
+            text = self.type_text(t, self.at_name(decl))
+            attrs = ""
+            if uses:
+                attrs, location = self._io_attributes(t, uses, location)
+            lines.append(f"{INDENT}{attrs}{fields[field]}: {text},")
+        lines.append("}")
+        return "\n".join(lines)
+
+    def _io_attributes(self, t, uses: set[tuple[str, str]], location: int) -> tuple[str, int]:
+        """Attributes of an entry input or output of type t (seed 着四.1, 着四.3):
+        @builtin by its alias, else the next @location, flat for integers
+        between stages."""
+        alias = t.alias
+        if alias in BUILTIN_IO:
+            self.uses_subgroups |= alias in SUBGROUP_IO
+            return f"@builtin({BUILTIN_IO[alias].wgsl}) ", location
+        flat = is_integer(t) and bool(uses & {("顶点", "出"), ("片元", "入")})
+        return f"@location({location}) " + ("@interpolate(flat) " if flat else ""), location + 1
+
+    def _resource(self, module: ir.Module, decl: ir.Resource) -> str:
+        name = self.globals[(module.path, decl.name)]
+        span = self.at_name(decl)
+        if decl.kind == "workgroup":
+            return f"var<workgroup> {name}: {self.type_text(decl.inner, span)};"
+        binding = f"@group({decl.group}) @binding({decl.binding}) "
+        if decl.kind == "storage":
+            mode = "read" if decl.access == "只读" else "read_write"
+            self._host_shareable(decl.inner, span)
+            return f"{binding}var<storage, {mode}> {name}: {self.type_text(decl.inner, span)};"
+        if decl.kind == "uniform":
+            self._host_shareable(decl.inner, span)
+            return f"{binding}var<uniform> {name}: {self.type_text(decl.inner, span)};"
+        return f"{binding}var {name}: {self.type_text(decl.type, span)};"
+
+    def _host_shareable(self, t, span) -> None:
+        """Buffers hold no 爻 in WGSL."""
+        t = deep_resolve(t)
+        if head(t) == "爻":
+            self.error(span, "WGSL 的缓冲里不能存「爻」：改用「无三二」（0 与 1）")
+        elif isinstance(t, TCon):
+            for a in t.args:
+                if not isinstance(a, int):
+                    self._host_shareable(a, span)
+        elif isinstance(t, TTuple):
+            self._host_shareable(t.items[0], span)
+        elif isinstance(t, TRecord):
+            for _, ft in t.fields:
+                self._host_shareable(ft, span)
+
+    def _const(self, module: ir.Module, decl: ir.Const) -> str | None:
+        if decl.value is None or is_unit(decl.type):
+            return None
+        self._begin_item()
+        self._evaluate(decl.value)
+        code = self.expr(decl.value)
+        if self.lines:
+            self.error(self.at_name(decl), "常量的值须是一个 WGSL 常量表达式（着四.5）")
+        if code is None:
+            return None
+        t = self.type_text(decl.type, self.at_name(decl))
+        typed = f": {t}" if t else ""
+        return f"const {self.globals[(module.path, decl.name)]}{typed} = {code.text};"
+
+    def _function(self, module: ir.Module, decl: ir.Function) -> str | None:
+        if decl.body is None or decl.type is None:
+            return None
+        key = (module.path, decl.name)
+        entry = self.entries.get(key)
+        self._begin_item()
+        params = self._parameters(decl, entry)
+        result = self._result(decl, entry)
+        self._evaluate(decl.body)
+        self.depth = 1
+        self.into(decl.body, Return())
+        header = []
+        if entry is not None:
+            header.append(f"@compute @workgroup_size({entry.workgroup_size})" if entry.stage == "计算"
+                          else STAGE_ATTRIBUTE[entry.stage])
+        header.append(f"fn {self.globals[key]}({', '.join(params)}){result} {{")
+        return "\n".join(header + self.lines + ["}"])
+
+    def _begin_item(self) -> None:
+        self.lines, self.depth = [], 0
+        self.scope = self.global_names.fork()
+        self.bound, self.loops, self.known = {}, {}, {}
+
+    def _evaluate(self, e: ir.Expr) -> None:
+        """Report const-expressions WebGPU would reject; remember known values."""
+        evaluator = ConstEvaluator(self._global_const, lambda node, message: self.error(
+            (node.start, node.end), f"常量表达式不合 WGSL 的规则：{message}"))
+        evaluator.value(e)
+        self.known = evaluator.known
+
+    def _global_const(self, ref: ir.GlobalRef):
+        key = (ref.module, ref.name)
+        if key not in self.global_consts:
+            self.global_consts[key] = None
+            decl = self.decls.get(key)
+            if isinstance(decl, ir.Const) and decl.value is not None:
+                self.global_consts[key] = ConstEvaluator(self._global_const, lambda *_: None).value(decl.value)
+        return self.global_consts[key]
+
+    def _parameters(self, decl: ir.Function, entry: ir.Entry | None) -> list[str]:
+        out = []
+        location = sum(self._location_fields(p.type) for p in decl.params) if entry else 0
+        for p in decl.params:
+            if is_unit(p.type):
+                self.bound[id(p)] = None
+                continue
+            span = (p.start, p.end)
+            if head(p.type) in RESOURCE_TYPES - {"纹理二维", "采样器", "深度纹理二维", "比较采样器"} or head(p.type) == "格":
+                self.error(span, f"WGSL 的函数参数不能是{self.show(p.type)}：缓冲、工作组变量与格只能直接使用")
+            t = self.type_text(p.type, span)
+            if t is None:
+                self.error(span, f"WGSL 的函数参数须有具体类型，这里是{self.show(p.type)}：用「新整三二」等构造")
+            name = self.scope.claim(p.name)
+            self.bound[id(p)] = Code(name)
+            attrs = ""
+            if entry is not None and self._struct_name(p.type) is None:
+                attrs, location = self._io_attributes(p.type, {(entry.stage, "入")}, location)
+            out.append(f"{attrs}{name}: {t}")
+        return out
+
+    def _location_fields(self, t) -> int:
+        struct = self._struct_name(t)
+        if struct is None:
+            return 0
+        return sum(1 for _, ft in self.structs[struct][0].type.fields if ft.alias not in BUILTIN_IO)
+
+    def _result(self, decl: ir.Function, entry: ir.Entry | None) -> str:
+        t = decl.type.result
+        if is_unit(t):
+            return ""
+        text = self.type_text(t, self.at_name(decl))
+        if text is None:
+            self.error(self.at_name(decl), f"WGSL 的函数须返回具体类型，这里是{self.show(t)}")
+        attrs = ""
+        if entry is not None and self._struct_name(t) is None:
+            attrs, _ = self._io_attributes(t, {(entry.stage, "出")}, 0)
+        return f" -> {attrs}{text}"
+
+    # ------------------------------------------------------------ analysis
+
+    def _any(self, kind: str, e: ir.Expr, test) -> bool:
+        key = (kind, id(e))
+        if key not in self._memo:
+            self._memo[key] = test(e) or any(self._any(kind, c, test) for c in children(e))
+        return self._memo[key]
+
+    def has_effects(self, e: ir.Expr) -> bool:
+        """Writes, synchronises or calls something that must not run speculatively."""
+        return self._any("effects", e, self._effect_here)
+
+    def _effect_here(self, e) -> bool:
+        if not isinstance(e, ir.Call):
+            return False
+        if e.kind == "builtin":
+            spec = BUILTINS.get(e.name)
+            return spec is None or spec.effect
+        if e.kind == "function":
+            return self._function_effects((e.module, e.name))
+        return True
+
+    def _function_effects(self, key) -> bool:
+        if key not in self.effects:
+            self.effects[key] = True
+            decl = self.decls.get(key)
+            self.effects[key] = not isinstance(decl, ir.Function) or decl.body is None or self.has_effects(decl.body)
+        return self.effects[key]
+
+    def is_stable(self, e: ir.Expr) -> bool:
+        """Its value cannot change if statements run before it (so it need not be hoisted)."""
+        return not self.has_effects(e) and not self._any("reads", e, self._read_here)
+
+    @staticmethod
+    def _read_here(e) -> bool:
+        if not isinstance(e, ir.Call):
+            return False
+        if e.kind == "builtin":
+            spec = BUILTINS.get(e.name)
+            return spec is None or spec.reads
+        return True
+
+    def needs_statements(self, e: ir.Expr) -> bool:
+        """Whether writing e takes statements, not just an expression."""
+        return self._any("statements", e, self._statement_here)
+
+    def _statement_here(self, e) -> bool:
+        if isinstance(e, (ir.Let, ir.LetFun, ir.Seq)):
+            return True
+        if isinstance(e, ir.If):
+            return not self.selectable(e)
+        if isinstance(e, ir.Call):
+            return e.kind == "local" or is_unit(e.type) or e.name == "新格"
+        return False
+
+    def selectable(self, e: ir.If) -> bool:
+        """select(否, 是, 条件) evaluates both branches: only for plain scalar
+        or vector values without effects (never for subgroup calls)."""
+        if e.otherwise is None:
+            return False
+        t = deep_resolve(e.type)
+        if not (is_scalar(t) or vector_parts(t) is not None):
+            return False
+        return not any(self.needs_statements(b) or self.has_effects(b) for b in (e.then, e.otherwise))
+
+    # ------------------------------------------------------------ statements
+
+    def into(self, e: ir.Expr, dest) -> None:
+        """Write e so that its value goes to dest."""
+        if isinstance(e, ir.If) and not self.selectable(e):
+            self._if_into(e, dest)
+        elif isinstance(e, ir.Let):
+            self.bind(e.var, e.value)
+            self.into(e.body, dest)
+        elif isinstance(e, ir.LetFun):
+            self.into(e.body, dest)
+        elif isinstance(e, ir.Seq):
+            for item in e.items[:-1]:
+                self.into(item, Discard())
+            self.into(e.items[-1], dest)
+        elif isinstance(e, ir.Call) and e.kind == "local":
+            self._local_call_into(e, dest)
+        else:
+            dest.deliver(self, self.expr(e))
+
+    def _if_into(self, e: ir.If, dest) -> None:
+        cond = self.expr(e.cond)
+        self.line(f"if {cond.text} {{")
+        with self.block():
+            self.into(e.then, dest)
+        rest = e.otherwise
+        while isinstance(rest, ir.If) and not self.selectable(rest) and not self.needs_statements(rest.cond):
+            cond = self.expr(rest.cond)
+            self.line(f"}} else if {cond.text} {{")
+            with self.block():
+                self.into(rest.then, dest)
+            rest = rest.otherwise
+        lines = self.captured(lambda: self.into(rest, dest) if rest is not None else dest.deliver(self, None))
+        if lines:
+            self.line("} else {")
+            self.lines.extend(lines)
+        self.line("}")
+
+    def bind(self, var: ir.LocalVar, value: ir.Expr) -> None:
+        """令: a let, a const (abstract numbers), a var (cells), or just another
+        name for a resource or cell."""
+        t = deep_resolve(var.type)
+        span = (var.start, var.end)
+        if is_unit(t):
+            self.into(value, Discard())
+            self.bound[id(var)] = None
+        elif head(t) == "格" and isinstance(value, ir.Call) and value.name == "新格":
+            init = self.expr(value.args[0])
+            name = self.scope.claim(var.name)
+            self.line(f"var {name}: {self.concrete_type(t, span)} = {init.text};")
+            self.bound[id(var)] = Code(name)
+        elif head(t) == "格" or head(t) in RESOURCE_TYPES:
+            self.bound[id(var)] = self.expr(value)
+        elif isinstance(value, ir.If) and not self.selectable(value) or (
+                isinstance(value, ir.Call) and value.kind == "local"):
+            name = self.scope.claim(var.name)
+            self.line(f"var {name}: {self.concrete_type(t, span)};")
+            self.into(value, Assign(name))
+            self.bound[id(var)] = Code(name)
+        else:
+            self.type_text(t, span)
+            code = self.expr(value)
+            keyword = "const" if is_abstract(t) and self.known.get(id(value)) is not None else "let"
+            name = self.scope.claim(var.name)
+            self.line(f"{keyword} {name} = {code.text};")
+            self.bound[id(var)] = Code(name)
+
+    def _local_call_into(self, call: ir.Call, dest) -> None:
+        fun = call.local
+        if id(fun) in self.loops:
+            self._continue(call)
+        elif fun.recursive:
+            self._loop(call, dest)
+        else:
+            for p, a in zip(fun.params, call.args):
+                self.bind(p, a)
+            self.into(fun.body, dest)
+
+    def _loop(self, call: ir.Call, dest) -> None:
+        """A local tail-recursive function becomes a loop: its parameters are
+        vars, a tail call reassigns them and continues (seed 着五)."""
+        fun = call.local
+        slots = []
+        for p, code in zip(fun.params, self.operands(call.args)):
+            if code is None or head(p.type) in RESOURCE_TYPES or head(p.type) == "格":
+                self.bound[id(p)] = code
+                slots.append((p, None))
+                continue
+            name = self.scope.claim(p.name)
+            self.line(f"var {name}: {self.concrete_type(p.type, (p.start, p.end))} = {code.text};")
+            self.bound[id(p)] = Code(name)
+            slots.append((p, name))
+        # naga wants a function to end in a return, not a loop: every exit
+        # breaks out of the loop and the value is delivered after it
+        if is_unit(fun.result):
+            exit, after = LoopExit(Discard()), None
+        else:
+            result = self.scope.claim("值")
+            self.line(f"var {result}: {self.concrete_type(fun.result, (call.start, call.end))};")
+            exit, after = LoopExit(Assign(result)), Code(result)
+        self.loops[id(fun)] = slots
+        self.line("loop {")
+        with self.block():
+            self.into(fun.body, exit)
+        self.line("}")
+        del self.loops[id(fun)]
+        dest.deliver(self, after)
+
+    def _continue(self, call: ir.Call) -> None:
+        """A tail call of the loop's own function: new arguments into
+        temporaries, then into the parameters, then the next round."""
+        slots = self.loops[id(call.local)]
+        changed = [(p, name, a) for (p, name), a in zip(slots, call.args)
+                   if not (isinstance(a, ir.LocalRef) and a.var is p)]
+        codes = self.operands([a for _, _, a in changed])
+        updates = []
+        for (p, name, a), code in zip(changed, codes):
+            if name is None:
+                if code is not None and code.text != self.bound[id(p)].text:
+                    self.error((a.start, a.end), f"局部递归函数「{call.local.name}」的参数「{p.name}」"
+                                                 "是格或资源，递归调用时须原样传入")
+                continue
+            updates.append((p, name, code))
+        if len(updates) == 1:
+            self.line(f"{updates[0][1]} = {updates[0][2].text};")
+        else:
+            temps = []
+            for p, name, code in updates:
+                temp = self.scope.claim("新" + p.name)
+                self.line(f"let {temp} = {code.text};")
+                temps.append((name, temp))
+            for name, temp in temps:
+                self.line(f"{name} = {temp};")
+        self.line("continue;")
+
+    # ------------------------------------------------------------ expressions
+
+    def expr(self, e: ir.Expr) -> Code | None:
+        """The WGSL expression for e (None for a value of type 有), after
+        writing whatever statements it needs."""
+        if isinstance(e, (ir.Let, ir.LetFun, ir.Seq)) or (isinstance(e, ir.If) and not self.selectable(e)) or (
+                isinstance(e, ir.Call) and e.kind == "local"):
+            return self._through_statements(e)
+        return getattr(self, "_" + type(e).__name__)(e)
+
+    def _through_statements(self, e: ir.Expr) -> Code | None:
+        if isinstance(e, ir.Let):
+            self.bind(e.var, e.value)
+            return self.expr(e.body)
+        if isinstance(e, ir.LetFun):
+            return self.expr(e.body)
+        if isinstance(e, ir.Seq):
+            for item in e.items[:-1]:
+                self.into(item, Discard())
+            return self.expr(e.items[-1])
+        if is_unit(e.type):
+            self.into(e, Discard())
+            return None
+        name = self.scope.claim("值")
+        self.line(f"var {name}: {self.concrete_type(e.type, (e.start, e.end))};")
+        self.into(e, Assign(name))
+        return Code(name)
+
+    def operands(self, args: list[ir.Expr]) -> list[Code | None]:
+        """Arguments in order: one that later statements could change or
+        reorder is first bound to a let."""
+        out = []
+        for i, a in enumerate(args):
+            code = self.expr(a)
+            if code is not None and not self.is_stable(a) and any(self.needs_statements(b) for b in args[i + 1:]):
+                name = self.scope.claim("值")
+                self.line(f"let {name} = {code.text};")
+                code = Code(name)
+            out.append(code)
+        return out
+
+    def _Literal(self, e: ir.Literal) -> Code:
+        text = float_text(e.value) if e.is_float else str(e.value)
+        return Code(text, atomic=not text.startswith("-"))
+
+    def _LocalRef(self, e: ir.LocalRef) -> Code | None:
+        return self.bound.get(id(e.var))
+
+    def _GlobalRef(self, e: ir.GlobalRef) -> Code | None:
+        if is_unit(e.type):
+            return None
+        return Code(self.globals.get((e.module, e.name), e.name))
+
+    def _BuiltinValue(self, e: ir.BuiltinValue) -> Code | None:
+        if e.name in ("阳", "阴"):
+            return Code("true" if e.name == "阳" else "false")
+        if e.name != "元":
+            self.error((e.start, e.end), f"WGSL 的表达式里不能用「{e.name}」")
+        return None
+
+    def _Project(self, e: ir.Project) -> Code:
+        base = self.expr(e.base)
+        t = deep_resolve(e.base.type)
+        if e.field is not None:
+            struct = self._struct_name(t)
+            if struct is None:
+                self.type_text(t, (e.base.start, e.base.end))
+                return Code("?")
+            return Code(f"{base.operand()}.{self.structs[struct][2][e.field]}")
+        if matrix_parts(t) is not None:
+            return Code(f"{base.operand()}[{e.index}]")
+        return Code(f"{base.operand()}.{SWIZZLE[e.index]}")
+
+    def _MakeTuple(self, e: ir.MakeTuple) -> Code:
+        codes = self.operands(e.items)
+        return Code(f"{self.constructor(e.type, (e.start, e.end))}({', '.join(c.text for c in codes)})")
+
+    def _MakeRecord(self, e: ir.MakeRecord) -> Code:
+        name = self.type_text(e.type, (e.start, e.end))
+        codes = self.operands([v for _, v in e.fields])
+        return Code(f"{name}({', '.join(c.text for c in codes if c is not None)})")
+
+    def _If(self, e: ir.If) -> Code:
+        cond, then, otherwise = self.operands([e.cond, e.then, e.otherwise])
+        return Code(f"select({otherwise.text}, {then.text}, {cond.text})")
+
+    def _Call(self, e: ir.Call) -> Code | None:
+        if e.kind == "function":
+            return self._user_call(e)
+        spec = BUILTINS.get(e.name)
+        if spec is None:
+            self.error((e.name_start, e.name_end), f"「{e.name}」在 WGSL 里没有对应的写法")
+            return Code("?")
+        self.uses_subgroups |= spec.subgroup
+        return getattr(self, "_form_" + spec.form)(e, spec)
+
+    def _user_call(self, e: ir.Call) -> Code | None:
+        key = (e.module, e.name)
+        if key in self.entries:
+            self.error((e.name_start, e.name_end), f"「{e.name}」是入口函数，WGSL 里不能再调用：把函数体提成另一个函数，两处都调用它")
+        codes = self.operands(e.args)
+        text = f"{self.globals.get(key, e.name)}({', '.join(c.text for c in codes if c is not None)})"
+        return self._value_or_statement(e, text)
+
+    def _value_or_statement(self, e: ir.Call, text: str) -> Code | None:
+        if is_unit(e.type):
+            self.line(text + ";")
+            return None
+        return Code(text)
+
+    # ------------------------------------------------------------ builtin forms
+
+    def _form_infix(self, e, spec) -> Code:
+        a, b = self.operands(e.args)
+        return Code(f"{a.operand()} {spec.text} {b.operand()}", atomic=False)
+
+    def _form_prefix(self, e, spec) -> Code:
+        (a,) = self.operands(e.args)
+        return Code(f"{spec.text}{a.operand()}", atomic=False)
+
+    def _form_call(self, e, spec) -> Code | None:
+        codes = self.operands(e.args)
+        return self._value_or_statement(e, f"{spec.text}({', '.join(c.text for c in codes if c is not None)})")
+
+    def _form_index(self, e, spec) -> Code:
+        a, i = self.operands(e.args)
+        return Code(f"{a.operand()}[{i.text}]")
+
+    def _form_store_index(self, e, spec) -> None:
+        a, i, v = self.operands(e.args)
+        self.line(f"{a.operand()}[{i.text}] = {v.text};")
+
+    def _form_load(self, e, spec) -> Code:
+        (a,) = self.operands(e.args)
+        return a
+
+    def _form_store(self, e, spec) -> None:
+        a, v = self.operands(e.args)
+        self.line(f"{a.operand()} = {v.text};")
+
+    def _form_atomic(self, e, spec) -> Code | None:
+        a, i, *rest = self.operands(e.args)
+        args = ", ".join([f"&{a.operand()}[{i.text}]"] + [c.text for c in rest])
+        return self._value_or_statement(e, f"{spec.text}({args})")
+
+    def _form_address(self, e, spec) -> Code:
+        (a,) = self.operands(e.args)
+        return Code(f"{spec.text}(&{a.operand()})")
+
+    def _form_discard(self, e, spec) -> None:
+        self.line("discard;")
+
+    def _form_cell_new(self, e, spec) -> Code:
+        (init,) = self.operands(e.args)
+        name = self.scope.claim("格")
+        self.line(f"var {name}: {self.concrete_type(e.type, (e.start, e.end))} = {init.text};")
+        return Code(name)
+
+    def _form_literal(self, e, spec) -> Code:
+        value = literal_value(e.args[0])
+        if value is not None:
+            self.type_text(e.type, (e.start, e.end))
+            text = typed_literal(value, spec.text)
+            return Code(text, atomic=not text.startswith("-"))
+        return self._form_convert(e, spec)
+
+    def _form_convert(self, e, spec) -> Code:
+        (a,) = self.operands(e.args)
+        return Code(f"{self.constructor(e.type, (e.start, e.end))}({a.text})")
+
+    def _form_bitcast(self, e, spec) -> Code:
+        (a,) = self.operands(e.args)
+        return Code(f"bitcast<{self.type_text(e.type, (e.start, e.end))}>({a.text})")
+
+    def _form_unavailable(self, e, spec) -> None:
+        self.error((e.name_start, e.name_end), spec.text)
+        return Code("?") if not is_unit(e.type) else None
