@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from ..server.cli import serve, serve_arguments
 from .diagnostics import Diagnostic
+from .generate import command as generate_command
 from .packages import is_shader_file
 from .workspace import Workspace
 
@@ -122,8 +124,15 @@ def commands() -> list[Command]:
                 "检查一个着色源（名。着色器。豫）或着色内建声明（名。着色器。接口。豫）及它导入的模块："
                 "语法、名称、类型与顶层定义的分类规则。没有错误时退出码为 0。",
                 _file_argument, _check),
+        Command("生成", ["generate"], generate_command.HELP, generate_command.DESCRIPTION,
+                generate_command.add_arguments, generate_command.run),
         wgsl_commands.TRANSLATE,
         wgsl_commands.RUN,
+        Command("服务", ["serve"], "启动语言服务（LSP，经标准输入输出），供编辑器使用",
+                "启动着色的语言服务：诊断、悬停、跳转、引用、改名、补全、签名提示、语义着色、"
+                "类型提示与快速修复，以及预览生成的代码（请求 着色/预览）。经标准输入输出说 LSP，"
+                "工作区根目录取自编辑器，否则为当前目录。",
+                serve_arguments, serve),
     ]
 
 

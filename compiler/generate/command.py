@@ -1,0 +1,61 @@
+"""The `生成` subcommand: `着色器 生成 文件… [--输出目录 目录]`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..packages import SHADER_SUFFIX
+from .api import Generator
+
+HELP = "生成高级代码导入着色源时得到的虚拟模块 名。着色生成。豫（豫言源码）"
+DESCRIPTION = ("为着色源生成虚拟模块 名。着色生成。豫：导出「着色源」（WGSL）、「金属源」（MSL）、"
+               "「并线汇编源」（PTX），每个入口项的入口函数名与「入口项名并线汇编名」。"
+               "不给 --输出目录 时把一个文件的模块源码印到标准输出；给了时把每个文件的模块写进该目录"
+               "（按模块在包里的路径），内容未变的文件不改写，并在标准输出每个文件印一行 路径<TAB>已更新|未改动。"
+               "某个目标译不出来时该导出是一行说明原因的注释，警告写到标准错误。")
+
+
+def add_arguments(p) -> None:
+    p.add_argument("文件", nargs="+", help=f"着色源文件（名{SHADER_SUFFIX}）")
+    p.add_argument("--输出目录", "--out-dir", dest="输出目录", metavar="目录",
+                   help="把生成的模块写进这个目录（原子替换；内容相同则不动）")
+
+
+def _usage_problem(path: str) -> str | None:
+    if not Path(path).is_file():
+        return f"找不到文件「{path}」"
+    if not Path(path).name.endswith(SHADER_SUFFIX):
+        return f"「{path}」不是着色源：只有「名{SHADER_SUFFIX}」生成模块"
+    return None
+
+
+def run(args) -> int:
+    """Exit status 0 when every module was generated, 1 on errors, 2 on misuse."""
+    problems = [p for p in map(_usage_problem, args.文件) if p]
+    if not args.输出目录 and len(args.文件) > 1:
+        problems.append("不给 --输出目录 时只能生成一个文件")
+    if problems:
+        sys.stderr.write("".join(f"着色器：{p}\n" for p in problems))
+        return 2
+    gen = Generator(".")
+    return max(_generate_one(gen, path, args.输出目录) for path in args.文件)
+
+
+def _generate_one(gen: Generator, path: str, out_dir: str | None) -> int:
+    from ..cli import print_diagnostics, shown_path  # cli imports this module
+    try:
+        result = gen.write(path, out_dir) if out_dir else None
+    except OSError as err:
+        sys.stderr.write(f"着色器：写不了「{path}」的生成模块：{err.strerror or err}（{err.filename or out_dir}）\n")
+        return 1
+    generated = result.generated if result else gen.generate(path)
+    sys.stderr.write("".join(f"着色器：警告：{w}\n" for w in generated.warnings))
+    if generated.text is None:
+        print_diagnostics(gen.ws, generated.diagnostics)
+        return 1
+    if result is None:
+        sys.stdout.write(generated.text)
+    else:
+        sys.stdout.write(f"{shown_path(str(result.output))}\t{'已更新' if result.changed else '未改动'}\n")
+    return 0

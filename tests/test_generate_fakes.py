@@ -1,0 +1,85 @@
+"""Helpers for the generation tests: a fake back-end registry (so the module's
+structure is tested whatever back ends exist), and reading a generated
+module back with the project's own parser."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from zhuose.compiler import backends, ir
+from zhuose.compiler.backends import EntryInfo, Translation, TargetUnavailable
+from zhuose.compiler.diagnostics import Diagnostic
+from zhuose.compiler.generate.escape import string_value
+from zhuose.compiler.syntax import ast
+from zhuose.compiler.syntax.parser import parse_file
+
+PRELUDE = "寻观「点染」之「点染本」之书。\n"
+
+DOUBLE = PRELUDE + """
+「数据」乃「存储缓冲」于（「数组」于「无三二」）也。
+「数据」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。
+
+「加倍」乃化「全局调用号」为「有」者也。
+「加倍」者得「号」而
+　令「序」为「号」中「零」而
+　「写数组」于「数据」于「序」于（（「读数组」于「数据」于「序」）乘（「新无三二」于「二」））
+也。
+
+「加倍入口」乃「计算入口」也。
+「加倍入口」者「计算入口项」于「加倍」于（「组值」【「工作组大小」者「四」也】）也。
+"""
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+class FakeBackends:
+    """Stands in for compiler.backends.translate: each target's text names the
+    target and the file; entries come from the checked IR.  `fail[target]` is a
+    reason (the target then reports it as a diagnostic), `unavailable` holds
+    targets raising TargetUnavailable; `calls` counts translations."""
+
+    def __init__(self) -> None:
+        self.fail: dict[str, str] = {}
+        self.unavailable: set[str] = set()
+        self.texts: dict[str, str] = {}
+        self.calls = 0
+
+    def translate(self, ws, path, target):
+        self.calls += 1
+        if target in self.unavailable:
+            raise TargetUnavailable(f"目标「{target}」的翻译器尚未实现")
+        checked = ws.check(path)
+        if target in self.fail:
+            return Translation(None, [], [Diagnostic(ws.key(path), 0, 2, self.fail[target], "某定义")])
+        entries = [EntryInfo(d.name, d.function if target != "ptx" else "yy" + d.function.encode().hex(), d.stage)
+                   for d in checked.module.decls if isinstance(d, ir.Entry)]
+        text = self.texts.get(target, f"// {target} of {Path(path).name}\n" + ws.source(path).text)
+        return Translation(text, entries, [])
+
+
+@pytest.fixture
+def fake(monkeypatch) -> FakeBackends:
+    f = FakeBackends()
+    monkeypatch.setattr(backends, "translate", f.translate)
+    return f
+
+
+def read_back(text: str) -> dict[str, str]:
+    """Every definition of a generated module, by name, with its string's value;
+    fails unless the project's parser reads the module without an error."""
+    parsed = parse_file(text)
+    values: dict[str, str] = {}
+    for item in parsed.items:
+        assert not item.errors, (item.text, item.errors)
+        assert isinstance(item.node, ast.Definition), item.text
+        assert isinstance(item.node.value, ast.String), item.text
+        assert item.node.name not in values, f"重复定义「{item.node.name}」"
+        values[item.node.name] = string_value(item.node.value.value)
+    return values
