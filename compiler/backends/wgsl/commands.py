@@ -6,17 +6,18 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import sys
 import tempfile
 from pathlib import Path
 
 from ...cli import Command, _file_argument, print_diagnostics, usage_problem
+from ... import ir
 from ...types import resolve
 from ...workspace import Workspace
 from .. import translate
 from .dispatch import BufferData, WebGPUError, run_compute, used_resources
-from .layout import element_stride, leaf_dtype, size_align
+from .layout import element_stride, leaf_dtype, padded
+from .writer import function_key
 
 MAX_GROUPS = 65535
 
@@ -82,12 +83,12 @@ def _run(ws, result, args) -> int:
     import numpy as np
     checked = ws.check(args.文件)
     modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
-    entry = next((d for d in checked.module.decls if getattr(d, "stage", None) and d.name == args.入口项), None)
+    entry = next((d for d in checked.module.decls if isinstance(d, ir.Entry) and d.name == args.入口项), None)
     names = "、".join(f"「{e.item}」" for e in result.entries if e.stage == "计算") or "（没有）"
     if entry is None or entry.stage != "计算":
         raise RunProblem(f"「{args.入口项}」不是这个文件的计算入口项；计算入口项有 {names}")
     info = next(e for e in result.entries if e.item == entry.name)
-    resources = [(m, r) for m, r in used_resources(modules, _function_module(modules, entry.function))
+    resources = [(m, r) for m, r in used_resources(modules, function_key(modules, entry.function))
                  if r.kind in ("storage", "uniform")]
     given = _parse_bindings(args.缓冲)
     buffers, arrays = [], {}
@@ -98,7 +99,7 @@ def _run(ws, result, args) -> int:
                              f"或 {r.group}:{r.binding}=1,2,3")
         array = _load(np, spec, r)
         arrays[(r.group, r.binding)] = (array, spec)
-        buffers.append(BufferData(r.group, r.binding, _padded(array, r), uniform=r.kind == "uniform",
+        buffers.append(BufferData(r.group, r.binding, padded(array.tobytes(), r.inner, r.kind == "uniform"), uniform=r.kind == "uniform",
                                   writable=r.kind == "storage" and r.access != "只读"))
     if given:
         raise RunProblem(f"入口项「{entry.name}」没有用到 {'、'.join(given)}；它用到的缓冲："
@@ -115,13 +116,6 @@ def _run(ws, result, args) -> int:
             _save(np, spec, back)
         print(f"「{r.name}」（组 {r.group} 号 {r.binding}）：{np.array2string(back, separator=' ')}")
     return 0
-
-
-def _function_module(modules, name: str) -> tuple[str, str]:
-    for m in reversed(modules):
-        if any(getattr(d, "body", None) is not None and d.name == name for d in m.decls):
-            return (m.path, name)
-    return (modules[-1].path, name)
 
 
 def _describe(r) -> str:
@@ -165,15 +159,6 @@ def _load(np, spec: str, r):
         return np.array(values, dtype=dtype)
     except OverflowError as err:
         raise RunProblem(f"「{spec}」里有超出 {dtype} 范围的数") from err
-
-
-def _padded(array, r) -> bytes:
-    """The bytes to upload: at least the buffer type's fixed size, a multiple of 4."""
-    data = array.tobytes()
-    fixed = size_align(r.inner)
-    size = max(len(data), fixed[0] if fixed else 0, 4)
-    size = (size + 3) // 4 * 4
-    return data + bytes(size - len(data))
 
 
 def _groups(text: str | None, buffers, resources, workgroup_size: int) -> tuple[int, int, int]:

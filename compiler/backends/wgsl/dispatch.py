@@ -76,9 +76,11 @@ class BufferData:
     writable: bool = False
 
 
-def run_compute(wgsl: str, function: str, buffers: list[BufferData], groups: tuple[int, int, int]) -> dict:
+def run_compute(wgsl: str, function: str, buffers: list[BufferData], groups: tuple[int, int, int],
+                others=()) -> dict:
     """Dispatch `function` once over `groups` workgroups; returns the bytes of
-    every writable buffer by (group, binding)."""
+    every writable buffer by (group, binding).  `others` are further bindings
+    (textures, samplers) as (group, binding, make) with make(device) → resource."""
     import wgpu
     device = open_device(required_features(wgsl))
     module = create_module(device, wgsl)
@@ -93,11 +95,15 @@ def run_compute(wgsl: str, function: str, buffers: list[BufferData], groups: tup
         encoder = device.create_command_encoder()
         compute = encoder.begin_compute_pass()
         compute.set_pipeline(pipeline)
-        for group in sorted({b.group for b in buffers}):
-            entries = [{"binding": b.binding, "resource": {"buffer": gpu_buffers[(b.group, b.binding)]}}
-                       for b in buffers if b.group == group]
+        entries: dict[int, list] = {}
+        for b in buffers:
+            resource = {"buffer": gpu_buffers[(b.group, b.binding)]}
+            entries.setdefault(b.group, []).append({"binding": b.binding, "resource": resource})
+        for group, binding, make in others:
+            entries.setdefault(group, []).append({"binding": binding, "resource": make(device)})
+        for group in sorted(entries):
             layout = pipeline.get_bind_group_layout(group)
-            compute.set_bind_group(group, device.create_bind_group(layout=layout, entries=entries))
+            compute.set_bind_group(group, device.create_bind_group(layout=layout, entries=entries[group]))
         compute.dispatch_workgroups(*groups)
         compute.end()
         device.queue.submit([encoder.finish()])

@@ -51,6 +51,16 @@ def size_align(t) -> tuple[int, int] | None:
     return None
 
 
+def padded(data: bytes, t, uniform: bool) -> bytes:
+    """A buffer's bytes as uploaded: at least the type's fixed size, a multiple
+    of 4 (of 16 for a uniform buffer, whose layout rounds structs up to 16)."""
+    fixed = size_align(t)
+    unit = 16 if uniform else 4
+    size = max(len(data), fixed[0] if fixed else 0, 4)
+    size = (size + unit - 1) // unit * unit
+    return data + bytes(size - len(data))
+
+
 def element_stride(t) -> int | None:
     """The stride of a runtime-sized array 「数组」于 T, else None."""
     t = deep_resolve(t)

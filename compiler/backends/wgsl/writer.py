@@ -148,6 +148,15 @@ def is_integer(t) -> bool:
     return s is not None and s.kind in ("int", "uint")
 
 
+def function_key(modules: list[ir.Module], name: str) -> tuple[str, str]:
+    """(module path, name) of the function an entry names: the entry's own
+    module (the last), else the nearest import that defines it."""
+    for module in reversed(modules):
+        if any(isinstance(d, ir.Function) and d.name == name for d in module.decls):
+            return (module.path, name)
+    return (modules[-1].path, name)
+
+
 # ---------------------------------------------------------------- the writer
 
 
@@ -232,7 +241,7 @@ class Writer:
                    for e in self.own.decls if isinstance(e, ir.Entry)]
         if self.diagnostics:
             return Translation(None, entries, self.diagnostics)
-        return Translation("\n\n".join(chunks) + "\n", entries, [])
+        return Translation("".join(chunk + "\n\n" for chunk in chunks)[:-1], entries, [])
 
     def _declare_globals(self) -> None:
         for module in self.modules:
@@ -247,12 +256,7 @@ class Writer:
                     self.structs.setdefault(decl.name, (decl, self.globals[(module.path, decl.name)], names))
 
     def _function_key(self, entry: ir.Entry) -> tuple[str, str]:
-        """The module that defines an entry's function: the entry's own, else an import."""
-        for module in reversed(self.modules):
-            key = (module.path, entry.function)
-            if isinstance(self.decls.get(key), ir.Function):
-                return key
-        return (self.own.path, entry.function)
+        return function_key(self.modules, entry.function)
 
     def _collect_entries(self) -> None:
         for decl in self.own.decls:
@@ -691,21 +695,27 @@ class Writer:
             self.line(f"var {name}: {self.concrete_type(p.type, (p.start, p.end))} = {code.text};")
             self.bound[id(p)] = Code(name)
             slots.append((p, name))
-        # naga wants a function to end in a return, not a loop: every exit
-        # breaks out of the loop and the value is delivered after it
-        if is_unit(fun.result):
-            exit, after = LoopExit(Discard()), None
-        else:
-            result = self.scope.claim("值")
-            self.line(f"var {result}: {self.concrete_type(fun.result, (call.start, call.end))};")
-            exit, after = LoopExit(Assign(result)), Code(result)
+        exit, after = self._loop_exit(dest, fun.result, (call.start, call.end))
         self.loops[id(fun)] = slots
         self.line("loop {")
         with self.block():
             self.into(fun.body, exit)
         self.line("}")
         del self.loops[id(fun)]
-        dest.deliver(self, after)
+        after()
+
+    def _loop_exit(self, dest, result, span):
+        """Where a loop's value goes, and what follows the loop.  Every exit
+        breaks out of the loop: naga wants a function to end in a return."""
+        if isinstance(dest, (Assign, Discard)):
+            return LoopExit(dest), lambda: None
+        if isinstance(dest, LoopExit):       # then the enclosing loop ends too
+            return LoopExit(dest.inner), lambda: self.line("break;")
+        if is_unit(result):
+            return LoopExit(Discard()), lambda: None
+        name = self.scope.claim("值")
+        self.line(f"var {name}: {self.concrete_type(result, span)};")
+        return LoopExit(Assign(name)), lambda: dest.deliver(self, Code(name))
 
     def _continue(self, call: ir.Call) -> None:
         """A tail call of the loop's own function: new arguments into
