@@ -1,0 +1,88 @@
+"""Quick fixes for the common mistakes, each keyed by what the checker says:
+
+- a bare literal where a fixed-width number is expected (code
+  `wrap-literal:新无三二`) → wrap it: （「新无三二」于「二」）;
+- an unknown name the checker has a guess for (是不是「…」？) → use the guess;
+- writing through a 只读 storage buffer → make the buffer 读写.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..compiler.diagnostics import Diagnostic
+from ..compiler.syntax import ast
+from ..compiler.syntax.lexer import lex
+from .project import Project
+
+_GUESS = re.compile(r"未知的名字「[^「」]+」；是不是「([^「」]+)」？")
+_READ_ONLY = re.compile(r"「([^「」]+)」是只读存储缓冲")
+
+
+class Fix:
+    """One quick fix: a title and its edits, (path, start, end, new text)."""
+
+    def __init__(self, title: str, diagnostic: Diagnostic, edits: list[tuple[str, int, int, str]]) -> None:
+        self.title = title
+        self.diagnostic = diagnostic
+        self.edits = edits
+
+
+def wrap_literal(project: Project, d: Diagnostic) -> Fix | None:
+    if not d.code.startswith("wrap-literal:"):
+        return None
+    ctor = d.code.split(":", 1)[1]
+    text = project.source(d.path).text[d.start:d.end]
+    tokens, _ = lex(text)
+    argument = text if len(tokens) == 1 else f"（{text}）"
+    return Fix(f"用「{ctor}」构造：（「{ctor}」于{argument}）", d, [(d.path, d.start, d.end, f"（「{ctor}」于{argument}）")])
+
+
+def use_guess(project: Project, d: Diagnostic) -> Fix | None:
+    m = _GUESS.search(d.message)
+    if m is None:
+        return None
+    return Fix(f"改为「{m.group(1)}」", d, [(d.path, d.start, d.end, f"「{m.group(1)}」")])
+
+
+def make_writable(project: Project, d: Diagnostic) -> Fix | None:
+    m = _READ_ONLY.search(d.message)
+    checked = project.checked(d.path) if m else None
+    entry = checked.scope.value(m.group(1)) if checked else None
+    module = project.checked(entry.module) if entry is not None else None
+    if module is None:
+        return None
+    site = project.definition_sites(module).get(entry.name, {}).get("者")
+    access = _access_field(site[0]) if site else None
+    if access is None:
+        return None
+    start = site[0].start + access.start
+    return Fix(f"把「{entry.name}」的访问方式改为「读写」", d, [(module.path, start, site[0].start + access.end, "「读写」")])
+
+
+def _access_field(item) -> ast.Node | None:
+    """The 「只读」 written as the 访问 field of a resource's 组值."""
+    stack = [item.node.value] if isinstance(item.node, ast.Definition) else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Field) and node.name == "访问" and isinstance(node.value, ast.Name):
+            return node.value
+        stack.extend(ast.children(node))
+    return None
+
+
+FIXERS = (wrap_literal, use_guess, make_writable)
+
+
+def quick_fixes(project: Project, path: str, start: int, end: int) -> list[Fix]:
+    if project.checked(path) is None:
+        return []
+    out = []
+    for d in project.ws.diagnostics(path):
+        if d.path != path or d.end < start or d.start > end:
+            continue
+        for fixer in FIXERS:
+            fix = fixer(project, d)
+            if fix is not None:
+                out.append(fix)
+    return out

@@ -1,0 +1,289 @@
+"""What every name in an item denotes.
+
+One walk over an item's syntax tree records each name occurrence (its span,
+the symbol it denotes, whether it defines or uses it, and how to colour it).
+Go-to-definition, references, rename, highlighting and semantic tokens all
+read these records.  Symbols of other modules are kept by name (module path
++ name), never by position, so an occurrence list stays valid when the other
+file is edited; positions are looked up when a feature asks.
+
+Occurrence offsets are relative to the item, like the tree's, so an item's
+list is cached by its text and the module's interface fingerprint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..compiler import ir
+from ..compiler.check.scope import Exports, Scope
+from ..compiler.syntax import ast
+from ..compiler.syntax.parser import ParsedItem, number_value
+from ..compiler.types import TFun, TRecord, resolve
+from . import irwalk
+
+#: Symbols that live inside one item (compared by their binder's offset).
+ITEM_LOCAL = frozenset({"local", "param", "localfun", "typevar"})
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """What a name denotes.  kind: local param localfun typevar (bound in the
+    item, `at` = the binder's item-relative offset); value type field (by
+    `path` of the defining module and `name`; a field also by its struct,
+    `owner`); module (`path` = its file); package."""
+
+    kind: str
+    name: str
+    path: str = ""
+    owner: str = ""
+    at: int = -1
+    detail: str = ""   # the entry's kind: function const resource entry builtin, struct alias …
+
+
+@dataclass(frozen=True, slots=True)
+class Occurrence:
+    start: int          # item-relative, the whole 「名」 token
+    end: int
+    symbol: Symbol | None
+    role: str           # def (a binder or definition), decl (a signature), use
+    token: str          # semantic token type
+
+
+@dataclass
+class Context:
+    """What resolving one module's names needs."""
+
+    path: str
+    scope: Scope
+    resolve_import: Callable[[list[str]], str | None]
+    builtin_path: str
+
+
+class ItemIndexer:
+    """Resolves the names of one item (iteratively: no recursion on depth)."""
+
+    def __init__(self, ctx: Context, item: ParsedItem, decl: ir.Decl | None) -> None:
+        self.ctx = ctx
+        self.item = item
+        self.spans = irwalk.spans(decl)
+        self.out: list[Occurrence] = []
+
+    # ------------------------------------------------------------ recording
+
+    def add(self, start: int, end: int, symbol: Symbol | None, role: str, token: str) -> None:
+        self.out.append(Occurrence(start, end, symbol, role, token))
+
+    def value_symbol(self, name: str, layer: Exports | None = None) -> Symbol | None:
+        entry = (layer.values.get(name) if layer is not None else self.ctx.scope.value(name))
+        if entry is None:
+            return None
+        return Symbol("value", name, entry.module, detail=value_detail(entry))
+
+    def type_symbol(self, name: str) -> Symbol | None:
+        entry = self.ctx.scope.type(name)
+        if entry is None:
+            return None
+        return Symbol("type", name, entry.module, detail="struct" if entry.is_struct else entry.kind)
+
+    def field_symbol(self, record_type, label: str) -> Symbol | None:
+        t = resolve(record_type) if record_type is not None else None
+        if not isinstance(t, TRecord) or not t.alias or t.field_type(label) is None:
+            return None
+        owner = self.ctx.scope.type(t.alias)
+        return Symbol("field", label, owner.module if owner else "", owner=t.alias) if owner else None
+
+    # ------------------------------------------------------------ items
+
+    def run(self) -> list[Occurrence]:
+        item, node = self.item, self.item.node
+        if node is None:
+            self._broken_head()
+        elif isinstance(node, ast.Import):
+            self._import(node)
+        elif isinstance(node, (ast.Signature, ast.Definition, ast.CtorDecl)):
+            own = self.value_symbol(node.name, self.ctx.scope.own) or self._own_type(node.name)
+            role = "def" if isinstance(node, ast.Definition) else "decl"
+            self.add(node.start, node.name_end, own, role, token_of(own, "variable"))
+            body = node.value if isinstance(node, ast.Definition) else node.type
+            self.walk(body, {})
+        elif isinstance(node, ast.TypeDef):
+            own = self._own_type(node.name)
+            self.add(node.start, node.name_end, own, "def", token_of(own, "type"))
+            self.walk(node.type, {}, struct=node.name if isinstance(node.type, ast.TypeRecord) else None)
+        elif isinstance(node, ast.BareExpr):
+            self.walk(node.expr, {})
+        return self.out
+
+    def _own_type(self, name: str) -> Symbol | None:
+        entry = self.ctx.scope.own.types.get(name)
+        if entry is None:
+            return None
+        return Symbol("type", name, self.ctx.path, detail="struct" if entry.is_struct else entry.kind)
+
+    def _broken_head(self) -> None:
+        """A definition that did not parse still names what it defines."""
+        item = self.item
+        if not item.name:
+            return
+        own = (self._own_type(item.name) if item.kind == "即"
+               else self.value_symbol(item.name, self.ctx.scope.own))
+        self.add(0, item.name_end, own, "def" if item.kind != "乃" else "decl", token_of(own, "variable"))
+
+    def _import(self, node: ast.Import) -> None:
+        names = [n.name for n in node.path]
+        for i, n in enumerate(node.path):
+            if i == 0:
+                symbol = Symbol("package", n.name)
+            elif i == len(node.path) - 1:
+                target = self.ctx.resolve_import(names)
+                symbol = Symbol("module", n.name, target) if target else None
+            else:
+                symbol = None
+            self.add(n.start, n.end, symbol, "use", "namespace")
+
+    # ------------------------------------------------------------ trees
+
+    def walk(self, root, env: dict[str, Symbol], struct: str | None = None) -> None:
+        """Visit a tree (expression or type) with the names bound around it."""
+        stack: list[tuple[object, dict[str, Symbol]]] = [(root, env)]
+        while stack:
+            node, env = stack.pop()
+            if node is None:
+                continue
+            visit = getattr(self, "_" + type(node).__name__, None)
+            children = visit(node, env, struct) if visit else [(c, env) for c in ast.children(node)]
+            stack.extend(reversed(children))
+
+    # expressions
+
+    def _Name(self, node: ast.Name, env, struct):
+        local = env.get(node.name)
+        if local is not None:
+            self.add(node.start, node.end, local, "use", token_of(local, "variable"))
+            return []
+        symbol = self.value_symbol(node.name) or self.type_symbol(node.name)
+        self.add(node.start, node.end, symbol, "use", token_of(symbol, "variable"))
+        return []
+
+    def _Number(self, node, env, struct):
+        self.add(node.start, node.end, None, "use", "number")
+        return []
+
+    def _String(self, node, env, struct):
+        self.add(node.start, node.end, None, "use", "string")
+        return []
+
+    def _Qualified(self, node: ast.Qualified, env, struct):
+        module = self.ctx.scope.modules.get(node.module)
+        msym = Symbol("module", node.module, module.path) if module is not None else None
+        self.add(node.start, node.module_end, msym, "use", "namespace")
+        symbol = self.value_symbol(node.name, module) if module is not None else None
+        self.add(node.name_start, node.end, symbol, "use", token_of(symbol, "variable"))
+        return []
+
+    def _Project(self, node: ast.Project, env, struct):
+        if number_value(node.label) is not None:
+            self.add(node.label_start, node.end, None, "use", "number")
+        else:
+            projected = self.spans.get((node.start, node.end))
+            base = projected.base.type if isinstance(projected, ir.Project) else None
+            symbol = self.field_symbol(base, node.label)
+            self.add(node.label_start, node.end, symbol, "use", "property")
+        return [(node.base, env)]
+
+    def _Operator(self, node: ast.Operator, env, struct):
+        entry = self.ctx.scope.builtin_value(node.op)
+        symbol = Symbol("value", node.op, entry.module, detail=value_detail(entry)) if entry else None
+        self.add(node.op_start, node.op_start + len(node.op), symbol, "use", "operator")
+        return [(o, env) for o in node.operands]
+
+    def _Record(self, node: ast.Record, env, struct):
+        head_end = node.start + len(node.head) + 2
+        head = self.type_symbol(node.head) or self.value_symbol(node.head)
+        self.add(node.start, head_end, head, "use", token_of(head, "type"))
+        made = self.spans.get((node.start, node.end))
+        record_type = made.type if isinstance(made, ir.MakeRecord) else None
+        out = []
+        for f in node.fields:
+            symbol = self.field_symbol(record_type, f.name)
+            self.add(f.start, f.name_end, symbol, "def", "property")
+            out.append((f.value, env))
+        return out
+
+    def _Let(self, node: ast.Let, env, struct):
+        is_fun = isinstance(node.value, ast.Lambda)
+        binder = Symbol("localfun" if is_fun else "local", node.name, at=node.name_start)
+        self.add(node.name_start, node.name_end, binder, "def", token_of(binder, "variable"))
+        inner = {**env, node.name: binder}
+        return [(node.value, inner if is_fun else env), (node.body, inner)]
+
+    def _Lambda(self, node: ast.Lambda, env, struct):
+        inner = dict(env)
+        for p in node.params:
+            binder = Symbol("param", p.name, at=p.start)
+            self.add(p.start, p.end, binder, "def", "parameter")
+            inner[p.name] = binder
+        return [(node.body, inner)]
+
+    def _TypeArg(self, node: ast.TypeArg, env, struct):
+        return [(node.fn, env), (node.type, env)]
+
+    def _Ascribe(self, node: ast.Ascribe, env, struct):
+        return [(node.expr, env), (node.type, env)]
+
+    # types
+
+    def _TypeName(self, node: ast.TypeName, env, struct):
+        local = env.get(node.name)
+        symbol = local if local is not None and local.kind == "typevar" else self.type_symbol(node.name)
+        self.add(node.start, node.end, symbol, "use", token_of(symbol, "type"))
+        return []
+
+    def _TypeIndex(self, node, env, struct):
+        self.add(node.start, node.end, None, "use", "number")
+        return []
+
+    def _TypeForall(self, node: ast.TypeForall, env, struct):
+        binder = Symbol("typevar", node.var.split("：")[0], at=node.var_start)
+        self.add(node.var_start, node.var_end, binder, "def", "typeParameter")
+        return [(node.body, {**env, binder.name: binder})]
+
+    def _TypeRecord(self, node: ast.TypeRecord, env, struct):
+        head = self.type_symbol(node.head)
+        self.add(node.start, node.start + len(node.head) + 2, head, "use", token_of(head, "type"))
+        out = []
+        for f in node.fields:
+            symbol = Symbol("field", f.name, self.ctx.path, owner=struct) if struct else None
+            self.add(f.start, f.name_end, symbol, "def", "property")
+            out.append((f.value, env))
+        return out
+
+
+#: semantic token type by symbol kind, and by the entry kind of values and types
+_TOKEN_BY_KIND = {"local": "variable", "param": "parameter", "localfun": "function",
+                  "typevar": "typeParameter", "field": "property", "module": "namespace",
+                  "package": "namespace"}
+_TOKEN_BY_DETAIL = {"function": "function", "builtin": "function", "builtin-value": "variable",
+                    "const": "variable", "resource": "variable", "entry": "variable", "struct": "struct",
+                    "alias": "type", "constructor": "type", "family": "type", "intrinsic": "type"}
+
+
+def value_detail(entry) -> str:
+    """A value entry's kind, telling builtin functions from builtin constants."""
+    if entry.kind == "builtin" and not isinstance(resolve(entry.type), TFun):
+        return "builtin-value"
+    return entry.kind
+
+
+def token_of(symbol: Symbol | None, fallback: str) -> str:
+    if symbol is None:
+        return fallback
+    if symbol.kind in _TOKEN_BY_KIND:
+        return _TOKEN_BY_KIND[symbol.kind]
+    return _TOKEN_BY_DETAIL.get(symbol.detail, fallback)
+
+
+def index_item(ctx: Context, item: ParsedItem, decl: ir.Decl | None) -> list[Occurrence]:
+    return ItemIndexer(ctx, item, decl).run()

@@ -1,0 +1,291 @@
+"""The language server's view of a workspace: open documents laid over the
+incremental core, and the queries every feature shares (the item under a
+cursor, what its names denote, where a symbol is defined, who imports a
+module).
+
+Every answer comes from `Workspace.check`, so the server sees exactly what
+the command line sees; what is cached here (name occurrences per item,
+definition sites per module) is keyed by objects the core hands back
+unchanged while their input is unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..compiler.check.module import CheckedModule, ItemResult, type_names
+from ..compiler.packages import MANIFEST, SKIPPED_DIRS, is_shader_file
+from ..compiler.syntax import ast
+from ..compiler.syntax.parser import ParsedItem
+from ..compiler.types import Printer
+from ..compiler.workspace import Workspace
+from .index import ITEM_LOCAL, Context, Occurrence, Symbol, index_item
+from .positions import path_of, uri_of
+
+#: Documents larger than this (in characters) are not analysed: the server
+#: answers them with one diagnostic and empty results instead of stalling.
+DEFAULT_MAX_CHARS = 2_000_000
+
+
+@dataclass
+class Document:
+    uri: str
+    path: str
+    version: int
+    text: str
+
+
+@dataclass
+class Located:
+    """The item under a cursor, with its check result and name occurrences."""
+
+    path: str
+    checked: CheckedModule
+    item: ParsedItem
+    result: ItemResult | None
+    occurrences: list[Occurrence]
+    offset: int  # item-relative
+
+    def occurrence(self) -> Occurrence | None:
+        for occ in self.occurrences:
+            if occ.start <= self.offset < occ.end:
+                return occ
+        return None
+
+
+@dataclass(frozen=True)
+class Site:
+    """Where a symbol is defined: a file and the absolute span of its name."""
+
+    path: str
+    start: int
+    end: int
+
+
+class Project:
+    def __init__(self, root: str | Path, max_chars: int = DEFAULT_MAX_CHARS) -> None:
+        self.ws = Workspace(root)
+        self.max_chars = max_chars
+        self.documents: dict[str, Document] = {}
+        self._occurrences: dict[tuple, tuple[ItemResult | None, list[Occurrence]]] = {}
+        self._sites: dict[int, tuple[CheckedModule, dict]] = {}
+        self._printers: dict[str, Printer] = {}
+
+    # ------------------------------------------------------------ documents
+
+    def open(self, uri: str, version: int, text: str) -> str | None:
+        path = path_of(uri)
+        if path is None:
+            return None
+        self.documents[path] = Document(uri, path, version, text)
+        self.ws.set_document(path, text)
+        if Path(path).name == MANIFEST:
+            self.ws.refresh_packages()
+        return path
+
+    change = open
+
+    def close(self, uri: str) -> str | None:
+        path = path_of(uri)
+        if path is not None and self.documents.pop(path, None) is not None:
+            self.ws.close_document(path)
+        return path
+
+    def uri(self, path: str) -> str:
+        doc = self.documents.get(path)
+        return doc.uri if doc is not None else uri_of(path)
+
+    def known(self, uri: str) -> str | None:
+        """The path of a URI the server can answer for: an open document or a
+        shader file on disk."""
+        path = path_of(uri)
+        if path is None:
+            return None
+        if path in self.documents or (is_shader_file(path) and os.path.isfile(path)):
+            return path
+        return None
+
+    def too_big(self, path: str) -> bool:
+        doc = self.documents.get(path)
+        if doc is not None:
+            return len(doc.text) > self.max_chars
+        try:
+            return os.path.getsize(path) > self.max_chars * 4
+        except OSError:
+            return False
+
+    # ------------------------------------------------------------ analysis
+
+    def checked(self, path: str) -> CheckedModule | None:
+        if self.too_big(path):
+            return None
+        return self.ws.check(path)
+
+    def source(self, path: str):
+        return self.ws.source(path)
+
+    @contextmanager
+    def scratch(self, path: str, text: str):
+        """Check `text` in place of `path` for one query (completion on a
+        half-typed line), then put the document back as it was."""
+        before = self.ws.overrides.get(self.ws.key(path))
+        self.ws.set_document(path, text)
+        try:
+            yield self.ws.check(path)
+        finally:
+            if before is None:
+                self.ws.close_document(path)
+            else:
+                self.ws.set_document(path, before)
+
+    def printer(self, checked: CheckedModule) -> Printer:
+        """Types print with builtin alias names (an unnamed vec3<u32> is 「三维无」)."""
+        builtins = checked.scope.builtins if checked.scope else None
+        key = builtins.fingerprint if builtins else ""
+        if key not in self._printers:
+            self._printers = {key: Printer(type_names(builtins))}
+        return self._printers[key]
+
+    def context(self, checked: CheckedModule) -> Context:
+        pkg = self.ws.packages.package_of(checked.path)
+
+        def resolve_import(names: list[str]) -> str | None:
+            file, error = self.ws.packages.find_module(pkg, names)
+            return None if error or file is None else self.ws.key(file)
+
+        return Context(checked.path, checked.scope, resolve_import, self.builtin_path())
+
+    def imports(self, checked: CheckedModule):
+        """(import item, the module file it names) for each 寻 / 寻观 that resolves."""
+        ctx = self.context(checked)
+        for item, _ in checked.items:
+            node = item.node
+            if isinstance(node, ast.Import) and node.kind != "观":
+                target = ctx.resolve_import([n.name for n in node.path])
+                if target is not None:
+                    yield item, target
+
+    def builtin_path(self) -> str:
+        return self.ws.builtins().path
+
+    def occurrences(self, checked: CheckedModule, item: ParsedItem, result: ItemResult | None,
+                    ctx: Context | None = None) -> list[Occurrence]:
+        key = (checked.path, item.text, checked.exports.fingerprint)
+        hit = self._occurrences.get(key)
+        if hit is not None and hit[0] is result:
+            return hit[1]
+        if len(self._occurrences) > 200_000:
+            self._occurrences.clear()
+        occs = index_item(ctx or self.context(checked), item, result.decl if result else None)
+        self._occurrences[key] = (result, occs)
+        return occs
+
+    def all_occurrences(self, checked: CheckedModule):
+        """(item, absolute offset of the item, occurrence) for a whole module."""
+        ctx = self.context(checked)
+        for item, result in checked.items:
+            for occ in self.occurrences(checked, item, result, ctx):
+                yield item, occ
+
+    def locate(self, path: str, offset: int) -> Located | None:
+        checked = self.checked(path)
+        if checked is None:
+            return None
+        for item, result in checked.items:
+            end = item.start + len(item.text)
+            if item.start <= offset < end or (offset == end and item.text and not item.text.endswith("。")):
+                occs = self.occurrences(checked, item, result)
+                return Located(path, checked, item, result, occs, offset - item.start)
+        return None
+
+    # ------------------------------------------------------------ symbols
+
+    def definition_sites(self, checked: CheckedModule) -> dict:
+        """Name → {kind: (item, start, end)} for the module's top-level items;
+        kind is 者 乃 即 立 (a broken item counts by the keyword it started with)."""
+        hit = self._sites.get(id(checked))
+        if hit is not None and hit[0] is checked:
+            return hit[1]
+        sites: dict[str, dict[str, tuple]] = {}
+        for item, _ in checked.items:
+            node = item.node
+            if isinstance(node, (ast.Definition, ast.Signature, ast.TypeDef, ast.CtorDecl)):
+                kind = {ast.Definition: "者", ast.Signature: "乃", ast.TypeDef: "即", ast.CtorDecl: "立"}[type(node)]
+                sites.setdefault(node.name, {}).setdefault(kind, (item, item.start + node.start, item.start + node.name_end))
+            elif node is None and item.name:
+                sites.setdefault(item.name, {}).setdefault(item.kind, (item, item.start, item.start + item.name_end))
+        if len(self._sites) > 1000:
+            self._sites.clear()
+        self._sites[id(checked)] = (checked, sites)
+        return sites
+
+    def site(self, symbol: Symbol, origin: Located | None = None, declaration: bool = False) -> Site | None:
+        """Where `symbol` is defined (its signature when `declaration`)."""
+        if symbol.kind in ITEM_LOCAL:
+            return self._local_site(symbol, origin) if origin is not None else None
+        if symbol.kind == "module":
+            return Site(symbol.path, 0, 0) if symbol.path else None
+        if symbol.kind == "package":
+            return self._package_site(symbol.name)
+        checked = self.checked(symbol.path) if symbol.path else None
+        if checked is None:
+            return None
+        sites = self.definition_sites(checked).get(symbol.owner if symbol.kind == "field" else symbol.name, {})
+        order = ("乃", "即", "者", "立") if declaration else ("者", "即", "乃", "立")
+        for kind in order:
+            if kind in sites:
+                item, start, end = sites[kind]
+                if symbol.kind == "field":
+                    return self._field_site(checked.path, item, symbol.name)
+                return Site(checked.path, start, end)
+        return None
+
+    @staticmethod
+    def _local_site(symbol: Symbol, origin: Located) -> Site | None:
+        base = origin.item.start
+        for occ in origin.occurrences:
+            if occ.symbol == symbol and occ.role == "def":
+                return Site(origin.path, base + occ.start, base + occ.end)
+        return None
+
+    @staticmethod
+    def _field_site(path: str, item: ParsedItem, label: str) -> Site | None:
+        node = item.node
+        record = node.type if isinstance(node, ast.TypeDef) else None
+        for f in record.fields if isinstance(record, ast.TypeRecord) else []:
+            if f.name == label:
+                return Site(path, item.start + f.start, item.start + f.name_end)
+        return None
+
+    def _package_site(self, name: str) -> Site | None:
+        pkg = self.ws.packages.by_name.get(name)
+        if pkg is None:
+            return None
+        manifest = pkg.root / MANIFEST
+        if manifest.is_file():
+            return Site(self.ws.key(manifest), 0, 0)
+        return Site(self.builtin_path(), 0, 0) if pkg.builtin else None
+
+    # ------------------------------------------------------------ the workspace
+
+    def dependents(self, path: str) -> list[str]:
+        """Open documents that import `path`, directly or not."""
+        out = []
+        for other in self.documents:
+            if other == path or self.too_big(other):
+                continue
+            checked = self.ws.check(other)
+            if path in checked.module.imports:
+                out.append(other)
+        return out
+
+    def shader_files(self) -> list[str]:
+        """Every shader file of the workspace (open or on disk), for references."""
+        found = {p for p in self.documents if is_shader_file(p)}
+        for folder, dirs, files in os.walk(self.ws.root):
+            dirs[:] = [d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS]
+            found.update(self.ws.key(os.path.join(folder, f)) for f in files if is_shader_file(f))
+        return sorted(found)

@@ -1,0 +1,129 @@
+"""When diagnostics are published, and which.
+
+- A change is published at once when the file has been quiet, and at most
+  once per `interval` while edits keep coming (later edits ride on the
+  scheduled publication, which always checks the latest text): a burst of
+  keystrokes costs one check, a single edit shows its result without delay.
+- Open and save also run the WGSL translation and naga; that result is kept
+  with the text it was made from and shown only while the text is the same,
+  so a slow translation never lands over a newer edit.
+- After a file is published, the open files that import it are published
+  too (their check is cached unless the file's interface changed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Callable
+
+from ..compiler.diagnostics import Diagnostic
+from .diagnostics import check_diagnostics, internal_error, to_lsp
+from .project import Project
+from .validate import Naga, naga_diagnostics, translation
+
+logger = logging.getLogger(__name__)
+
+Send = Callable[[str, "int | None", list], None]
+
+
+class Publisher:
+    def __init__(self, project: Project, send: Send, naga: Naga | None, interval: float = 0.1) -> None:
+        self.project = project
+        self.send = send
+        self.naga = naga
+        self.interval = interval
+        self.pending: dict[str, asyncio.Task] = {}
+        self.last_time: dict[str, float] = {}
+        self.translated: dict[str, tuple[str, list[Diagnostic]]] = {}
+        self.translations = 0
+
+    # ------------------------------------------------------------ events
+
+    def changed(self, path: str) -> None:
+        if path in self.pending:
+            return  # the scheduled publication will read this version
+        loop = asyncio.get_running_loop()
+        wait = max(0.0, self.last_time.get(path, float("-inf")) + self.interval - loop.time())
+        self.pending[path] = loop.create_task(self._later(path, wait))
+
+    def opened(self, path: str) -> None:
+        self.publish_with_dependents(path)
+        task = asyncio.get_running_loop().create_task(self._translate(path))
+        task.add_done_callback(_log_failure)
+
+    saved = opened
+
+    def closed(self, path: str, uri: str) -> None:
+        task = self.pending.pop(path, None)
+        if task is not None:
+            task.cancel()
+        self.translated.pop(path, None)
+        self.send(uri, None, [])
+
+    def refresh_all(self) -> None:
+        """Files on disk changed: every open file may see it."""
+        for path in list(self.project.documents):
+            self.publish(path)
+
+    # ------------------------------------------------------------ publishing
+
+    async def _later(self, path: str, wait: float) -> None:
+        await asyncio.sleep(wait)
+        self.pending.pop(path, None)
+        self.publish_with_dependents(path)
+
+    def publish_with_dependents(self, path: str) -> None:
+        self.publish(path)
+        try:
+            dependents = self.project.dependents(path)
+        except Exception:
+            logger.exception("dependents of %s", path)
+            dependents = []
+        for other in dependents:
+            self.publish(other)
+
+    def publish(self, path: str) -> None:
+        doc = self.project.documents.get(path)
+        if doc is None:
+            return
+        self.last_time[path] = asyncio.get_running_loop().time()
+        try:
+            diags = check_diagnostics(self.project, path)
+        except Exception as err:
+            logger.exception("checking %s", path)
+            diags = internal_error(path, err)
+        text, extra = self.translated.get(path, (None, []))
+        if text == doc.text:
+            diags = diags + extra
+        self.send(doc.uri, doc.version, [to_lsp(self.project, d) for d in diags])
+
+    async def _translate(self, path: str) -> None:
+        await asyncio.sleep(0)  # the checker's diagnostics go out first
+        doc = self.project.documents.get(path)
+        if doc is None or self.project.too_big(path):
+            return
+        text = doc.text
+        if any(d.severity == "错误" for d in check_diagnostics(self.project, path)):
+            return
+        result = translation(self.project, path)
+        if result is None:
+            return
+        self.translations += 1
+        wgsl = result.text
+        error = None
+        if wgsl is not None and self.naga is not None:
+            error = await asyncio.get_running_loop().run_in_executor(None, self.naga.validate, wgsl)
+        doc = self.project.documents.get(path)
+        if doc is None or doc.text != text:
+            return  # stale: the text changed while translating
+        extra = [d for d in result.diagnostics if d.path == path]
+        if error is not None:
+            extra += naga_diagnostics(self.project, path, wgsl, error)
+        self.translated[path] = (text, extra)
+        self.publish(path)
+
+
+def _log_failure(task: asyncio.Task) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("translation failed", exc_info=task.exception())

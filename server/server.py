@@ -1,0 +1,393 @@
+"""The language server (pygls, stdio): `着色器 服务` or `python -m zhuose.server`.
+
+Handlers are thin: each converts positions, asks one feature module, and
+converts back.  None may take the server down: a handler that fails answers
+with its empty result (and logs why), a request whose parameters do not
+parse gets an InvalidParams error, and the next request is served.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import sys
+from pathlib import Path
+
+from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+
+from ..compiler.backends import TargetUnavailable
+from . import completion, fixes, hints, hover, navigation, signature, symbols, targets, tokens
+from .diagnostics import to_lsp
+from .positions import lsp_range, offset_at, path_of
+from .project import DEFAULT_MAX_CHARS, Project
+from .publisher import Publisher
+from .validate import Naga
+
+logger = logging.getLogger(__name__)
+
+PREVIEW = "着色/预览"
+COUNTERS = "着色/计数"
+#: initializationOptions the server reads
+OPTION_INTERVAL = "诊断间隔毫秒"
+OPTION_MAX_CHARS = "最大字数"
+OPTION_NAGA = "naga校验"
+
+
+class RequestFailed(JsonRpcException):
+    """LSP's RequestFailed: the request was understood but cannot be done
+    (the message says why, in Chinese)."""
+
+    CODE = -32803
+
+
+class _Answered:
+    """A request that was already answered with an error while being read."""
+
+    jsonrpc = "2.0"
+
+
+class ZhuoseProtocol(LanguageServerProtocol):
+    def structure_message(self, data):
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as err:
+            if isinstance(data, dict) and "id" in data and "method" in data:
+                detail = f"参数不合规范：{data.get('method')}"
+                self._send_response(data["id"], None, JsonRpcInvalidParams(detail).to_response_error())
+                return _Answered()
+            raise err
+
+    def handle_message(self, message):
+        if not isinstance(message, _Answered):
+            super().handle_message(message)
+
+    @lsp_method(lsp.INITIALIZE)
+    def lsp_initialize(self, params: lsp.InitializeParams):
+        """Positions are counted in UTF-16 code units whatever the client offers."""
+        if params.capabilities.general is not None:
+            params.capabilities.general.position_encodings = None
+        return (yield from super().lsp_initialize(params))
+
+
+class ZhuoseServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("zhuose", "0.1.0", protocol_cls=ZhuoseProtocol,
+                         text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
+        self.project = Project(os.getcwd())
+        self.publisher = Publisher(self.project, self.send_diagnostics, Naga())
+
+    def configure(self, root: str, options: dict) -> None:
+        interval = options.get(OPTION_INTERVAL, 100)
+        self.project = Project(root, int(options.get(OPTION_MAX_CHARS, DEFAULT_MAX_CHARS)))
+        naga = Naga() if options.get(OPTION_NAGA, True) else None
+        self.publisher = Publisher(self.project, self.send_diagnostics, naga, float(interval) / 1000)
+
+    def send_diagnostics(self, uri: str, version: int | None, diagnostics: list) -> None:
+        self.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version))
+
+    def report_server_error(self, error, source) -> None:
+        logger.error("server error: %s", error)
+
+
+server = ZhuoseServer()
+
+
+def answering(fallback):
+    """Run a handler; on any failure log it and answer `fallback`."""
+    def wrap(fn):
+        @functools.wraps(fn)
+        def run(ls: ZhuoseServer, params):
+            try:
+                return fn(ls, params)
+            except JsonRpcException:
+                raise
+            except Exception as err:
+                logger.exception("%s failed", fn.__name__)
+                ls.window_log_message(lsp.LogMessageParams(
+                    type=lsp.MessageType.Error, message=f"着色语言服务：{fn.__name__} 出错：{type(err).__name__}: {err}"))
+                return fallback
+        return run
+    return wrap
+
+
+def _at(ls: ZhuoseServer, params):
+    """(path, character offset) of a text-document position, or None for a
+    document the server does not know."""
+    path = ls.project.known(params.text_document.uri)
+    if path is None:
+        return None
+    return path, offset_at(ls.project.source(path), params.position)
+
+
+def _located(ls: ZhuoseServer, params):
+    at = _at(ls, params)
+    return ls.project.locate(*at) if at else None
+
+
+def _location(ls: ZhuoseServer, path: str, start: int, end: int) -> lsp.Location:
+    return lsp.Location(uri=ls.project.uri(path), range=lsp_range(ls.project.source(path), start, end))
+
+
+# ---------------------------------------------------------------- lifecycle
+
+
+@server.feature(lsp.INITIALIZE)
+def initialize(ls: ZhuoseServer, params: lsp.InitializeParams):
+    root = None
+    if params.workspace_folders:
+        root = path_of(params.workspace_folders[0].uri)
+    root = root or (path_of(params.root_uri) if params.root_uri else None) or params.root_path or os.getcwd()
+    options = params.initialization_options if isinstance(params.initialization_options, dict) else {}
+    ls.configure(root, options)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+@answering(None)
+def did_open(ls: ZhuoseServer, params: lsp.DidOpenTextDocumentParams):
+    doc = params.text_document
+    path = ls.project.open(doc.uri, doc.version, doc.text)
+    if path is not None:
+        ls.publisher.opened(path)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+@answering(None)
+def did_change(ls: ZhuoseServer, params: lsp.DidChangeTextDocumentParams):
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    path = ls.project.change(doc.uri, params.text_document.version, doc.source)
+    if path is not None:
+        ls.publisher.changed(path)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+@answering(None)
+def did_save(ls: ZhuoseServer, params: lsp.DidSaveTextDocumentParams):
+    path = ls.project.known(params.text_document.uri)
+    if path is not None and path in ls.project.documents:
+        ls.publisher.saved(path)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+@answering(None)
+def did_close(ls: ZhuoseServer, params: lsp.DidCloseTextDocumentParams):
+    path = ls.project.close(params.text_document.uri)
+    if path is not None:
+        ls.publisher.closed(path, params.text_document.uri)
+
+
+@server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+@answering(None)
+def did_change_watched_files(ls: ZhuoseServer, params: lsp.DidChangeWatchedFilesParams):
+    if any(Path(path_of(c.uri) or "").name == "包.json" for c in params.changes):
+        ls.project.ws.refresh_packages()
+    ls.publisher.refresh_all()
+
+
+# ---------------------------------------------------------------- reading
+
+
+@server.feature(lsp.TEXT_DOCUMENT_HOVER)
+@answering(None)
+def on_hover(ls: ZhuoseServer, params: lsp.HoverParams):
+    at = _located(ls, params)
+    found = hover.hover(ls.project, at) if at else None
+    if found is None:
+        return None
+    text, (start, end) = found
+    base = at.item.start
+    return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text),
+                     range=lsp_range(ls.project.source(at.path), base + start, base + end))
+
+
+def _definition(ls: ZhuoseServer, params, declaration: bool):
+    at = _located(ls, params)
+    site = navigation.definition(ls.project, at, declaration) if at else None
+    return [_location(ls, site.path, site.start, site.end)] if site else None
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+@answering(None)
+def on_definition(ls: ZhuoseServer, params: lsp.DefinitionParams):
+    return _definition(ls, params, False)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DECLARATION)
+@answering(None)
+def on_declaration(ls: ZhuoseServer, params: lsp.DeclarationParams):
+    return _definition(ls, params, True)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+@answering([])
+def on_references(ls: ZhuoseServer, params: lsp.ReferenceParams):
+    at = _located(ls, params)
+    if at is None:
+        return []
+    found = navigation.references(ls.project, at, params.context.include_declaration)
+    return [_location(ls, r.path, r.start, r.end) for r in found]
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+@answering([])
+def on_highlight(ls: ZhuoseServer, params: lsp.DocumentHighlightParams):
+    at = _located(ls, params)
+    if at is None:
+        return []
+    source = ls.project.source(at.path)
+    kinds = {"use": lsp.DocumentHighlightKind.Read}
+    return [lsp.DocumentHighlight(range=lsp_range(source, r.start, r.end),
+                                  kind=kinds.get(r.role, lsp.DocumentHighlightKind.Write))
+            for r in navigation.highlights(ls.project, at)]
+
+
+@server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
+@answering(None)
+def on_prepare_rename(ls: ZhuoseServer, params: lsp.PrepareRenameParams):
+    at = _located(ls, params)
+    if at is None:
+        return None
+    try:
+        _, (start, end) = navigation.renamable(ls.project, at)
+    except navigation.RenameRefused as why:
+        raise RequestFailed(str(why)) from None
+    return lsp_range(ls.project.source(at.path), start, end)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_RENAME)
+@answering(None)
+def on_rename(ls: ZhuoseServer, params: lsp.RenameParams):
+    at = _located(ls, params)
+    if at is None:
+        return None
+    try:
+        edits = navigation.rename(ls.project, at, params.new_name)
+    except navigation.RenameRefused as why:
+        raise RequestFailed(str(why)) from None
+    return lsp.WorkspaceEdit(changes={
+        ls.project.uri(path): [lsp.TextEdit(range=lsp_range(ls.project.source(path), s, e), new_text=t)
+                               for s, e, t in sorted(found)]
+        for path, found in edits.items()})
+
+
+@server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["「", "中", "之"]))
+@answering(None)
+def on_completion(ls: ZhuoseServer, params: lsp.CompletionParams):
+    at = _at(ls, params)
+    if at is None:
+        return None
+    return lsp.CompletionList(is_incomplete=False, items=completion.complete(ls.project, *at))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SIGNATURE_HELP,
+                lsp.SignatureHelpOptions(trigger_characters=["于"], retrigger_characters=["」", "）"]))
+@answering(None)
+def on_signature_help(ls: ZhuoseServer, params: lsp.SignatureHelpParams):
+    at = _at(ls, params)
+    return signature.signature_help(ls.project, *at) if at else None
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+@answering([])
+def on_document_symbol(ls: ZhuoseServer, params: lsp.DocumentSymbolParams):
+    path = ls.project.known(params.text_document.uri)
+    return symbols.document_symbols(ls.project, path) if path else []
+
+
+LEGEND = lsp.SemanticTokensLegend(token_types=tokens.TOKEN_TYPES, token_modifiers=tokens.TOKEN_MODIFIERS)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, lsp.SemanticTokensRegistrationOptions(
+    legend=LEGEND, full=True, range=True))
+@answering(lsp.SemanticTokens(data=[]))
+def on_semantic_tokens(ls: ZhuoseServer, params: lsp.SemanticTokensParams):
+    path = ls.project.known(params.text_document.uri)
+    if path is None or ls.project.too_big(path):
+        return lsp.SemanticTokens(data=[])
+    return lsp.SemanticTokens(data=tokens.semantic_tokens(ls.project, path))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
+@answering(lsp.SemanticTokens(data=[]))
+def on_semantic_tokens_range(ls: ZhuoseServer, params: lsp.SemanticTokensRangeParams):
+    path = ls.project.known(params.text_document.uri)
+    if path is None or ls.project.too_big(path):
+        return lsp.SemanticTokens(data=[])
+    source = ls.project.source(path)
+    start, end = offset_at(source, params.range.start), offset_at(source, params.range.end)
+    return lsp.SemanticTokens(data=tokens.semantic_tokens(ls.project, path, start, end))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_INLAY_HINT)
+@answering([])
+def on_inlay_hint(ls: ZhuoseServer, params: lsp.InlayHintParams):
+    path = ls.project.known(params.text_document.uri)
+    if path is None:
+        return []
+    source = ls.project.source(path)
+    return hints.inlay_hints(ls.project, path, offset_at(source, params.range.start),
+                             offset_at(source, params.range.end))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
+                lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
+@answering([])
+def on_code_action(ls: ZhuoseServer, params: lsp.CodeActionParams):
+    path = ls.project.known(params.text_document.uri)
+    if path is None:
+        return []
+    source = ls.project.source(path)
+    start, end = offset_at(source, params.range.start), offset_at(source, params.range.end)
+    out = []
+    for fix in fixes.quick_fixes(ls.project, path, start, end):
+        changes: dict[str, list[lsp.TextEdit]] = {}
+        for file, s, e, text in fix.edits:
+            changes.setdefault(ls.project.uri(file), []).append(
+                lsp.TextEdit(range=lsp_range(ls.project.source(file), s, e), new_text=text))
+        out.append(lsp.CodeAction(title=fix.title, kind=lsp.CodeActionKind.QuickFix, is_preferred=True,
+                                  diagnostics=[to_lsp(ls.project, fix.diagnostic)],
+                                  edit=lsp.WorkspaceEdit(changes=changes)))
+    return out
+
+
+# ---------------------------------------------------------------- custom requests
+
+
+def _param(params, key: str):
+    value = params.get(key) if isinstance(params, dict) else getattr(params, key, None)
+    if not isinstance(value, str):
+        raise JsonRpcInvalidParams(f"缺少参数「{key}」（字符串）")
+    return value
+
+
+@server.feature(PREVIEW)
+@answering(None)
+def on_preview(ls: ZhuoseServer, params):
+    """{uri, target: wgsl | msl | ptx} → {target, text, entries, errors}."""
+    uri, target = _param(params, "uri"), _param(params, "target")
+    path = ls.project.known(uri)
+    if path is None:
+        raise RequestFailed(f"不认识的文件：{uri}")
+    try:
+        return targets.preview(ls.project, path, target)
+    except TargetUnavailable as why:
+        raise RequestFailed(str(why)) from None
+
+
+@server.feature(COUNTERS)
+@answering(None)
+def on_counters(ls: ZhuoseServer, params):
+    """How much work the incremental core has done (for tests and benchmarks)."""
+    return {**ls.project.ws.counters, "translations": ls.publisher.translations}
+
+
+def main() -> int:
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="着色语言服务 %(levelname)s: %(message)s")
+    server.start_io()
+    return 0

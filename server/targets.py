@@ -1,0 +1,62 @@
+"""The back ends as the server sees them: what a builtin becomes in each
+target (for hover), and the preview of a file's generated code.
+
+A back end tells how it spells a builtin through an optional function in its
+module, `builtin_spelling(name) -> str | None` (its table keyed by the
+builtin's Chinese name).  A back end that is not built yet, or that has no
+such function, shows as not available — never as an error.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+
+from ..compiler.backends import TARGETS, TargetUnavailable, translate
+from .positions import lsp_range
+
+#: target name → how the target is called in hover text
+TARGET_TITLES = {"wgsl": "WGSL", "msl": "MSL", "ptx": "PTX"}
+
+
+@lru_cache(maxsize=None)
+def _backend(target: str):
+    try:
+        return importlib.import_module(TARGETS[target], "zhuose.compiler.backends")
+    except ImportError:
+        return None
+
+
+def builtin_spellings(name: str) -> dict[str, str | None]:
+    """What `name` becomes in each target; None where that is not known."""
+    out: dict[str, str | None] = {}
+    for target in TARGETS:
+        spell = getattr(_backend(target), "builtin_spelling", None)
+        try:
+            out[target] = spell(name) if spell else None
+        except Exception:  # a back end under construction must not break hover
+            out[target] = None
+    return out
+
+
+def preview(project, path: str, target: str) -> dict:
+    """The generated text and entry table of `path` for `target`, or its
+    errors.  Raises TargetUnavailable for a back end not yet built."""
+    if target not in TARGETS:
+        raise TargetUnavailable(f"未知的目标「{target}」：可用的有 {'、'.join(TARGETS)}")
+    if project.too_big(path):
+        raise TargetUnavailable("文件太大，语言服务不翻译它")
+    if not hasattr(_backend(target), "translate"):
+        raise TargetUnavailable(f"目标「{target}」的翻译器尚未实现")
+    result = translate(project.ws, path, target)
+    return {
+        "target": target,
+        "text": result.text,
+        "entries": [{"item": e.item, "function": e.function, "stage": e.stage} for e in result.entries],
+        "errors": [
+            {"uri": project.uri(d.path), "range": lsp_range(project.source(d.path), d.start, d.end),
+             "message": d.full_message()}
+            for d in result.diagnostics if d.severity == "错误"
+        ],
+    }
+

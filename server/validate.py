@@ -1,0 +1,127 @@
+"""Diagnostics from the WGSL back end: translation errors, and what wgpu's
+naga says about the generated WGSL, mapped back to the top-level definition
+it came from.
+
+naga should never reject what the checker accepted; when it does, the
+editor shows it on the definition (or, for a definition of an imported
+module, on the import), so the disagreement is seen where it starts.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+
+from ..compiler.backends import TargetUnavailable, translate
+from ..compiler.diagnostics import Diagnostic
+from ..compiler.syntax import ast
+from .project import Project
+
+try:  # the back ends' naming rule, when it is part of this build
+    from ..compiler.backends.names import target_name
+except ImportError:  # pragma: no cover - only before the back ends land
+    def target_name(name: str) -> str:
+        return name
+
+_HEADLINE = re.compile(r"^Shader .*?error: (.*)$", re.M)
+_NOTE = re.compile(r"^\s*= (.*)$", re.M)
+_WHERE = re.compile(r"┌─ [^\n]*?:(\d+):(\d+)")
+_QUOTED = re.compile(r"'([^']+)'")
+_DECLARATION = re.compile(r"^\s*(?:@[^\n]*?\s)?(?:fn|struct|alias|const|override|var(?:<[^>]*>)?)\s+([^\s:(<{=;,]+)")
+
+
+@dataclass
+class NagaError:
+    message: str
+    line: int | None       # 1-based line in the WGSL, when naga gave one
+    name: str | None       # the WGSL name naga's headline quotes, if any
+
+
+def parse_naga(text: str) -> NagaError:
+    head = _HEADLINE.search(text)
+    notes = list(dict.fromkeys(_NOTE.findall(text)))
+    message = "；".join([head.group(1).strip()] + notes if head else [text.strip().splitlines()[-1]])
+    where = _WHERE.search(text)
+    quoted = _QUOTED.search(head.group(1)) if head else None
+    return NagaError(message, int(where.group(1)) if where else None, quoted.group(1) if quoted else None)
+
+
+def enclosing_declaration(wgsl: str, line: int) -> str | None:
+    """The WGSL name of the top-level declaration that holds `line` (1-based)."""
+    lines = wgsl.splitlines()
+    for i in range(min(line, len(lines)) - 1, -1, -1):
+        m = _DECLARATION.match(lines[i])
+        if m and not lines[i].startswith((" ", "\t")):
+            return m.group(1)
+    return None
+
+
+class Naga:
+    """WGSL validation through wgpu (one device, made on first use).  Without
+    an adapter validation is skipped; `available` says so."""
+
+    def __init__(self) -> None:
+        self._device = None
+        self._lock = threading.Lock()
+        self.available: bool | None = None
+
+    def _get_device(self):
+        if self.available is None:
+            try:
+                import wgpu
+                adapter = wgpu.gpu.request_adapter_sync()
+                self._device = adapter.request_device_sync() if adapter else None
+            except Exception:
+                self._device = None
+            self.available = self._device is not None
+        return self._device
+
+    def validate(self, wgsl: str) -> NagaError | None:
+        """Blocking: run it in a worker thread."""
+        with self._lock:
+            device = self._get_device()
+            if device is None:
+                return None
+            try:
+                device.create_shader_module(code=wgsl)
+            except Exception as err:
+                return parse_naga(str(err))
+        return None
+
+
+def translation(project: Project, path: str):
+    """The WGSL translation of a file that checked clean; None while the
+    WGSL back end is not built."""
+    try:
+        return translate(project.ws, path, "wgsl")
+    except TargetUnavailable:
+        return None
+
+
+def naga_diagnostics(project: Project, path: str, wgsl: str, error: NagaError) -> list[Diagnostic]:
+    """naga's complaint placed on the definition the WGSL came from."""
+    wgsl_name = error.name or (enclosing_declaration(wgsl, error.line) if error.line else None)
+    message = f"类型检查通过，但 naga 拒绝了生成的 WGSL：{error.message}"
+    checked = project.checked(path)
+    where = _definition_of(project, checked, wgsl_name) if wgsl_name and checked else None
+    if where is None:
+        return [Diagnostic(path, 0, 0, message, code="naga")]
+    start, end, name = where
+    return [Diagnostic(path, start, end, message, name, code="naga")]
+
+
+def _definition_of(project: Project, checked, wgsl_name: str):
+    """(start, end, source name) in this file of the definition named
+    `wgsl_name` in the WGSL; for one of an imported module, its import."""
+    own = project.definition_sites(checked)
+    for name, sites in own.items():
+        if target_name(name) == wgsl_name or name == wgsl_name:
+            _, start, end = sites.get("者") or next(iter(sites.values()))
+            return start, end, name
+    for item, target in project.imports(checked):
+        reached = [target, *project.checked(target).module.imports]
+        if any(target_name(n) == wgsl_name for p in reached for n in project.definition_sites(project.checked(p))):
+            return item.start + item.node.start, item.start + item.node.end, None
+    return None
+
