@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..server.cli import serve, serve_arguments
+from .backends.ptx import command as ptx_command
 from .diagnostics import Diagnostic
 from .generate import command as generate_command
 from .packages import is_shader_file
@@ -128,6 +129,8 @@ def commands() -> list[Command]:
                 generate_command.add_arguments, generate_command.run),
         wgsl_commands.TRANSLATE,
         wgsl_commands.RUN,
+        Command("千手", ["ptx"], ptx_command.HELP, ptx_command.DESCRIPTION, ptx_command.add_arguments,
+                ptx_command.run),
         Command("服务", ["serve"], "启动语言服务（LSP，经标准输入输出），供编辑器使用",
                 "启动着色的语言服务：诊断、悬停、跳转、引用、改名、补全、签名提示、语义着色、"
                 "类型提示与快速修复，以及预览生成的代码（请求 着色/预览）。经标准输入输出说 LSP，"

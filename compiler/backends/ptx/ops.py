@@ -1,0 +1,584 @@
+"""PTX spellings of the builtins, keyed by the builtin's Chinese name (seed 着十).
+
+Every emitter takes the writer, the call and its evaluated arguments and
+returns the operands of the result, one per scalar leaf.  Most builtins are
+componentwise: a *scalar function* `(writer, kind, *operands) -> operand` is
+applied to each component.  f16 arithmetic, comparisons, min, max, abs, neg
+and fma are native; f16 division and math functions go through f32 (seed).
+"""
+
+from __future__ import annotations
+
+from ... import ir
+from ...check.expressions import LITERAL_CONSTRUCTORS
+from ...types import TCon
+from . import mathseq
+from .layout import stride_of
+from .scalars import (F16, F32, PRED, S32, U32, Scalar, Unsupported, address_text, concrete, f32_text, f32_value,
+                      is_immediate, items, leaves)
+
+# ---------------------------------------------------------------- instruction tables
+
+#: builtin → scalar kind → instruction ("" is the identity)
+INSTRUCTIONS: dict[str, dict[str, str]] = {
+    "加": {"f32": "add.rn.f32", "f16": "add.rn.f16", "u32": "add.u32", "s32": "add.s32"},
+    "减": {"f32": "sub.rn.f32", "f16": "sub.rn.f16", "u32": "sub.u32", "s32": "sub.s32"},
+    "乘": {"f32": "mul.rn.f32", "f16": "mul.rn.f16", "u32": "mul.lo.u32", "s32": "mul.lo.s32"},
+    "除": {"f32": "div.rn.f32"},
+    "最大": {"f32": "max.f32", "f16": "max.f16", "u32": "max.u32", "s32": "max.s32"},
+    "最小": {"f32": "min.f32", "f16": "min.f16", "u32": "min.u32", "s32": "min.s32"},
+    "融合乘加": {"f32": "fma.rn.f32", "f16": "fma.rn.f16"},
+    "按位与": {"u32": "and.b32", "s32": "and.b32", "pred": "and.pred"},
+    "按位或": {"u32": "or.b32", "s32": "or.b32", "pred": "or.pred"},
+    "异或": {"u32": "xor.b32", "s32": "xor.b32"},
+    "按位非": {"u32": "not.b32", "s32": "not.b32"},
+    "非": {"pred": "not.pred"},
+    "负": {"f32": "neg.f32", "f16": "neg.f16", "s32": "neg.s32"},
+    "绝对值": {"f32": "abs.f32", "f16": "abs.f16", "s32": "abs.s32", "u32": ""},
+    "平方根": {"f32": "sqrt.rn.f32"},
+    "逆平方根": {"f32": "rsqrt.approx.f32"},
+    "指数二": {"f32": "ex2.approx.f32"},
+    "对数二": {"f32": "lg2.approx.f32"},
+    "正弦": {"f32": "sin.approx.f32"},
+    "余弦": {"f32": "cos.approx.f32"},
+    "双曲正切": {"f32": "tanh.approx.f32"},
+    "向下取整": {"f32": "cvt.rmi.f32.f32"},
+    "向上取整": {"f32": "cvt.rpi.f32.f32"},
+    "四舍五入": {"f32": "cvt.rni.f32.f32"},
+    "截断": {"f32": "cvt.rzi.f32.f32"},
+    "饱和": {"f32": "cvt.sat.f32.f32"},
+    "一位计数": {"u32": "popc.b32", "s32": "popc.b32"},
+    "位反转": {"u32": "brev.b32", "s32": "brev.b32"},
+}
+
+#: comparison builtin → setp condition (floats compare 不等于 unordered: neu)
+COMPARISONS = {"等于": "eq", "不等于": "ne", "小于": "lt", "大于": "gt", "不大于": "le", "不小于": "ge"}
+
+#: (to, from) → conversion; i32 ↔ u32 keep their bits, bool is a comparison or a select
+CONVERSIONS = {
+    ("f32", "f16"): "cvt.f32.f16", ("f16", "f32"): "cvt.rn.f16.f32",
+    ("f32", "s32"): "cvt.rn.f32.s32", ("f32", "u32"): "cvt.rn.f32.u32",
+    ("s32", "f32"): "cvt.rzi.s32.f32", ("u32", "f32"): "cvt.rzi.u32.f32",
+    ("f16", "s32"): "cvt.rn.f16.s32", ("f16", "u32"): "cvt.rn.f16.u32",
+    ("s32", "f16"): "cvt.rzi.s32.f16", ("u32", "f16"): "cvt.rzi.u32.f16",
+}
+
+#: f32 operations of mathseq's machine: method → instruction (result f32 or predicate)
+MACHINE_F32 = {"add": "add.rn.f32", "sub": "sub.rn.f32", "mul": "mul.rn.f32", "div": "div.rn.f32",
+               "fma": "fma.rn.f32", "sqrt": "sqrt.rn.f32", "abs": "abs.f32", "neg": "neg.f32",
+               "max": "max.f32", "min": "min.f32", "floor": "cvt.rmi.f32.f32", "trunc": "cvt.rzi.f32.f32",
+               "ex2": "ex2.approx.f32", "lg2": "lg2.approx.f32", "sin": "sin.approx.f32",
+               "cos": "cos.approx.f32"}
+MACHINE_PRED = {"gt": "setp.gt.f32", "lt": "setp.lt.f32", "le": "setp.le.f32", "eq": "setp.eq.f32",
+                "both": "and.pred", "either_nan": "setp.nan.f32"}
+
+LOG2_E = 1.4426950408889634
+LN_2 = 0.6931471805599453
+
+#: subgroup reduction → (combining builtin, identity per kind) (seed 着十一)
+REDUCTIONS = {
+    "子组求和": ("加", {"f32": "0.0", "u32": "0", "s32": "0"}),
+    "子组最大": ("最大", {"f32": "0fFF800000", "u32": "0", "s32": "-2147483648"}),
+    "子组最小": ("最小", {"f32": "0f7F800000", "u32": "4294967295", "s32": "2147483647"}),
+}
+WARP_LANES = "31"   # shfl.sync's clamp operand: the whole 32-lane warp
+
+
+class PtxMachine:
+    """mathseq's machine on f32 registers: the sequences written there become
+    these instructions, in the same order."""
+
+    def __init__(self, w) -> None:
+        self.w = w
+
+    def __getattr__(self, name: str):
+        if name in MACHINE_F32:
+            return lambda *xs: self.w.op(MACHINE_F32[name], F32, *xs)
+        if name in MACHINE_PRED:
+            return lambda *xs: self.w.op(MACHINE_PRED[name], PRED, *xs)
+        raise AttributeError(name)
+
+    @staticmethod
+    def const(value: float) -> str:
+        return f32_text(value)
+
+    def select(self, mask: str, a: str, b: str) -> str:
+        return self.w.op("selp.f32", F32, a, b, mask)
+
+    def copysign(self, magnitude: str, sign: str) -> str:
+        return self.w.op("copysign.f32", F32, sign, magnitude)   # PTX: sign of the first, value of the second
+
+    def sign_bit(self, a: str) -> str:
+        return self.w.op("setp.lt.s32", PRED, a, "0")
+
+
+# ---------------------------------------------------------------- scalar functions
+
+
+def to_f32(w, kind: Scalar, x: str) -> str:
+    return w.in_register(F32, x) if kind is F32 else w.op("cvt.f32.f16", F32, x)
+
+
+def from_f32(w, kind: Scalar, x: str) -> str:
+    return x if kind is F32 else w.op("cvt.rn.f16.f32", F16, x)
+
+
+def scalar_op(w, name: str, kind: Scalar, *xs: str) -> str:
+    """One component of a table builtin; f16 without its own instruction goes through f32."""
+    table = INSTRUCTIONS[name]
+    if kind.name in table:
+        instruction = table[kind.name]
+        return w.op(instruction, kind, *xs) if instruction else xs[0]
+    if kind is F16 and "f32" in table:
+        return from_f32(w, F16, w.op(table["f32"], F32, *(to_f32(w, F16, x) for x in xs)))
+    raise Unsupported(f"千手目标不支持对 {kind.name} 做「{name}」")
+
+
+def table(name: str):
+    return lambda w, kind, *xs: scalar_op(w, name, kind, *xs)
+
+
+def float_formula(fn):
+    """A mathseq-style formula on f32, for f32 and (through f32) f16 components."""
+    def scalar(w, kind, *xs):
+        return from_f32(w, kind, fn(PtxMachine(w), *(to_f32(w, kind, x) for x in xs)))
+    return scalar
+
+
+def by_kind(floating, integer):
+    return lambda w, kind, *xs: (floating if kind.is_float else integer)(w, kind, *xs)
+
+
+def compare(condition: str):
+    def scalar(w, kind, a, b):
+        if kind is PRED:
+            differ = w.op("xor.pred", PRED, a, b)
+            return differ if condition == "ne" else w.op("not.pred", PRED, differ)
+        test = "neu" if condition == "ne" and kind.is_float else condition
+        return w.op(f"setp.{test}.{kind.name}", PRED, a, b)
+    return scalar
+
+
+def shift(instruction: str):
+    """WGSL shifts by the amount modulo 32; PTX would clamp it."""
+    def scalar(w, kind, value, amount):
+        amount = str(int(amount) & 31) if is_immediate(amount) else w.op("and.b32", U32, amount, "31")
+        return w.op(instruction.format(kind.name), kind, value, amount)
+    return scalar
+
+
+def _safe_divisor(w, kind: Scalar, a: str, b: str) -> str:
+    """WGSL: x / 0 is x and x % 0 is 0, and for i32 also MIN / -1 is MIN and
+    MIN % -1 is 0; dividing by 1 instead gives exactly that."""
+    if is_immediate(b) and int(b) != 0 and not (kind is S32 and int(b) == -1):
+        return b
+    bad = w.op(f"setp.eq.{kind.name}", PRED, b, "0")
+    if kind is S32:
+        smallest = w.op("setp.eq.s32", PRED, a, "-2147483648")
+        bad = w.op("or.pred", PRED, bad, w.op("setp.eq.and.s32", PRED, b, "-1", smallest))
+    return w.op(f"selp.{kind.name}", kind, "1", b, bad)
+
+
+def guarded(instruction: str):
+    def scalar(w, kind, a, b):
+        return w.op(f"{instruction}.{kind.name}", kind, a, _safe_divisor(w, kind, a, b))
+    return scalar
+
+
+def _integer_sign(w, kind, x):
+    positive = w.op("setp.gt.s32", PRED, x, "0")
+    negative = w.op("setp.lt.s32", PRED, x, "0")
+    return w.op("selp.s32", S32, "-1", w.op("selp.s32", S32, "1", "0", positive), negative)
+
+
+def _negate(w, kind, x):
+    """负 of an immediate is folded (「负」于（「新整三二」于「一」） is −1)."""
+    if not is_immediate(x):
+        return scalar_op(w, "负", kind, x)
+    if kind is F32:
+        return f32_text(-f32_value(x))
+    return str((-int(x) + 2 ** 31) % 2 ** 32 - 2 ** 31)
+
+
+def _clamp(w, kind, x, low, high):
+    return scalar_op(w, "最小", kind, scalar_op(w, "最大", kind, x, low), high)
+
+
+#: float formulas, WGSL's definitions over mathseq's machine
+FORMULAS = {
+    "指数": lambda m, x: m.ex2(m.mul(x, m.const(LOG2_E))),
+    "对数": lambda m, x: m.mul(m.lg2(x), m.const(LN_2)),
+    "幂": lambda m, x, y: m.ex2(m.mul(y, m.lg2(x))),
+    "正切": lambda m, x: m.div(m.sin(x), m.cos(x)),
+    "小数部分": lambda m, x: m.sub(x, m.floor(x)),
+    "混合": lambda m, a, b, t: m.add(m.mul(a, m.sub(m.const(1.0), t)), m.mul(b, t)),
+    "阶跃": lambda m, edge, x: m.select(m.le(edge, x), m.const(1.0), m.const(0.0)),
+    "余": lambda m, x, y: m.sub(x, m.mul(m.trunc(m.div(x, y)), y)),
+    "符号": lambda m, x: m.select(m.gt(x, m.const(0.0)), m.const(1.0),
+                                 m.select(m.lt(x, m.const(0.0)), m.const(-1.0), m.const(0.0))),
+    "平滑阶跃": mathseq.smoothstep,
+    **{name: seq for name, (seq, _) in mathseq.SEQUENCES.items()},
+}
+
+
+# ---------------------------------------------------------------- emitters
+
+
+def componentwise(scalar):
+    def emit(w, call, args):
+        kinds = leaves(args[0].type)
+        return [scalar(w, k, *(a.parts[i] for a in args)) for i, k in enumerate(kinds)]
+    return emit
+
+
+def convert(w, to: Scalar, source: Scalar, x: str) -> str:
+    if to is source or {to, source} == {U32, S32}:
+        return x
+    if to is PRED:
+        if source is F16:
+            return convert(w, PRED, F32, to_f32(w, F16, x))
+        return w.op(f"setp.{'neu' if source is F32 else 'ne'}.{source.name}", PRED, x,
+                    "0.0" if source is F32 else "0")
+    if source is PRED:
+        if to is F16:
+            return from_f32(w, F16, convert(w, F32, PRED, x))
+        return w.op(f"selp.{to.name}", to, *(("1.0", "0.0") if to is F32 else ("1", "0")), x)
+    return w.op(CONVERSIONS[(to.name, source.name)], to, x)
+
+
+def _convert(w, call, args):
+    return [convert(w, to, source, x)
+            for to, source, x in zip(leaves(call.type), leaves(args[0].type), args[0].parts)]
+
+
+def _select(w, call, args):
+    """选择(否, 是, 条件): selp per component; predicates by a guarded move."""
+    no, yes, cond = args
+    out = []
+    for kind, a, b in zip(leaves(no.type), no.parts, yes.parts):
+        if kind is PRED:
+            result = w.copy(PRED, a)
+            w.emit(f"@{cond.parts[0]} mov.pred {result}, {b}")
+            out.append(result)
+        else:
+            out.append(w.op(f"selp.{kind.bits if kind is F16 else kind.name}", kind, b, a, cond.parts[0]))
+    return out
+
+
+def _dynamic_index(w, call, args):
+    """取元素: an item chosen by a run-time index, by guarded moves (an index
+    out of range gives the first item)."""
+    whole, index = args
+    chunks = [w.part(whole, i) for i in range(len(items(whole.type)))]
+    i = index.parts[0]
+    if is_immediate(i):
+        return chunks[min(int(i), len(chunks) - 1)].parts
+    kinds = leaves(chunks[0].type)
+    result = [w.copy(k, p) for k, p in zip(kinds, chunks[0].parts)]
+    for n, chunk in enumerate(chunks[1:], start=1):
+        hit = w.op("setp.eq.u32", PRED, i, str(n))
+        for k, dest, source in zip(kinds, result, chunk.parts):
+            op = f"mov.{k.bits}" if not is_immediate(source) else f"mov.{k.name}"
+            w.emit(f"@{hit} {op} {dest}, {source}")
+    return result
+
+
+def _bitcast(w, call, args):
+    """Between 32-bit types the bits stay in their register; pairs of f16
+    are packed into and unpacked from 32-bit words with mov.b32."""
+    source = leaves(args[0].type)
+    words, i = [], 0
+    while i < len(source):
+        if source[i] is F16:
+            words.append(w.op("mov.b32", U32, f"{{{args[0].parts[i]}, {args[0].parts[i + 1]}}}"))
+            i += 2
+        else:
+            words.append(w.in_register(source[i], args[0].parts[i]))
+            i += 1
+    out, target = [], leaves(call.type)
+    for word in words:
+        if target[len(out)] is F16:
+            halves = [w.reg(F16), w.reg(F16)]
+            w.emit(f"mov.b32 {{{halves[0]}, {halves[1]}}}, {word}")
+            out.extend(halves)
+        else:
+            out.append(word)
+    return out
+
+
+def _unpack_halves(w, call, args):
+    halves = [w.reg(F16), w.reg(F16)]
+    w.emit(f"mov.b32 {{{halves[0]}, {halves[1]}}}, {w.in_register(U32, args[0].parts[0])}")
+    return [w.op("cvt.f32.f16", F32, h) for h in halves]
+
+
+def _pack_halves(w, call, args):
+    halves = [w.op("cvt.rn.f16.f32", F16, x) for x in args[0].parts]
+    return [w.op("mov.b32", U32, f"{{{halves[0]}, {halves[1]}}}")]
+
+
+# ---------------------------------------------------------------- vectors and matrices
+
+
+def vector_formula(fn):
+    """A formula over whole vectors (lists of f32 components); f16 through f32."""
+    def emit(w, call, args):
+        kind = leaves(args[0].type)[0]
+        m = PtxMachine(w)
+        components = [[to_f32(w, kind, x) for x in a.parts] for a in args]
+        return [from_f32(w, kind, r) for r in fn(m, *components)]
+    return emit
+
+
+def _dot(m, a, b):
+    total = m.mul(a[0], b[0])
+    for x, y in zip(a[1:], b[1:]):
+        total = m.add(total, m.mul(x, y))
+    return total
+
+
+def _length(m, v):
+    return m.abs(v[0]) if len(v) == 1 else m.sqrt(_dot(m, v, v))
+
+
+def _cross(m, a, b):
+    return [m.sub(m.mul(a[(i + 1) % 3], b[(i + 2) % 3]), m.mul(a[(i + 2) % 3], b[(i + 1) % 3])) for i in range(3)]
+
+
+def _normalize(m, v):
+    length = _length(m, v)
+    return [m.div(x, length) for x in v]
+
+
+def _columns(flat: list[str], rows: int) -> list[list[str]]:
+    return [flat[i:i + rows] for i in range(0, len(flat), rows)]
+
+
+def _matrix_rows(t) -> int:
+    return len(concrete(t).items[0].items)
+
+
+def _matrix_multiply(w, call, args):
+    """Matrix × vector (a vector) or matrix × matrix (one such product per column)."""
+    kind = leaves(args[0].type)[0]
+    m = PtxMachine(w)
+    rows = _matrix_rows(args[0].type)
+    matrix = _columns([to_f32(w, kind, x) for x in args[0].parts], rows)
+    right = [to_f32(w, kind, x) for x in args[1].parts]
+    vectors = _columns(right, len(matrix)) if len(right) > len(matrix) else [right]
+    out = []
+    for v in vectors:
+        for r in range(rows):
+            total = m.mul(matrix[0][r], v[0])
+            for c in range(1, len(matrix)):
+                total = m.add(total, m.mul(matrix[c][r], v[c]))
+            out.append(from_f32(w, kind, total))
+    return out
+
+
+def _transpose(w, call, args):
+    columns = _columns(args[0].parts, _matrix_rows(args[0].type))
+    return [columns[c][r] for r in range(len(columns[0])) for c in range(len(columns))]
+
+
+def _determinant(m, columns):
+    """Laplace expansion along the first row."""
+    if len(columns) == 1:
+        return columns[0][0]
+    total = None
+    for c, column in enumerate(columns):
+        minor = [col[1:] for j, col in enumerate(columns) if j != c]
+        term = m.mul(column[0], _determinant(m, minor))
+        total = term if total is None else (m.sub(total, term) if c % 2 else m.add(total, term))
+    return total
+
+
+def _determinant_emit(w, call, args):
+    kind = leaves(args[0].type)[0]
+    columns = _columns([to_f32(w, kind, x) for x in args[0].parts], _matrix_rows(args[0].type))
+    return [_determinant(PtxMachine(w), columns)]
+
+
+# ---------------------------------------------------------------- memory
+
+
+def _element(w, call, args, element):
+    """(space, address, offset) of buffer or workgroup array element args[1]."""
+    return w.element_address(args[0].resource, args[1].parts[0], stride_of(element))
+
+
+def _read_element(w, call, args):
+    element = concrete(call.type)
+    return w.load(*_element(w, call, args, element), element)
+
+
+def _write_element(w, call, args):
+    element = concrete(args[2].type)
+    w.store(*_element(w, call, args, element), element, args[2].parts)
+    return []
+
+
+def _read_whole(w, call, args):
+    space, base = w.location(args[0].resource)
+    return w.load(space, base, 0, concrete(call.type))
+
+
+def _write_whole(w, call, args):
+    space, base = w.location(args[0].resource)
+    w.store(space, base, 0, concrete(args[1].type), args[1].parts)
+    return []
+
+
+def _array_length(w, call, args):
+    return [w.buffer_length(args[0].resource)]
+
+
+def _atomic(operation: str):
+    def emit(w, call, args):
+        kind = leaves(args[2].type)[0]
+        _, address, offset = w.element_address(args[0].resource, args[1].parts[0], 4)
+        return [w.op(f"atom.global.{operation}.{kind.name}", kind, address_text(address, offset), args[2].parts[0])]
+    return emit
+
+
+def _atomic_load(w, call, args):
+    element = concrete(call.type)
+    _, address, offset = w.element_address(args[0].resource, args[1].parts[0], 4)
+    return w.load("relaxed.gpu.global", address, offset, element)
+
+
+def _atomic_store(w, call, args):
+    element = concrete(args[2].type)
+    _, address, offset = w.element_address(args[0].resource, args[1].parts[0], 4)
+    w.store("relaxed.gpu.global", address, offset, element, args[2].parts)
+    return []
+
+
+# ---------------------------------------------------------------- cells, barriers, subgroups
+
+
+def _new_cell(w, call, args):
+    return [w.copy(k, p) for k, p in zip(leaves(args[0].type), args[0].parts)]
+
+
+def _write_cell(w, call, args):
+    for kind, dest, source in zip(leaves(args[1].type), args[0].parts, args[1].parts):
+        w.move(kind, dest, source)
+    return []
+
+
+def _barrier(w, call, args):
+    w.emit("bar.sync 0")
+    return []
+
+
+def _reduce(w, call, args):
+    """A butterfly over the warp's active lanes; a lane that is not active
+    contributes the identity (seed 着十一)."""
+    combine, identities = REDUCTIONS[call.name]
+    kind = leaves(args[0].type)[0]
+    members = w.op("activemask.b32", U32)
+    lane = w.op("mov.u32", U32, "%laneid")
+    total = w.in_register(kind, args[0].parts[0])
+    for offset in ("16", "8", "4", "2", "1"):
+        other = w.op("shfl.sync.bfly.b32", kind, total, offset, WARP_LANES, members)
+        active = w.op("setp.ne.u32", PRED, w.op("bfe.u32", U32, members, w.op("xor.b32", U32, lane, offset), "1"), "0")
+        other = w.op(f"selp.{kind.name}", kind, other, identities[kind.name], active)
+        total = scalar_op(w, combine, kind, total, other)
+    return [total]
+
+
+def _shuffle(mode: str):
+    def emit(w, call, args):
+        kind = leaves(args[0].type)[0]
+        members = w.op("activemask.b32", U32)
+        return [w.op(f"shfl.sync.{mode}.b32", kind, w.in_register(kind, args[0].parts[0]), args[1].parts[0],
+                     WARP_LANES, members)]
+    return emit
+
+
+# ---------------------------------------------------------------- entry inputs
+
+
+def _special(w, register: str) -> str:
+    return w.op("mov.u32", U32, register)
+
+
+def _global_id(w) -> list[str]:
+    """%ctaid × %ntid + %tid, per dimension."""
+    return [w.op("mad.lo.u32", U32, _special(w, f"%ctaid.{d}"), _special(w, f"%ntid.{d}"), _special(w, f"%tid.{d}"))
+            for d in "xyz"]
+
+
+def _local_index(w) -> list[str]:
+    """tid.x + ntid.x × (tid.y + ntid.y × tid.z)."""
+    tid = [_special(w, f"%tid.{d}") for d in "xyz"]
+    ntid = [_special(w, f"%ntid.{d}") for d in "xy"]
+    return [w.op("mad.lo.u32", U32, ntid[0], w.op("mad.lo.u32", U32, ntid[1], tid[2], tid[1]), tid[0])]
+
+
+ENTRY_INPUTS = {
+    "全局调用号": _global_id,
+    "局部调用号": lambda w: [_special(w, f"%tid.{d}") for d in "xyz"],
+    "局部调用序": _local_index,
+    "工作组号": lambda w: [_special(w, f"%ctaid.{d}") for d in "xyz"],
+    "工作组数": lambda w: [_special(w, f"%nctaid.{d}") for d in "xyz"],
+    "子组调用序": lambda w: [_special(w, "%laneid")],
+    "子组大小": lambda w: [_special(w, "WARP_SZ")],
+}
+
+
+# ---------------------------------------------------------------- the table
+
+OPS = {
+    **{name: componentwise(table(name)) for name in INSTRUCTIONS if name not in ("除", "负")},
+    "负": componentwise(_negate),
+    **{name: componentwise(compare(cond)) for name, cond in COMPARISONS.items()},
+    **{name: componentwise(float_formula(fn)) for name, fn in FORMULAS.items()},
+    "除": componentwise(by_kind(table("除"), guarded("div"))),
+    "余": componentwise(by_kind(float_formula(FORMULAS["余"]), guarded("rem"))),
+    "符号": componentwise(by_kind(float_formula(FORMULAS["符号"]), _integer_sign)),
+    "夹紧": componentwise(_clamp),
+    "左移": componentwise(shift("shl.b32")),
+    "右移": componentwise(shift("shr.{}")),
+    "点积": vector_formula(lambda m, a, b: [_dot(m, a, b)]),
+    "长度": vector_formula(lambda m, v: [_length(m, v)]),
+    "距离": vector_formula(lambda m, a, b: [_length(m, [m.sub(x, y) for x, y in zip(a, b)])]),
+    "叉积": vector_formula(_cross),
+    "归一化": vector_formula(_normalize),
+    "矩阵乘": _matrix_multiply,
+    "转置": _transpose,
+    "行列式": _determinant_emit,
+    "选择": _select,
+    "取元素": _dynamic_index,
+    "位转换": _bitcast,
+    "半精度解包": _unpack_halves,
+    "半精度打包": _pack_halves,
+    "转换": _convert,
+    **{name: _convert for name in LITERAL_CONSTRUCTORS},
+    "读数组": _read_element, "读共享数组": _read_element,
+    "写数组": _write_element, "写共享数组": _write_element,
+    "读共享": _read_whole, "读均匀": _read_whole, "读存储": _read_whole,
+    "写共享": _write_whole, "写存储": _write_whole,
+    "数组长度": _array_length,
+    "原子加": _atomic("add"), "原子最大": _atomic("max"), "原子最小": _atomic("min"),
+    "原子读": _atomic_load, "原子存": _atomic_store,
+    "新格": _new_cell, "读格": _new_cell, "写格": _write_cell,
+    "工作组屏障": _barrier, "存储屏障": _barrier,
+    **{name: _reduce for name in REDUCTIONS},
+    "子组广播": _shuffle("idx"), "子组洗牌": _shuffle("idx"), "子组异或洗牌": _shuffle("bfly"),
+}
+
+
+def literal_argument(call) -> int | float | None:
+    """The number of a typed literal (「新无三二」于「二」, also of a negated
+    literal), which becomes an immediate instead of a conversion."""
+    if call.name not in LITERAL_CONSTRUCTORS:
+        return None
+    arg = call.args[0]
+    negate = False
+    if isinstance(arg, ir.Call) and arg.kind == "builtin" and arg.name == "负" and len(arg.args) == 1:
+        arg, negate = arg.args[0], True
+    if isinstance(arg, ir.Literal) and isinstance(concrete(arg.type), TCon) and concrete(arg.type).name in ("整数", "小数"):
+        return -arg.value if negate else arg.value
+    return None

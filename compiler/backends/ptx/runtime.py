@@ -1,0 +1,180 @@
+"""Running translated PTX on an NVIDIA GPU through the CUDA driver API
+(ctypes on libcuda; no toolkit, no NVRTC): cuModuleLoadData JIT-compiles the
+PTX for the device, buffers are allocated and copied, the entry is launched
+with blocks of (N, 1, 1) threads (seed 着十) and every buffer is read back.
+
+Without libcuda or without a device the helper raises CudaUnavailable, whose
+message starts with 跳过, so callers and tests can say why nothing ran.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+
+from .writer import PtxEntryInfo
+
+LIBRARIES = ("libcuda.so.1", "libcuda.so", "nvcuda.dll")
+JIT_ERROR_LOG_BUFFER, JIT_ERROR_LOG_BUFFER_SIZE = 5, 6
+LOG_BYTES = 16384
+
+
+class CudaUnavailable(Exception):
+    """No CUDA driver or no NVIDIA device here."""
+
+
+class CudaError(Exception):
+    """The driver refused a step; the message names the step and the driver's error."""
+
+
+class Driver:
+    """The few driver entry points the helper needs, on the primary context of device 0."""
+
+    def __init__(self, library=None) -> None:
+        self.lib = library if library is not None else _load_library()
+        self._declare()
+        self.check(self.lib.cuInit(0), "cuInit", unavailable=True)
+        count = ctypes.c_int()
+        self.check(self.lib.cuDeviceGetCount(ctypes.byref(count)), "cuDeviceGetCount", unavailable=True)
+        if count.value == 0:
+            raise CudaUnavailable("跳过：没有 NVIDIA 设备（cuDeviceGetCount 为 0）")
+        device = ctypes.c_int()
+        self.check(self.lib.cuDeviceGet(ctypes.byref(device), 0), "cuDeviceGet")
+        self.context = ctypes.c_void_p()
+        self.check(self.lib.cuDevicePrimaryCtxRetain(ctypes.byref(self.context), device), "cuDevicePrimaryCtxRetain")
+        self.lock = threading.Lock()
+
+    def _declare(self) -> None:
+        pointer, size, u32 = ctypes.c_void_p, ctypes.c_size_t, ctypes.c_uint
+        device_pointer = ctypes.c_uint64
+        signatures = {
+            "cuInit": [u32],
+            "cuDeviceGetCount": [ctypes.POINTER(ctypes.c_int)],
+            "cuDeviceGet": [ctypes.POINTER(ctypes.c_int), ctypes.c_int],
+            "cuDevicePrimaryCtxRetain": [ctypes.POINTER(pointer), ctypes.c_int],
+            "cuCtxSetCurrent": [pointer],
+            "cuModuleLoadDataEx": [ctypes.POINTER(pointer), ctypes.c_char_p, u32, ctypes.POINTER(ctypes.c_int),
+                                   ctypes.POINTER(pointer)],
+            "cuModuleGetFunction": [ctypes.POINTER(pointer), pointer, ctypes.c_char_p],
+            "cuModuleUnload": [pointer],
+            "cuMemAlloc_v2": [ctypes.POINTER(device_pointer), size],
+            "cuMemFree_v2": [device_pointer],
+            "cuMemcpyHtoD_v2": [device_pointer, ctypes.c_char_p, size],
+            "cuMemcpyDtoH_v2": [pointer, device_pointer, size],
+            "cuLaunchKernel": [pointer, u32, u32, u32, u32, u32, u32, u32, pointer, ctypes.POINTER(pointer), pointer],
+            "cuCtxSynchronize": [],
+            "cuGetErrorName": [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)],
+        }
+        for name, argtypes in signatures.items():
+            function = getattr(self.lib, name, None)
+            if function is None:
+                raise CudaUnavailable(f"跳过：CUDA 驱动库缺少 {name}（驱动太旧）")
+            function.argtypes = argtypes
+            function.restype = ctypes.c_int
+
+    def check(self, status: int, step: str, unavailable: bool = False) -> None:
+        if status == 0:
+            return
+        name = ctypes.c_char_p()
+        known = self.lib.cuGetErrorName(status, ctypes.byref(name)) == 0 and name.value
+        text = name.value.decode() if known else f"错误码 {status}"
+        if unavailable:
+            raise CudaUnavailable(f"跳过：CUDA 驱动不可用（{step}：{text}）")
+        raise CudaError(f"千手运行失败：{step} 返回 {text}")
+
+    def load(self, ptx: str):
+        """JIT-compile PTX text; the driver's log is in the error."""
+        module = ctypes.c_void_p()
+        log = ctypes.create_string_buffer(LOG_BYTES)
+        options = (ctypes.c_int * 2)(JIT_ERROR_LOG_BUFFER, JIT_ERROR_LOG_BUFFER_SIZE)
+        values = (ctypes.c_void_p * 2)(ctypes.cast(log, ctypes.c_void_p).value, LOG_BYTES)
+        status = self.lib.cuModuleLoadDataEx(ctypes.byref(module), ptx.encode("ascii") + b"\0", 2, options, values)
+        if status != 0:
+            detail = log.value.decode(errors="replace").strip()
+            self.check(status, "cuModuleLoadDataEx" + (f"（{detail}）" if detail else ""))
+        return module
+
+    def launch(self, ptx: str, entry: PtxEntryInfo, buffers: dict[tuple[int, int], bytes],
+               groups: tuple[int, int, int]) -> dict[tuple[int, int], bytes]:
+        with self.lock:
+            self.check(self.lib.cuCtxSetCurrent(self.context), "cuCtxSetCurrent")
+            module = self.load(ptx)
+            allocations: dict[tuple[int, int], int] = {}
+            try:
+                function = ctypes.c_void_p()
+                self.check(self.lib.cuModuleGetFunction(ctypes.byref(function), module, entry.function.encode()),
+                           f"cuModuleGetFunction({entry.function})")
+                for key, data in buffers.items():
+                    allocations[key] = self._upload(data)
+                values = kernel_arguments(entry, buffers, allocations)
+                pointers = (ctypes.c_void_p * len(values))(*[ctypes.addressof(v) for v in values])
+                self.check(self.lib.cuLaunchKernel(function, *groups, entry.block, 1, 1, 0, None, pointers, None),
+                           "cuLaunchKernel")
+                self.check(self.lib.cuCtxSynchronize(), "cuCtxSynchronize")
+                return {key: self._download(allocations[key], len(data)) for key, data in buffers.items()}
+            finally:
+                for address in allocations.values():
+                    self.lib.cuMemFree_v2(address)
+                self.lib.cuModuleUnload(module)
+
+    def _upload(self, data: bytes) -> int:
+        address = ctypes.c_uint64()
+        self.check(self.lib.cuMemAlloc_v2(ctypes.byref(address), max(len(data), 4)), "cuMemAlloc")
+        if data:
+            self.check(self.lib.cuMemcpyHtoD_v2(address.value, data, len(data)), "cuMemcpyHtoD")
+        return address.value
+
+    def _download(self, address: int, size: int) -> bytes:
+        out = ctypes.create_string_buffer(max(size, 1))
+        if size:
+            self.check(self.lib.cuMemcpyDtoH_v2(ctypes.cast(out, ctypes.c_void_p), address, size), "cuMemcpyDtoH")
+        return out.raw[:size]
+
+
+def kernel_arguments(entry: PtxEntryInfo, buffers: dict[tuple[int, int], bytes],
+                     allocations: dict[tuple[int, int], int]) -> list:
+    """One ctypes value per kernel parameter, in the entry's order: a device
+    pointer per buffer slot (0 for a placeholder), an element count per length."""
+    values = []
+    for p in entry.params:
+        key = (p.group, p.binding)
+        if p.resource is not None and key not in buffers:
+            raise CudaError(f"入口项「{entry.item}」用到组 {p.group} 号 {p.binding}「{p.resource}」，没有给出它的数据")
+        if p.kind == "length":
+            values.append(ctypes.c_uint32(len(buffers[key]) // p.stride))
+        else:
+            values.append(ctypes.c_uint64(allocations.get(key, 0)))
+    return values
+
+
+def _load_library():
+    for name in LIBRARIES:
+        try:
+            return ctypes.CDLL(name)
+        except OSError:
+            continue
+    raise CudaUnavailable("跳过：找不到 CUDA 驱动库 libcuda（这台机器没有 NVIDIA 驱动）")
+
+
+_driver: Driver | None = None
+_driver_lock = threading.Lock()
+
+
+def driver() -> Driver:
+    """The process's driver handle, opened on first use."""
+    global _driver
+    with _driver_lock:
+        if _driver is None:
+            _driver = Driver()
+        return _driver
+
+
+def run_compute(ptx: str, entry: PtxEntryInfo, buffers: dict[tuple[int, int], bytes],
+                groups: tuple[int, int, int]) -> dict[tuple[int, int], bytes]:
+    """Launch `entry` of the PTX text once over `groups` blocks of
+    (entry.block, 1, 1) threads.  `buffers` maps (group, binding) to the bytes
+    to upload (laid out as layout.py says); the result maps the same keys to
+    the bytes read back after the run.  Raises CudaUnavailable (message
+    starting with 跳过) without a driver or device, CudaError when the driver
+    refuses a step."""
+    return driver().launch(ptx, entry, buffers, groups)

@@ -1,0 +1,639 @@
+"""The PTX writer (seed 着十): each compute entry becomes one `.visible .entry`.
+
+Values live in numbered registers, one per scalar component; user functions,
+local functions and top-level constants are inlined where they are used, so
+an entry is one straight body with labels: 若 becomes a conditional branch
+whose arms move their value into shared result registers, and a local
+function that calls itself in tail position becomes a loop.  Buffers arrive
+as `.param .u64` device pointers named p_g组号_b绑定号; workgroup variables
+are `.shared` arrays declared in the entry.  The builtins' instructions are
+in ops.py, keyed by the builtin's Chinese name.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from ... import ir
+from ...check.expressions import RUNTIME_BUILTINS
+from ...diagnostics import Diagnostic
+from ...types import TCon, TRecord, Type
+from .. import EntryInfo, Translation
+from ..names import target_name
+from .layout import layout_of, memory_leaves, stride_of
+from .mangle import ENTRY_PREFIX, SHARED_PREFIX, mangle
+from .ops import ENTRY_INPUTS, OPS, literal_argument
+from .scalars import (F16, F32, PRED, S32, U32, U64, Scalar, Unsupported, address_text, concrete, f32_text,
+                      is_immediate, is_unit, items, leaves)
+
+HEADER = ".version 8.0\n.target sm_80\n.address_size 64\n"
+REGISTER_CLASSES = (PRED, F16, U32, U64)   # declared in this order: %p %h %r %rd
+STAGE_WORDS = {"顶点": "vertex", "片元": "fragment"}
+
+
+# ---------------------------------------------------------------- values
+
+
+@dataclass
+class Value:
+    """A value in registers: one operand (register or immediate) per scalar
+    leaf of its type; a resource reference carries its declaration instead."""
+
+    type: Type
+    parts: list[str]
+    resource: ir.Resource | None = None
+
+
+@dataclass(frozen=True)
+class Site:
+    """The top-level definition whose body is being translated, for messages."""
+
+    path: str
+    decl: ir.Decl
+
+
+@dataclass
+class Closure:
+    """A 令-bound local function: inlined at each call, or a loop when recursive."""
+
+    fun: ir.LocalFun
+    env: dict
+    site: Site
+
+
+@dataclass
+class Loop:
+    """A recursive local function being written as a loop."""
+
+    fun: ir.LocalFun
+    params: list[list[str]]
+    kinds: list[list[Scalar]]
+    result: list[str]
+    start: str
+    exit: str
+
+
+@dataclass
+class PtxParam:
+    """One kernel parameter: a buffer's device pointer, or the element count
+    of a runtime-sized array (for 「数组长度」, beyond the seed)."""
+
+    name: str
+    kind: str                 # "buffer" or "length"
+    group: int
+    binding: int
+    resource: str | None      # None: a placeholder binding the entry does not use
+    stride: int | None = None  # bytes per element, for a length parameter
+
+    def describe(self) -> str:
+        if self.kind == "length":
+            return f"{self.name}=「{self.resource}」的元素个数（.u32，缓冲字节数÷{self.stride}）"
+        if self.resource is None:
+            return f"{self.name}=占位（组 {self.group} 号 {self.binding} 未用）"
+        return f"{self.name}=「{self.resource}」"
+
+
+@dataclass
+class PtxEntryInfo(EntryInfo):
+    """An entry of the PTX text: its block size and its parameters in order."""
+
+    block: int = 1
+    params: list[PtxParam] = field(default_factory=list)
+
+
+@dataclass
+class _BufferUse:
+    resource: ir.Resource
+    base: str
+    length: str | None = None
+
+
+# ---------------------------------------------------------------- the writer
+
+
+class Writer:
+    """Translates one checked module's compute entries to PTX."""
+
+    def __init__(self, ws, checked) -> None:
+        self.ws = ws
+        self.module: ir.Module = checked.module
+        imported = [ws.check(p).module for p in checked.module.imports]
+        self.modules = [m for m in imported if not m.is_interface] + [self.module]
+        self.decls = {(m.path, d.name): d for m in self.modules for d in m.decls}
+        self.diagnostics: list[Diagnostic] = []
+
+    # ------------------------------------------------------------ module
+
+    def translate(self) -> Translation:
+        entries = [d for d in self.module.decls if isinstance(d, ir.Entry)]
+        compute = [d for d in entries if d.stage == "计算"]
+        if entries and not compute:
+            first = entries[0]
+            self._report(Site(self.module.path, first), (0, first.name_end),
+                         "千手目标只支持计算入口：本文件只有顶点、片元入口，没有可译成 PTX 的入口（着十）")
+            return Translation(None, [], self.diagnostics)
+        chunks, infos, names = [HEADER], [], {}
+        for entry in entries:
+            if entry.stage != "计算":
+                chunks.append(self._skipped(entry))
+                continue
+            done = self._entry(entry, names)
+            if done is not None:
+                chunks.append(done[0])
+                infos.append(done[1])
+        if self.diagnostics:
+            return Translation(None, [], self.diagnostics)
+        return Translation("\n".join(chunks), infos, [])
+
+    def _skipped(self, entry: ir.Entry) -> str:
+        name = mangle(target_name(entry.function), ENTRY_PREFIX)
+        return f"// {STAGE_WORDS[entry.stage]} entry {name} skipped: the PTX target has compute entries only\n"
+
+    def _report(self, site: Site, span: tuple[int, int], message: str) -> None:
+        start = site.decl.start + span[0]
+        self.diagnostics.append(Diagnostic(site.path, start, site.decl.start + span[1], message, site.decl.name))
+
+    def _entry_function(self, entry: ir.Entry) -> tuple[str, ir.Function]:
+        for m in reversed(self.modules):
+            decl = self.decls.get((m.path, entry.function))
+            if isinstance(decl, ir.Function):
+                return m.path, decl
+        raise Unsupported(f"找不到入口函数「{entry.function}」", (0, entry.name_end))
+
+    def _entry(self, entry: ir.Entry, names: dict[str, str]) -> tuple[str, PtxEntryInfo] | None:
+        self._begin()
+        site = Site(self.module.path, entry)
+        try:
+            path, fn = self._entry_function(entry)
+            name = mangle(target_name(fn.name), ENTRY_PREFIX)
+            if name in names:
+                raise Unsupported(f"入口项「{entry.name}」与「{names[name]}」指同一个函数「{fn.name}」："
+                                  f"千手里一个函数只能作一个入口", (0, entry.name_end))
+            names[name] = entry.name
+            site = Site(path, fn)
+            with self._at(site):
+                env = {id(p): self._entry_input(p) for p in fn.params}
+                self.value(fn.body, env)
+        except Unsupported as err:
+            self._report(getattr(err, "site", None) or site, err.span or (0, site.decl.name_end), err.message)
+            return None
+        params = self._params()
+        info = PtxEntryInfo(entry.name, name, "计算", entry.workgroup_size or 1, params)
+        return self._assemble(name, info), info
+
+    # ------------------------------------------------------------ per-entry state
+
+    def _begin(self) -> None:
+        self.lines: list[str] = []
+        self.prologue: list[str] = []
+        self.counts = {k.reg: 0 for k in REGISTER_CLASSES}
+        self.labels = 0
+        self.buffers: dict[tuple[int, int], _BufferUse] = {}
+        self.shared: dict[str, str] = {}
+        self.site: Site | None = None
+
+    @contextmanager
+    def _at(self, site: Site):
+        outer, self.site = self.site, site
+        try:
+            yield
+        finally:
+            self.site = outer
+
+    def _params(self) -> list[PtxParam]:
+        used = sorted(self.buffers)
+        if used and all(g == 0 for g, _ in used):
+            slots = [(0, b) for b in range(used[-1][1] + 1)]
+        else:
+            slots = used
+        params = []
+        for g, b in slots:
+            use = self.buffers.get((g, b))
+            params.append(PtxParam(f"p_g{g}_b{b}", "buffer", g, b, use.resource.name if use else None))
+        for g, b in used:
+            use = self.buffers[(g, b)]
+            if use.length is not None:
+                stride = stride_of(concrete(use.resource.inner).args[0])
+                params.append(PtxParam(f"p_g{g}_b{b}_n", "length", g, b, use.resource.name, stride))
+        return params
+
+    def _assemble(self, name: str, info: PtxEntryInfo) -> str:
+        declared = [f"\t.param .{'u64' if p.kind == 'buffer' else 'u32'} {p.name}" for p in info.params]
+        head = f".visible .entry {name}(\n" + ",\n".join(declared) + "\n)" if declared else f".visible .entry {name}()"
+        out = [head, f".reqntid {info.block}, 1, 1", "{"]
+        for k in REGISTER_CLASSES:
+            if self.counts[k.reg]:
+                out.append(f"\t.reg .{k.bits} {k.reg}<{self.counts[k.reg] + 1}>;")
+        out.extend(self.shared.values())
+        out.append("")
+        out.extend(self.prologue)
+        out.extend(self.lines)
+        out.append("\tret;")
+        out.append("}")
+        return "\n".join(out) + "\n"
+
+    # ------------------------------------------------------------ emission helpers
+
+    def emit(self, text: str) -> None:
+        self.lines.append(f"\t{text};")
+
+    def label(self, name: str) -> None:
+        self.lines.append(f"{name}:")
+
+    def new_labels(self, *roles: str) -> list[str]:
+        self.labels += 1
+        return [f"L{self.labels}_{role}" for role in roles]
+
+    def reg(self, kind: Scalar) -> str:
+        self.counts[kind.reg] += 1
+        return f"{kind.reg}{self.counts[kind.reg]}"
+
+    def op(self, instruction: str, kind: Scalar, *operands: str) -> str:
+        """A fresh register of `kind` set by `instruction operands`."""
+        dest = self.reg(kind)
+        self.emit(f"{instruction} {', '.join((dest,) + operands)}")
+        return dest
+
+    def move(self, kind: Scalar, dest: str, source: str) -> None:
+        if dest == source:
+            return
+        if is_immediate(source):
+            self.emit(f"mov.{kind.name if kind is not F16 else 'b16'} {dest}, {source}")
+        else:
+            self.emit(f"mov.{kind.bits} {dest}, {source}")
+
+    def copy(self, kind: Scalar, source: str) -> str:
+        dest = self.reg(kind)
+        self.move(kind, dest, source)
+        return dest
+
+    def in_register(self, kind: Scalar, operand: str) -> str:
+        return self.copy(kind, operand) if is_immediate(operand) else operand
+
+    def immediate(self, kind: Scalar, number) -> str:
+        """A typed literal: f32 and integers are immediates; f16 goes through f32
+        (PTX takes no f16 immediates)."""
+        if kind is F32:
+            return f32_text(float(number))
+        if kind is F16:
+            return self.op("cvt.rn.f16.f32", F16, self.copy(F32, f32_text(float(number))))
+        if kind is PRED:
+            return self.copy(PRED, "1" if number else "0")
+        return str(int(number))
+
+    # ------------------------------------------------------------ memory
+
+    def buffer_base(self, resource: ir.Resource) -> str:
+        """The global address of a storage or uniform buffer, loaded once per entry."""
+        key = (resource.group, resource.binding)
+        use = self.buffers.get(key)
+        if use is None:
+            name = f"p_g{key[0]}_b{key[1]}"
+            self.counts[U64.reg] += 2
+            raw, base = f"%rd{self.counts[U64.reg] - 1}", f"%rd{self.counts[U64.reg]}"
+            self.prologue.append(f"\tld.param.u64 {raw}, [{name}];")
+            self.prologue.append(f"\tcvta.to.global.u64 {base}, {raw};")
+            use = self.buffers[key] = _BufferUse(resource, base)
+        return use.base
+
+    def buffer_length(self, resource: ir.Resource) -> str:
+        """The element count of a runtime-sized array, from its extra parameter."""
+        self.buffer_base(resource)
+        use = self.buffers[(resource.group, resource.binding)]
+        if use.length is None:
+            self.counts[U32.reg] += 1
+            use.length = f"%r{self.counts[U32.reg]}"
+            self.prologue.append(f"\tld.param.u32 {use.length}, [p_g{resource.group}_b{resource.binding}_n];")
+        return use.length
+
+    def shared_symbol(self, resource: ir.Resource) -> str:
+        """The .shared array of a workgroup variable, declared in this entry."""
+        symbol = mangle(resource.name, SHARED_PREFIX)
+        if symbol not in self.shared:
+            layout = layout_of(resource.inner)
+            self.shared[symbol] = f"\t.shared .align {layout.align} .b8 {symbol}[{max(layout.size, 1)}];"
+        return symbol
+
+    def location(self, resource: ir.Resource) -> tuple[str, str]:
+        """(state space, base) of a buffer or workgroup variable."""
+        if resource.kind == "workgroup":
+            return "shared", self.shared_symbol(resource)
+        if resource.kind in ("storage", "uniform"):
+            return "global", self.buffer_base(resource)
+        raise Unsupported(f"千手目标不支持{_RESOURCE_WORDS.get(resource.kind, resource.kind)}「{resource.name}」"
+                          "（纹理与采样器是待办事项，着十）")
+
+    def element_address(self, resource: ir.Resource, index: str, stride: int) -> tuple[str, str, int]:
+        """(space, address operand, constant offset) of element `index`."""
+        space, base = self.location(resource)
+        if is_immediate(index):
+            return space, base, int(index) * stride
+        scaled = self.op("mul.wide.u32", U64, index, str(stride))
+        if space == "shared":
+            base = self.op("mov.u64", U64, base)
+        return space, self.op("add.s64", U64, base, scaled), 0
+
+    def load(self, space: str, address: str, offset: int, t: Type) -> list[str]:
+        leaves(t)  # refuses values too large for registers
+        parts = []
+        for off, kind in memory_leaves(t, offset):
+            where = address_text(address, off)
+            if kind is PRED:
+                word = self.op(f"ld.{space}.u32", U32, where)
+                parts.append(self.op("setp.ne.u32", PRED, word, "0"))
+            else:
+                parts.append(self.op(f"ld.{space}.{kind.mem}", kind, where))
+        return parts
+
+    def store(self, space: str, address: str, offset: int, t: Type, parts: list[str]) -> None:
+        for (off, kind), part in zip(memory_leaves(t, offset), parts):
+            where = address_text(address, off)
+            if kind is PRED:
+                part = self.op("selp.u32", U32, "1", "0", part)
+            self.emit(f"st.{space}.{kind.mem if kind is not PRED else 'u32'} {where}, {part}")
+
+    # ------------------------------------------------------------ entry inputs
+
+    def _entry_input(self, var: ir.LocalVar) -> Value:
+        t = concrete(var.type)
+        alias = var.type.alias
+        if alias in ENTRY_INPUTS:
+            return Value(t, ENTRY_INPUTS[alias](self))
+        if isinstance(t, TRecord):
+            parts = []
+            for name, ft in t.fields:
+                if ft.alias not in ENTRY_INPUTS:
+                    raise Unsupported(f"字段「{name}」不是计算入口的内建输入", (var.start, var.end))
+                parts.extend(ENTRY_INPUTS[ft.alias](self))
+            return Value(t, parts)
+        if is_unit(t):
+            return Value(t, [])
+        raise Unsupported(f"入口参数「{var.name}」不是内建输入", (var.start, var.end))
+
+    # ------------------------------------------------------------ expressions
+
+    def value(self, e: ir.Expr, env: dict) -> Value:
+        try:
+            return getattr(self, "_" + type(e).__name__)(e, env)
+        except Unsupported as err:
+            if getattr(err, "site", None) is None:
+                err.site = self.site
+                err.span = err.span or (e.start, e.end)
+            raise
+
+    def _Literal(self, e: ir.Literal, env) -> Value:
+        t = concrete(e.type)
+        kind = F32 if e.is_float else S32
+        return Value(t, [self.immediate(kind, e.value)])
+
+    def _LocalRef(self, e: ir.LocalRef, env) -> Value:
+        return env[id(e.var)]
+
+    def _GlobalRef(self, e: ir.GlobalRef, env) -> Value:
+        decl = self.decls.get((e.module, e.name))
+        if isinstance(decl, ir.Const):
+            with self._at(Site(e.module, decl)):
+                return self.value(decl.value, {})
+        if isinstance(decl, ir.Resource):
+            if decl.kind in ("storage", "uniform"):
+                self.buffer_base(decl)
+            elif decl.kind == "workgroup":
+                self.shared_symbol(decl)
+            return Value(concrete(e.type), [], decl)
+        raise Unsupported(f"找不到「{e.name}」的定义")
+
+    def _BuiltinValue(self, e: ir.BuiltinValue, env) -> Value:
+        t = concrete(e.type)
+        if e.name in ("阳", "阴"):
+            return Value(t, [self.immediate(PRED, e.name == "阳")])
+        if e.name == "元":
+            return Value(t, [])
+        raise Unsupported(f"「{e.name}」不能在运行时使用")
+
+    def _Project(self, e: ir.Project, env) -> Value:
+        base = self.value(e.base, env)
+        t = concrete(e.base.type)
+        index = e.index if e.field is None else [n for n, _ in t.fields].index(e.field)
+        return self.part(base, index)
+
+    def part(self, v: Value, index: int) -> Value:
+        """Item `index` of a tuple, record or fixed-size array value."""
+        sizes = [len(leaves(i)) for i in items(v.type)]
+        start = sum(sizes[:index])
+        return Value(concrete(items(v.type)[index]), v.parts[start:start + sizes[index]])
+
+    def _MakeTuple(self, e: ir.MakeTuple, env) -> Value:
+        values = [self.value(i, env) for i in e.items]
+        return Value(concrete(e.type), [p for v in values for p in v.parts])
+
+    def _MakeRecord(self, e: ir.MakeRecord, env) -> Value:
+        values = {name: self.value(v, env) for name, v in e.fields}
+        t = concrete(e.type)
+        return Value(t, [p for name, _ in t.fields for p in values[name].parts])
+
+    def _Seq(self, e: ir.Seq, env) -> Value:
+        for item in e.items[:-1]:
+            self.value(item, env)
+        return self.value(e.items[-1], env)
+
+    def _Let(self, e: ir.Let, env) -> Value:
+        bound = self.value(e.value, env)
+        return self.value(e.body, {**env, id(e.var): bound})
+
+    def _LetFun(self, e: ir.LetFun, env) -> Value:
+        return self.value(e.body, self._with_closure(e.fun, env))
+
+    def _with_closure(self, fun: ir.LocalFun, env: dict) -> dict:
+        closure = Closure(fun, {}, self.site)
+        inner = {**env, id(fun): closure}
+        closure.env = inner
+        return inner
+
+    def _If(self, e: ir.If, env) -> Value:
+        cond = self.condition(e.cond, env)
+        t = concrete(e.type)
+        if e.otherwise is None:
+            (end,) = self.new_labels("end")
+            self.emit(f"@!{cond} bra {end}")
+            self.value(e.then, env)
+            self.label(end)
+            return Value(t, [])
+        _no_aliasing_value(t, "「若」的值")
+        kinds = leaves(t)
+        result = [self.reg(k) for k in kinds]
+        other, end = self.new_labels("else", "end")
+        self.emit(f"@!{cond} bra {other}")
+        self._move_all(kinds, result, self.value(e.then, env).parts)
+        self.emit(f"bra {end}")
+        self.label(other)
+        self._move_all(kinds, result, self.value(e.otherwise, env).parts)
+        self.label(end)
+        return Value(t, result)
+
+    def condition(self, e: ir.Expr, env) -> str:
+        return self.in_register(PRED, self.value(e, env).parts[0])
+
+    def _move_all(self, kinds: list[Scalar], dests: list[str], sources: list[str]) -> None:
+        for kind, dest, source in zip(kinds, dests, sources):
+            self.move(kind, dest, source)
+
+    # ------------------------------------------------------------ calls
+
+    def _Call(self, e: ir.Call, env) -> Value:
+        if e.kind == "builtin":
+            return self._builtin(e, env)
+        args = [self.value(a, env) for a in e.args]
+        if e.kind == "function":
+            decl = self.decls.get((e.module, e.name))
+            if not isinstance(decl, ir.Function):
+                raise Unsupported(f"找不到函数「{e.name}」的定义")
+            with self._at(Site(e.module, decl)):
+                return self.value(decl.body, {id(p): a for p, a in zip(decl.params, args)})
+        closure: Closure = env[id(e.local)]
+        if closure.fun.recursive:
+            return self._loop(closure, args)
+        inner = {**closure.env, **{id(p): a for p, a in zip(closure.fun.params, args)}}
+        with self._at(closure.site):
+            return self.value(closure.fun.body, inner)
+
+    def _builtin(self, e: ir.Call, env) -> Value:
+        if e.name in ("且", "或"):
+            return self._logic(e, env)
+        emitter = OPS.get(e.name)
+        if emitter is None:
+            raise Unsupported(_unsupported_builtin(e.name), (e.name_start, e.name_end))
+        t = concrete(e.type)
+        number = literal_argument(e)
+        if number is not None:
+            return Value(t, [self.immediate(leaves(t)[0], number)])
+        args = [self.value(a, env) for a in e.args]
+        return Value(t, emitter(self, e, args))
+
+    def _logic(self, e: ir.Call, env) -> Value:
+        """且 and 或 evaluate their right side only when needed (WGSL && and ||);
+        a right side without memory access or effects is computed eagerly."""
+        left = self.condition(e.args[0], env)
+        if is_eager(e.args[1]):
+            right = self.value(e.args[1], env).parts[0]
+            return Value(concrete(e.type), [self.op("and.pred" if e.name == "且" else "or.pred", PRED, left, right)])
+        result = self.copy(PRED, left)
+        (done,) = self.new_labels("skip")
+        self.emit(f"@{'!' if e.name == '且' else ''}{left} bra {done}")
+        self.move(PRED, result, self.value(e.args[1], env).parts[0])
+        self.label(done)
+        return Value(concrete(e.type), [result])
+
+    # ------------------------------------------------------------ loops
+
+    def _loop(self, closure: Closure, args: list[Value]) -> Value:
+        """A tail-recursive local function: parameters become registers that the
+        self call rewrites before jumping back to the top."""
+        fun = closure.fun
+        for p in fun.params:
+            _no_aliasing_value(concrete(p.type), f"局部递归函数「{fun.name}」的参数「{p.name}」")
+        kinds = [leaves(p.type) for p in fun.params]
+        params = [[self.copy(k, part) for k, part in zip(ks, a.parts)] for ks, a in zip(kinds, args)]
+        result_type = concrete(fun.result)
+        _no_aliasing_value(result_type, f"局部递归函数「{fun.name}」的值")
+        result = [self.reg(k) for k in leaves(result_type)]
+        start, exit_ = self.new_labels("loop", "exit")
+        loop = Loop(fun, params, kinds, result, start, exit_)
+        env = {**closure.env, **{id(p): Value(concrete(p.type), regs) for p, regs in zip(fun.params, params)}}
+        self.label(start)
+        with self._at(closure.site):
+            self._tail(fun.body, env, loop)
+        self.label(exit_)
+        return Value(result_type, result)
+
+    def _tail(self, e: ir.Expr, env: dict, loop: Loop) -> None:
+        """Write `e` in tail position of a loop body: its value leaves the loop,
+        a self call starts the next round."""
+        try:
+            self._tail_form(e, env, loop)
+        except Unsupported as err:
+            if getattr(err, "site", None) is None:
+                err.site, err.span = self.site, err.span or (e.start, e.end)
+            raise
+
+    def _tail_form(self, e: ir.Expr, env: dict, loop: Loop) -> None:
+        if isinstance(e, ir.If):
+            cond = self.condition(e.cond, env)
+            (other,) = self.new_labels("else")
+            self.emit(f"@!{cond} bra {other}")
+            self._tail(e.then, env, loop)
+            self.label(other)
+            if e.otherwise is None:
+                self.emit(f"bra {loop.exit}")
+            else:
+                self._tail(e.otherwise, env, loop)
+        elif isinstance(e, ir.Let):
+            self._tail(e.body, {**env, id(e.var): self.value(e.value, env)}, loop)
+        elif isinstance(e, ir.LetFun):
+            self._tail(e.body, self._with_closure(e.fun, env), loop)
+        elif isinstance(e, ir.Seq):
+            for item in e.items[:-1]:
+                self.value(item, env)
+            self._tail(e.items[-1], env, loop)
+        elif isinstance(e, ir.Call) and e.kind == "local" and e.local is loop.fun:
+            self._next_round(e, env, loop)
+        else:
+            self._move_all(leaves(concrete(loop.fun.result)), loop.result, self.value(e, env).parts)
+            self.emit(f"bra {loop.exit}")
+
+    def _next_round(self, call: ir.Call, env: dict, loop: Loop) -> None:
+        """New arguments are computed first; a parameter register passed on to
+        another parameter is staged through a temporary, then all are moved."""
+        args = [self.value(a, env).parts for a in call.args]
+        param_registers = {r for regs in loop.params for r in regs}
+        staged = [[self.copy(k, part) if part in param_registers and part != dest else part
+                   for k, part, dest in zip(ks, parts, regs)]
+                  for ks, parts, regs in zip(loop.kinds, args, loop.params)]
+        for ks, parts, regs in zip(loop.kinds, staged, loop.params):
+            self._move_all(ks, regs, parts)
+        self.emit(f"bra {loop.start}")
+
+
+# ---------------------------------------------------------------- helpers
+
+_RESOURCE_WORDS = {"texture": "二维纹理", "sampler": "采样器", "depth_texture": "二维深度纹理",
+                   "comparison_sampler": "比较采样器"}
+
+_FRAGMENT_ONLY = frozenset("横差 纵差 舍弃 采样纹理 按层采样纹理 读纹素 纹理尺寸 比较采样".split())
+_SUBGROUP_MATRIX = frozenset("""载入矩阵片甲 载入矩阵片乙 载入矩阵片累 载入矩阵片累前八行 载矩阵片甲前八行 载矩阵片甲自存储
+载矩阵片乙自存储 载矩阵片乙自转置存储 满矩阵片累 矩阵片乘加 存矩阵片累 存矩阵片累前八行 存矩阵片累到存储""".split())
+
+
+def _unsupported_builtin(name: str) -> str:
+    if name in _FRAGMENT_ONLY:
+        return f"千手目标不支持「{name}」：纹理、采样器与片元专用的内建是待办事项（着十）"
+    if name in _SUBGROUP_MATRIX:
+        return f"千手目标暂不支持子组矩阵片「{name}」（着十二，待办事项）"
+    return f"千手目标不支持「{name}」"
+
+
+def _no_aliasing_value(t: Type, what: str) -> None:
+    """Cells and resources are references: copying their registers would lose
+    the sharing, so they may not flow through branches or loop registers."""
+    t = concrete(t)
+    if isinstance(t, TCon) and t.name == "格":
+        raise Unsupported(f"千手目标不支持以「格」作{what}：格在寄存器里，经分支或循环传递会失去共享")
+    if isinstance(t, TCon) and t.name in ("存储缓冲", "均匀缓冲", "工作组变量", "纹理二维", "采样器",
+                                          "深度纹理二维", "比较采样器"):
+        raise Unsupported(f"千手目标不支持以资源作{what}：资源须直接写出")
+
+
+def is_eager(e: ir.Expr) -> bool:
+    """Whether `e` may be computed even when its value is not needed: no
+    memory access, no effects, no calls of user functions."""
+    if isinstance(e, (ir.Literal, ir.LocalRef, ir.BuiltinValue, ir.GlobalRef)):
+        return True
+    if isinstance(e, ir.Project):
+        return is_eager(e.base)
+    if isinstance(e, ir.MakeTuple):
+        return all(is_eager(i) for i in e.items)
+    if isinstance(e, ir.MakeRecord):
+        return all(is_eager(v) for _, v in e.fields)
+    if isinstance(e, ir.Call) and e.kind == "builtin":
+        return e.name not in RUNTIME_BUILTINS and all(is_eager(a) for a in e.args)
+    return False
