@@ -6,9 +6,11 @@ the command line and the build service use.
     result = gen.write("应用/加倍。着色器。豫", "产物")
     result.generated.text, result.output, result.changed
 
-A Generator keeps the incremental core warm: a repeated request whose input
-texts are unchanged costs a warm check (stat calls) and one hash of those
-texts, and returns the previous module.
+A Generator keeps the incremental core warm, and answers a repeated request
+whose inputs are unchanged from the previous module: that costs a stat of
+each input (a read when it changed) and one hash of their texts.  Only a
+change of an input's text is noticed this way; a failed generation is always
+retried, so an import that was missing is found once it exists.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from pathlib import Path
 from ..packages import GENERATED_SUFFIX
 from ..workspace import Workspace
 from .lookup import Resolved, find_high_level_import
-from .module import Generated, fingerprint, generate, input_files
+from .module import Generated, fingerprint, generate
 from .output import write_if_changed
 
 
@@ -41,9 +43,8 @@ class Generator:
         """The generated module of a shader source (名。着色器。豫)."""
         key = self.ws.key(path)
         last = self._last.get(key)
-        if last is not None:
-            inputs = input_files(self.ws, key)
-            if inputs == last.inputs and fingerprint(self.ws, inputs) == last.fingerprint:
+        if last is not None and last.text is not None:
+            if fingerprint(self.ws, last.inputs, last.labels) == last.fingerprint:
                 return last
         result = generate(self.ws, key)
         self._last[key] = result

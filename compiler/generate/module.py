@@ -49,16 +49,17 @@ class Outcome:
 class Generated:
     """The generated module of one shader source, or the errors that stop it.
 
-    `inputs` are the files whose text the output depends on (the shader
-    source, every shader module it imports, the builtin declarations), and
-    `fingerprint` hashes their texts; both are what a build system tracks,
-    since the virtual module itself has no dependencies."""
+    `inputs` are the files whose text the output depends on (the builtin
+    declarations, every shader module the source imports, the source), and
+    `fingerprint` hashes their texts with their `labels` (包/模块); both are
+    what a build system tracks, since the virtual module has no dependencies."""
 
     source: str
     text: str | None
     diagnostics: list[Diagnostic]
     warnings: list[str]
     inputs: list[str]
+    labels: list[str]
     fingerprint: str
 
     @property
@@ -94,12 +95,16 @@ def input_files(ws, path: str) -> list[str]:
     return [builtin, *imports, ws.key(path)]
 
 
-def fingerprint(ws, inputs: list[str]) -> str:
-    """sha256 over each input's package, module name and text (not its
-    absolute path, so identical trees give identical output)."""
+def input_labels(ws, inputs: list[str]) -> list[str]:
+    """包/模块 of each input: what the fingerprint names a file by (not its
+    absolute path, so identical trees anywhere give identical output)."""
+    return [f"{ws.packages.package_of(p).name}/{ws.packages.module_name(p)}" for p in inputs]
+
+
+def fingerprint(ws, inputs: list[str], labels: list[str]) -> str:
+    """sha256 over each input's label and text."""
     h = hashlib.sha256()
-    for p in inputs:
-        label = f"{ws.packages.package_of(p).name}/{ws.packages.module_name(p)}"
+    for label, p in zip(labels, inputs):
         for part in (label, ws.source(p).text):
             data = part.encode("utf-8", "surrogatepass")
             h.update(len(data).to_bytes(8, "little"))
@@ -216,25 +221,30 @@ def generate(ws, path: str) -> Generated:
     """The generated module of the shader source `path`."""
     key = ws.key(path)
     inputs = input_files(ws, key)
-    digest = fingerprint(ws, inputs)
+    labels = input_labels(ws, inputs)
+    digest = fingerprint(ws, inputs, labels)
+
+    def failure(diagnostics: list[Diagnostic]) -> Generated:
+        return Generated(key, None, diagnostics, [], inputs, labels, digest)
+
     errors = [d for d in ws.diagnostics(key) if d.severity == "错误"]
     if errors:
-        return Generated(key, None, errors, [], inputs, digest)
+        return failure(errors)
     outcomes = [translate(ws, key, t) for t in TARGETS]
     failed = [o for o in outcomes if o.text is None]
     if len(failed) == len(outcomes):
-        return Generated(key, None, _nothing_translated(key, failed), [], inputs, digest)
+        return failure(_nothing_translated(key, failed))
     table = entry_table(outcomes)
     clashes = name_clashes(ws, key, table)
     if clashes:
-        return Generated(key, None, clashes, [], inputs, digest)
+        return failure(clashes)
     writer = ModuleWriter(ws, key, digest)
     writer.header()
     writer.sources(outcomes)
     writer.entries(table)
     warnings = [f"{display_path(ws, key)}: 未能译成 {o.target.label}，「{o.target.export}」只是一行说明：{one_line(o.reason)}"
                 for o in failed]
-    return Generated(key, writer.text(), [], warnings, inputs, digest)
+    return Generated(key, writer.text(), [], warnings, inputs, labels, digest)
 
 
 def _nothing_translated(path: str, failed: list[Outcome]) -> list[Diagnostic]:
