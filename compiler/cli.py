@@ -119,6 +119,7 @@ def _check(args) -> int:
 
 def commands() -> list[Command]:
     """Every subcommand; back ends add theirs here."""
+    from .backends.msl.command import METAL
     from .backends.wgsl import commands as wgsl_commands
     return [
         Command("检查", ["check"], "只做语法分析、名称解析与类型检查，报告所有错误",
@@ -129,6 +130,7 @@ def commands() -> list[Command]:
                 generate_command.add_arguments, generate_command.run),
         wgsl_commands.TRANSLATE,
         wgsl_commands.RUN,
+        METAL,
         Command("千手", ["ptx"], ptx_command.HELP, ptx_command.DESCRIPTION, ptx_command.add_arguments,
                 ptx_command.run),
         Command("服务", ["serve"], "启动语言服务（LSP，经标准输入输出），供编辑器使用",

@@ -1,0 +1,117 @@
+"""How each builtin is written in MSL (seed 着九), keyed by its Chinese name.
+
+A `Template` is a format string over the call's arguments: `{0}` is an
+argument as written, `{0:p}` the same argument parenthesised when it is an
+operator expression (so it can be an operand or a postfix base), `{R}` the
+MSL type of the call's result.  A `Special` names a writer method for the few
+builtins whose spelling depends on types or on the resource's binding.
+Builtins missing here (subgroup matrices, tensor fragments) are reported as
+not available in MSL.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Template:
+    text: str
+    atomic: bool = True     # usable as an operand without parentheses
+    effect: bool = False    # writes or synchronises: never speculated, never reordered
+    reads: bool = False     # reads memory that an effect might change
+    uniform: bool = False   # needs its neighbours (derivatives, SIMD-group): never speculated
+
+
+@dataclass(frozen=True)
+class Special:
+    method: str             # MslWriter method `_builtin_<method>(call)`
+    effect: bool = False
+    reads: bool = False
+    uniform: bool = False
+
+
+def _op(symbol: str) -> Template:
+    return Template(f"{{0:p}} {symbol} {{1:p}}", atomic=False)
+
+
+def _fn(name: str, arity: int = 1, **flags) -> Template:
+    return Template(f"{name}(" + ", ".join(f"{{{i}}}" for i in range(arity)) + ")", **flags)
+
+
+_ATOMIC = "memory_order_relaxed"
+
+BUILTINS: dict[str, Template | Special] = {
+    # operators
+    "加": _op("+"), "减": _op("-"), "乘": _op("*"), "除": _op("/"),
+    "余": Special("remainder"),
+    "左移": Special("shift"), "右移": Special("shift"),
+    "等于": _op("=="), "不等于": _op("!="), "小于": _op("<"), "大于": _op(">"),
+    "不大于": _op("<="), "不小于": _op(">="),
+    "按位与": Special("bitwise"), "按位或": Special("bitwise"), "异或": _op("^"),
+    "按位非": Template("~{0:p}", atomic=False),
+    "且": Special("logical"), "或": Special("logical"),
+    "非": Template("!{0:p}", atomic=False), "负": Template("-{0:p}", atomic=False),
+    # literals and conversions
+    "新浮三二": Special("typed_literal"), "新浮十六": Special("typed_literal"),
+    "新整三二": Special("typed_literal"), "新无三二": Special("typed_literal"),
+    "转换": Template("{R}({0})"),
+    "位转换": Template("as_type<{R}>({0})"),
+    "半精度解包": Template("float2(as_type<half2>({0}))"),
+    "半精度打包": Template("as_type<uint>(half2({0}))"),
+    # buffers, workgroup memory, cells
+    "读数组": Template("{0:p}[{1}]", reads=True),
+    "写数组": Template("{0:p}[{1}] = {2}", effect=True),
+    "读共享数组": Template("{0:p}[{1}]", reads=True),
+    "写共享数组": Template("{0:p}[{1}] = {2}", effect=True),
+    "读共享": Template("{0}", reads=True),
+    "写共享": Template("{0} = {1}", effect=True),
+    "读均匀": Template("{0}", reads=True),
+    "读存储": Template("{0}", reads=True),
+    "写存储": Template("{0} = {1}", effect=True),
+    "取元素": Template("{0:p}[{1}]"),
+    "数组长度": Special("array_length"),
+    "读格": Template("{0}", reads=True),
+    "写格": Template("{0} = {1}", effect=True),
+    # atomics
+    "原子加": Template(f"atomic_fetch_add_explicit(&{{0:p}}[{{1}}], {{2}}, {_ATOMIC})", effect=True),
+    "原子最大": Template(f"atomic_fetch_max_explicit(&{{0:p}}[{{1}}], {{2}}, {_ATOMIC})", effect=True),
+    "原子最小": Template(f"atomic_fetch_min_explicit(&{{0:p}}[{{1}}], {{2}}, {_ATOMIC})", effect=True),
+    "原子读": Template(f"atomic_load_explicit(&{{0:p}}[{{1}}], {_ATOMIC})", effect=True),
+    "原子存": Template(f"atomic_store_explicit(&{{0:p}}[{{1}}], {{2}}, {_ATOMIC})", effect=True),
+    # math
+    "绝对值": _fn("abs"), "最大": _fn("max", 2), "最小": _fn("min", 2), "夹紧": _fn("clamp", 3),
+    "混合": _fn("mix", 3), "阶跃": _fn("step", 2), "平滑阶跃": _fn("smoothstep", 3),
+    "平方根": _fn("sqrt"), "逆平方根": _fn("rsqrt"), "指数": _fn("exp"), "指数二": _fn("exp2"),
+    "对数": _fn("log"), "对数二": _fn("log2"), "幂": _fn("pow", 2),
+    "正弦": _fn("sin"), "余弦": _fn("cos"), "正切": _fn("tan"), "双曲正切": _fn("tanh"),
+    "反正弦": _fn("asin"), "反余弦": _fn("acos"), "反正切": _fn("atan"), "反正切二": _fn("atan2", 2),
+    "向下取整": _fn("floor"), "向上取整": _fn("ceil"), "四舍五入": _fn("rint"), "截断": _fn("trunc"),
+    "小数部分": _fn("fract"), "饱和": _fn("saturate"), "符号": Special("sign"),
+    "点积": _fn("dot", 2), "叉积": _fn("cross", 2), "长度": _fn("length"), "距离": _fn("distance", 2),
+    "归一化": _fn("normalize"), "融合乘加": _fn("fma", 3),
+    "选择": Special("select"),
+    "矩阵乘": _op("*"), "转置": _fn("transpose"), "行列式": _fn("determinant"),
+    "一位计数": _fn("popcount"), "位反转": _fn("reverse_bits"),
+    # fragment-only: derivatives need every neighbouring invocation, so never speculate them
+    "横差": _fn("dfdx", uniform=True), "纵差": _fn("dfdy", uniform=True),
+    # control
+    "工作组屏障": Template("threadgroup_barrier(mem_flags::mem_threadgroup)", effect=True, uniform=True),
+    "存储屏障": Template("threadgroup_barrier(mem_flags::mem_device)", effect=True, uniform=True),
+    "舍弃": Template("discard_fragment()", effect=True),
+    # textures
+    "采样纹理": Template("{0:p}.sample({1}, {2})", reads=True, uniform=True),
+    "按层采样纹理": Template("{0:p}.sample({1}, {2}, level({3}))", reads=True),
+    "读纹素": Special("texel", reads=True),
+    "纹理尺寸": Template("uint2({0:p}.get_width(), {0:p}.get_height())"),
+    "比较采样": Template("{0:p}.sample_compare({1}, {2}, {3})", reads=True),
+    # SIMD-groups (seed 着十一): the lane index is a ushort in MSL
+    "子组求和": _fn("simd_sum", uniform=True), "子组最大": _fn("simd_max", uniform=True),
+    "子组最小": _fn("simd_min", uniform=True),
+    "子组广播": Template("simd_shuffle({0}, ushort({1}))", uniform=True),
+    "子组洗牌": Template("simd_shuffle({0}, ushort({1}))", uniform=True),
+    "子组异或洗牌": Template("simd_shuffle_xor({0}, ushort({1}))", uniform=True),
+}
+
+#: Builtins that only make a value a statement can hold (the 令 that binds a cell).
+CELL = "新格"

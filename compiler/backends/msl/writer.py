@@ -1,0 +1,1185 @@
+"""The MSL writer: checked IR of a shader source and its imports → Metal
+Shading Language (seed 着九).
+
+It reads the same checked IR as the WGSL writer; only the writing differs.
+Bodies are expressions; they become statements by delivering each value to a
+destination (the return, a variable, a discarded `(void)(…);`, or the exit of
+a `while (true)` loop).  Local tail-recursive functions become loops at each
+call, other local functions are inlined.  MSL has no module-level resources:
+every function takes the resources it uses, directly or through calls, as
+trailing parameters, and entry functions bind them with [[buffer(n)]],
+[[texture(n)]] and [[sampler(n)]], n = group × 16 + binding.
+
+Beyond the seed: 「数组长度」 reads element n of a `constant uint*` at
+[[buffer(30)]] that the host fills with the element count of the array bound
+at [[buffer(n)]] (the entry table says which n); samplers outside group 0,
+groups other than 0 and 1, and buffer slots past 30 are reported.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from ... import ir
+from ...builtin.io import BUILTIN_IO
+from ...diagnostics import Diagnostic
+from ...types import TCon, TError, TRecord, TTuple, deep_resolve, matrix_parts, resolve, vector_parts
+from .. import EntryInfo, Translation
+from ..names import NameAllocator
+from .builtins import BUILTINS, CELL, Special, Template
+
+INDENT = "  "
+HEADER = "#include <metal_stdlib>\nusing namespace metal;"
+SCALARS = {("定长小数", 32): "float", ("定长小数", 16): "half", ("定长整数", 32): "int",
+           ("定长无符号", 32): "uint"}
+ABSTRACT = {"整数": "int", "小数": "float"}   # what a declared abstract number becomes
+HANDLES = {"采样器": "sampler", "比较采样器": "sampler", "深度纹理二维": "depth2d<float>"}
+COMPONENTS = "xyzw"
+SLOT_KIND = {"storage": "buffer", "uniform": "buffer", "texture": "texture",
+             "depth_texture": "texture", "sampler": "sampler", "comparison_sampler": "sampler"}
+LENGTHS_SLOT = 30         # [[buffer(30)]]: the array lengths of 「数组长度」
+MAX_BUFFER_SLOT = 30      # Metal binds at most 31 buffers per function
+STAGE_KEYWORD = {"计算": "kernel", "顶点": "vertex", "片元": "fragment"}
+LINE_LIMIT = 100
+
+
+@dataclass
+class Code:
+    """An MSL expression; `atomic` when it needs no parentheses as an operand."""
+
+    text: str
+    atomic: bool = True
+
+    def operand(self) -> str:
+        return self.text if self.atomic else f"({self.text})"
+
+    def __format__(self, spec: str) -> str:
+        return self.operand() if spec == "p" else self.text
+
+
+class TranslationFailure(Exception):
+    """What MSL cannot express, at a span of the current definition."""
+
+    def __init__(self, span: tuple[int, int], message: str) -> None:
+        super().__init__(message)
+        self.span = span
+        self.message = message
+
+
+@dataclass
+class MslEntry(EntryInfo):
+    """An entry as the host sees it: `parameters` are (type, name, attribute)
+    of the MSL function; `lengths` the (buffer slot, resource) pairs whose
+    element counts the host writes into [[buffer(30)]] for 「数组长度」."""
+
+    workgroup_size: int | None = None
+    parameters: list[tuple[str, str, str]] = field(default_factory=list)
+    lengths: list[tuple[int, str]] = field(default_factory=list)
+
+    def table_line(self) -> str:
+        line = f"{self.item}\t{self.function}\t{self.stage}"
+        if self.lengths:
+            pairs = "，".join(f"{slot}={name}" for slot, name in self.lengths)
+            line += f"\t数组长度缓冲={LENGTHS_SLOT}：{pairs}"
+        return line
+
+
+# ---------------------------------------------------------------- destinations
+
+
+class Return:
+    def deliver(self, w: "MslWriter", code: Code | None) -> None:
+        if code is not None:
+            w.line(f"return {code.text};")
+        elif w.loop_depth:
+            w.line("return;")
+
+
+class Discard:
+    def deliver(self, w: "MslWriter", code: Code | None) -> None:
+        if code is not None:
+            w.line(f"(void)({code.text});")
+
+
+@dataclass
+class Assign:
+    name: str
+
+    def deliver(self, w: "MslWriter", code: Code | None) -> None:
+        if code is not None:
+            w.line(f"{self.name} = {code.text};")
+
+
+@dataclass
+class LoopExit:
+    """Leaving the loop of a local tail-recursive function with its value."""
+
+    fun: ir.LocalFun
+    inner: Return | Discard | Assign
+
+    def deliver(self, w: "MslWriter", code: Code | None) -> None:
+        self.inner.deliver(w, code)
+        if not isinstance(self.inner, Return):
+            w.line("break;")
+
+
+DISCARD = Discard()
+
+
+# ---------------------------------------------------------------- IR helpers
+
+
+def float_text(value) -> str:
+    """A float literal's digits with a decimal point or exponent (40 → 40.0)."""
+    if isinstance(value, int):
+        return f"{value}.0"
+    text = repr(float(value))
+    return text if any(c in text for c in ".e") else text + ".0"
+
+
+def literal_value(e: ir.Expr):
+    """The number of a literal, or of 负 applied to one; None otherwise."""
+    if isinstance(e, ir.Literal):
+        return e.value
+    if isinstance(e, ir.Call) and e.kind == "builtin" and e.name == "负" and len(e.args) == 1:
+        inner = literal_value(e.args[0])
+        return None if inner is None else -inner
+    return None
+
+
+def subexpressions(e: ir.Expr) -> list[ir.Expr]:
+    if isinstance(e, ir.Call):
+        return list(e.args)
+    if isinstance(e, ir.Project):
+        return [e.base]
+    if isinstance(e, ir.MakeTuple):
+        return list(e.items)
+    if isinstance(e, ir.MakeRecord):
+        return [v for _, v in e.fields]
+    if isinstance(e, ir.If):
+        return [x for x in (e.cond, e.then, e.otherwise) if x is not None]
+    if isinstance(e, ir.Let):
+        return [e.value, e.body]
+    if isinstance(e, ir.LetFun):
+        return [x for x in (e.fun.body, e.body) if x is not None]
+    if isinstance(e, ir.Seq):
+        return list(e.items)
+    return []
+
+
+def walk(e: ir.Expr):
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(subexpressions(node))
+
+
+def head(t) -> str | None:
+    t = resolve(t)
+    return t.name if isinstance(t, TCon) else None
+
+
+def is_unit(t) -> bool:
+    return head(t) == "有"
+
+
+def scalar_kind(t) -> str | None:
+    """'float', 'int', 'uint' or 'bool' for a scalar or a vector of them."""
+    t = deep_resolve(t)
+    parts = vector_parts(t)
+    comp = parts[0] if parts else t
+    return {"定长小数": "float", "小数": "float", "定长整数": "int", "整数": "int",
+            "定长无符号": "uint", "爻": "bool"}.get(head(comp))
+
+
+def storage_array(decl: ir.Resource):
+    """The element type when a storage buffer holds a runtime array."""
+    inner = deep_resolve(decl.inner)
+    return inner.args[0] if head(inner) == "数组" else None
+
+
+def holds_atomics(t) -> bool:
+    t = deep_resolve(t)
+    if isinstance(t, TCon):
+        return t.name == "原子" or any(holds_atomics(a) for a in t.args if not isinstance(a, int))
+    if isinstance(t, TRecord):
+        return any(holds_atomics(ft) for _, ft in t.fields)
+    return False
+
+
+@dataclass
+class Uses:
+    """What a function needs passed in: resources (keys) and the lengths buffer."""
+
+    resources: set = field(default_factory=set)
+    lengths: set = field(default_factory=set)        # resources whose 「数组长度」 is read
+    callees: set = field(default_factory=set)
+
+
+# ---------------------------------------------------------------- the writer
+
+
+class MslWriter:
+    """Writes one shader source (with its imported shader sources) as MSL."""
+
+    def __init__(self, modules: list[ir.Module], show) -> None:
+        self.modules = modules
+        self.own = modules[-1]
+        self.show = show
+        self.diagnostics: list[Diagnostic] = []
+        self.globals: dict[tuple[str, str], str] = {}
+        self.decls: dict[tuple[str, str], ir.Decl] = {}
+        self.structs: dict[str, tuple[ir.Struct, str, dict[str, str], tuple[str, str]]] = {}
+        self.module_of = {m.path: m for m in modules}
+        self.emitted: set[tuple[str, str]] = set()
+        self.resources: list[tuple[str, str]] = []       # keys in declaration order
+        self.entries: dict[tuple[str, str], ir.Entry] = {}
+        self.outputs: dict[str, set[str]] = {}           # struct → stages it is the output of
+        self.global_names = NameAllocator()
+        self.lengths_name = ""
+        self.uses: dict[tuple[str, str], Uses] = {}
+        self.table: list[MslEntry] = []
+        self._memo: dict[tuple[str, int], bool] = {}
+        self.path, self.base, self.definition = "", 0, ""
+        self._begin_item()
+
+    # ------------------------------------------------------------ output
+
+    def line(self, text: str) -> None:
+        self.lines.append(INDENT * self.depth + text)
+
+    @contextmanager
+    def block(self):
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+
+    @contextmanager
+    def capture(self):
+        """Collect the lines written inside, at the current depth."""
+        saved, self.lines = self.lines, []
+        captured: list[str] = []
+        try:
+            yield captured
+        finally:
+            captured.extend(self.lines)
+            self.lines = saved
+
+    def report(self, span, message: str) -> None:
+        start, end = span
+        d = Diagnostic(self.path, self.base + start, self.base + end, message, self.definition)
+        if not any(x.start == d.start and x.message == d.message for x in self.diagnostics):
+            self.diagnostics.append(d)
+
+    @staticmethod
+    def at_name(decl: ir.Decl) -> tuple[int, int]:
+        return (0, decl.name_end)
+
+    def _at(self, module: ir.Module, decl: ir.Decl) -> None:
+        self.path, self.base, self.definition = module.path, decl.start, decl.name
+
+    # ------------------------------------------------------------ module
+
+    def run(self) -> Translation:
+        self._declare_globals()
+        self._analyse_uses()
+        self._collect_entries()
+        chunks = [HEADER]
+        for module in self.modules:
+            for decl in module.decls:
+                self._emit(module, decl, chunks)
+        if self.diagnostics:
+            return Translation(None, list(self.table), self.diagnostics)
+        return Translation("\n\n".join(chunks) + "\n", list(self.table), [])
+
+    def _emit(self, module: ir.Module, decl: ir.Decl, chunks: list[str]) -> None:
+        """Write a declaration in source order, after what it uses that comes
+        later in the source (C++ declares before use; WGSL does not care)."""
+        key = (module.path, decl.name)
+        if key in self.decls:
+            if key in self.emitted:
+                return
+            self.emitted.add(key)
+            for dep in self._dependencies(decl):
+                self._emit(self.module_of[dep[0]], self.decls[dep], chunks)
+        self._at(module, decl)
+        try:
+            chunk = self._decl(module, decl)
+        except TranslationFailure as failure:
+            self.report(failure.span, failure.message)
+            return
+        if chunk:
+            chunks.append(chunk)
+
+    def _dependencies(self, decl: ir.Decl) -> list[tuple[str, str]]:
+        """Structs, constants and functions a declaration names, in source order."""
+        found: dict[tuple[str, str], None] = {}
+        types = []
+        if isinstance(decl, ir.Struct) and decl.type is not None:
+            types += [t for _, t in decl.type.fields]
+        if isinstance(decl, ir.Const):
+            types.append(decl.type)
+        if isinstance(decl, ir.Function) and decl.type is not None:
+            types += [*decl.type.params, decl.type.result]
+        body = decl.value if isinstance(decl, ir.Const) else getattr(decl, "body", None)
+        for e in walk(body) if body is not None else ():
+            types.append(e.type)
+            if isinstance(e, ir.GlobalRef) and isinstance(self.decls.get((e.module, e.name)), ir.Const):
+                found[(e.module, e.name)] = None
+            elif isinstance(e, ir.Call) and e.kind == "function":
+                found[(e.module, e.name)] = None
+            elif isinstance(e, ir.LetFun):
+                types += [p.type for p in e.fun.params]
+        for t in types:
+            for struct in self._structs_in(t):
+                found[self.structs[struct][3]] = None
+        order = [m.path for m in self.modules]
+        return sorted(found, key=lambda k: (order.index(k[0]), self.decls[k].start))
+
+    def _structs_in(self, t) -> list[str]:
+        t = deep_resolve(t)
+        if isinstance(t, TRecord):
+            name = self._struct_name(t)
+            inner = [s for _, ft in t.fields for s in self._structs_in(ft)]
+            return inner + ([name] if name is not None else [])
+        if isinstance(t, TTuple):
+            return [s for item in t.items for s in self._structs_in(item)]
+        if isinstance(t, TCon):
+            return [s for a in t.args if not isinstance(a, int) for s in self._structs_in(a)]
+        return []
+
+    def _declare_globals(self) -> None:
+        for module in self.modules:
+            for decl in module.decls:
+                if not isinstance(decl, (ir.Struct, ir.Resource, ir.Function, ir.Const)):
+                    continue
+                key = (module.path, decl.name)
+                self.globals[key] = self.global_names.claim(decl.name)
+                self.decls[key] = decl
+                if isinstance(decl, ir.Resource):
+                    self.resources.append(key)
+                if isinstance(decl, ir.Struct) and decl.type is not None:
+                    fields = NameAllocator()
+                    names = {n: fields.claim(n) for n, _ in decl.type.fields}
+                    self.structs.setdefault(decl.name, (decl, self.globals[key], names, key))
+        self.lengths_name = self.global_names.claim("数组长度")
+
+    def _analyse_uses(self) -> None:
+        """Which resources each function needs, directly or through calls."""
+        direct: dict[tuple[str, str], Uses] = {}
+        for key, decl in self.decls.items():
+            if isinstance(decl, ir.Function) and decl.body is not None:
+                direct[key] = self._direct_uses(decl.body)
+
+        def total(key, seen=()) -> Uses:
+            if key in self.uses:
+                return self.uses[key]
+            own = direct.get(key, Uses())
+            result = Uses(set(own.resources), set(own.lengths), own.callees)
+            for callee in own.callees:
+                if callee not in seen:
+                    inner = total(callee, seen + (key,))
+                    result.resources |= inner.resources
+                    result.lengths |= inner.lengths
+            self.uses[key] = result
+            return result
+
+        for key in direct:
+            total(key)
+
+    def _direct_uses(self, body: ir.Expr) -> Uses:
+        uses = Uses()
+        measured: set[int] = set()     # 数组长度 reads the lengths buffer, not the array
+        for e in walk(body):
+            if isinstance(e, ir.GlobalRef) and isinstance(self.decls.get((e.module, e.name)), ir.Resource):
+                if id(e) not in measured:
+                    uses.resources.add((e.module, e.name))
+            elif isinstance(e, ir.Call) and e.kind == "function":
+                uses.callees.add((e.module, e.name))
+            elif isinstance(e, ir.Call) and e.kind == "builtin" and e.name == "数组长度":
+                targets = [a for a in e.args if isinstance(a, ir.GlobalRef)]
+                uses.lengths |= {(a.module, a.name) for a in targets}
+                measured |= {id(a) for a in targets}
+        return uses
+
+    def _function_key(self, entry: ir.Entry) -> tuple[str, str]:
+        """The module that defines an entry's function: the entry's own, else an import."""
+        for module in reversed(self.modules):
+            key = (module.path, entry.function)
+            if isinstance(self.decls.get(key), ir.Function):
+                return key
+        return (self.own.path, entry.function)
+
+    def _collect_entries(self) -> None:
+        for decl in self.own.decls:
+            if not isinstance(decl, ir.Entry):
+                continue
+            self._at(self.own, decl)
+            key = self._function_key(decl)
+            if key in self.entries:
+                self.report(self.at_name(decl), f"函数「{decl.function}」已是入口项「{self.entries[key].name}」"
+                                                "的函数：一个函数只能作一个入口")
+                continue
+            self.entries[key] = decl
+            function = self.decls.get(key)
+            if isinstance(function, ir.Function) and function.type is not None:
+                struct = self._struct_name(function.type.result)
+                if struct is not None:
+                    self.outputs.setdefault(struct, set()).add(decl.stage)
+        for key, uses in self.uses.items():
+            for callee in uses.callees & self.entries.keys():
+                decl = self.decls[key]
+                self.path, self.base, self.definition = key[0], decl.start, decl.name
+                self.report(self.at_name(decl), f"「{decl.name}」调用了入口函数「{callee[1]}」："
+                                                "金属的入口函数不能被别的函数调用")
+
+    def _decl(self, module: ir.Module, decl: ir.Decl) -> str | None:
+        if isinstance(decl, ir.Struct):
+            return self._struct(decl)
+        if isinstance(decl, ir.Resource):
+            self._check_slot(decl)
+            return None
+        if isinstance(decl, ir.Const):
+            return self._const(module, decl)
+        if isinstance(decl, ir.Function) and decl.body is not None and decl.type is not None:
+            key = (module.path, decl.name)
+            if key in self.entries:
+                return self._entry_function(key, decl, self.entries[key])
+            return self._helper_function(key, decl)
+        return None
+
+    # ------------------------------------------------------------ types
+
+    def type_text(self, t, span) -> str:
+        """The MSL spelling of a value's type; abstract numbers become int and float."""
+        t = deep_resolve(t)
+        if isinstance(t, TError):
+            raise TranslationFailure(span, "类型未知")
+        if isinstance(t, TTuple):
+            return self._tuple_type(t, span)
+        if isinstance(t, TRecord):
+            name = self._struct_name(t)
+            if name is None:
+                raise TranslationFailure(span, f"金属写不出没有名字的记录类型{self.show(t)}：先用「名」即「组类」【…】也 定义结构")
+            return self.structs[name][1]
+        name = head(t)
+        if name in ("定长小数", "定长整数", "定长无符号"):
+            text = SCALARS.get((name, t.args[0] if t.args else None))
+            if text is None:
+                raise TranslationFailure(span, f"金属目标没有{self.show(t)}：标量只有「浮三二」「浮十六」「整三二」「无三二」（着三）")
+            return text
+        if name in ABSTRACT:
+            return ABSTRACT[name]
+        if name == "爻":
+            return "bool"
+        if name in HANDLES:
+            return HANDLES[name]
+        if name == "原子":
+            return {"int": "atomic_int", "uint": "atomic_uint"}[scalar_kind(t.args[0])]
+        if name == "纹理二维":
+            return f"texture2d<{self.type_text(t.args[0], span)}>"
+        if name == "定长数组" and isinstance(t.args[1], int):
+            return f"array<{self.type_text(t.args[0], span)}, {t.args[1]}>"
+        if name == "格":
+            return self.type_text(t.args[0], span)
+        raise TranslationFailure(span, f"金属写不出类型{self.show(t)}")
+
+    def _tuple_type(self, t: TTuple, span) -> str:
+        matrix = matrix_parts(t)
+        if matrix is not None:
+            comp, cols, rows = matrix
+            return f"{self.type_text(comp, span)}{cols}x{rows}"
+        vector = vector_parts(t)
+        if vector is None:
+            raise TranslationFailure(span, f"金属写不出元组类型{self.show(t)}")
+        comp, n = vector
+        return f"{self.type_text(comp, span)}{n}"
+
+    def _struct_name(self, t) -> str | None:
+        """The struct a record type is: by its alias, else the first of the same shape."""
+        t = resolve(t)
+        if not isinstance(t, TRecord):
+            return None
+        if t.alias in self.structs:
+            return t.alias
+        plain = deep_resolve(t)
+        for name, (decl, *_) in self.structs.items():
+            if deep_resolve(decl.type) == plain:
+                return name
+        return None
+
+    def _resource_type(self, decl: ir.Resource, span) -> str:
+        """How a function parameter holds a resource (seed 着九)."""
+        if decl.kind == "storage":
+            space = "const device" if decl.access == "只读" and not holds_atomics(decl.inner) else "device"
+            element = storage_array(decl)
+            if element is not None:
+                return f"{space} {self.type_text(element, span)}*"
+            return f"{space} {self.type_text(decl.inner, span)}&"
+        if decl.kind == "uniform":
+            return f"constant {self.type_text(decl.inner, span)}&"
+        if decl.kind == "workgroup":
+            return f"threadgroup {self.type_text(decl.inner, span)}&"
+        return self.type_text(decl.type, span)
+
+    # ------------------------------------------------------------ declarations
+
+    def _struct(self, decl: ir.Struct) -> str | None:
+        entry = self.structs.get(decl.name)
+        if entry is None or entry[0] is not decl:
+            return None
+        _, name, fields, _ = entry
+        stages = self.outputs.get(decl.name, set())
+        if len(stages) > 1:
+            raise TranslationFailure(self.at_name(decl), f"结构「{decl.name}」同时是顶点与片元入口的返回类型："
+                                                         "金属的字段属性不同，请分成两个结构")
+        stage = next(iter(stages), None)
+        lines = [f"struct {name} {{"]
+        location = 0
+        for field_name, t in decl.type.fields:
+            text = self.type_text(t, self.at_name(decl))
+            attribute = ""
+            if stage is not None:
+                attribute, location = self._output_attribute(decl, field_name, t, stage, location)
+            lines.append(f"{INDENT}{text} {fields[field_name]}{attribute};")
+        lines.append("};")
+        return "\n".join(lines)
+
+    def _output_attribute(self, decl, field_name: str, t, stage: str, location: int) -> tuple[str, int]:
+        """The stage attribute of a vertex or fragment output field."""
+        alias = t.alias
+        if alias in BUILTIN_IO:
+            if stage not in BUILTIN_IO[alias].outputs:
+                raise TranslationFailure(self.at_name(decl), f"结构「{decl.name}」的字段「{field_name}」是"
+                                                             f"「{alias}」，不能作{stage}入口的输出")
+            return f" [[{BUILTIN_IO[alias].msl}]]", location
+        if not (vector_parts(t) is not None or scalar_kind(t) is not None) or isinstance(resolve(t), TRecord):
+            raise TranslationFailure(self.at_name(decl), f"{stage}入口输出的字段「{field_name}」须是标量或向量")
+        attribute = f" [[user(loc{location})]]" if stage == "顶点" else f" [[color({location})]]"
+        return attribute, location + 1
+
+    def _check_slot(self, decl: ir.Resource) -> None:
+        """Metal's argument tables: 31 buffers, 16 samplers (seed 着九's 待办)."""
+        if decl.kind == "workgroup" or decl.group is None or decl.binding is None:
+            return
+        span = self.at_name(decl)
+        if decl.group not in (0, 1):
+            self.report(span, f"金属目标只能用组 0 与组 1（序号＝组号×16＋绑定号，一个函数最多 31 个缓冲），这里是组 {decl.group}")
+        elif decl.binding >= 16:
+            self.report(span, f"金属目标的绑定号须小于 16（序号＝组号×16＋绑定号），这里是 {decl.binding}")
+        elif SLOT_KIND[decl.kind] == "sampler" and decl.group != 0:
+            self.report(span, "金属的采样器序号只到 15：采样器与比较采样器只能放在组 0")
+        elif SLOT_KIND[decl.kind] == "buffer" and self._slot(decl) > MAX_BUFFER_SLOT:
+            self.report(span, f"金属的缓冲序号至多 {MAX_BUFFER_SLOT}，组 1 号 15 得 31：换一个绑定号")
+
+    @staticmethod
+    def _slot(decl: ir.Resource) -> int:
+        return decl.group * 16 + decl.binding
+
+    def _const(self, module: ir.Module, decl: ir.Const) -> str | None:
+        if decl.value is None or is_unit(decl.type):
+            return None
+        self._begin_item()
+        code = self.expr(decl.value)
+        if self.lines:
+            raise TranslationFailure(self.at_name(decl), "常量的值须是一个常量表达式（着四.5）")
+        t = self.type_text(decl.type, self.at_name(decl))
+        return f"constant {t} {self.globals[(module.path, decl.name)]} = {code.text};"
+
+    def _begin_item(self) -> None:
+        self.lines: list[str] = []
+        self.depth = 0
+        self.loop_depth = 0
+        self.scope = self.global_names.fork()
+        self.bound: dict[int, Code | None] = {}
+        self.loops: dict[int, list[tuple[ir.LocalVar, str | None]]] = {}
+
+    def _resource_names(self, key) -> list[str]:
+        """The resources a function takes, in declaration order, then the lengths buffer."""
+        uses = self.uses.get(key, Uses())
+        names = [self.globals[r] for r in self.resources if r in uses.resources]
+        return names + ([self.lengths_name] if uses.lengths else [])
+
+    def _helper_function(self, key, decl: ir.Function) -> str:
+        self._begin_item()
+        params = []
+        for p in decl.params:
+            if is_unit(p.type):
+                self.bound[id(p)] = None
+                continue
+            if head(p.type) == "格":
+                raise TranslationFailure((p.start, p.end), f"函数参数不能是{self.show(p.type)}：格只能在定义它的函数里使用")
+            name = self.scope.claim(p.name)
+            self.bound[id(p)] = Code(name)
+            params.append(f"{self.type_text(p.type, (p.start, p.end))} {name}")
+        uses = self.uses.get(key, Uses())
+        for r in self.resources:
+            if r in uses.resources:
+                params.append(f"{self._resource_type(self.decls[r], self.at_name(decl))} {self.globals[r]}")
+        if uses.lengths:
+            params.append(f"constant uint* {self.lengths_name}")
+        result = "void" if is_unit(decl.type.result) else self.type_text(decl.type.result, self.at_name(decl))
+        self.depth = 1
+        self.into(decl.body, Return())
+        return "\n".join([self._signature(f"{result} {self.globals[key]}", params)] + self.lines + ["}"])
+
+    @staticmethod
+    def _signature(head_text: str, params: list[str]) -> str:
+        flat = f"{head_text}({', '.join(params)}) {{"
+        if len(flat) <= LINE_LIMIT or not params:
+            return flat
+        return f"{head_text}(\n" + ",\n".join(INDENT * 2 + p for p in params) + ") {"
+
+    # ------------------------------------------------------------ entries
+
+    def _entry_function(self, key, decl: ir.Function, entry: ir.Entry) -> str:
+        self._begin_item()
+        self.depth = 1
+        name = self.globals[key]
+        stage_in_name = self.scope.claim("yy_入") if entry.stage != "计算" else ""
+        params: list[tuple[str, str, str]] = []     # (type, name, attribute)
+        stage_in: list[tuple[str, str, list[str]]] = []
+        self._entry_inputs(decl, entry, stage_in_name, params, stage_in)
+        stage_in_struct = None
+        if stage_in:
+            stage_in_struct = self.global_names.claim(f"yy_{name}_入")
+            params.append((stage_in_struct, stage_in_name, "stage_in"))
+        lengths = self._entry_resources(key, decl, entry, params)
+        result = self._entry_result(decl, entry)
+        self.into(decl.body, Return())
+        text_params = [f"{t} {n} [[{a}]]" for t, n, a in params]
+        header = f"{STAGE_KEYWORD[entry.stage]} {result} {name}"
+        lines = [self._signature(header, text_params)] + self.lines + ["}"]
+        if entry.stage == "计算":
+            lines.insert(0, f"[[max_total_threads_per_threadgroup({entry.workgroup_size})]]")
+        if stage_in_struct is not None:
+            lines[:0] = self._stage_in_struct(stage_in_struct, stage_in) + [""]
+        self.table.append(MslEntry(entry.name, name, entry.stage, entry.workgroup_size, params, lengths))
+        return "\n".join(lines)
+
+    def _entry_inputs(self, decl: ir.Function, entry: ir.Entry, stage_in_name: str, params, stage_in) -> None:
+        """Builtin inputs become attributed parameters; the rest (vertex
+        attributes, interpolated fragment inputs) fields of the stage-in
+        struct; struct parameters are expanded field by field and rebuilt at
+        the top of the body.  Locations follow WGSL: struct fields from 0,
+        plain parameters after all of them."""
+        location = sum(self._location_fields(p.type) for p in decl.params)
+        for p in decl.params:
+            if is_unit(p.type):
+                self.bound[id(p)] = None
+                continue
+            span = (p.start, p.end)
+            name = self.scope.claim(p.name)
+            self.bound[id(p)] = Code(name)
+            struct = self._struct_name(p.type)
+            if struct is not None:
+                self._expand_struct_input(struct, name, entry, stage_in_name, span, params, stage_in)
+            elif p.type.alias in BUILTIN_IO:
+                params.append((self.type_text(p.type, span), name, BUILTIN_IO[p.type.alias].msl))
+            else:
+                stage_in.append((self.type_text(p.type, span), name, self._input_attributes(p.type, entry, location)))
+                self.line(f"const auto {name} = {stage_in_name}.{name};")
+                location += 1
+        self._check_locations(stage_in, entry, decl)
+
+    def _expand_struct_input(self, struct: str, name: str, entry, stage_in_name: str, span, params, stage_in) -> None:
+        decl, struct_text, _, _ = self.structs[struct]
+        values, location = [], 0
+        for field_name, t in decl.type.fields:
+            flat = self.scope.claim(f"{name}_{field_name}")
+            if t.alias in BUILTIN_IO:
+                params.append((self.type_text(t, span), flat, BUILTIN_IO[t.alias].msl))
+                values.append(flat)
+                continue
+            stage_in.append((self.type_text(t, span), flat, self._input_attributes(t, entry, location)))
+            values.append(f"{stage_in_name}.{flat}")
+            location += 1
+        self.line(f"const {struct_text} {name} = {struct_text}{{{', '.join(values)}}};")
+
+    def _location_fields(self, t) -> int:
+        struct = self._struct_name(t)
+        if struct is None:
+            return 0
+        return sum(1 for _, ft in self.structs[struct][0].type.fields if ft.alias not in BUILTIN_IO)
+
+    @staticmethod
+    def _input_attributes(t, entry: ir.Entry, location: int) -> list[str]:
+        if entry.stage == "顶点":
+            return [f"attribute({location})"]
+        return [f"user(loc{location})"] + (["flat"] if scalar_kind(t) in ("int", "uint") else [])
+
+    def _check_locations(self, stage_in, entry: ir.Entry, decl: ir.Function) -> None:
+        seen: dict[str, str] = {}
+        for _, name, attributes in stage_in:
+            if attributes[0] in seen:
+                raise TranslationFailure(self.at_name(decl), f"入口「{entry.name}」的输入「{seen[attributes[0]]}」"
+                                                             f"与「{name}」位置相同（{attributes[0]}）："
+                                                             "结构字段从 0 编号，其余参数排在它们之后")
+            seen[attributes[0]] = name
+
+    @staticmethod
+    def _stage_in_struct(name: str, fields) -> list[str]:
+        body = [f"{INDENT}{t} {n} " + " ".join(f"[[{a}]]" for a in attributes) + ";"
+                for t, n, attributes in fields]
+        return [f"struct {name} {{"] + body + ["};"]
+
+    def _entry_resources(self, key, decl: ir.Function, entry: ir.Entry, params) -> list[tuple[int, str]]:
+        """Bound resources become attributed parameters; workgroup variables
+        are declared at the top of a kernel."""
+        uses = self.uses.get(key, Uses())
+        lengths, shared = [], []
+        for r in self.resources:
+            if r not in uses.resources:
+                continue
+            resource: ir.Resource = self.decls[r]
+            name = self.globals[r]
+            if resource.kind == "workgroup":
+                if entry.stage != "计算":
+                    raise TranslationFailure(self.at_name(decl), f"{entry.stage}入口不能用工作组变量「{resource.name}」")
+                shared.append(f"{INDENT}threadgroup {self.type_text(resource.inner, self.at_name(decl))} {name};")
+                continue
+            if resource.group is None or resource.binding is None:
+                continue
+            slot = self._slot(resource)
+            params.append((self._resource_type(resource, self.at_name(decl)), name, f"{SLOT_KIND[resource.kind]}({slot})"))
+            if r in uses.lengths:
+                lengths.append((slot, resource.name))
+        self.lines[:0] = shared
+        if not uses.lengths:
+            return []
+        if any(a == f"buffer({LENGTHS_SLOT})" for _, _, a in params):
+            raise TranslationFailure(self.at_name(decl), f"「数组长度」要用缓冲序号 {LENGTHS_SLOT}，"
+                                                         f"它已绑定给别的缓冲（组 1 号 14）：换一个绑定号")
+        params.append(("constant uint*", self.lengths_name, f"buffer({LENGTHS_SLOT})"))
+        return lengths
+
+    def _entry_result(self, decl: ir.Function, entry: ir.Entry) -> str:
+        t = decl.type.result
+        span = self.at_name(decl)
+        if is_unit(t):
+            return "void"
+        if self._struct_name(t) is not None:
+            return self.type_text(t, span)
+        if entry.stage == "顶点":
+            if t.alias != "裁剪位置":
+                raise TranslationFailure(span, f"顶点入口「{decl.name}」须返回「裁剪位置」或结构，这里是{self.show(t)}")
+            return "float4"
+        if t.alias in BUILTIN_IO:
+            raise TranslationFailure(span, f"金属的片元函数不能单独返回{self.show(t)}：把它放进返回的结构")
+        return self.type_text(t, span)
+
+    # ------------------------------------------------------------ analysis
+
+    def _any(self, kind: str, e: ir.Expr, test) -> bool:
+        key = (kind, id(e))
+        if key not in self._memo:
+            self._memo[key] = False      # a local function's recursive call adds nothing new
+            self._memo[key] = test(e) or any(self._any(kind, c, test) for c in self._parts(e))
+        return self._memo[key]
+
+    @staticmethod
+    def _parts(e: ir.Expr) -> list[ir.Expr]:
+        """Subexpressions, and the body a local call runs."""
+        parts = subexpressions(e)
+        if isinstance(e, ir.Call) and e.kind == "local" and e.local.body is not None:
+            parts.append(e.local.body)
+        return parts
+
+    def has_effects(self, e: ir.Expr) -> bool:
+        """Writes or synchronises: never reordered against what touches memory."""
+        return self._any("effect", e, lambda x: self._call_flag(x, "effect"))
+
+    def must_run(self, e: ir.Expr) -> bool:
+        """Has effects or needs its neighbouring invocations: never speculated."""
+        return self.has_effects(e) or self._any("uniform", e, lambda x: self._call_flag(x, "uniform"))
+
+    def touches_memory(self, e: ir.Expr) -> bool:
+        """Reads or writes memory, so its order against an effect matters."""
+        return self.has_effects(e) or self._any("reads", e, lambda x: self._call_flag(x, "reads"))
+
+    def _call_flag(self, e: ir.Expr, flag: str) -> bool:
+        if not isinstance(e, ir.Call):
+            return False
+        if e.kind == "builtin":
+            spec = BUILTINS.get(e.name)
+            return spec is None or getattr(spec, flag)
+        if e.kind == "function":
+            decl = self.decls.get((e.module, e.name))
+            return isinstance(decl, ir.Function) and decl.body is not None and self._any(
+                flag, decl.body, lambda x: self._call_flag(x, flag))
+        return False
+
+    # ------------------------------------------------------------ statements
+
+    def into(self, e: ir.Expr, dest) -> None:
+        """Write statements that compute e and deliver its value to dest."""
+        if isinstance(e, ir.Seq):
+            for item in e.items[:-1]:
+                self.into(item, DISCARD)
+            self.into(e.items[-1], dest)
+        elif isinstance(e, ir.Let):
+            self._bind(e.var, e.value)
+            self.into(e.body, dest)
+        elif isinstance(e, ir.LetFun):
+            self.into(e.body, dest)
+        elif isinstance(e, ir.If):
+            self._if_statement(self.expr(e.cond), e, dest)
+        elif isinstance(e, ir.Call) and e.kind == "local":
+            if isinstance(dest, LoopExit) and dest.fun is e.local:
+                self._next_iteration(e)
+            else:
+                self._local_call(e, dest)
+        elif is_unit(e.type):
+            self._unit_statement(e)
+            dest.deliver(self, None)
+        else:
+            code = self.expr(e)
+            dest.deliver(self, code)
+
+    def _unit_statement(self, e: ir.Expr) -> None:
+        if isinstance(e, (ir.BuiltinValue, ir.LocalRef, ir.GlobalRef, ir.Literal)):
+            return
+        self.line(f"{self.expr(e).text};")
+
+    def _if_statement(self, cond: Code, e: ir.If, dest) -> None:
+        self.line(f"if ({cond.text}) {{")
+        while True:
+            with self.block():
+                self.into(e.then, dest)
+            other = e.otherwise
+            if isinstance(other, ir.If):
+                with self.capture() as lines:
+                    cond = self.expr(other.cond)
+                if not lines:
+                    self.line(f"}} else if ({cond.text}) {{")
+                    e = other
+                    continue
+                self.line("} else {")
+                with self.block():
+                    self.lines.extend(INDENT + x for x in lines)
+                    self._if_statement(cond, other, dest)
+            elif other is not None:
+                self.line("} else {")
+                with self.block():
+                    self.into(other, dest)
+            else:
+                with self.capture() as lines:
+                    with self.block():
+                        dest.deliver(self, None)
+                if lines:
+                    self.line("} else {")
+                    self.lines.extend(lines)
+            break
+        self.line("}")
+
+    def _bind(self, var: ir.LocalVar, value: ir.Expr) -> None:
+        """令: a const, a mutable variable for a cell, nothing for 有."""
+        if is_unit(value.type):
+            self.into(value, DISCARD)
+            self.bound[id(var)] = None
+            return
+        if isinstance(value, ir.Call) and value.kind == "builtin" and value.name == CELL:
+            init = self.expr(value.args[0])
+            name = self.scope.claim(var.name)
+            self.line(f"{self.type_text(var.type, (var.start, var.end))} {name} = {init.text};")
+            self.bound[id(var)] = Code(name)
+            return
+        if head(var.type) == "格":
+            if not isinstance(value, ir.LocalRef):
+                raise TranslationFailure((value.start, value.end), "格只能由「新格」创建，再用 令 绑定")
+            self.bound[id(var)] = self.bound[id(value.var)]
+            return
+        code = self.expr(value)
+        name = self.scope.claim(var.name)
+        self.line(f"const auto {name} = {code.text};")
+        self.bound[id(var)] = Code(name)
+
+    def _temp(self, t, span, base: str) -> str:
+        name = self.scope.claim(base)
+        self.line(f"{self.type_text(t, span)} {name};")
+        return name
+
+    # ------------------------------------------------------------ local functions
+
+    def _local_call(self, call: ir.Call, dest) -> None:
+        """Inline a local function; a tail-recursive one becomes a loop."""
+        fun = call.local
+        if fun.recursive and isinstance(dest, LoopExit):
+            # `break` inside the new loop would leave only that loop
+            if is_unit(call.type):
+                self._local_call(call, DISCARD)
+                dest.deliver(self, None)
+            else:
+                result = self._temp(call.type, (call.start, call.end), f"{fun.name}值")
+                self._local_call(call, Assign(result))
+                dest.deliver(self, Code(result))
+            return
+        args = self.arguments(call.args)
+        if not fun.recursive:
+            for p, code in zip(fun.params, args):
+                self._bind_parameter(p, code)
+            self.into(fun.body, dest)
+            return
+        state = []
+        for p, code in zip(fun.params, args):
+            if code is None or head(p.type) == "格":
+                self.bound[id(p)] = code
+                state.append((p, None))
+                continue
+            name = self.scope.claim(p.name)
+            self.line(f"{self.type_text(p.type, (p.start, p.end))} {name} = {code.text};")
+            self.bound[id(p)] = Code(name)
+            state.append((p, name))
+        self.loops[id(fun)] = state
+        self.line("while (true) {")
+        self.loop_depth += 1
+        with self.block():
+            self.into(fun.body, LoopExit(fun, dest))
+        self.loop_depth -= 1
+        self.line("}")
+
+    def _bind_parameter(self, p: ir.LocalVar, code: Code | None) -> None:
+        if code is None or head(p.type) == "格" or (code.atomic and code.text.isidentifier()):
+            self.bound[id(p)] = code
+            return
+        name = self.scope.claim(p.name)
+        self.line(f"const auto {name} = {code.text};")
+        self.bound[id(p)] = Code(name)
+
+    def _next_iteration(self, call: ir.Call) -> None:
+        """A tail call of the loop's own function: new parameter values, then continue."""
+        state = self.loops[id(call.local)]
+        args = self.arguments(call.args)
+        pending = []
+        for (p, name), code, arg in zip(state, args, call.args):
+            if name is None:
+                if code is not None and self.bound[id(p)] is not None and code.text != self.bound[id(p)].text:
+                    raise TranslationFailure((arg.start, arg.end), f"局部函数「{call.local.name}」递归调用时须传同一个格")
+                continue
+            if code.text != name:
+                pending.append([name, code, {id(r.var) for r in walk(arg) if isinstance(r, ir.LocalRef)}, p])
+        if any(self.has_effects(arg) for arg in call.args):
+            for item in pending:
+                item[1], item[2] = self._spill(item[1]), set()
+        while pending:
+            ready = next((item for item in pending
+                          if not any(id(item[3]) in other[2] for other in pending if other is not item)), None)
+            if ready is None:
+                for item in pending:
+                    item[1], item[2] = self._spill(item[1]), set()
+                continue
+            self.line(f"{ready[0]} = {ready[1].text};")
+            pending.remove(ready)
+        self.line("continue;")
+
+    def _spill(self, code: Code) -> Code:
+        name = self.scope.claim("临时")
+        self.line(f"const auto {name} = {code.text};")
+        return Code(name)
+
+    # ------------------------------------------------------------ expressions
+
+    def expr(self, e: ir.Expr) -> Code:
+        method = getattr(self, "_expr_" + type(e).__name__)
+        return method(e)
+
+    def _expr_Literal(self, e: ir.Literal) -> Code:
+        if isinstance(resolve(e.type), TError):
+            raise TranslationFailure((e.start, e.end), "类型未知")
+        return Code(float_text(e.value) + "f" if e.is_float else str(e.value))
+
+    def _expr_LocalRef(self, e: ir.LocalRef) -> Code:
+        code = self.bound.get(id(e.var))
+        if code is None:
+            raise TranslationFailure((e.start, e.end), f"「{e.var.name}」的值是「有」，不能当作值使用")
+        return code
+
+    def _expr_GlobalRef(self, e: ir.GlobalRef) -> Code:
+        return Code(self.globals[(e.module, e.name)])
+
+    def _expr_BuiltinValue(self, e: ir.BuiltinValue) -> Code:
+        texts = {"阳": "true", "阴": "false"}
+        if e.name not in texts:
+            raise TranslationFailure((e.start, e.end), f"「{e.name}」不能当作值使用")
+        return Code(texts[e.name])
+
+    def _expr_Project(self, e: ir.Project) -> Code:
+        base = self.expr(e.base)
+        if e.field is not None:
+            struct = self._struct_name(e.base.type)
+            if struct is None:
+                raise TranslationFailure((e.start, e.end), f"金属写不出没有名字的记录类型{self.show(e.base.type)}")
+            return Code(f"{base.operand()}.{self.structs[struct][2][e.field]}")
+        if matrix_parts(deep_resolve(e.base.type)) is not None:
+            return Code(f"{base.operand()}[{e.index}]")
+        return Code(f"{base.operand()}.{COMPONENTS[e.index]}")
+
+    def _expr_MakeTuple(self, e: ir.MakeTuple) -> Code:
+        items = self.arguments(e.items)
+        return Code(f"{self.type_text(e.type, (e.start, e.end))}({', '.join(c.text for c in items)})")
+
+    def _expr_MakeRecord(self, e: ir.MakeRecord) -> Code:
+        struct = self.type_text(e.type, (e.start, e.end))
+        decl = self.structs[self._struct_name(e.type)][0]
+        given = dict(e.fields)
+        values = self.arguments([given[name] for name, _ in decl.type.fields])
+        return Code(f"{struct}{{{', '.join(c.text for c in values)}}}")
+
+    def _expr_If(self, e: ir.If) -> Code:
+        cond = self.expr(e.cond)
+        if e.otherwise is not None and not (self.must_run(e.then) or self.must_run(e.otherwise)):
+            with self.capture() as lines:
+                then, other = self.expr(e.then), self.expr(e.otherwise)
+            if not lines:
+                return Code(f"{cond.operand()} ? {then.operand()} : {other.operand()}", atomic=False)
+        result = self._temp(e.type, (e.start, e.end), "若值")
+        self._if_statement(cond, e, Assign(result))
+        return Code(result)
+
+    def _expr_Let(self, e: ir.Let) -> Code:
+        self._bind(e.var, e.value)
+        return self.expr(e.body)
+
+    def _expr_LetFun(self, e: ir.LetFun) -> Code:
+        return self.expr(e.body)
+
+    def _expr_Seq(self, e: ir.Seq) -> Code:
+        for item in e.items[:-1]:
+            self.into(item, DISCARD)
+        return self.expr(e.items[-1])
+
+    def _expr_Call(self, e: ir.Call) -> Code:
+        if e.kind == "local":
+            result = self._temp(e.type, (e.start, e.end), f"{e.local.name}值")
+            self._local_call(e, Assign(result))
+            return Code(result)
+        if e.kind == "function":
+            args = [c for c in self.arguments(e.args) if c is not None]
+            key = (e.module, e.name)
+            args += [Code(n) for n in self._resource_names(key)]
+            return Code(f"{self.globals[key]}({', '.join(c.text for c in args)})")
+        spec = BUILTINS.get(e.name)
+        if spec is None:
+            raise TranslationFailure((e.name_start, e.name_end), f"金属目标没有「{e.name}」的写法（着十二、着十三的片运算尚未实现）")
+        if isinstance(spec, Special):
+            return getattr(self, "_builtin_" + spec.method)(e)
+        return self.apply(spec, e, self.arguments(e.args))
+
+    def apply(self, template: Template, call: ir.Call, args: list[Code | None]) -> Code:
+        result = self.type_text(call.type, (call.start, call.end)) if "{R}" in template.text else ""
+        return Code(template.text.format(*[a for a in args if a is not None], R=result), template.atomic)
+
+    def arguments(self, exprs: list[ir.Expr], eager: bool = False) -> list[Code | None]:
+        """Arguments in WGSL's left-to-right order: C++ leaves the order of
+        operands unspecified, so an argument that reads or writes memory is
+        spilled into a const when a later one writes, or when a later one
+        needs statements of its own (and, for `eager`, every effect)."""
+        parts = []
+        for a in exprs:
+            with self.capture() as lines:
+                if is_unit(a.type):
+                    self.into(a, DISCARD)
+                    code = None
+                else:
+                    code = self.expr(a)
+            parts.append((code, lines, a))
+        last = max((i for i, (_, lines, _) in enumerate(parts) if lines), default=-1)
+        touching = [self.touches_memory(a) for a in exprs]
+        if any(self.has_effects(a) for a in exprs) and sum(touching) >= 2:
+            last = len(exprs) - 1
+        out = []
+        for i, (code, lines, a) in enumerate(parts):
+            self.lines.extend(lines)
+            if code is not None and ((i < last and touching[i]) or (eager and self.must_run(a))):
+                code = self._spill(code)
+            out.append(code)
+        return out
+
+    # ------------------------------------------------------------ special builtins
+
+    def _builtin_typed_literal(self, call: ir.Call) -> Code:
+        """新浮三二 and friends: a typed literal (40.0f, 1.0h, int(3), 2u) or a conversion."""
+        result = self.type_text(call.type, (call.start, call.end))
+        value = literal_value(call.args[0])
+        if value is None:
+            return Code(f"{result}({self.arguments(call.args)[0].text})")
+        if result in ("float", "half"):
+            text = float_text(value) + ("f" if result == "float" else "h")
+            return Code(text, atomic=not text.startswith("-"))
+        return Code(f"int({value})" if result == "int" else f"{value}u")
+
+    def _builtin_remainder(self, call: ir.Call) -> Code:
+        a, b = self.arguments(call.args)
+        if scalar_kind(call.type) == "float":
+            return Code(f"fmod({a.text}, {b.text})")
+        return Code(f"{a.operand()} % {b.operand()}", atomic=False)
+
+    def _builtin_shift(self, call: ir.Call) -> Code:
+        """A signed vector shifts by a vector of its own type in MSL."""
+        a, b = self.arguments(call.args)
+        symbol = "<<" if call.name == "左移" else ">>"
+        if scalar_kind(call.type) == "int" and vector_parts(deep_resolve(call.type)) is not None:
+            b = Code(f"{self.type_text(call.type, (call.start, call.end))}({b.text})")
+        return Code(f"{a.operand()} {symbol} {b.operand()}", atomic=False)
+
+    def _builtin_bitwise(self, call: ir.Call) -> Code:
+        """& and | of 爻 are not short-circuit; C++ promotes them to int, so convert back."""
+        a, b = self.arguments(call.args)
+        text = f"{a.operand()} {'&' if call.name == '按位与' else '|'} {b.operand()}"
+        if scalar_kind(call.type) == "bool":
+            return Code(f"{self.type_text(call.type, (call.start, call.end))}({text})")
+        return Code(text, atomic=False)
+
+    def _builtin_logical(self, call: ir.Call) -> Code:
+        """&& and ||; a right operand that needs statements runs only when it decides."""
+        (left,) = self.arguments(call.args[:1])
+        with self.capture() as lines:
+            right = self.expr(call.args[1])
+        symbol = "&&" if call.name == "且" else "||"
+        if not lines:
+            return Code(f"{left.operand()} {symbol} {right.operand()}", atomic=False)
+        name = self.scope.claim("逻辑值")
+        self.line(f"bool {name} = {left.text};")
+        self.line(f"if ({name if symbol == '&&' else '!' + name}) {{")
+        with self.block():
+            self.lines.extend(INDENT + x for x in lines)
+            self.line(f"{name} = {right.text};")
+        self.line("}")
+        return Code(name)
+
+    def _builtin_sign(self, call: ir.Call) -> Code:
+        """MSL's sign is for floats; an integer's is (x > 0) − (x < 0)."""
+        (x,) = self.arguments(call.args)
+        if scalar_kind(call.type) == "float":
+            return Code(f"sign({x.text})")
+        if not (x.atomic and x.text.isidentifier()):
+            x = self._spill(x)
+        t = self.type_text(call.type, (call.start, call.end))
+        return Code(f"{t}({x.text} > {t}(0)) - {t}({x.text} < {t}(0))", atomic=False)
+
+    def _builtin_select(self, call: ir.Call) -> Code:
+        """选择 evaluates all three arguments, the ternary only one branch."""
+        otherwise, then, cond = self.arguments(call.args, eager=True)
+        return Code(f"{cond.operand()} ? {then.operand()} : {otherwise.operand()}", atomic=False)
+
+    def _builtin_texel(self, call: ir.Call) -> Code:
+        """read takes uint coordinates and a uint level; abstract literals are converted."""
+        texture, coords, level = self.arguments(call.args)
+        if deep_resolve(call.args[1].type) != deep_resolve(TTuple((TCon("定长无符号", (32,)),) * 2)):
+            coords = Code(f"uint2({coords.text})")
+        if head(call.args[2].type) != "定长无符号":
+            level = Code(f"uint({level.text})")
+        return Code(f"{texture.operand()}.read({coords.text}, {level.text})")
+
+    def _builtin_array_length(self, call: ir.Call) -> Code:
+        """Element n of the lengths buffer is the length of the array at [[buffer(n)]]."""
+        target = call.args[0]
+        resource = self.decls.get((target.module, target.name)) if isinstance(target, ir.GlobalRef) else None
+        if not isinstance(resource, ir.Resource) or resource.group is None or resource.binding is None:
+            raise TranslationFailure((call.start, call.end), "「数组长度」的实参须是绑定的存储缓冲")
+        return Code(f"{self.lengths_name}[{self._slot(resource)}]")
+
