@@ -1,0 +1,166 @@
+"""Every sample's PTX (seed 着十): equal to its golden 名。千手 (reviewed by
+reading), ASCII only, and assembled by ptxas for sm_80 and sm_90 without an
+error or a warning.  Samples with only vertex and fragment entries are an
+error for 千手; the 千手 subcommand prints the PTX and the entry table."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from zhuose.compiler import ir
+from zhuose.compiler.backends import translate
+from zhuose.compiler.backends.ptx.mangle import ENTRY_PREFIX, mangle
+from zhuose.compiler.cli import main
+from zhuose.compiler.workspace import Workspace
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples"
+ERRORS = SAMPLES / "错误"
+WS = Workspace(SAMPLES)
+PTXAS = shutil.which("ptxas")
+ARCHES = ("sm_80", "sm_90")
+
+#: samples whose compute entries use what the PTX target does not have yet, and why
+UNSUPPORTED = {"纹素处理": "千手目标不支持「纹理尺寸」"}
+
+
+def _name(path: Path) -> str:
+    return str(path.relative_to(SAMPLES)).replace("。着色器。豫", "")
+
+
+def _stages(path: Path) -> set[str]:
+    return {d.stage for d in WS.check(path).module.decls if isinstance(d, ir.Entry)}
+
+
+def _clean(path: Path) -> bool:
+    return not [d for d in WS.diagnostics(path) if d.severity == "错误"]
+
+
+SOURCES = sorted(p for p in SAMPLES.rglob("*。着色器。豫") if ERRORS not in p.parents and _clean(p))
+COMPUTE = [p for p in SOURCES if "计算" in _stages(p) and _name(p) not in UNSUPPORTED]
+RENDER_ONLY = [p for p in SOURCES if _stages(p) and "计算" not in _stages(p)]
+
+
+def golden(path: Path) -> Path:
+    return path.with_name(path.name.replace("。着色器。豫", "。千手"))
+
+
+def test_there_are_compute_samples():
+    assert len(COMPUTE) >= 20, [_name(p) for p in COMPUTE]
+    assert RENDER_ONLY
+
+
+@pytest.mark.parametrize("path", COMPUTE, ids=_name)
+def test_golden(path):
+    result = translate(WS, path, "ptx")
+    assert result.diagnostics == []
+    assert golden(path).is_file(), f"缺少期望的 PTX：{golden(path)}"
+    assert result.text == golden(path).read_text(encoding="utf-8")
+    assert result.text.isascii()
+    assert result.text.startswith(".version 8.0\n.target sm_80\n.address_size 64\n")
+
+
+@pytest.mark.parametrize("path", COMPUTE, ids=_name)
+def test_every_compute_entry_is_a_visible_entry(path):
+    result = translate(WS, path, "ptx")
+    entries = [d for d in WS.check(path).module.decls if isinstance(d, ir.Entry) and d.stage == "计算"]
+    assert [e.item for e in result.entries] == [e.name for e in entries]
+    for info, entry in zip(result.entries, entries):
+        assert f".visible .entry {info.function}(" in result.text
+        assert f".reqntid {entry.workgroup_size}, 1, 1" in result.text
+        assert info.block == entry.workgroup_size
+        assert info.function.startswith(ENTRY_PREFIX) and info.function.isascii()
+
+
+def test_goldens_have_sources():
+    for g in SAMPLES.rglob("*。千手"):
+        source = g.with_name(g.name.replace("。千手", "。着色器。豫"))
+        assert source in COMPUTE, f"{g} 没有对应的计算样例"
+
+
+@pytest.mark.parametrize("name, reason", sorted(UNSUPPORTED.items()))
+def test_unsupported_samples_say_why(name, reason):
+    result = translate(WS, SAMPLES / f"{name}。着色器。豫", "ptx")
+    assert result.text is None
+    assert any(reason in d.message for d in result.diagnostics), result.diagnostics
+
+
+@pytest.mark.parametrize("path", RENDER_ONLY, ids=_name)
+def test_render_only_modules_are_an_error(path):
+    result = translate(WS, path, "ptx")
+    assert result.text is None
+    [d] = result.diagnostics
+    assert "千手目标只支持计算入口" in d.message and d.definition
+
+
+def assemble(text: str, arch: str, tmp_path: Path) -> subprocess.CompletedProcess:
+    source = tmp_path / "kernel.ptx"
+    source.write_text(text, encoding="utf-8")
+    return subprocess.run([PTXAS, f"-arch={arch}", "--warning-as-error", str(source), "-o",
+                           str(tmp_path / "kernel.cubin")], capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.skipif(PTXAS is None, reason="跳过：PATH 上没有 ptxas，无法核对 PTX 能否汇编")
+@pytest.mark.parametrize("arch", ARCHES)
+@pytest.mark.parametrize("path", COMPUTE, ids=_name)
+def test_ptxas_assembles_without_warnings(path, arch, tmp_path):
+    done = assemble(golden(path).read_text(encoding="utf-8"), arch, tmp_path)
+    assert done.returncode == 0 and not done.stderr.strip() and not done.stdout.strip(), done.stderr
+
+
+@pytest.mark.skipif(PTXAS is None, reason="跳过：PATH 上没有 ptxas，无法核对 PTX 能否汇编")
+def test_ptxas_would_catch_a_broken_kernel(tmp_path):
+    """The check above can fail: ptxas rejects a non-ASCII byte and a wrong operand."""
+    text = golden(SAMPLES / "加倍。着色器。豫").read_text(encoding="utf-8")
+    assert assemble(text.replace("ret;", "// 注释\n\tret;"), "sm_80", tmp_path).returncode != 0
+    assert assemble(text.replace("mul.lo.u32", "mul.lo.f64"), "sm_80", tmp_path).returncode != 0
+
+
+def test_seed_example_entry_name():
+    result = translate(WS, SAMPLES / "加倍。着色器。豫", "ptx")
+    assert [e.function for e in result.entries] == ["yy_e5_8a_a0_e5_80_8d"]
+    assert "p_g0_b0" in result.text and "cvta.to.global.u64" in result.text
+
+
+# ---------------------------------------------------------------- the subcommand
+
+
+def test_subcommand_prints_ptx_and_the_entry_table(capsys, monkeypatch):
+    monkeypatch.chdir(SAMPLES)
+    assert main(["千手", "局部循环。着色器。豫"]) == 0
+    out, err = capsys.readouterr()
+    assert out == golden(SAMPLES / "局部循环。着色器。豫").read_text(encoding="utf-8")
+    name = mangle("三角数", ENTRY_PREFIX)
+    assert err == (f"三角数入口\t{name}\t计算\t块 64×1×1；参数 p_g0_b0=「结果」，"
+                   "p_g0_b0_n=「结果」的元素个数（.u32，缓冲字节数÷4）\n")
+
+
+def test_subcommand_ascii_alias_and_placeholders(capsys, monkeypatch):
+    monkeypatch.chdir(SAMPLES)
+    assert main(["ptx", "原子最值。着色器。豫"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    first = lines[0].split("\t")
+    assert first[:3] == ["重置入口", mangle("重置", ENTRY_PREFIX), "计算"]
+    assert "p_g0_b0=占位（组 0 号 0 未用）" in first[3]
+
+
+def test_subcommand_reports_render_only_files(capsys, monkeypatch):
+    monkeypatch.chdir(SAMPLES)
+    assert main(["千手", "三角形。着色器。豫"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("三角形。着色器。豫:") and "千手目标只支持计算入口" in err
+
+
+def test_subcommand_usage_errors(capsys, monkeypatch):
+    monkeypatch.chdir(SAMPLES)
+    assert main(["千手", "没有这个文件。着色器。豫"]) == 2
+    assert "找不到文件" in capsys.readouterr().err
+    assert os.path.exists("加倍.wgsl")
+    assert main(["千手", "加倍.wgsl"]) == 2
+    assert "不是着色文件" in capsys.readouterr().err
