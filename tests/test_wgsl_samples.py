@@ -10,12 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from wgpu_device import render, validate
-from zhuose.compiler import ir
+from wgpu_device import render, run_entry, validate
 from zhuose.compiler.backends import translate
-from zhuose.compiler.backends.wgsl.dispatch import BufferData, run_compute, used_resources
-from zhuose.compiler.backends.wgsl.layout import padded
-from zhuose.compiler.backends.wgsl.writer import function_key
 from zhuose.compiler.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,33 +50,7 @@ def test_golden_and_naga(path):
 
 
 def run(sample: str, entry: str, data: dict[str, np.ndarray], groups, others=()) -> dict[str, np.ndarray]:
-    """Dispatch one compute entry of a sample; buffers by resource name, all
-    used buffers given; returns every writable buffer as an array shaped like its input."""
-    path = SAMPLES / f"{sample}。着色器。豫"
-    result = translate(WS, path, "wgsl")
-    assert result.text is not None, result.diagnostics
-    function = next(e.function for e in result.entries if e.item == entry)
-    checked = WS.check(path)
-    modules = [WS.check(p).module for p in checked.module.imports] + [checked.module]
-    decl = next(d for d in checked.module.decls if isinstance(d, ir.Entry) and d.name == entry)
-    resources = [r for _, r in used_resources(modules, function_key(modules, decl.function))
-                 if r.kind in ("storage", "uniform")]
-    assert sorted(r.name for r in resources) == sorted(data), "给出的缓冲与入口用到的不一致"
-    buffers = [BufferData(r.group, r.binding, padded(np.ascontiguousarray(data[r.name]).tobytes(), r.inner,
-                                                     r.kind == "uniform"),
-                          uniform=r.kind == "uniform", writable=r.kind == "storage" and r.access != "只读")
-               for r in resources]
-    out = run_compute(result.text, function, buffers, _groups(groups), others)
-    arrays = {}
-    for r in resources:
-        if (r.group, r.binding) in out:
-            a = data[r.name]
-            arrays[r.name] = np.frombuffer(out[(r.group, r.binding)][:a.nbytes], dtype=a.dtype).reshape(a.shape)
-    return arrays
-
-
-def _groups(groups):
-    return tuple(groups) + (1,) * (3 - len(groups)) if isinstance(groups, tuple) else (groups, 1, 1)
+    return run_entry(WS, SAMPLES / f"{sample}。着色器。豫", entry, data, groups, others)
 
 
 def rng(seed=1):

@@ -13,8 +13,12 @@ import sys
 import numpy as np
 import pytest
 
-from zhuose.compiler.backends.wgsl.dispatch import (WebGPUError, create_module, open_device,
-                                                    required_features)
+from zhuose.compiler import ir
+from zhuose.compiler.backends import translate
+from zhuose.compiler.backends.wgsl.dispatch import (BufferData, WebGPUError, create_module, open_device,
+                                                    required_features, run_compute, used_resources)
+from zhuose.compiler.backends.wgsl.layout import padded
+from zhuose.compiler.backends.wgsl.writer import function_key
 
 
 def _unavailable(reason: str):
@@ -47,6 +51,38 @@ def validate(wgsl: str):
         return create_module(device, wgsl)
     except WebGPUError as err:
         pytest.fail(f"{err}\n--- WGSL ---\n{wgsl}")
+
+
+def run_entry(ws, path, entry: str, data: dict, groups, others=()) -> dict:
+    """Translate a shader source and dispatch one compute entry on the device.
+    `data` gives every buffer the entry uses, by resource name; returns every
+    writable buffer as an array shaped like its input.  `groups` is a count or
+    a tuple of up to three."""
+    result = translate(ws, path, "wgsl")
+    assert result.text is not None, [d.message for d in result.diagnostics]
+    device_for(result.text)
+    function = next(e.function for e in result.entries if e.item == entry)
+    checked = ws.check(path)
+    modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
+    decl = next(d for d in checked.module.decls if isinstance(d, ir.Entry) and d.name == entry)
+    resources = [r for _, r in used_resources(modules, function_key(modules, decl.function))
+                 if r.kind in ("storage", "uniform")]
+    assert sorted(r.name for r in resources) == sorted(data), "给出的缓冲与入口用到的不一致"
+    buffers = [BufferData(r.group, r.binding,
+                          padded(np.ascontiguousarray(data[r.name]).tobytes(), r.inner, r.kind == "uniform"),
+                          uniform=r.kind == "uniform", writable=r.kind == "storage" and r.access != "只读")
+               for r in resources]
+    groups = tuple(groups) if isinstance(groups, tuple) else (groups,)
+    try:
+        out = run_compute(result.text, function, buffers, groups + (1,) * (3 - len(groups)), others)
+    except WebGPUError as err:
+        pytest.fail(f"{err}\n--- WGSL ---\n{result.text}")
+    arrays = {}
+    for r in resources:
+        if (r.group, r.binding) in out:
+            a = data[r.name]
+            arrays[r.name] = np.frombuffer(out[(r.group, r.binding)][:a.nbytes], dtype=a.dtype).reshape(a.shape)
+    return arrays
 
 
 def render(wgsl: str, vertex: str, fragment: str, size: int, vertex_count: int, *,

@@ -67,7 +67,7 @@ def fit(value, s: Scalar):
     if s.kind == "float":
         value = float(value)
         if math.isnan(value):
-            raise ConstError(f"结果不是数（NaN），{s.shown}的常量表达式不许出现 NaN")
+            raise ConstError("结果不是数（NaN）")
         try:
             if s.bits == 32:
                 value = struct.unpack("f", struct.pack("f", value))[0]
@@ -87,10 +87,10 @@ def fit(value, s: Scalar):
 def _divide(a, b, s: Scalar):
     if s.kind == "float":
         if b == 0:
-            raise ConstError("常量表达式除以零")
+            raise ConstError("除以零")
         return a / b
     if b == 0:
-        raise ConstError("常量表达式除以零")
+        raise ConstError("除以零")
     q = abs(a) // abs(b)
     return q if (a >= 0) == (b >= 0) else -q
 
@@ -98,10 +98,10 @@ def _divide(a, b, s: Scalar):
 def _remainder(a, b, s: Scalar):
     if s.kind == "float":
         if b == 0:
-            raise ConstError("常量表达式对零取余")
+            raise ConstError("对零取余")
         return a - b * math.trunc(a / b)
     if b == 0:
-        raise ConstError("常量表达式对零取余")
+        raise ConstError("对零取余")
     return a - b * _divide(a, b, s)
 
 
@@ -144,6 +144,31 @@ COMPARE = {
     "大于": lambda a, b: a > b, "不大于": lambda a, b: a <= b, "不小于": lambda a, b: a >= b,
 }
 UNARY = {"负": lambda a, s: -a, "非": lambda a, s: not a, "按位非": _bit_not}
+
+
+def _real(fn):
+    """A float function as WGSL's constant evaluator sees it: a domain error
+    is NaN, an overflow infinity (both then rejected by `fit`)."""
+    def apply(*args):
+        try:
+            return fn(*args)
+        except ValueError:
+            return math.nan
+        except OverflowError:
+            return math.inf
+    return apply
+
+
+#: float builtins evaluated on constants (WebGPU evaluates them when it creates the module)
+FLOAT_FUNCTIONS = {
+    "平方根": math.sqrt, "逆平方根": lambda x: 1 / math.sqrt(x), "指数": math.exp, "指数二": lambda x: 2.0 ** x,
+    "对数": math.log, "对数二": math.log2, "幂": math.pow, "正弦": math.sin, "余弦": math.cos,
+    "双曲正切": math.tanh, "反正弦": math.asin, "反余弦": math.acos, "反正切": math.atan,
+    "向下取整": math.floor, "向上取整": math.ceil, "截断": math.trunc, "四舍五入": round,
+    "小数部分": lambda x: x - math.floor(x), "饱和": lambda x: min(max(x, 0.0), 1.0), "绝对值": abs,
+    "最大": max, "最小": min, "夹紧": lambda x, lo, hi: min(max(x, lo), hi),
+}
+
 CONVERSIONS = {"新浮三二": Scalar("float", 32), "新浮十六": Scalar("float", 16),
                "新整三二": Scalar("int", 32), "新无三二": Scalar("uint", 32)}
 
@@ -254,6 +279,9 @@ class ConstEvaluator:
         if e.name in BINARY:
             op = BINARY[e.name]
             return _componentwise(lambda a, b: fit(op(a, b, s), s), *args)
+        if e.name in FLOAT_FUNCTIONS and s.kind == "float":
+            op = _real(FLOAT_FUNCTIONS[e.name])
+            return _componentwise(lambda *xs: fit(op(*(float(x) for x in xs)), s), *args)
         if e.name in UNARY:
             op = UNARY[e.name]
             return _componentwise(lambda a: fit(op(a, s), s), args[0])

@@ -216,7 +216,7 @@ class Writer:
     def error(self, span, message: str) -> None:
         start, end = span
         d = Diagnostic(self.path, self.base + start, self.base + end, message, self.definition)
-        if not any(x.start == d.start and x.message == d.message for x in self.diagnostics):
+        if not any((x.path, x.definition, x.message) == (d.path, d.definition, d.message) for x in self.diagnostics):
             self.diagnostics.append(d)
 
     def at_name(self, decl: ir.Decl):
@@ -486,7 +486,7 @@ class Writer:
     def _evaluate(self, e: ir.Expr) -> None:
         """Report const-expressions WebGPU would reject; remember known values."""
         evaluator = ConstEvaluator(self._global_const, lambda node, message: self.error(
-            (node.start, node.end), f"常量表达式不合 WGSL 的规则：{message}"))
+            (node.start, node.end), f"常量表达式在 WGSL 建模块时就求值：{message}，WebGPU 会拒绝这个着色模块"))
         evaluator.value(e)
         self.known = evaluator.known
 
