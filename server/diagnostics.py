@@ -56,6 +56,6 @@ def imported_errors(project: Project, checked, foreign: list[Diagnostic]) -> lis
 
 def internal_error(path: str, err: BaseException) -> list[Diagnostic]:
     """Shown instead of the diagnostics when analysing the file itself failed."""
-    what = "嵌套太深" if isinstance(err, RecursionError) else type(err).__name__
+    what = "嵌套太深" if getattr(err, "too_deep", False) else type(err).__name__
     return [Diagnostic(path, 0, 0, f"语言服务分析此文件时出错（{what}）：请把文件拆小，或报告此问题",
                        code="internal")]

@@ -11,6 +11,7 @@ unchanged while their input is unchanged.
 
 from __future__ import annotations
 
+import logging
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -25,9 +26,21 @@ from ..compiler.workspace import Workspace
 from .index import ITEM_LOCAL, Context, Occurrence, Symbol, index_item
 from .positions import path_of, uri_of
 
+logger = logging.getLogger(__name__)
+
 #: Documents larger than this (in characters) are not analysed: the server
 #: answers them with one diagnostic and empty results instead of stalling.
 DEFAULT_MAX_CHARS = 2_000_000
+
+
+class AnalysisFailed(Exception):
+    """The core raised on a text (a recursion limit on a deeply nested
+    file).  Raised again at once for the same text, without the original's
+    thousands of frames."""
+
+    def __init__(self, path: str, cause: Exception) -> None:
+        self.too_deep = isinstance(cause, RecursionError)
+        super().__init__(f"{path}: {type(cause).__name__}")
 
 
 @dataclass
@@ -73,6 +86,7 @@ class Project:
         self._occurrences: dict[tuple, tuple[ItemResult | None, list[Occurrence]]] = {}
         self._sites: dict[int, tuple[CheckedModule, dict]] = {}
         self._printers: dict[str, Printer] = {}
+        self._failed: dict[str, tuple[str, Exception]] = {}
 
     # ------------------------------------------------------------ documents
 
@@ -120,9 +134,23 @@ class Project:
     # ------------------------------------------------------------ analysis
 
     def checked(self, path: str) -> CheckedModule | None:
+        """The checked module (None for a file too big to analyse).  When the
+        core fails on a text (a recursion limit), it fails again at once for
+        the same text instead of spending the time again."""
         if self.too_big(path):
             return None
-        return self.ws.check(path)
+        text = self.ws.source(path).text
+        failed = self._failed.get(path)
+        if failed is not None and failed[0] == text:
+            raise failed[1]
+        try:
+            return self.ws.check(path)
+        except Exception as err:
+            if not isinstance(err, RecursionError):
+                logger.exception("checking %s", path)
+            failure = AnalysisFailed(path, err)
+            self._failed[path] = (text, failure)
+            raise failure from None
 
     def source(self, path: str):
         return self.ws.source(path)
@@ -275,10 +303,13 @@ class Project:
         """Open documents that import `path`, directly or not."""
         out = []
         for other in self.documents:
-            if other == path or self.too_big(other):
+            if other == path:
                 continue
-            checked = self.ws.check(other)
-            if path in checked.module.imports:
+            try:
+                checked = self.checked(other)
+            except Exception:  # its own publication reports why
+                continue
+            if checked is not None and path in checked.module.imports:
                 out.append(other)
         return out
 

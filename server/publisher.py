@@ -19,7 +19,7 @@ from typing import Callable
 
 from ..compiler.diagnostics import Diagnostic
 from .diagnostics import check_diagnostics, internal_error, to_lsp
-from .project import Project
+from .project import AnalysisFailed, Project
 from .validate import Naga, naga_diagnostics, translation
 
 logger = logging.getLogger(__name__)
@@ -75,12 +75,7 @@ class Publisher:
 
     def publish_with_dependents(self, path: str) -> None:
         self.publish(path)
-        try:
-            dependents = self.project.dependents(path)
-        except Exception:
-            logger.exception("dependents of %s", path)
-            dependents = []
-        for other in dependents:
+        for other in self.project.dependents(path):
             self.publish(other)
 
     def publish(self, path: str) -> None:
@@ -90,8 +85,7 @@ class Publisher:
         self.last_time[path] = asyncio.get_running_loop().time()
         try:
             diags = check_diagnostics(self.project, path)
-        except Exception as err:
-            logger.exception("checking %s", path)
+        except AnalysisFailed as err:
             diags = internal_error(path, err)
         text, extra = self.translated.get(path, (None, []))
         if text == doc.text:

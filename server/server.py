@@ -24,7 +24,7 @@ from ..compiler.backends import TargetUnavailable
 from . import completion, fixes, hints, hover, navigation, signature, symbols, targets, tokens
 from .diagnostics import to_lsp
 from .positions import lsp_range, offset_at, path_of
-from .project import DEFAULT_MAX_CHARS, Project
+from .project import DEFAULT_MAX_CHARS, AnalysisFailed, Project
 from .publisher import Publisher
 from .validate import Naga
 
@@ -107,6 +107,9 @@ def answering(fallback):
                 return fn(ls, params)
             except JsonRpcException:
                 raise
+            except AnalysisFailed as err:  # already reported with the file's diagnostics
+                logger.warning("%s: %s", fn.__name__, err)
+                return fallback
             except Exception as err:
                 logger.exception("%s failed", fn.__name__)
                 ls.window_log_message(lsp.LogMessageParams(
