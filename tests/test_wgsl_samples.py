@@ -119,6 +119,20 @@ def test_位技巧():
     same(out["变换类"], np.stack([rotl, pow2, swap, exponent], 1))
 
 
+def test_内建别名():
+    out = run("内建别名", "只用号入口", {"输出": np.zeros(70, np.uint32)}, 3)
+    same(out["输出"], np.arange(70))
+    out = run("内建别名", "号与序入口", {"输出": np.zeros(70, np.uint32)}, 3)
+    i = np.arange(70)
+    same(out["输出"], i * (i % 32))
+
+
+def test_括号分组():
+    x = rng().integers(0, 2 ** 32, 100, dtype=np.uint32)
+    out = run("括号分组", "三倍加一入口", {"数据": x}, 2)
+    same(out["数据"], x * np.uint32(3) + np.uint32(1))
+
+
 def test_分块矩阵乘():
     m, n, k = 20, 24, 36
     a = rng().standard_normal((m, k)).astype(np.float32)

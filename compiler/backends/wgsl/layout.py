@@ -10,6 +10,11 @@ SCALAR_DTYPES = {("定长小数", 32): ("float32", 4), ("定长小数", 16): ("f
                  ("定长整数", 32): ("int32", 4), ("定长无符号", 32): ("uint32", 4)}
 
 
+def head_name(t) -> str | None:
+    t = deep_resolve(t)
+    return t.name if isinstance(t, TCon) else None
+
+
 def _round_up(n: int, align: int) -> int:
     return (n + align - 1) // align * align
 
@@ -41,13 +46,43 @@ def size_align(t) -> tuple[int, int] | None:
         return scalar[0] * n, scalar[0] * (2 if n == 2 else 4)
     if isinstance(t, TRecord):
         offset, align = 0, 1
-        for _, ft in t.fields:
+        for name, ft in t.fields:
             field = size_align(ft)
             if field is None:
                 return None
             offset = _round_up(offset, field[1]) + field[0]
             align = max(align, field[1])
         return _round_up(offset, align), align
+    return None
+
+
+def buffer_problem(t, uniform: bool) -> str | None:
+    """Why WGSL rejects t as a buffer's contents, if it does: no 爻 in
+    buffers; a uniform buffer has no runtime-sized array, array elements of
+    a multiple of 16 bytes and nested structs at offsets of 16 (WGSL §14.4)."""
+    t = deep_resolve(t)
+    vector = vector_parts(t)
+    if head_name(vector[0] if vector else t) == "爻":
+        return "WGSL 的缓冲里不能存「爻」：改用「无三二」（0 与 1）"
+    if isinstance(t, TCon) and t.name == "数组" and uniform:
+        return "均匀缓冲里不能有运行期数组（「数组」）：改用「定长数组」或存储缓冲"
+    if isinstance(t, TCon) and t.name in ("数组", "定长数组", "原子"):
+        stride = size_align(t.args[0])
+        if uniform and t.name == "定长数组" and stride is not None and _round_up(*stride) % 16:
+            return (f"均匀缓冲里数组的每个元素须占 16 字节的倍数，这里占 {_round_up(*stride)} 字节："
+                    "改用「四维浮」等四分量的元素，或改用存储缓冲")
+        return buffer_problem(t.args[0], uniform)
+    if isinstance(t, TRecord):
+        offset = 0
+        for name, ft in t.fields:
+            field = size_align(ft)
+            problem = buffer_problem(ft, uniform)
+            if problem or field is None:
+                return problem
+            offset = _round_up(offset, field[1])
+            if uniform and isinstance(deep_resolve(ft), TRecord) and offset % 16:
+                return f"均匀缓冲里，结构类型的字段须从 16 字节的倍数处开始，「{name}」在第 {offset} 字节：在它前面补字段"
+            offset += field[0]
     return None
 
 

@@ -23,6 +23,7 @@ from .. import EntryInfo, Translation
 from ..names import NameAllocator
 from .builtins import BUILTINS, UNAVAILABLE_TYPES
 from .consteval import ConstEvaluator, is_abstract, scalar_of
+from .layout import buffer_problem
 
 INDENT = "  "
 SCALARS = {("定长小数", 32): "f32", ("定长小数", 16): "f16", ("定长整数", 32): "i32",
@@ -420,31 +421,18 @@ class Writer:
         name = self.globals[(module.path, decl.name)]
         span = self.at_name(decl)
         if decl.kind == "workgroup":
+            if head(decl.inner) == "数组":
+                self.error(span, "工作组变量不能是运行期数组（「数组」）：改用「定长数组」")
             return f"var<workgroup> {name}: {self.type_text(decl.inner, span)};"
         binding = f"@group({decl.group}) @binding({decl.binding}) "
-        if decl.kind == "storage":
-            mode = "read" if decl.access == "只读" else "read_write"
-            self._host_shareable(decl.inner, span)
-            return f"{binding}var<storage, {mode}> {name}: {self.type_text(decl.inner, span)};"
-        if decl.kind == "uniform":
-            self._host_shareable(decl.inner, span)
-            return f"{binding}var<uniform> {name}: {self.type_text(decl.inner, span)};"
+        if decl.kind in ("storage", "uniform"):
+            problem = buffer_problem(decl.inner, decl.kind == "uniform")
+            if problem:
+                self.error(span, problem)
+            space = "uniform" if decl.kind == "uniform" else (
+                "storage, read" if decl.access == "只读" else "storage, read_write")
+            return f"{binding}var<{space}> {name}: {self.type_text(decl.inner, span)};"
         return f"{binding}var {name}: {self.type_text(decl.type, span)};"
-
-    def _host_shareable(self, t, span) -> None:
-        """Buffers hold no 爻 in WGSL."""
-        t = deep_resolve(t)
-        if head(t) == "爻":
-            self.error(span, "WGSL 的缓冲里不能存「爻」：改用「无三二」（0 与 1）")
-        elif isinstance(t, TCon):
-            for a in t.args:
-                if not isinstance(a, int):
-                    self._host_shareable(a, span)
-        elif isinstance(t, TTuple):
-            self._host_shareable(t.items[0], span)
-        elif isinstance(t, TRecord):
-            for _, ft in t.fields:
-                self._host_shareable(ft, span)
 
     def _const(self, module: ir.Module, decl: ir.Const) -> str | None:
         if decl.value is None or is_unit(decl.type):

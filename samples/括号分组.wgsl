@@ -1,0 +1,9 @@
+@group(0) @binding(0) var<storage, read_write> 数据: array<u32>;
+
+@compute @workgroup_size(64)
+fn 三倍加一(@builtin(global_invocation_id) 号: vec3<u32>) {
+  let 序 = 号.x;
+  if 序 < arrayLength(&数据) {
+    数据[序] = (数据[序] * 3u) + 1u;
+  }
+}
