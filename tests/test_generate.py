@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from test_generate_fakes import DOUBLE, PRELUDE, fake, read_back, write  # noqa: F401 (fixture)
 
 from zhuose.compiler.generate import (Generator, dependencies, file_kind, find_high_level_import, package_of,
-                                      ptx_entry_name, string_literal, string_value, virtual_path)
+                                      string_literal, string_value, virtual_path)
 from zhuose.compiler.generate.escape import comment
 from zhuose.compiler.syntax import ast
 from zhuose.compiler.syntax.parser import parse_file
@@ -87,11 +87,6 @@ def test_double_example_exports_sources_and_entry_names(tmp_path, fake):
     assert values["加倍入口"] == "加倍"
     # the PTX name is the PTX translation's, not recomputed
     assert values["加倍入口并线汇编名"] == "yy" + "加倍".encode().hex()
-
-
-def test_ptx_name_rule_of_the_seed():
-    assert ptx_entry_name("加倍") == "yy_e5_8a_a0_e5_80_8d"
-    assert ptx_entry_name("main_2") == "yymain_5f2"
 
 
 def test_header_comments_are_the_only_non_definitions(tmp_path, fake):
@@ -311,6 +306,14 @@ def test_unchanged_inputs_are_answered_without_checking_or_translating(tmp_path,
     imported = tmp_path / "库/常量。着色器。豫"
     imported.write_text(imported.read_text(encoding="utf-8").replace("「二」", "「三」"), encoding="utf-8")
     assert gen.generate(source) is not first and fake.calls == calls + 3
+
+
+def test_a_touched_but_unchanged_input_regenerates_nothing(tmp_path, fake):
+    source = module_package(tmp_path)
+    gen = Generator(Workspace(tmp_path))
+    first = gen.generate(source)
+    os.utime(tmp_path / "库/常量。着色器。豫", ns=(5_000_000_000, 5_000_000_000))
+    assert gen.generate(source) is first and gen.generate(source) is first
 
 
 def test_an_import_that_appears_is_noticed(tmp_path, fake):

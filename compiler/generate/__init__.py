@@ -5,8 +5,7 @@ JSON-lines build service.  See docs/生成.md."""
 from .api import Generator, WriteResult
 from .escape import string_literal, string_value
 from .lookup import Resolved, dependencies, file_kind, find_high_level_import, package_of, virtual_path
-from .module import Generated, generate, ptx_entry_name
+from .module import Generated, generate
 
 __all__ = ["Generator", "WriteResult", "Generated", "generate", "Resolved", "find_high_level_import",
-           "dependencies", "file_kind", "package_of", "virtual_path", "string_literal", "string_value",
-           "ptx_entry_name"]
+           "dependencies", "file_kind", "package_of", "virtual_path", "string_literal", "string_value"]

@@ -7,14 +7,16 @@ the command line and the build service use.
     result.generated.text, result.output, result.changed
 
 A Generator keeps the incremental core warm, and answers a repeated request
-whose inputs are unchanged from the previous module: that costs a stat of
-each input (a read when it changed) and one hash of their texts.  Only a
-change of an input's text is noticed this way; a failed generation is always
-retried, so an import that was missing is found once it exists.
+whose inputs are unchanged from the previous module: that costs one stat of
+each input, or when a file's stamp moved, reading and hashing the inputs
+(a touched but unchanged file regenerates nothing).  Only a change of an
+input's text is noticed this way; a failed generation is always retried, so
+an import that was missing is found once it exists.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,27 +34,55 @@ class WriteResult:
     changed: bool            # whether the file was (re)written
 
 
+def _disk_stamp(path: str):
+    """What Workspace.load compares to decide whether to read a file again."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
+
+
 class Generator:
     """Generated modules of one workspace, regenerated only when an input changed."""
 
     def __init__(self, workspace: Workspace | str | Path = ".") -> None:
         self.ws = workspace if isinstance(workspace, Workspace) else Workspace(workspace)
-        self._last: dict[str, Generated] = {}
+        self._keys: dict[str, str] = {}
+        self._outputs: dict[tuple[str, str], Path] = {}
+        #: per source: the last module and the stamps of the input texts it was made from
+        self._last: dict[str, tuple[Generated, list]] = {}
 
     def generate(self, path: str | Path) -> Generated:
         """The generated module of a shader source (名。着色器。豫)."""
-        key = self.ws.key(path)
+        key = self._keys.get(str(path)) or self._keys.setdefault(str(path), self.ws.key(path))
         last = self._last.get(key)
-        if last is not None and last.text is not None:
-            if fingerprint(self.ws, last.inputs, last.labels) == last.fingerprint:
-                return last
+        if last is not None and self._still_current(*last):
+            return last[0]
         result = generate(self.ws, key)
-        self._last[key] = result
+        self._remember(result)
         return result
+
+    def _remember(self, generated: Generated) -> None:
+        self._last[generated.source] = (generated, [self.ws.load(p).stamp for p in generated.inputs])
+
+    def _still_current(self, last: Generated, stamps: list) -> bool:
+        if last.text is None:
+            return False
+        if all(_disk_stamp(p) == stamp for p, stamp in zip(last.inputs, stamps)):
+            return True
+        if fingerprint(self.ws, last.inputs, last.labels) != last.fingerprint:
+            return False
+        self._remember(last)
+        return True
 
     def output_path(self, path: str | Path, out_dir: str | Path) -> Path:
         """<out_dir>/<module path in its package>。着色生成。豫 (甲/乙 for 甲/乙。着色器。豫)."""
-        return Path(out_dir) / (self.ws.packages.module_name(self.ws.key(path)) + GENERATED_SUFFIX)
+        key = (str(path), str(out_dir))
+        if key not in self._outputs:
+            module = self.ws.packages.module_name(self.ws.key(path))
+            self._outputs[key] = Path(out_dir) / (module + GENERATED_SUFFIX)
+        return self._outputs[key]
 
     def write(self, path: str | Path, out_dir: str | Path) -> WriteResult:
         """Generate and write into `out_dir`, leaving an identical file untouched.

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import backends, ir
+from ..backends.ptx.mangle import ENTRY_PREFIX, mangle
 from ..diagnostics import Diagnostic
 from ..packages import GENERATED_SUFFIX
 from .escape import comment, one_line, string_literal
@@ -31,7 +32,6 @@ class Target:
 #: in the order the entry table is taken from: the first target that translates
 TARGETS = [Target("wgsl", "着色源", "WGSL"), Target("msl", "金属源", "MSL"), Target("ptx", "并线汇编源", "PTX")]
 PTX_NAME_SUFFIX = "并线汇编名"
-PTX_ENTRY_PREFIX = "yy"
 
 
 @dataclass
@@ -65,13 +65,6 @@ class Generated:
     @property
     def virtual_path(self) -> Path:
         return virtual_path(self.source)
-
-
-def ptx_entry_name(function: str) -> str:
-    """The PTX name of an entry function (seed 着十): the UTF-8 bytes, ASCII
-    letters and digits kept, every other byte `_xx`, after the prefix yy."""
-    kept = (chr(b) if chr(b).isascii() and chr(b).isalnum() else f"_{b:02x}" for b in function.encode("utf-8"))
-    return PTX_ENTRY_PREFIX + "".join(kept)
 
 
 # ---------------------------------------------------------------- inputs
@@ -185,11 +178,11 @@ class ModuleWriter:
 def entry_table(outcomes: list[Outcome]) -> list[tuple[str, str, str]]:
     """(entry item, function, PTX name) per entry, from the first target that
     translated; PTX names from the PTX text when there is one, otherwise by
-    the seed's rule from the function name."""
+    the seed's rule (着十) from the function name, so the export exists either way."""
     first = next(o for o in outcomes if o.text is not None)
     ptx = next(o for o in outcomes if o.target.name == "ptx")
     ptx_names = {e.item: e.function for e in ptx.entries} if ptx.text is not None else {}
-    return [(e.item, e.function, ptx_names.get(e.item) or ptx_entry_name(e.function)) for e in first.entries]
+    return [(e.item, e.function, ptx_names.get(e.item) or mangle(e.function, ENTRY_PREFIX)) for e in first.entries]
 
 
 def _entry_decl(ws, path: str, item: str) -> tuple[str, ir.Decl | None]:
