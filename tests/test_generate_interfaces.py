@@ -97,7 +97,7 @@ def test_service_answers_each_request_with_one_line(tmp_path, fake):
 
 def test_service_keeps_the_core_warm_and_notices_edits(tmp_path, fake):
     write(tmp_path, {"包.json": '{"名": "试", "依赖": ["点染"]}',
-                     "库。着色器。豫": PRELUDE + "「二」者「新无三二」于「二」也。\n",
+                     "库。着色器。豫": PRELUDE + "「倍数」者「新无三二」于「二」也。\n",
                      "加倍。着色器。豫": DOUBLE.replace(PRELUDE, PRELUDE + "寻观「试」之「库」之书。\n")})
     ws = Workspace(tmp_path)
     stdout = io.StringIO()
@@ -113,11 +113,12 @@ def test_service_keeps_the_core_warm_and_notices_edits(tmp_path, fake):
             yield request
             assert ws.counters["module_checks"] == checks     # warm: nothing re-checked
             path = tmp_path / "库。着色器。豫"
-            path.write_text(path.read_text(encoding="utf-8") + "「三」者「新无三二」于「三」也。\n", encoding="utf-8")
+            path.write_text(path.read_text(encoding="utf-8") + "「三倍」者「新无三二」于「三」也。\n", encoding="utf-8")
             yield request
 
     serve_build(Lines(), stdout, ws)
     replies = [json.loads(line) for line in stdout.getvalue().splitlines()]
+    assert [r["错误"] for r in replies] == [[]] * 4
     assert [r["改动"] for r in replies] == [True, False, False, True]
     assert fake.calls == 6
 
