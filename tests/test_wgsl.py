@@ -624,6 +624,13 @@ def test_run_explains_its_mistakes(tmp_path):
     ]
     for args, message in cases:
         assert cli(tmp_path, "运行", "加倍。着色器。豫", *args) == (2, "", message), args
+    write(tmp_path, {"纹。着色器。豫": PRELUDE + buffer("出", 1) + """「图」乃「纹理二维」于「浮三二」也。
+「图」者「纹理绑定」于（「组值」【「组」者「零」也，「号」者「零」也】）也。
+「尺」乃化「全局调用号」为「有」者也。
+「尺」者得「号」而「写数组」于「出」于（「号」中「零」）于（（「纹理尺寸」于「图」）中「零」）也。
+""" + compute_entry("尺")})
+    assert cli(tmp_path, "运行", "纹。着色器。豫", "尺入口", "0:1=0") == (
+        2, "", "着色器：入口项「尺入口」用到纹理或采样器「图」：运行 只能给存储缓冲与均匀缓冲\n")
 
 
 def test_tests_run_on_a_real_adapter():

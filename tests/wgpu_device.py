@@ -15,10 +15,8 @@ import pytest
 
 from zhuose.compiler import ir
 from zhuose.compiler.backends import translate
-from zhuose.compiler.backends.wgsl.dispatch import (BufferData, WebGPUError, create_module, open_device,
-                                                    required_features, run_compute, used_resources)
-from zhuose.compiler.backends.wgsl.layout import padded
-from zhuose.compiler.backends.wgsl.writer import function_key
+from zhuose.compiler.backends.wgsl.dispatch import (WebGPUError, buffer_for, create_module, entry_resources,
+                                                    open_device, required_features, run_compute)
 
 
 def _unavailable(reason: str):
@@ -65,13 +63,9 @@ def run_entry(ws, path, entry: str, data: dict, groups, others=()) -> dict:
     checked = ws.check(path)
     modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
     decl = next(d for d in checked.module.decls if isinstance(d, ir.Entry) and d.name == entry)
-    resources = [r for _, r in used_resources(modules, function_key(modules, decl.function))
-                 if r.kind in ("storage", "uniform")]
+    resources = [r for r in entry_resources(modules, decl.function) if r.kind in ("storage", "uniform")]
     assert sorted(r.name for r in resources) == sorted(data), "给出的缓冲与入口用到的不一致"
-    buffers = [BufferData(r.group, r.binding,
-                          padded(np.ascontiguousarray(data[r.name]).tobytes(), r.inner, r.kind == "uniform"),
-                          uniform=r.kind == "uniform", writable=r.kind == "storage" and r.access != "只读")
-               for r in resources]
+    buffers = [buffer_for(r, np.ascontiguousarray(data[r.name]).tobytes()) for r in resources]
     groups = tuple(groups) if isinstance(groups, tuple) else (groups,)
     try:
         out = run_compute(result.text, function, buffers, groups + (1,) * (3 - len(groups)), others)

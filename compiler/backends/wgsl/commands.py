@@ -15,9 +15,8 @@ from ... import ir
 from ...types import resolve
 from ...workspace import Workspace
 from .. import translate
-from .dispatch import BufferData, WebGPUError, run_compute, used_resources
-from .layout import element_stride, leaf_dtype, padded
-from .writer import function_key
+from .dispatch import WebGPUError, buffer_for, entry_resources, run_compute
+from .layout import element_stride, leaf_dtype
 
 MAX_GROUPS = 65535
 
@@ -81,41 +80,49 @@ def _run_command(args) -> int:
 
 def _run(ws, result, args) -> int:
     import numpy as np
-    checked = ws.check(args.文件)
-    modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
-    entry = next((d for d in checked.module.decls if isinstance(d, ir.Entry) and d.name == args.入口项), None)
-    names = "、".join(f"「{e.item}」" for e in result.entries if e.stage == "计算") or "（没有）"
-    if entry is None or entry.stage != "计算":
-        raise RunProblem(f"「{args.入口项}」不是这个文件的计算入口项；计算入口项有 {names}")
-    info = next(e for e in result.entries if e.item == entry.name)
-    resources = [(m, r) for m, r in used_resources(modules, function_key(modules, entry.function))
-                 if r.kind in ("storage", "uniform")]
+    entry, function = _compute_entry(ws, result, args)
+    resources = _buffers_of(ws, entry, args.文件)
     given = _parse_bindings(args.缓冲)
-    buffers, arrays = [], {}
-    for module, r in resources:
+    arrays = {}
+    for r in resources:
         spec = given.pop(f"{r.group}:{r.binding}", None) or given.pop(r.name, None)
         if spec is None:
             raise RunProblem(f"入口项「{entry.name}」用到{_describe(r)}，没有给出它的数据：写 {r.group}:{r.binding}=文件.npy "
                              f"或 {r.group}:{r.binding}=1,2,3")
-        array = _load(np, spec, r)
-        arrays[(r.group, r.binding)] = (array, spec)
-        buffers.append(BufferData(r.group, r.binding, padded(array.tobytes(), r.inner, r.kind == "uniform"), uniform=r.kind == "uniform",
-                                  writable=r.kind == "storage" and r.access != "只读"))
+        arrays[r.name] = (_load(np, spec, r), spec)
     if given:
         raise RunProblem(f"入口项「{entry.name}」没有用到 {'、'.join(given)}；它用到的缓冲："
-                         + ("、".join(_describe(r) for _, r in resources) or "（没有）"))
-    groups = _groups(args.组数, buffers, resources, entry.workgroup_size)
-    out = run_compute(result.text, info.function, buffers, groups)
-    for module, r in resources:
-        key = (r.group, r.binding)
-        if key not in out:
-            continue
-        array, spec = arrays[key]
-        back = np.frombuffer(out[key][:array.nbytes], dtype=array.dtype).reshape(array.shape)
-        if spec.endswith(".npy"):
-            _save(np, spec, back)
-        print(f"「{r.name}」（组 {r.group} 号 {r.binding}）：{np.array2string(back, separator=' ')}")
+                         + ("、".join(_describe(r) for r in resources) or "（没有）"))
+    buffers = [buffer_for(r, arrays[r.name][0].tobytes()) for r in resources]
+    out = run_compute(result.text, function, buffers, _groups(args.组数, buffers, resources, entry.workgroup_size))
+    for r in resources:
+        if (r.group, r.binding) in out:
+            array, spec = arrays[r.name]
+            back = np.frombuffer(out[(r.group, r.binding)][:array.nbytes], dtype=array.dtype).reshape(array.shape)
+            if spec.endswith(".npy"):
+                _save(np, spec, back)
+            print(f"「{r.name}」（组 {r.group} 号 {r.binding}）：{np.array2string(back, separator=' ')}")
     return 0
+
+
+def _compute_entry(ws, result, args) -> tuple[ir.Entry, str]:
+    """The compute entry named on the command line, and its function's WGSL name."""
+    checked = ws.check(args.文件)
+    entry = next((d for d in checked.module.decls if isinstance(d, ir.Entry) and d.name == args.入口项), None)
+    if entry is None or entry.stage != "计算":
+        names = "、".join(f"「{e.item}」" for e in result.entries if e.stage == "计算") or "（没有）"
+        raise RunProblem(f"「{args.入口项}」不是这个文件的计算入口项；计算入口项有 {names}")
+    return entry, next(e.function for e in result.entries if e.item == entry.name)
+
+
+def _buffers_of(ws, entry: ir.Entry, path: str) -> list[ir.Resource]:
+    checked = ws.check(path)
+    modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
+    used = entry_resources(modules, entry.function)
+    handles = [r for r in used if r.kind not in ("storage", "uniform", "workgroup")]
+    if handles:
+        raise RunProblem(f"入口项「{entry.name}」用到纹理或采样器「{handles[0].name}」：运行 只能给存储缓冲与均匀缓冲")
+    return [r for r in used if r.kind in ("storage", "uniform")]
 
 
 def _describe(r) -> str:
@@ -172,7 +179,7 @@ def _groups(text: str | None, buffers, resources, workgroup_size: int) -> tuple[
             raise RunProblem(f"--组数「{text}」应是 1 至 3 个 1 至 {MAX_GROUPS} 的整数")
         return tuple(counts + [1] * (3 - len(counts)))
     elements = 0
-    for b, (_, r) in zip(buffers, resources):
+    for b, r in zip(buffers, resources):
         stride = element_stride(resolve(r.inner))
         if stride:
             elements = max(elements, len(b.data) // stride)

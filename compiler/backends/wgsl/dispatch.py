@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ... import ir
-from .writer import children
+from .layout import padded
+from .writer import children, function_key
 
 SUBGROUPS_DIRECTIVE = "enable subgroups;"
 
@@ -111,6 +112,18 @@ def run_compute(wgsl: str, function: str, buffers: list[BufferData], groups: tup
                 for b in buffers if b.writable}
     except Exception as err:
         raise WebGPUError(f"WebGPU 运行失败：{err}") from err
+
+
+def buffer_for(r: ir.Resource, data: bytes) -> BufferData:
+    """A buffer binding's upload: padded as its type needs, read back when the shader may write it."""
+    uniform = r.kind == "uniform"
+    return BufferData(r.group, r.binding, padded(data, r.inner, uniform), uniform=uniform,
+                      writable=r.kind == "storage" and r.access != "只读")
+
+
+def entry_resources(modules: list[ir.Module], function: str) -> list[ir.Resource]:
+    """The resources the function an entry names uses (the entry's module is the last)."""
+    return [r for _, r in used_resources(modules, function_key(modules, function))]
 
 
 def used_resources(modules: list[ir.Module], function: tuple[str, str]) -> list[tuple[str, ir.Resource]]:
