@@ -150,7 +150,7 @@ class Workspace:
             diags.insert(0, loaded.problem)
         pkg = self.packages.package_of(key)
         inp = ModuleInput(key, self.packages.module_name(key), pkg.name, is_interface_file(key), parsed,
-                          opened, qualified, builtins, diags, paths)
+                          opened, qualified, builtins, diags, paths, loaded.source)
         printer = Printer(type_names(builtins)) if builtins else Printer()
         checked = check_module(inp, self.check_cache, printer)
         self.counters["item_checks"] += self.check_cache.item_checks - before
@@ -205,7 +205,7 @@ class Workspace:
     def diagnostics(self, path: str | Path) -> list[Diagnostic]:
         """Diagnostics of a module and of every module it imports."""
         checked = self.check(path)
-        out: list[Diagnostic] = []
+        out: list[Diagnostic] = [Diagnostic(self.key(p.path), 0, 0, p.message) for p in self.packages.problems]
         for dep in checked.module.imports:
             if dep in self._modules:
                 out.extend(self._modules[dep][1].diagnostics)

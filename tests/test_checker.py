@@ -229,3 +229,35 @@ def test_errors_are_not_repeated_for_one_mistake(tmp_path):
 def test_a_broken_item_keeps_its_name_known(tmp_path):
     msgs = messages(tmp_path, FN + "「f」者得「x」而「x」加也。\n「g」乃化「无三二」为「无三二」者也。\n「g」者得「x」而「f」于「x」也。")
     assert len(msgs) == 1 and "语法错误" in msgs[0]
+
+
+def test_call_results_meet_the_expected_type(tmp_path):
+    text = FN + "「f」者得「x」而「x」也。\n「g」乃化「无三二」为「浮三二」者也。\n「g」者得「x」而「f」于「x」也。"
+    assert "应为「浮三二」，实为「无三二」" in one(tmp_path, text)
+    local = FN + "「f」者得「x」而 令「h」为得「y」而「y」而（「h」于「x」也「浮三二」）也。"
+    assert any("类型不符" in m for m in messages(tmp_path, local))
+
+
+def test_aliases_of_builtin_inputs_and_structs_keep_their_meaning(tmp_path):
+    ws, msgs = check_text(tmp_path, """「编号」即「全局调用号」也。
+「主」乃化「编号」为「有」者也。
+「主」者得「号」而「元」也。
+「口」乃「计算入口」也。
+「口」者「计算入口项」于「主」于（「组值」【「工作组大小」者「一」也】）也。
+「点」即「组类」【「x」乃「浮三二」也】也。
+「又名」即「点」也。
+「取」乃化「又名」为「浮三二」者也。
+「取」者得「p」而「p」中「x」也。""")
+    assert msgs == []
+    decls = ws.check(tmp_path / "测。着色器。豫").module.decls
+    fn = next(d for d in decls if d.name == "取")
+    assert fn.type.params[0].alias == "点"
+
+
+def test_parentheses_only_group_in_applications(tmp_path):
+    ok(tmp_path, "「g」乃化「无三二」又化「无三二」为「无三二」者也。\n「g」者得「a」又得「b」而（「最大」于「a」）于「b」也。")
+
+
+def test_numerals_cannot_be_names(tmp_path):
+    msgs = messages(tmp_path, FN + "「f」者得「一」而 令「二」为「新无三二」于「三」而「二」也。")
+    assert sum("是数字字面量，不能作名字" in m for m in msgs) == 2

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from .. import ir
 from ..syntax import ast
+from ..syntax.parser import number_value
 from ..types import (BOOL, ERROR, FLOAT_LIT, INT_LIT, UNIT, Printer, TCon, TError, TFamily, TFun,
                      TMeta, TRecord, TTuple, TVar, Type, TypeOrIndex, contains_meta, deep_resolve,
                      is_scalar, matrix_parts, resolve, vector_parts)
@@ -85,6 +86,7 @@ class ItemChecker:
             self.error(node, self._failure)
             self._failure = None
             return
+        expected, actual = self.reduce(expected), self.reduce(actual)
         message = f"类型不符：应为{self.show(expected)}，实为{self.show(actual)}"
         code = ""
         exp, act = resolve(expected), resolve(actual)
@@ -101,7 +103,12 @@ class ItemChecker:
 
     def _unify(self, a, b, node) -> bool:
         a, b = resolve(a), resolve(b)
-        if a is b or isinstance(a, TError) or isinstance(b, TError):
+        if a is b:
+            return True
+        if isinstance(a, TError) or isinstance(b, TError):
+            for side in (a, b):  # an erroneous value settles what it meets: no follow-on messages
+                if isinstance(side, TMeta):
+                    side.ref = ERROR
             return True
         if isinstance(a, TMeta):
             return self._bind(a, b, node)
@@ -207,8 +214,9 @@ class ItemChecker:
                     self.error(node, self._bound_message(t, bound, who))
         reported: set[int] = set()
         for meta, node, callee in self._call_metas:
-            if isinstance(resolve(meta), TMeta) and id(node) not in reported:
-                reported.add(id(node))
+            root = resolve(meta)
+            if isinstance(root, TMeta) and id(node) not in reported and id(root) not in reported:
+                reported.update((id(node), id(root)))
                 self.error(node, f"函数应用的隐式参数无法完全确定：「{callee}」的「{meta.hint}」"
                                  "；先用 令 绑定子表达式，或用（表达式 也 类型）标注，"
                                  "只在返回类型里的参数用 以 给出")
@@ -307,7 +315,6 @@ class ItemChecker:
         label_span = (node.label_start, node.end)
         if isinstance(t, TError):
             return ir.Project(node.start, node.end, ERROR, base, None, None)
-        from ..syntax.parser import number_value
         number = number_value(node.label)
         if number is not None and not number[1]:
             index = number[0]
@@ -340,6 +347,7 @@ class ItemChecker:
             t = TTuple(tuple(i.type for i in items))
             if expected is not None and not self.unify(expected, t, node):
                 self.mismatch(node, expected, t)
+                return ir.MakeTuple(node.start, node.end, ERROR, items)
         self._check_tuple_shape(node, t)
         return ir.MakeTuple(node.start, node.end, t, items)
 
@@ -379,9 +387,11 @@ class ItemChecker:
     def _If(self, node: ast.If, expected, env, tail):
         cond = self.check(node.cond, BOOL, env)
         if node.otherwise is None:
-            then = self.check(node.then, UNIT, env, tail)
             if expected is not None and not self.unify(expected, UNIT, node):
                 self.error(node, f"没有「否则」的「若」的值是「有」，这里应为{self.show(expected)}：补上「否则」分支")
+                then = self.check(node.then, None, env, tail)
+                return ir.If(node.start, node.end, ERROR, cond, then, None)
+            then = self.check(node.then, UNIT, env, tail)
             return ir.If(node.start, node.end, UNIT, cond, then, None)
         result = expected if expected is not None else TMeta(hint="若的值")
         then = self.check(node.then, result, env, tail)
@@ -403,7 +413,13 @@ class ItemChecker:
         self.error(node, "匿名函数与闭包不能翻译（着五）：局部函数用 令「名」为 得…而… 绑定后直接调用")
         return _error_expr(node)
 
+    def binder_name(self, name: str, span) -> None:
+        """Numerals are literals, never names (「二」 is 2)."""
+        if number_value(name) is not None:
+            self.error(span, f"「{name}」是数字字面量，不能作名字")
+
     def _Let(self, node: ast.Let, expected, env, tail):
+        self.binder_name(node.name, (node.name_start, node.name_end))
         if isinstance(node.value, ast.Lambda):
             return self._let_function(node, expected, env, tail)
         value = self.check(node.value, None, env)
@@ -413,6 +429,8 @@ class ItemChecker:
 
     def _let_function(self, node: ast.Let, expected, env, tail):
         lam: ast.Lambda = node.value
+        for p in lam.params:
+            self.binder_name(p.name, p)
         params = [ir.LocalVar(p.name, TMeta(hint=p.name), p.start, p.end) for p in lam.params]
         fun = ir.LocalFun(node.name, params, None, TMeta(hint=f"{node.name}的值"), node.name_start, node.name_end)
         pending = _PendingFun(lam, env, fun)
@@ -460,7 +478,8 @@ class ItemChecker:
             if isinstance(local, _PendingFun):
                 return self._local_call(node, head, local, args, type_args, expected, env, tail)
             if isinstance(local, ir.LocalVar):
-                self.error(head, f"「{head.name}」是值，不是函数，不能应用")
+                if not isinstance(resolve(local.type), TError):
+                    self.error(head, f"「{head.name}」是值，不是函数，不能应用")
                 return self._error_call(node, args, env)
             entry = self.scope.value(head.name)
             callee = head.name
@@ -474,6 +493,8 @@ class ItemChecker:
             return self._error_call(node, args, env)
         if entry is None:
             self._global_value(head, head.name, None, head.name)
+            return self._error_call(node, args, env)
+        if isinstance(resolve(entry.type), TError):  # already reported where it is defined
             return self._error_call(node, args, env)
         if entry.kind == "builtin":
             return self._builtin_call(node, callee, entry, args, type_args, expected, env, name_span)
@@ -513,17 +534,16 @@ class ItemChecker:
             self.error(node, f"「{callee}」不是函数，不能应用")
             return self._error_call(node, args, env)
         if not self._arity(node, callee, t.params, args):
+            for m in metas:
+                m.ref = ERROR
             return self._error_call(node, args, env)
         out = []
         for p, a in zip(t.params, args):
             if isinstance(resolve(p), TFun):
                 out.append(self._function_argument(a, resolve(p), env))
             else:
-                out.append(self.check(a, p, env))
-        result = self.reduce(t.result)
-        if expected is not None and not self.unify(expected, result, node):
-            self.mismatch(node, expected, result)
-            result = ERROR
+                out.append(self.check(a, self.reduce(p), env))
+        result = self._result(node, self.reduce(t.result), expected)
         call = ir.Call(node.start, node.end, result, "builtin", callee, out,
                        type_args={v.name: m for v, m in zip(entry.type_params, metas)},
                        name_start=name_span[0], name_end=name_span[1])
@@ -579,7 +599,7 @@ class ItemChecker:
             self.error(arg, f"字面量 {value} 超出「{callee}」的范围（{limit[0]} 至 {limit[1]}）")
 
     def _function_call(self, node, callee, entry, args, type_args, expected, env, name_span):
-        t = resolve(entry.type)
+        t = resolve(self.instantiate(entry, node, callee)[0] if entry.type_params else entry.type)
         if type_args:
             self.error(type_args[0], f"「{callee}」没有隐式类型参数，不能用 以")
         if callee == self.function:
@@ -588,8 +608,15 @@ class ItemChecker:
         if not isinstance(t, TFun) or not self._arity(node, callee, t.params, args):
             return self._error_call(node, args, env)
         out = self._check_args(t.params, args, env)
-        return ir.Call(node.start, node.end, t.result, "function", callee, out, module=entry.module,
-                       name_start=name_span[0], name_end=name_span[1])
+        return ir.Call(node.start, node.end, self._result(node, t.result, expected), "function", callee, out,
+                       module=entry.module, name_start=name_span[0], name_end=name_span[1])
+
+    def _result(self, node, result, expected):
+        """A call's type, checked against what the context expects."""
+        if expected is not None and not self.unify(expected, result, node):
+            self.mismatch(node, expected, result)
+            return ERROR
+        return result
 
     def _local_call(self, node, head, pending: _PendingFun, args, type_args, expected, env, tail):
         fun = pending.fun
@@ -604,8 +631,8 @@ class ItemChecker:
         out = self._check_args([p.type for p in fun.params], args, env)
         if pending.state == "pending":
             self._check_local_body(pending)
-        return ir.Call(node.start, node.end, fun.result, "local", fun.name, out, local=fun,
-                       name_start=head.start, name_end=head.end)
+        return ir.Call(node.start, node.end, self._result(node, fun.result, expected), "local", fun.name, out,
+                       local=fun, name_start=head.start, name_end=head.end)
 
 
 _PROPAGATING = (ast.Paren, ast.Tuple, ast.Record, ast.If, ast.Sequence, ast.Let, ast.Ascribe,
@@ -630,7 +657,7 @@ def _spine(node):
             args.append(node.arg)
         else:
             type_args.append(node.type)
-        node = node.fn
+        node = _strip_parens(node.fn)  # parentheses only group (LANGUAGE.md §5)
     args.reverse()
     type_args.reverse()
     return node, args, type_args

@@ -15,13 +15,14 @@ from .. import ir
 from ..builtin.io import BUILTIN_IO
 from ..diagnostics import Diagnostic, LocalDiagnostic
 from ..syntax import ast
+from ..source import SourceFile
 from ..syntax.parser import ParsedFile, ParsedItem, number_value
 from ..types import (ERROR, UNIT, Printer, TCon, TError, TFun, TRecord, Type, deep_resolve, resolve,
                      vector_parts, is_scalar)
 from .classes import FAMILIES
 from .expressions import ENTRY_CONSTRUCTORS, RESOURCE_CONSTRUCTORS, RUNTIME_BUILTINS, ItemChecker
 from .scope import Exports, Scope, TypeEntry, ValueEntry
-from .typeexpr import TypeResolver, intrinsic_name
+from .typeexpr import TypeResolver, intrinsic_name, renamed
 
 RESOURCE_TYPES = {"存储缓冲": "storage", "均匀缓冲": "uniform", "工作组变量": "workgroup",
                   "纹理二维": "texture", "采样器": "sampler", "深度纹理二维": "depth_texture",
@@ -79,6 +80,7 @@ class ModuleInput:
     builtins: Exports | None
     import_diagnostics: list[Diagnostic] = field(default_factory=list)
     import_paths: list[str] = field(default_factory=list)
+    source: SourceFile | None = None
 
 
 def type_names(builtins: Exports | None) -> dict:
@@ -108,6 +110,7 @@ class ModuleChecker:
         self.defs: dict[str, ParsedItem] = {}
         self.typedefs: dict[str, ParsedItem] = {}
         self.broken_defs: set[str] = set()  # definitions that did not parse
+        self.broken_sigs: set[str] = set()  # signatures that did not parse
         self.results: dict[int, ItemResult] = {}
 
     # ------------------------------------------------------------ helpers
@@ -135,7 +138,8 @@ class ModuleChecker:
         self.exports.fingerprint = fingerprint
         for item in items:
             node = item.node
-            if isinstance(node, ast.Definition) and node.name in self.sigs and id(item) not in self.results:
+            if isinstance(node, ast.Definition) and node.name in self.sigs and self.defs.get(node.name) is item \
+                    and id(item) not in self.results:
                 self.results[id(item)] = self._cached(item, fingerprint, lambda it=item: self._check_signed(it))
         self._module_rules(items)
         module = ir.Module(self.path, self.inp.name, self.inp.package, self.inp.is_interface,
@@ -158,6 +162,11 @@ class ModuleChecker:
             if node is None:
                 if item.kind == "者":
                     self.broken_defs.add(item.name)
+                elif item.kind == "乃":
+                    self.broken_sigs.add(item.name)
+                continue
+            if isinstance(node, (ast.Signature, ast.Definition, ast.TypeDef)) and number_value(node.name) is not None:
+                self.report(item, node.start, node.name_end, f"「{node.name}」是数字字面量，不能作名字")
                 continue
             if isinstance(node, ast.Import):
                 continue
@@ -171,7 +180,8 @@ class ModuleChecker:
             if node.name in table:
                 first = table[node.name]
                 pos = "签名" if table is self.sigs else "定义"
-                self.report(item, node.start, node.name_end, f"「{node.name}」重复{pos}：第一个{pos}在前面偏移 {first.start} 处")
+                line = self.inp.source.position(first.start).line + 1 if self.inp.source else 0
+                self.report(item, node.start, node.name_end, f"「{node.name}」重复{pos}：第一个{pos}在第 {line} 行")
                 continue
             if table is not self.typedefs and node.name in self.typedefs or (
                     table is self.typedefs and (node.name in self.sigs or node.name in self.defs)):
@@ -217,8 +227,8 @@ class ModuleChecker:
         resolver = TypeResolver(self.scope, self._item_reporter(item), self.inp.is_interface)
         t = resolver.resolve(rhs)
         is_struct = isinstance(rhs, ast.TypeRecord)
-        return TypeEntry(node.name, "alias", self.path, t.named(node.name), (), item.start, item.name_end,
-                         item.doc, is_struct)
+        t = t.named(node.name) if is_struct else renamed(t, node.name)
+        return TypeEntry(node.name, "alias", self.path, t, (), item.start, item.name_end, item.doc, is_struct)
 
     def _declare_signatures(self) -> None:
         for name, item in self.sigs.items():
@@ -248,7 +258,9 @@ class ModuleChecker:
                 self.exports.types.setdefault(item.name, TypeEntry(item.name, "alias", self.path, ERROR))
 
     def _check_unsigned(self) -> None:
-        unsigned = {n: it for n, it in self.defs.items() if n not in self.sigs}
+        for name in self.broken_sigs - self.sigs.keys():  # typed unknown: no follow-on errors
+            self.exports.values.setdefault(name, ValueEntry(name, "const", self.path, ERROR))
+        unsigned = {n: it for n, it in self.defs.items() if n not in self.sigs and n not in self.broken_sigs}
         order = _topological(unsigned, lambda item: _names_in(item.node.value, ast.Name))
         for name, cycle in order:
             item = unsigned[name]
@@ -321,6 +333,8 @@ class ModuleChecker:
         if len(lam.params) != len(t.params):
             checker.error(lam, f"签名有 {len(t.params)} 个参数，定义有 {len(lam.params)} 个")
             return ItemResult(None, checker.diags)
+        for p in lam.params:
+            checker.binder_name(p.name, p)
         params = [ir.LocalVar(p.name, pt, p.start, p.end) for p, pt in zip(lam.params, t.params)]
         env = {p.name: p for p in params}
         body = checker.check(lam.body, t.result, env)
@@ -402,8 +416,6 @@ class ModuleChecker:
             if problem:
                 checker.error(at, f"入口函数「{function}」的参数{self.show(p)}{problem}")
         result = resolve(t.result)
-        if stage == "计算" and result != UNIT:
-            checker.error(at, f"计算入口函数「{function}」须返回「有」，这里返回{self.show(t.result)}")
         if stage == "顶点" and not _has_position(t.result):
             checker.error(at, f"顶点入口函数「{function}」须返回「裁剪位置」或含「裁剪位置」字段的结构，这里返回{self.show(t.result)}")
         if stage == "片元" and isinstance(result, TRecord) is False and result != UNIT:
@@ -412,7 +424,10 @@ class ModuleChecker:
                 checker.error(at, f"片元入口函数「{function}」不能返回{self.show(t.result)}")
 
     def _const_rules(self, checker: ItemChecker, value: ir.Expr) -> None:
-        """Constants are WGSL const-expressions (seed 着四.5)."""
+        """Constants are WGSL const-expressions (seed 着四.5); checked once
+        the value type-checks, so one mistake gives one message."""
+        if checker.diags:
+            return
         for e in _walk(value):
             if isinstance(e, ir.Call) and (e.kind != "builtin" or e.name in RUNTIME_BUILTINS):
                 checker.error((e.start, e.end), f"常量的值须是常量表达式：不能调用「{e.name}」")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..builtin.io import BUILTIN_IO
 from ..syntax import ast
 from ..types import ERROR, TCon, TFamily, TFun, TRecord, TTuple, TVar, Type, TypeOrIndex
 from .classes import CLASSES, FAMILIES
@@ -22,6 +23,15 @@ def split_bound(name: str) -> tuple[str, str | None]:
         var, bound = name.split("：", 1)
         return var, bound
     return name, None
+
+
+def renamed(t: Type, name: str) -> Type:
+    """t under a new alias, except that a struct's name and a builtin input's
+    name survive user aliases: the translators need them (seed 着四.1: other
+    aliases are only expanded)."""
+    if t.alias in BUILTIN_IO or (isinstance(t, TRecord) and t.alias is not None):
+        return t
+    return t.named(name)
 
 
 def intrinsic_name(name: str) -> str | None:
@@ -115,7 +125,7 @@ class TypeResolver:
             self.report(node, f"「{name}」{what}")
             return ERROR
         if entry.kind == "alias":
-            return entry.type.named(name) if entry.type is not None else ERROR
+            return renamed(entry.type, name) if entry.type is not None else ERROR
         if entry.kind == "constructor":
             if entry.params:
                 self.report(node, f"类型构造「{name}」须带 {len(entry.params)} 个实参")

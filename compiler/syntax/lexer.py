@@ -133,8 +133,9 @@ def _lex_error(text: str, pos: int, end: int, tokens: list[Token]) -> int:
         if close == pos + 1:
             tokens.append(Token("ERROR", "「」", pos, pos + 2, "名字不能为空：「」里至少要有一个字"))
             return pos + 2
-        nested = text.find("「", pos + 1, line_end)
-        stop = nested if nested != -1 else line_end
+        # stop before a nested 「 or the item's 。 so the next item stays intact
+        stops = [i for i in (text.find("「", pos + 1, line_end), text.find("。", pos + 1, line_end)) if i != -1]
+        stop = min(stops) if stops else line_end
         tokens.append(Token("ERROR", text[pos:stop], pos, stop, "名字没有结束：同一行里缺少与此「对应的」"))
         return stop
     if ch == "『":

@@ -316,10 +316,26 @@ def _expected_text(expected: set[str]) -> str:
     return "、".join(words)
 
 
-def _syntax_error(err: UnexpectedInput, length: int) -> SyntaxDiagnostic:
+_CLOSERS = {"LPAR": "RPAR", "LBRACK": "RBRACK"}
+
+
+def _unclosed(tokens: list[Token]) -> str | None:
+    """The closing bracket still owed when the item ends, if any."""
+    stack = []
+    for t in tokens:
+        if t.type in _CLOSERS:
+            stack.append(_CLOSERS[t.type])
+        elif stack and t.type == stack[-1]:
+            stack.pop()
+    return stack[-1] if stack else None
+
+
+def _syntax_error(err: UnexpectedInput, length: int, owed: str | None = None) -> SyntaxDiagnostic:
     if isinstance(err, UnexpectedToken):
         tok = err.token
         expected = _expected_text(set(err.expected))
+        if tok.type in ("PERIOD", "$END") and owed:
+            expected = _describe(owed, "")  # an unclosed bracket explains more than the grammar's guesses
         if tok.type == "$END":
             return SyntaxDiagnostic(length, length, f"语法错误：项没有写完，此处应为{expected}")
         if tok.type == "PERIOD":
@@ -369,7 +385,8 @@ def parse_item_tokens(text: str, tokens: list[Token]) -> ParsedItem:
     try:
         node = _lark().parse(stream)
     except UnexpectedInput as err:
-        return ParsedItem(text, None, [_syntax_error(err, tokens[-1].end - base)], name, kind, name_end)
+        error = _syntax_error(err, tokens[-1].end - base, _unclosed(tokens))
+        return ParsedItem(text, None, [error], name, kind, name_end)
     errors = []
     if missing_period:
         end = tokens[-1].end - base
