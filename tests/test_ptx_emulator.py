@@ -1,0 +1,648 @@
+"""A small PTX emulator for the instructions the PTX back end writes, so the
+translated kernels run and are checked against NumPy on machines without an
+NVIDIA GPU (tests/test_ptx_runtime.py runs them on both).
+
+It reads the writer's PTX (one instruction per line), runs every thread of a
+block as a generator and synchronises them at bar.sync (the whole block) and
+at activemask and shfl.sync (the warp: 32 consecutive threads).  f32 and f16
+arithmetic is IEEE in NumPy; the .approx functions are computed exactly.
+A global address is (buffer number + 1) · 2³² + offset, and an access outside
+its buffer, or outside the shared variables, is an error — so a wrong address
+fails loudly instead of reading garbage.  This file also tests the emulator.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+
+from test_ptx_math import fma32
+
+WARP = 32
+SPECIAL = re.compile(r"%(tid|ntid|ctaid|nctaid)\.([xyz])$")
+LINE = re.compile(r"^(?:@(!?)(%p\d+)\s+)?(\S+)\s*(.*?);$")
+
+
+class EmulatorError(Exception):
+    """A kernel did something the emulator (or a GPU) would not accept."""
+
+
+@dataclass
+class Instruction:
+    guard: tuple[bool, str] | None   # (negated, predicate)
+    op: str
+    operands: list[str]
+    parts: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.parts = self.op.split(".")
+
+
+@dataclass
+class Kernel:
+    name: str
+    params: list[tuple[str, str]]
+    block: int
+    shared: dict[str, tuple[int, int]] = field(default_factory=dict)   # symbol → (align, bytes)
+    code: list[Instruction] = field(default_factory=list)
+    labels: dict[str, int] = field(default_factory=dict)
+
+
+def _split_operands(text: str) -> list[str]:
+    out, depth, current = [], 0, ""
+    for ch in text:
+        if ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    if current.strip():
+        out.append(current.strip())
+    return out
+
+
+def parse(text: str) -> dict[str, Kernel]:
+    """The kernels of a PTX module as the writer lays them out."""
+    assert text.isascii()
+    kernels, kernel, in_params = {}, None, False
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("//") or line.startswith(".version") or line.startswith(".target") \
+                or line.startswith(".address_size"):
+            continue
+        if line.startswith(".visible .entry"):
+            name = re.match(r"\.visible \.entry (\w+)\(", line).group(1)
+            kernel = kernels[name] = Kernel(name, [], 1)
+            in_params = not line.endswith("()")
+        elif in_params:
+            if line == ")":
+                in_params = False
+            else:
+                _, kind, pname = line.rstrip(",").split()
+                kernel.params.append((pname, kind[1:]))
+        elif line.startswith(".reqntid"):
+            x, y, z = (int(v) for v in line[len(".reqntid"):].split(","))
+            assert (y, z) == (1, 1)
+            kernel.block = x
+        elif line.startswith(".shared"):
+            m = re.match(r"\.shared \.align (\d+) \.b8 (\w+)\[(\d+)\];", line)
+            kernel.shared[m.group(2)] = (int(m.group(1)), int(m.group(3)))
+        elif line.startswith(".reg") or line in ("{", "}"):
+            continue
+        elif line.endswith(":"):
+            kernel.labels[line[:-1]] = len(kernel.code)
+        else:
+            m = LINE.match(line)
+            if m is None:
+                raise EmulatorError(f"读不懂的一行：{line}")
+            negated, pred, op, rest = m.groups()
+            kernel.code.append(Instruction((negated == "!", pred) if pred else None, op, _split_operands(rest)))
+    return kernels
+
+
+# ---------------------------------------------------------------- values
+
+
+def f32(bits: int) -> np.float32:
+    return np.uint32(bits).view(np.float32)
+
+
+def f16(bits: int) -> np.float16:
+    return np.uint16(bits).view(np.float16)
+
+
+def from_float(x, kind: str) -> int:
+    if kind == "f16":
+        return int(np.float16(x).view(np.uint16))
+    return int(np.float32(x).view(np.uint32))
+
+
+def signed(bits: int, width: int = 32) -> int:
+    bits &= (1 << width) - 1
+    return bits - (1 << width) if bits >> (width - 1) else bits
+
+
+def _immediate(text: str, kind: str) -> int:
+    """The bits of an immediate operand in an instruction of type `kind`."""
+    if text.startswith("0f"):
+        return int(text[2:], 16)
+    if kind in ("f32", "f16"):
+        return from_float(float(text), kind)
+    if kind == "pred":
+        return int(text) != 0
+    value = int(text, 0)
+    return value & ((1 << 64) - 1 if kind.endswith("64") else (1 << 32) - 1)
+
+
+def _truncated(a: int, b: int) -> int:
+    """Integer division rounding toward zero."""
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def _round(x: float, mode: str) -> float:
+    if math.isnan(x) or math.isinf(x):
+        return x
+    return {"rmi": math.floor, "rpi": math.ceil, "rzi": math.trunc, "rni": lambda v: float(np.rint(v))}[mode](x)
+
+
+def _to_int(x: float, kind: str) -> int:
+    """Float to integer: PTX saturates, and NaN is 0."""
+    if math.isnan(x):
+        return 0
+    low, high = (0, 2 ** 32 - 1) if kind == "u32" else (-(2 ** 31), 2 ** 31 - 1)
+    return int(min(max(x, low), high)) & 0xFFFFFFFF
+
+
+FLOAT_UNARY = {"sqrt": math.sqrt, "rsqrt": lambda x: 1 / math.sqrt(x), "ex2": lambda x: 2.0 ** x,
+               "lg2": math.log2, "sin": math.sin, "cos": math.cos, "tanh": math.tanh, "abs": abs,
+               "neg": lambda x: -x}
+INTEGER = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+           "max": max, "min": min}
+COMPARE = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
+           "gt": lambda a, b: a > b, "le": lambda a, b: a <= b, "ge": lambda a, b: a >= b}
+
+
+def _float_unary(name: str, x: float) -> float:
+    try:
+        return FLOAT_UNARY[name](x)
+    except (ValueError, ZeroDivisionError, OverflowError):
+        if name in ("sqrt", "rsqrt", "lg2") and x == 0:
+            return {"sqrt": x, "rsqrt": math.copysign(math.inf, x), "lg2": -math.inf}[name]
+        if name == "ex2":
+            return math.inf
+        return math.nan
+
+
+# ---------------------------------------------------------------- memory
+
+
+class Memory:
+    """Global buffers (by number) and one block's shared variables."""
+
+    def __init__(self, buffers: list[bytearray]) -> None:
+        self.buffers = buffers
+        self.shared = bytearray()
+        self.symbols: dict[str, int] = {}
+
+    @staticmethod
+    def address_of(number: int) -> int:
+        return (number + 1) << 32
+
+    def layout_shared(self, shared: dict[str, tuple[int, int]]) -> None:
+        offset, self.symbols = 16, {}
+        for name, (align, size) in shared.items():
+            offset = (offset + align - 1) // align * align
+            self.symbols[name] = offset
+            offset += size
+        self.shared = bytearray(offset)
+
+    def _where(self, space: str, address: int, size: int) -> tuple[bytearray, int]:
+        if space == "shared":
+            if not (16 <= address and address + size <= len(self.shared)):
+                raise EmulatorError(f"共享内存越界：{address}")
+            return self.shared, address
+        number, offset = (address >> 32) - 1, address & 0xFFFFFFFF
+        if not 0 <= number < len(self.buffers) or offset + size > len(self.buffers[number]):
+            raise EmulatorError(f"全局内存越界：缓冲 {number} 偏移 {offset}（{size} 字节）")
+        return self.buffers[number], offset
+
+    def load(self, space: str, address: int, size: int) -> int:
+        data, offset = self._where(space, address, size)
+        return int.from_bytes(data[offset:offset + size], "little")
+
+    def store(self, space: str, address: int, size: int, bits: int) -> None:
+        data, offset = self._where(space, address, size)
+        data[offset:offset + size] = (bits & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+
+
+SIZES = {"u32": 4, "s32": 4, "f32": 4, "b32": 4, "b16": 2, "f16": 2, "u64": 8, "b64": 8}
+
+
+# ---------------------------------------------------------------- threads
+
+
+class Thread:
+    """One thread: registers, special registers, and its run as a generator."""
+
+    def __init__(self, kernel: Kernel, memory: Memory, params: dict[str, int], tid: int, ctaid, nctaid) -> None:
+        self.k, self.mem, self.params = kernel, memory, params
+        self.regs: dict[str, int] = {}
+        self.special = {("tid", "x"): tid, ("tid", "y"): 0, ("tid", "z"): 0,
+                        ("ntid", "x"): kernel.block, ("ntid", "y"): 1, ("ntid", "z"): 1,
+                        **{("ctaid", d): v for d, v in zip("xyz", ctaid)},
+                        **{("nctaid", d): v for d, v in zip("xyz", nctaid)}}
+        self.lane = tid % WARP
+
+    # operands -------------------------------------------------------------
+
+    def get(self, operand: str, kind: str) -> int:
+        bits = self.regs.get(operand)
+        if bits is not None:
+            return bits
+        if operand.startswith("%"):
+            m = SPECIAL.match(operand)
+            if m:
+                return self.special[m.groups()]
+            if operand == "%laneid":
+                return self.lane
+            if operand not in self.regs:
+                raise EmulatorError(f"读了未赋值的寄存器 {operand}")
+            return self.regs[operand]
+        if operand == "WARP_SZ":
+            return WARP
+        if operand in self.mem.symbols:
+            return self.mem.symbols[operand]
+        return _immediate(operand, kind)
+
+    def address(self, operand: str) -> int:
+        inner = operand.strip("[]")
+        base, _, offset = inner.partition("+")
+        return self.get(base, "u64") + (int(offset) if offset else 0)
+
+    MASKS = {"p": None, "h": 0xFFFF, "r": 0xFFFFFFFF}
+
+    def set(self, dest: str, bits) -> None:
+        mask = 0xFFFFFFFFFFFFFFFF if dest[2] == "d" else self.MASKS[dest[1]]
+        self.regs[dest] = bool(bits) if mask is None else int(bits) & mask
+
+    def value(self, operand: str, kind: str):
+        """The operand as a number of `kind`: a NumPy float, a Python int, or a bool."""
+        bits = self.get(operand, kind)
+        if kind == "f32":
+            return f32(bits)
+        if kind == "f16":
+            return f16(bits)
+        if kind == "s32":
+            return signed(bits)
+        if kind == "s64":
+            return signed(bits, 64)
+        return bits
+
+    # running --------------------------------------------------------------
+
+    def run(self):
+        pc, code = 0, self.k.code
+        while True:
+            ins = code[pc]
+            pc += 1
+            if ins.guard is not None:
+                negated, pred = ins.guard
+                if self.regs[pred] == negated:
+                    continue
+            head = ins.parts[0]
+            if head == "ret":
+                return
+            if head == "bra":
+                pc = self.k.labels[ins.operands[0]]
+            elif head == "bar":
+                yield ("bar", pc)
+            elif head in ("activemask", "shfl"):
+                result = yield ("warp", pc, ins, self)
+                self.set(ins.operands[0], result)
+            else:
+                self.execute(ins)
+
+    def execute(self, ins: Instruction) -> None:
+        method = getattr(self, "_" + ins.parts[0], None)
+        if method is None:
+            raise EmulatorError(f"模拟器不认识指令 {ins.op}")
+        method(ins.parts, ins.operands)
+
+    # instructions ---------------------------------------------------------
+
+    def _mov(self, parts, ops):
+        kind = parts[-1]
+        dest, source = ops
+        if source.startswith("{"):
+            lo, hi = (s.strip() for s in source.strip("{}").split(","))
+            self.set(dest, self.get(lo, "b16") | self.get(hi, "b16") << 16)
+        elif dest.startswith("{"):
+            lo, hi = (s.strip() for s in dest.strip("{}").split(","))
+            bits = self.get(source, "b32")
+            self.set(lo, bits & 0xFFFF)
+            self.set(hi, bits >> 16)
+        else:
+            self.set(dest, self.get(source, kind))
+
+    def _ld(self, parts, ops):
+        kind = parts[-1]
+        if parts[1] == "param":
+            self.set(ops[0], self.params[ops[1].strip("[]")])
+            return
+        space = "shared" if "shared" in parts else "global"
+        self.set(ops[0], self.mem.load(space, self.address(ops[1]), SIZES.get(kind, 4)))
+
+    def _st(self, parts, ops):
+        kind = parts[-1]
+        space = "shared" if "shared" in parts else "global"
+        self.mem.store(space, self.address(ops[0]), SIZES.get(kind, 4), self.get(ops[1], kind))
+
+    def _cvta(self, parts, ops):
+        self.set(ops[0], self.get(ops[1], "u64"))
+
+    def _atom(self, parts, ops):
+        operation, kind = parts[2], parts[3]
+        address = self.address(ops[1])
+        old = self.mem.load("global", address, 4)
+        old_value = signed(old) if kind == "s32" else old
+        value = self.value(ops[2], kind)
+        new = {"add": lambda: old_value + value, "max": lambda: max(old_value, value),
+               "min": lambda: min(old_value, value)}[operation]()
+        self.mem.store("global", address, 4, new)
+        self.set(ops[0], old)
+
+    def _arith(self, name, parts, ops):
+        kind = parts[-1]
+        a, b = (self.value(o, kind) for o in ops[1:3])
+        if kind in ("f32", "f16"):
+            if name in ("max", "min"):
+                result = (np.fmax if name == "max" else np.fmin)(a, b)
+            else:
+                result = {"add": a + b, "sub": a - b, "mul": a * b}[name] if name != "div" else a / b
+            self.set(ops[0], from_float(result, kind))
+        elif name == "mul" and "wide" in parts:
+            self.set(ops[0], a * b)
+        elif name in ("div", "rem"):
+            if b == 0:
+                raise EmulatorError(f"整数除以零（{'.'.join(parts)}）")
+            quotient = _truncated(a, b) if kind == "s32" else a // b
+            self.set(ops[0], quotient if name == "div" else a - quotient * b)
+        else:
+            self.set(ops[0], INTEGER[name](a, b))
+
+    def _add(self, parts, ops):
+        self._arith("add", parts, ops)
+
+    def _sub(self, parts, ops):
+        self._arith("sub", parts, ops)
+
+    def _mul(self, parts, ops):
+        self._arith("mul", parts, ops)
+
+    def _div(self, parts, ops):
+        self._arith("div", parts, ops)
+
+    def _rem(self, parts, ops):
+        self._arith("rem", parts, ops)
+
+    def _max(self, parts, ops):
+        self._arith("max", parts, ops)
+
+    def _min(self, parts, ops):
+        self._arith("min", parts, ops)
+
+    def _mad(self, parts, ops):
+        a, b, c = (self.get(o, "u32") for o in ops[1:])
+        self.set(ops[0], a * b + c)
+
+    def _fma(self, parts, ops):
+        kind = parts[-1]
+        a, b, c = (float(self.value(o, kind)) for o in ops[1:])
+        if kind == "f32":
+            self.set(ops[0], from_float(fma32(np.float32(a), np.float32(b), np.float32(c)), "f32"))
+        else:
+            self.set(ops[0], from_float(a * b + c, "f16"))   # exact in f64, one rounding to f16
+
+    def _unary(self, parts, ops):
+        kind = parts[-1]
+        x = self.value(ops[1], kind)
+        name = parts[0]
+        if kind in ("f32", "f16"):
+            self.set(ops[0], from_float(_float_unary(name, float(x)), kind))
+        elif name == "neg":
+            self.set(ops[0], -x)
+        elif name == "abs":
+            self.set(ops[0], abs(x))
+        elif name == "not":
+            self.set(ops[0], (not x) if kind == "pred" else ~x)
+        elif name == "popc":
+            self.set(ops[0], bin(x & 0xFFFFFFFF).count("1"))
+        elif name == "brev":
+            self.set(ops[0], int(f"{x & 0xFFFFFFFF:032b}"[::-1], 2))
+
+    _sqrt = _rsqrt = _ex2 = _lg2 = _sin = _cos = _tanh = _abs = _neg = _not = _popc = _brev = _unary
+
+    def _bits(self, parts, ops):
+        kind = parts[-1]
+        a, b = (self.get(o, kind) for o in ops[1:3])
+        result = {"and": a & b, "or": a | b, "xor": a ^ b}[parts[0]]
+        self.set(ops[0], bool(result) if kind == "pred" else result)
+
+    _and = _or = _xor = _bits
+
+    def _shl(self, parts, ops):
+        a, n = self.get(ops[1], "b32"), self.get(ops[2], "u32")
+        self.set(ops[0], a << n if n < 32 else 0)
+
+    def _shr(self, parts, ops):
+        kind = parts[-1]
+        a, n = self.value(ops[1], kind), self.get(ops[2], "u32")
+        self.set(ops[0], a >> min(n, 32) if kind == "s32" else (a >> n if n < 32 else 0))
+
+    def _bfe(self, parts, ops):
+        a, pos, length = (self.get(o, "u32") for o in ops[1:])
+        self.set(ops[0], (a >> pos) & ((1 << length) - 1) if pos < 32 else 0)
+
+    def _copysign(self, parts, ops):
+        sign, magnitude = self.value(ops[1], "f32"), self.value(ops[2], "f32")
+        self.set(ops[0], from_float(np.copysign(magnitude, sign), "f32"))
+
+    def _setp(self, parts, ops):
+        condition, kind = parts[1], parts[-1]
+        a, b = self.value(ops[1], kind), self.value(ops[2], kind)
+        if kind == "pred":
+            raise EmulatorError("setp 不比较谓词")
+        if condition == "nan":
+            result = bool(np.isnan(a) or np.isnan(b))
+        elif condition == "neu":
+            result = bool(np.isnan(a) or np.isnan(b) or a != b)
+        else:
+            result = bool(COMPARE[condition](a, b))
+        if len(parts) == 4:                 # setp.CMP.BOOLOP.T d, a, b, c
+            c = self.get(ops[3], "pred")
+            result = {"and": result and c, "or": result or c}[parts[2]]
+        self.set(ops[0], result)
+
+    def _selp(self, parts, ops):
+        self.set(ops[0], self.get(ops[1] if self.get(ops[3], "pred") else ops[2], parts[-1]))
+
+    def _cvt(self, parts, ops):
+        modes = [p for p in parts[1:-2] if p in ("rn", "rzi", "rmi", "rpi", "rni", "sat")]
+        to, source = parts[-2], parts[-1]
+        x = self.value(ops[1], source)
+        if to in ("f32", "f16") and source in ("f32", "f16"):
+            v = float(x)
+            if modes and modes[0] in ("rzi", "rmi", "rpi", "rni"):
+                v = _round(v, modes[0])
+            if "sat" in modes:
+                v = 0.0 if math.isnan(v) else min(max(v, 0.0), 1.0)
+            self.set(ops[0], from_float(v, to))
+        elif to in ("f32", "f16"):
+            self.set(ops[0], from_float(float(x), to) if to == "f16" else from_float(np.float32(x), to))
+        else:
+            self.set(ops[0], _to_int(_round(float(x), modes[0] if modes else "rzi"), to))
+
+    # warps ------------------------------------------------------------------
+
+    def warp_result(self, ins: Instruction, lanes: dict[int, "Thread"], mask: int) -> int:
+        if ins.op.startswith("activemask"):
+            return mask
+        mode = ins.op.split(".")[2]
+        value_of = {lane: t.get(ins.operands[1], "b32") for lane, t in lanes.items()}
+        b = self.get(ins.operands[2], "u32")
+        source = self.lane ^ b if mode == "bfly" else b & 31
+        if not (mask >> source) & 1 or source not in value_of:
+            return 0        # undefined on a GPU
+        return value_of[source]
+
+
+# ---------------------------------------------------------------- launching
+
+
+def _run_block(kernel: Kernel, memory: Memory, params: dict[str, int], ctaid, grid) -> None:
+    memory.layout_shared(kernel.shared)
+    threads = [Thread(kernel, memory, params, t, ctaid, grid) for t in range(kernel.block)]
+    runs = [t.run() for t in threads]
+    state: list = [None] * len(threads)          # None: runnable; a tuple: waiting; "done"
+    sends: list = [None] * len(threads)
+    while True:
+        for i, run in enumerate(runs):
+            if state[i] is None:
+                try:
+                    state[i] = run.send(sends[i])
+                except StopIteration:
+                    state[i] = "done"
+                sends[i] = None
+        alive = [i for i, s in enumerate(state) if s != "done"]
+        if not alive:
+            return
+        if all(state[i][0] == "bar" for i in alive):
+            if len({state[i][1] for i in alive}) != 1:
+                raise EmulatorError("线程停在不同的 bar.sync 上")
+            for i in alive:
+                state[i] = None
+            continue
+        progressed = False
+        for warp in range(0, len(threads), WARP):
+            members = [i for i in alive if warp <= i < warp + WARP]
+            waiting = [i for i in members if state[i][0] == "warp"]
+            if not waiting or len(waiting) != len(members):
+                continue
+            if len({state[i][1] for i in waiting}) != 1:
+                raise EmulatorError("线程束里的线程停在不同的线程束指令上（不一致的控制流）")
+            mask = sum(1 << (i - warp) for i in waiting)
+            lanes = {i - warp: threads[i] for i in waiting}
+            results = {i: threads[i].warp_result(state[i][2], lanes, mask) for i in waiting}
+            for i in waiting:
+                state[i], sends[i] = None, results[i]
+            progressed = True
+        if not progressed:
+            raise EmulatorError("死锁：有线程在 bar.sync，有线程在线程束指令上")
+
+
+def launch(text: str, name: str, args: list[int], buffers: list[bytearray], grid: tuple[int, int, int]) -> None:
+    """Run kernel `name` over `grid` blocks; `args` are the parameter values in
+    order (buffer pointers from Memory.address_of, element counts)."""
+    kernel = parse(text)[name]
+    if len(args) != len(kernel.params):
+        raise EmulatorError(f"{name} 有 {len(kernel.params)} 个参数，给了 {len(args)} 个")
+    params = {pname: value for (pname, _), value in zip(kernel.params, args)}
+    memory = Memory(buffers)
+    with np.errstate(all="ignore"):
+        for z in range(grid[2]):
+            for y in range(grid[1]):
+                for x in range(grid[0]):
+                    _run_block(kernel, memory, params, (x, y, z), grid)
+
+
+# ---------------------------------------------------------------- the emulator's own tests
+
+KERNEL = """.version 8.0
+.target sm_80
+.address_size 64
+
+.visible .entry k(
+\t.param .u64 p_g0_b0
+)
+.reqntid 64, 1, 1
+{
+\t.reg .pred %p<3>;
+\t.reg .b32 %r<12>;
+\t.reg .b64 %rd<5>;
+\t.shared .align 4 .b8 ys_s[256];
+
+\tld.param.u64 %rd1, [p_g0_b0];
+\tcvta.to.global.u64 %rd2, %rd1;
+\tmov.u32 %r1, %tid.x;
+\tmul.wide.u32 %rd3, %r1, 4;
+\tmov.u64 %rd4, ys_s;
+\tadd.s64 %rd4, %rd4, %rd3;
+\tst.shared.u32 [%rd4], %r1;
+\tbar.sync 0;
+\txor.b32 %r2, %r1, 63;
+\tmul.wide.u32 %rd3, %r2, 4;
+\tmov.u64 %rd4, ys_s;
+\tadd.s64 %rd4, %rd4, %rd3;
+\tld.shared.u32 %r3, [%rd4];
+\tactivemask.b32 %r4;
+\tshfl.sync.bfly.b32 %r5, %r1, 1, 31, %r4;
+\tsetp.lt.u32 %p1, %r1, 32;
+\t@!%p1 bra L1_end;
+\tadd.u32 %r5, %r5, 1000;
+L1_end:
+\tmul.wide.u32 %rd3, %r1, 8;
+\tadd.s64 %rd3, %rd2, %rd3;
+\tst.global.u32 [%rd3], %r3;
+\tst.global.u32 [%rd3+4], %r5;
+\tret;
+}
+"""
+
+
+def test_emulator_runs_barriers_shared_memory_shuffles_and_branches():
+    out = bytearray(64 * 8)
+    launch(KERNEL, "k", [Memory.address_of(0)], [out], (1, 1, 1))
+    got = np.frombuffer(out, np.uint32).reshape(64, 2)
+    lanes = np.arange(64)
+    np.testing.assert_array_equal(got[:, 0], 63 - lanes)
+    np.testing.assert_array_equal(got[:, 1], (lanes ^ 1) + np.where(lanes < 32, 1000, 0))
+
+
+def test_emulator_refuses_out_of_bounds_and_unknown_registers():
+    with pytest.raises(EmulatorError, match="越界"):
+        launch(KERNEL, "k", [Memory.address_of(0)], [bytearray(64 * 8 - 4)], (1, 1, 1))
+    broken = KERNEL.replace("st.shared.u32 [%rd4], %r1;", "st.shared.u32 [%rd4], %r9;")
+    with pytest.raises(EmulatorError, match="未赋值"):
+        launch(broken, "k", [Memory.address_of(0)], [bytearray(64 * 8)], (1, 1, 1))
+
+
+def test_emulator_arithmetic_semantics():
+    t = Thread(Kernel("k", [], 32), Memory([]), {}, 0, (0, 0, 0), (1, 1, 1))
+
+    def run(op, *operands):
+        t.execute(Instruction(None, op, ["%r1", *operands]))
+        return t.regs["%r1"]
+
+    assert run("div.rn.f32", "1.0", "3.0") == from_float(np.float32(1) / np.float32(3), "f32")
+    assert run("copysign.f32", "-1.0", "2.0") == from_float(-2.0, "f32")
+    assert run("cvt.rzi.s32.f32", "0f7F800000") == 2 ** 31 - 1
+    assert run("cvt.rzi.u32.f32", "-5.0") == 0
+    assert run("cvt.rni.f32.f32", "2.5") == from_float(2.0, "f32")
+    assert run("shr.s32", "-8", "1") == (-4) & 0xFFFFFFFF
+    assert run("rem.s32", "-7", "2") == (-1) & 0xFFFFFFFF
+    assert run("div.s32", "-7", "2") == (-3) & 0xFFFFFFFF
+    assert run("brev.b32", "1") == 0x80000000
+    t.execute(Instruction(None, "setp.neu.f32", ["%p1", "0f7FC00000", "1.0"]))
+    assert t.regs["%p1"] is True
+    t.execute(Instruction(None, "setp.eq.and.s32", ["%p2", "-1", "-1", "%p1"]))
+    assert t.regs["%p2"] is True
