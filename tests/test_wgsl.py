@@ -461,6 +461,24 @@ def test_imported_sources_come_first_and_clashing_names_stay_distinct(tmp_path):
     assert run(tmp_path, "主入口", {"出": np.zeros(4, np.uint32)})["出"].tolist() == [8, 11, 14, 17]
 
 
+def test_structs_of_one_name_in_two_modules(tmp_path):
+    write(tmp_path, {"包.json": '{"名": "试包", "依赖": ["点染"]}',
+                     "几何。着色器。豫": PRELUDE + "「点」即「组类」【「x」乃「浮三二」也，「y」乃「浮三二」也】也。\n"
+                                                 "「原点」乃「点」也。\n「原点」者「组值」【「x」者「新浮三二」于「一」也，"
+                                                 "「y」者「新浮三二」于「二」也】也。\n"})
+    text = wgsl(tmp_path, "寻「试包」之「几何」之书。\n" + buffer("出", 0, "浮三二") + """
+「点」即「组类」【「甲」乃「无三二」也】也。
+「主」乃化「全局调用号」为「有」者也。
+「主」者得「号」而
+　令「p」为（「组值」【「甲」者「号」中「零」也】也「点」）而
+　「写数组」于「出」于「p」中「甲」于（「几何」之「原点」中「y」）
+也。
+""" + compute_entry("主"))
+    assert "struct 点 {\n  x: f32,\n  y: f32,\n}" in text
+    assert "struct 点_2 {\n  甲: u32,\n}" in text
+    assert "let p = 点_2(号.x);" in text
+
+
 # ---------------------------------------------------------------- translation errors
 
 

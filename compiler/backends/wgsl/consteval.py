@@ -53,6 +53,16 @@ def scalar_of(t) -> Scalar | None:
     return None
 
 
+def literal_value(e: ir.Expr):
+    """The number of a literal, or of 负 applied to one; None otherwise."""
+    if isinstance(e, ir.Literal):
+        return e.value
+    if isinstance(e, ir.Call) and e.kind == "builtin" and e.name == "负" and len(e.args) == 1:
+        inner = literal_value(e.args[0])
+        return None if inner is None else -inner
+    return None
+
+
 def is_abstract(t) -> bool:
     """Whether a type is one of WGSL's abstract numeric types (整数, 小数, or
     a vector of them): a local of such a type is declared `const`."""
@@ -212,7 +222,8 @@ class ConstEvaluator:
         return result
 
     def _Literal(self, e):
-        return e.value
+        """A literal that stays abstract: WGSL's abstract int is 64 bits."""
+        return fit(e.value, Scalar("float" if e.is_float else "int", 64))
 
     def _LocalRef(self, e):
         return self.locals.get(id(e.var))
@@ -260,6 +271,9 @@ class ConstEvaluator:
         return values[-1]
 
     def _Call(self, e):
+        number = literal_value(e.args[0]) if e.name in CONVERSIONS else None
+        if number is not None:                       # a typed literal such as 2u
+            return fit(number, CONVERSIONS[e.name])
         args = [self.value(a) for a in e.args]
         if e.kind != "builtin" or any(a is None for a in args):
             return None

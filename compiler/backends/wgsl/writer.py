@@ -22,7 +22,7 @@ from ...types import (TCon, TError, TRecord, TTuple, deep_resolve, is_scalar, ma
 from .. import EntryInfo, Translation
 from ..names import NameAllocator
 from .builtins import BUILTINS, UNAVAILABLE_TYPES
-from .consteval import ConstEvaluator, is_abstract, scalar_of
+from .consteval import ConstEvaluator, is_abstract, literal_value, scalar_of
 from .layout import buffer_problem
 
 INDENT = "  "
@@ -101,16 +101,6 @@ def typed_literal(value, scalar: str) -> str:
     return f"f16({float_text(value)})"
 
 
-def literal_value(e: ir.Expr):
-    """The number of a literal, or of 负 applied to one; None otherwise."""
-    if isinstance(e, ir.Literal):
-        return e.value
-    if isinstance(e, ir.Call) and e.kind == "builtin" and e.name == "负" and len(e.args) == 1:
-        inner = literal_value(e.args[0])
-        return None if inner is None else -inner
-    return None
-
-
 # ---------------------------------------------------------------- IR helpers
 
 
@@ -174,9 +164,9 @@ class Writer:
         self.uses_subgroups = False
         self.globals: dict[tuple[str, str], str] = {}
         self.decls: dict[tuple[str, str], ir.Decl] = {}
-        self.structs: dict[str, tuple[ir.Struct, str, dict[str, str]]] = {}
+        self.structs: dict[tuple[str, str], tuple[ir.Struct, str, dict[str, str]]] = {}
         self.entries: dict[tuple[str, str], ir.Entry] = {}
-        self.io_uses: dict[str, set[tuple[str, str]]] = {}
+        self.io_uses: dict[tuple[str, str], set[tuple[str, str]]] = {}
         self.global_names = NameAllocator()
         self.effects: dict[tuple[str, str], bool] = {}
         self.global_consts: dict[tuple[str, str], object] = {}
@@ -254,7 +244,7 @@ class Writer:
                 if isinstance(decl, ir.Struct) and decl.type is not None:
                     fields = NameAllocator()
                     names = {n: fields.claim(n) for n, _ in decl.type.fields}
-                    self.structs.setdefault(decl.name, (decl, self.globals[(module.path, decl.name)], names))
+                    self.structs[key] = (decl, self.globals[key], names)
 
     def _function_key(self, entry: ir.Entry) -> tuple[str, str]:
         return function_key(self.modules, entry.function)
@@ -277,13 +267,13 @@ class Writer:
                 self._note_io(function.type.result, decl.stage, "出")
 
     def _note_io(self, t, stage: str, direction: str) -> None:
-        struct = self._struct_name(t)
+        struct = self._struct_key(t)
         if struct is not None:
             self.io_uses.setdefault(struct, set()).add((stage, direction))
 
     def _decl(self, module: ir.Module, decl: ir.Decl) -> str | None:
         if isinstance(decl, ir.Struct):
-            return self._struct(decl)
+            return self._struct(module, decl)
         if isinstance(decl, ir.Resource):
             return self._resource(module, decl)
         if isinstance(decl, ir.Function):
@@ -303,7 +293,7 @@ class Writer:
         if isinstance(t, TTuple):
             return self._tuple_type(t, span)
         if isinstance(t, TRecord):
-            name = self._struct_name(t)
+            name = self._struct_key(t)
             if name is None:
                 self.error(span, f"WGSL 写不出没有名字的记录类型{self.show(t)}：先用「名」即「组类」【…】也 定义结构")
                 return "?"
@@ -374,27 +364,27 @@ class Writer:
             return f"mat{matrix[1]}x{matrix[2]}"
         return f"vec{len(t.items)}"
 
-    def _struct_name(self, t) -> str | None:
-        """The struct a record type is: by its alias, else the first of the same shape."""
+    def _struct_key(self, t) -> tuple[str, str] | None:
+        """The struct a record type is: one of its name and shape, else the
+        first of its shape (records are structural, seed 着三)."""
         t = resolve(t)
         if not isinstance(t, TRecord):
             return None
-        if t.alias in self.structs:
-            return t.alias
         plain = deep_resolve(t)
-        for name, (decl, _, _) in self.structs.items():
-            if deep_resolve(decl.type) == plain:
-                return name
+        named = [k for k in self.structs if k[1] == t.alias]
+        for key in named + list(self.structs):
+            if deep_resolve(self.structs[key][0].type) == plain:
+                return key
         return None
 
     # ------------------------------------------------------------ declarations
 
-    def _struct(self, decl: ir.Struct) -> str | None:
-        entry = self.structs.get(decl.name)
-        if entry is None or entry[0] is not decl:
+    def _struct(self, module: ir.Module, decl: ir.Struct) -> str | None:
+        key = (module.path, decl.name)
+        if key not in self.structs:
             return None
-        _, name, fields = entry
-        uses = self.io_uses.get(decl.name, set())
+        _, name, fields = self.structs[key]
+        uses = self.io_uses.get(key, set())
         lines = [f"struct {name} {{"]
         location = 0
         for field, t in decl.type.fields:
@@ -503,13 +493,13 @@ class Writer:
             name = self.scope.claim(p.name)
             self.bound[id(p)] = Code(name)
             attrs = ""
-            if entry is not None and self._struct_name(p.type) is None:
+            if entry is not None and self._struct_key(p.type) is None:
                 attrs, location = self._io_attributes(p.type, {(entry.stage, "入")}, location)
             out.append(f"{attrs}{name}: {t}")
         return out
 
     def _location_fields(self, t) -> int:
-        struct = self._struct_name(t)
+        struct = self._struct_key(t)
         if struct is None:
             return 0
         return sum(1 for _, ft in self.structs[struct][0].type.fields if ft.alias not in BUILTIN_IO)
@@ -522,7 +512,7 @@ class Writer:
         if text is None:
             self.error(self.at_name(decl), f"WGSL 的函数须返回具体类型，这里是{self.show(t)}")
         attrs = ""
-        if entry is not None and self._struct_name(t) is None:
+        if entry is not None and self._struct_key(t) is None:
             attrs, _ = self._io_attributes(t, {(entry.stage, "出")}, 0)
         return f" -> {attrs}{text}"
 
@@ -796,7 +786,7 @@ class Writer:
         base = self.expr(e.base)
         t = deep_resolve(e.base.type)
         if e.field is not None:
-            struct = self._struct_name(t)
+            struct = self._struct_key(t)
             if struct is None:
                 self.type_text(t, (e.base.start, e.base.end))
                 return Code("?")
