@@ -731,7 +731,7 @@ class MslWriter:
         """Bound resources become attributed parameters; workgroup variables
         are declared at the top of a kernel."""
         uses = self.uses.get(key, Uses())
-        lengths, shared = [], []
+        shared = []
         for r in self.resources:
             if r not in uses.resources:
                 continue
@@ -746,11 +746,10 @@ class MslWriter:
                 continue
             slot = self._slot(resource)
             params.append((self._resource_type(resource, self.at_name(decl)), name, f"{SLOT_KIND[resource.kind]}({slot})"))
-            if r in uses.lengths:
-                lengths.append((slot, resource.name))
         self.lines[:0] = shared
         if not uses.lengths:
             return []
+        lengths = [(self._slot(self.decls[r]), r[1]) for r in self.resources if r in uses.lengths]
         if any(a == f"buffer({LENGTHS_SLOT})" for _, _, a in params):
             raise TranslationFailure(self.at_name(decl), f"「数组长度」要用缓冲序号 {LENGTHS_SLOT}，"
                                                          f"它已绑定给别的缓冲（组 1 号 14）：换一个绑定号")

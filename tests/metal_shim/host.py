@@ -1,0 +1,110 @@
+"""What a Metal host does before and after a compute dispatch, shared by the
+CPU runs (runner.py) and the real Metal runs on macOS: buffers by slot
+(group × 16 + binding), the 「数组长度」 buffer at slot 30, and a check that
+the data, laid out as WGSL lays it out, is what the MSL reads (Metal's own
+sizes: float3 takes 16 bytes, structs align their fields)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from zhuose.compiler import ir
+from zhuose.compiler.backends import translate
+from zhuose.compiler.backends.msl.writer import LENGTHS_SLOT
+from zhuose.compiler.backends.wgsl.layout import element_stride, size_align
+from zhuose.compiler.types import TCon, TRecord, TTuple, deep_resolve, matrix_parts, vector_parts
+
+SCALAR_SIZE = {("定长小数", 32): 4, ("定长小数", 16): 2, ("定长整数", 32): 4, ("定长无符号", 32): 4}
+
+
+def metal_layout(t) -> tuple[int, int]:
+    """(size, alignment) of a type in a Metal buffer."""
+    t = deep_resolve(t)
+    matrix = matrix_parts(t)
+    if matrix is not None:
+        comp, cols, rows = matrix
+        size, align = metal_layout(TTuple((comp,) * rows))
+        return size * cols, align
+    vector = vector_parts(t)
+    if vector is not None:
+        comp, n = vector
+        scalar = metal_layout(comp)[0]
+        span = scalar * (4 if n == 3 else n)
+        return span, span
+    if isinstance(t, TRecord):
+        offset, align = 0, 1
+        for _, ft in t.fields:
+            size, a = metal_layout(ft)
+            offset = (offset + a - 1) // a * a + size
+            align = max(align, a)
+        return (offset + align - 1) // align * align, align
+    if isinstance(t, TCon) and t.name == "定长数组":
+        size, align = metal_layout(t.args[0])
+        return size * t.args[1], align
+    if isinstance(t, TCon) and t.name == "原子":
+        return 4, 4
+    if isinstance(t, TCon) and t.name == "爻":
+        return 1, 1
+    size = SCALAR_SIZE[(t.name, t.args[0])]
+    return size, size
+
+
+@dataclass
+class Dispatch:
+    """One compute dispatch, ready for a Metal host."""
+
+    msl: str
+    entry: object                       # MslEntry
+    buffers: dict[int, bytes]           # by slot
+    returned: dict[str, tuple[int, np.ndarray]]   # writable buffers: name → (slot, the given array)
+    groups: tuple[int, int, int]
+
+
+def prepare(ws, path, item: str, data: dict[str, np.ndarray], groups) -> Dispatch:
+    """Translate, and lay out the buffers of entry `item` (given by resource name)."""
+    result = translate(ws, path, "msl")
+    assert result.text is not None, result.diagnostics
+    entry = next(e for e in result.entries if e.item == item)
+    checked = ws.check(path)
+    modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
+    resources = {d.name: d for m in modules for d in m.decls if isinstance(d, ir.Resource) and d.group is not None}
+    used = {a for _, _, a in entry.parameters if a.startswith("buffer(") and a != f"buffer({LENGTHS_SLOT})"}
+    used |= {f"buffer({slot})" for slot, _ in entry.lengths}     # bound, though only its length is read
+    slots = {name: r.group * 16 + r.binding for name, r in resources.items()
+             if f"buffer({r.group * 16 + r.binding})" in used}
+    assert sorted(slots) == sorted(data), f"给出的缓冲 {sorted(data)} 与入口用到的 {sorted(slots)} 不一致"
+    buffers, returned = {}, {}
+    for name, slot in slots.items():
+        r = resources[name]
+        _same_layout(r)
+        buffers[slot] = np.ascontiguousarray(data[name]).tobytes()
+        if r.kind == "storage" and r.access != "只读":
+            returned[name] = (slot, data[name])
+    if entry.lengths:
+        lengths = np.zeros(32, np.uint32)
+        for slot, name in entry.lengths:
+            element = resources[name].inner.args[0]
+            lengths[slot] = data[name].nbytes // metal_layout(element)[0]
+        buffers[LENGTHS_SLOT] = lengths.tobytes()
+    groups = tuple(groups) + (1,) * (3 - len(groups)) if isinstance(groups, tuple) else (groups, 1, 1)
+    return Dispatch(result.text, entry, buffers, returned, groups)
+
+
+def _same_layout(r: ir.Resource) -> None:
+    """The test data follows WGSL's layout; Metal must read the same bytes."""
+    inner = deep_resolve(r.inner)
+    if isinstance(inner, TCon) and inner.name == "数组":
+        wgsl, metal = element_stride(inner), metal_layout(inner.args[0])[0]
+    else:
+        wgsl, metal = size_align(inner)[0], metal_layout(inner)[0]
+    assert wgsl == metal, f"「{r.name}」的元素在 WGSL 里占 {wgsl} 字节，在金属里占 {metal} 字节（着九：布局不尽相同）"
+
+
+def results(d: Dispatch, out: dict[int, bytes]) -> dict[str, np.ndarray]:
+    """The writable buffers after the dispatch, shaped like the arrays given."""
+    arrays = {}
+    for name, (slot, given) in d.returned.items():
+        arrays[name] = np.frombuffer(out[slot][:given.nbytes], dtype=given.dtype).reshape(given.shape).copy()
+    return arrays
