@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from frontend_util import PRELUDE, write
 
 from zhuose.compiler import backends, ir
 from zhuose.compiler.backends import EntryInfo, Translation, TargetUnavailable
@@ -15,28 +16,8 @@ from zhuose.compiler.generate.escape import string_value
 from zhuose.compiler.syntax import ast
 from zhuose.compiler.syntax.parser import parse_file
 
-PRELUDE = "寻观「点染」之「点染本」之书。\n"
-
-DOUBLE = PRELUDE + """
-「数据」乃「存储缓冲」于（「数组」于「无三二」）也。
-「数据」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。
-
-「加倍」乃化「全局调用号」为「有」者也。
-「加倍」者得「号」而
-　令「序」为「号」中「零」而
-　「写数组」于「数据」于「序」于（（「读数组」于「数据」于「序」）乘（「新无三二」于「二」））
-也。
-
-「加倍入口」乃「计算入口」也。
-「加倍入口」者「计算入口项」于「加倍」于（「组值」【「工作组大小」者「四」也】）也。
-"""
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+#: the seed's 加倍 example (着六), as the sample holds it
+DOUBLE = (Path(__file__).resolve().parent.parent / "samples" / "加倍。着色器。豫").read_text(encoding="utf-8")
 
 
 class FakeBackends:
