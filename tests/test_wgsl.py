@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from frontend_util import write
@@ -536,6 +535,34 @@ def test_buffer_layouts_wgsl_rejects(tmp_path):
         "10:1: 在「s」中：WGSL 的缓冲里不能存「爻」：改用「无三二」（0 与 1）",
         "12:1: 在「w」中：工作组变量不能是运行期数组（「数组」）：改用「定长数组」",
     ]
+
+
+def test_a_cell_is_named_not_chosen(tmp_path):
+    assert errors(tmp_path, """「甲」乃化「爻」为「无三二」者也。
+「甲」者得「b」而
+　令「c1」为「新格」于（「新无三二」于「一」）而
+　令「c2」为「新格」于（「新无三二」于「二」）而
+　令「c」为若「b」则「c1」否则「c2」而
+　「写格」于「c」于（「新无三二」于「三」）；
+　「读格」于「c1」
+也。
+""") == ["5:7: 在「甲」中：WGSL 里「格」于「无三二」不是能复制或选择的值：这里只能直接写它的名字"]
+
+
+def test_abstract_numbers_stay_abstract(tmp_path):
+    text = wgsl(tmp_path, buffer("出", 0) + """
+「主」乃化「全局调用号」为「有」者也。
+「主」者得「号」而
+　令「n」为「三」加「四」而
+　令「v」为「一」与「二」而
+　「写数组」于「出」于「号」中「零」于（「新无三二」于「n」加「新无三二」于（「v」中「一」））
+也。
+""" + compute_entry("主"))
+    assert "  const n = 3 + 4;\n  const v = vec2(1, 2);\n  出[号.x] = u32(n) + u32(v.y);\n" in text
+    assert run(tmp_path, "主入口", {"出": np.zeros(1, np.uint32)})["出"].tolist() == [9]
+    assert errors(tmp_path, "「大数」者「九" + "九" * 20 + "」也。\n") == [
+        "1:6: 在「大数」中：常量表达式在 WGSL 建模块时就求值：结果 999999999999999999999 超出「整数」的范围"
+        "（-9223372036854775808 至 9223372036854775807），WebGPU 会拒绝这个着色模块"]
 
 
 def test_runtime_values_are_not_constants(tmp_path):

@@ -15,4 +15,4 @@ def translate(ws, checked) -> Translation:
     modules = [ws.check(p).module for p in checked.module.imports]
     modules = [m for m in modules if not m.is_interface] + [checked.module]
     show = Printer(type_names(ws.builtins().exports))
-    return Writer(ws, modules, show).run()
+    return Writer(modules, show).run()

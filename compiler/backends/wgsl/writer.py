@@ -34,6 +34,7 @@ STAGE_ATTRIBUTE = {"顶点": "@vertex", "片元": "@fragment"}
 SWIZZLE = "xyzw"
 RESOURCE_TYPES = {"存储缓冲", "均匀缓冲", "工作组变量", "纹理二维", "采样器", "深度纹理二维", "比较采样器"}
 SUBGROUP_IO = {"子组调用序", "子组大小"}
+NOT_PARAMETERS = {"存储缓冲", "均匀缓冲", "工作组变量", "格"}   # textures and samplers may be parameters
 
 
 @dataclass
@@ -154,8 +155,7 @@ def function_key(modules: list[ir.Module], name: str) -> tuple[str, str]:
 class Writer:
     """Writes one shader source (with its imported shader sources) as WGSL."""
 
-    def __init__(self, ws, modules: list[ir.Module], show) -> None:
-        self.ws = ws
+    def __init__(self, modules: list[ir.Module], show) -> None:
         self.modules = modules
         self.own = modules[-1]
         self.show = show                       # types in 豫言 syntax, for messages
@@ -232,7 +232,7 @@ class Writer:
                    for e in self.own.decls if isinstance(e, ir.Entry)]
         if self.diagnostics:
             return Translation(None, entries, self.diagnostics)
-        return Translation("".join(chunk + "\n\n" for chunk in chunks)[:-1], entries, [])
+        return Translation("\n\n".join(chunks) + "\n" if chunks else "", entries, [])
 
     def _declare_globals(self) -> None:
         for module in self.modules:
@@ -485,7 +485,7 @@ class Writer:
                 self.bound[id(p)] = None
                 continue
             span = (p.start, p.end)
-            if head(p.type) in RESOURCE_TYPES - {"纹理二维", "采样器", "深度纹理二维", "比较采样器"} or head(p.type) == "格":
+            if head(p.type) in NOT_PARAMETERS:
                 self.error(span, f"WGSL 的函数参数不能是{self.show(p.type)}：缓冲、工作组变量与格只能直接使用")
             t = self.type_text(p.type, span)
             if t is None:
@@ -633,7 +633,7 @@ class Writer:
             self.line(f"var {name}: {self.concrete_type(t, span)} = {init.text};")
             self.bound[id(var)] = Code(name)
         elif head(t) == "格" or head(t) in RESOURCE_TYPES:
-            self.bound[id(var)] = self.expr(value)
+            self.bound[id(var)] = self._reference(value)
         elif isinstance(value, ir.If) and not self.selectable(value) or (
                 isinstance(value, ir.Call) and value.kind == "local"):
             name = self.scope.claim(var.name)
@@ -647,6 +647,14 @@ class Writer:
             name = self.scope.claim(var.name)
             self.line(f"{keyword} {name} = {code.text};")
             self.bound[id(var)] = Code(name)
+
+    def _reference(self, e: ir.Expr) -> Code:
+        """A cell or resource named again: WGSL has no such values, only the
+        variable itself, so it must be a name."""
+        if not isinstance(e, (ir.LocalRef, ir.GlobalRef)):
+            self.error((e.start, e.end), f"WGSL 里{self.show(e.type)}不是能复制或选择的值：这里只能直接写它的名字")
+            return Code("?")
+        return self.expr(e)
 
     def _local_call_into(self, call: ir.Call, dest) -> None:
         fun = call.local
@@ -664,9 +672,9 @@ class Writer:
         vars, a tail call reassigns them and continues (seed 着五)."""
         fun = call.local
         slots = []
-        for p, code in zip(fun.params, self.operands(call.args)):
+        for p, a, code in zip(fun.params, call.args, self.operands(call.args)):
             if code is None or head(p.type) in RESOURCE_TYPES or head(p.type) == "格":
-                self.bound[id(p)] = code
+                self.bound[id(p)] = code if code is None else self._reference(a)
                 slots.append((p, None))
                 continue
             name = self.scope.claim(p.name)
