@@ -4,6 +4,7 @@ checked shader source, with the shader sources it imports, as WGSL."""
 from __future__ import annotations
 
 from ...check.module import type_names
+from ...diagnostics import Diagnostic
 from ...types import Printer
 from .. import Translation
 from .writer import Writer
@@ -15,4 +16,8 @@ def translate(ws, checked) -> Translation:
     modules = [ws.check(p).module for p in checked.module.imports]
     modules = [m for m in modules if not m.is_interface] + [checked.module]
     show = Printer(type_names(ws.builtins().exports))
-    return Writer(modules, show).run()
+    try:
+        return Writer(modules, show).run()
+    except Exception as err:  # a translator bug must not end in a traceback
+        message = f"WGSL 翻译器内部错误（请报告，附上这个文件）：{type(err).__name__}: {err}"
+        return Translation(None, [], [Diagnostic(checked.module.path, 0, 0, message)])

@@ -79,7 +79,10 @@ def _run_command(args) -> int:
 
 
 def _run(ws, result, args) -> int:
-    import numpy as np
+    try:
+        import numpy as np
+    except ImportError as err:
+        raise WebGPUError("运行 要用 NumPy 读写缓冲：pip install numpy") from err
     entry, function = _compute_entry(ws, result, args)
     resources = _buffers_of(ws, entry, args.文件)
     given = _parse_bindings(args.缓冲)
