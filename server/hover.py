@@ -145,9 +145,16 @@ def scheme_text(show, type_params, t: Type) -> str:
 
 
 def spelling_table(name: str) -> str:
-    spelled = builtin_spellings(name)
-    rows = [f"| {TARGET_TITLES[t]} | {('`' + s + '`') if s else '（翻译器尚未提供）'} |" for t, s in spelled.items()]
+    rows = [f"| {TARGET_TITLES[t]} | {spelling_cell(s)} |" for t, s in builtin_spellings(name).items()]
     return "| 目标 | 写法 |\n| --- | --- |\n" + "\n".join(rows)
+
+
+def spelling_cell(spelled: str | None) -> str:
+    """Code in backticks, a description as it is; a | would end the table cell."""
+    if spelled is None:
+        return "（此目标没有）"
+    cell = spelled if spelled.startswith("（") else f"`{spelled}`"
+    return cell.replace("|", "\\|")
 
 
 def hover(project: Project, at: Located) -> tuple[str, tuple[int, int]] | None:

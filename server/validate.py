@@ -14,15 +14,11 @@ import threading
 from dataclasses import dataclass
 
 from ..compiler.backends import TargetUnavailable, translate
+from ..compiler.backends.names import target_name
+from ..compiler.backends.wgsl import dispatch
 from ..compiler.diagnostics import Diagnostic
 from ..compiler.syntax import ast
 from .project import Project
-
-try:  # the back ends' naming rule, when it is part of this build
-    from ..compiler.backends.names import target_name
-except ImportError:  # pragma: no cover - only before the back ends land
-    def target_name(name: str) -> str:
-        return name
 
 _HEADLINE = re.compile(r"^Shader .*?error: (.*)$", re.M)
 _NOTE = re.compile(r"^\s*= (.*)$", re.M)
@@ -58,34 +54,28 @@ def enclosing_declaration(wgsl: str, line: int) -> str | None:
 
 
 class Naga:
-    """WGSL validation through wgpu (one device, made on first use).  Without
-    an adapter validation is skipped; `available` says so."""
+    """WGSL validation through wgpu, on a device with the features the text
+    enables, as the WGSL back end's own runner makes it.  Where no such
+    device can be had (no adapter, a missing feature) the text is not
+    validated; `available` says whether the last one was."""
 
     def __init__(self) -> None:
-        self._device = None
         self._lock = threading.Lock()
         self.available: bool | None = None
 
-    def _get_device(self):
-        if self.available is None:
-            try:
-                import wgpu
-                adapter = wgpu.gpu.request_adapter_sync()
-                self._device = adapter.request_device_sync() if adapter else None
-            except Exception:
-                self._device = None
-            self.available = self._device is not None
-        return self._device
-
     def validate(self, wgsl: str) -> NagaError | None:
-        """Blocking: run it in a worker thread."""
+        """Blocking: run it in a worker thread.  Line numbers in the answer
+        are those of `dispatch.for_wgpu(wgsl)`, the text naga sees."""
         with self._lock:
-            device = self._get_device()
-            if device is None:
-                return None
             try:
-                device.create_shader_module(code=wgsl)
-            except Exception as err:
+                device = dispatch.open_device(dispatch.required_features(wgsl))
+            except dispatch.WebGPUError:
+                self.available = False
+                return None
+            self.available = True
+            try:
+                dispatch.create_module(device, wgsl)
+            except dispatch.WebGPUError as err:
                 return parse_naga(str(err))
         return None
 
@@ -101,7 +91,8 @@ def translation(project: Project, path: str):
 
 def naga_diagnostics(project: Project, path: str, wgsl: str, error: NagaError) -> list[Diagnostic]:
     """naga's complaint placed on the definition the WGSL came from."""
-    wgsl_name = error.name or (enclosing_declaration(wgsl, error.line) if error.line else None)
+    seen = dispatch.for_wgpu(wgsl)
+    wgsl_name = error.name or (enclosing_declaration(seen, error.line) if error.line else None)
     message = f"类型检查通过，但 naga 拒绝了生成的 WGSL：{error.message}"
     checked = project.checked(path)
     where = _definition_of(project, checked, wgsl_name) if wgsl_name and checked else None

@@ -135,14 +135,14 @@ async def start(client: LanguageClient, root: Path, **options) -> lsp.Initialize
 
 
 async def published(client: LanguageClient, doc_uri: str, version: int | None = None,
-                    since: int = 0, timeout: float = 30.0) -> lsp.PublishDiagnosticsParams:
-    """The first diagnostics for `doc_uri` (at `version`, if given) published
-    after the `since`-th notification."""
+                    since: int = 0, timeout: float = 30.0, where=None) -> lsp.PublishDiagnosticsParams:
+    """The first diagnostics for `doc_uri` (at `version`, if given; passing
+    `where`, if given) published after the `since`-th notification."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while loop.time() < deadline:
         for p in client.published[since:]:
-            if p.uri == doc_uri and (version is None or p.version == version):
+            if p.uri == doc_uri and (version is None or p.version == version) and (where is None or where(p)):
                 return p
         await asyncio.sleep(0.005)
     raise AssertionError(f"no diagnostics for {doc_uri} version {version} within {timeout}s")

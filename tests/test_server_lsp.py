@@ -81,6 +81,28 @@ async def test_open_publishes_diagnostics_for_every_document(client: LanguageCli
         assert errors(first.diagnostics) == [], (key, first.diagnostics)
 
 
+OVERFLOW = """寻观「点染」之「点染本」之书。
+
+「大」乃「无三二」也。
+「大」者（「新无三二」于「四二九四九六七二九五」）加（「新无三二」于「一」）也。
+"""
+
+
+async def test_wgsl_translation_errors_are_published_on_open_and_save(client, root):
+    """The checker accepts this constant; the WGSL back end's const-evaluation
+    does not (4294967295u + 1u overflows), and the server shows it."""
+    path = root / "应用/溢出。着色器。豫"
+    path.write_text(OVERFLOW, encoding="utf-8")
+    since = len(client.published)
+    doc_uri = open_document(client, path)
+    first = await published(client, doc_uri, 1, since)
+    assert errors(first.diagnostics) == []          # the checker's own verdict comes first …
+    translated = await published(client, doc_uri, 1, since, where=lambda p: errors(p.diagnostics))
+    (overflow,) = errors(translated.diagnostics)   # … then the translation's
+    assert "超出「无三二」的范围" in overflow.message and "「大」" in overflow.message
+    assert overflow.range.start.line == 3
+
+
 async def test_editing_an_imported_module_changes_the_importers_diagnostics(client, paths):
     geometry, main = uri(paths["geometry"]), uri(paths["main"])
     since = len(client.published)
@@ -124,7 +146,9 @@ async def test_hover_on_an_operator_shows_the_builtin_and_its_type_here(client, 
     shown = await hover_text(client, paths["main"], MAIN, "乘（", delta=0)
     assert "「乘」乃凡「甲：数」而化「甲」又化「甲」为「甲」者" in shown
     assert "化「无三二」又化「无三二」为「无三二」者" in shown   # 甲 solved to 无三二 at this use
-    assert "| WGSL |" in shown and "| MSL |" in shown and "| PTX |" in shown
+    # what each back end's table says 乘 becomes
+    assert "| WGSL | `甲 * 乙` |" in shown and "| MSL | `甲 * 乙` |" in shown
+    assert "| PTX | `mul.lo.s32 / mul.lo.u32 / mul.rn.f16 / mul.rn.f32` |" in shown
 
 
 async def test_hover_on_a_keyword_shows_the_sub_expression_type(client, paths):
@@ -429,6 +453,29 @@ async def test_preview_of_wgsl_gives_the_text_and_the_entry_table(client, paths)
     assert "fn 加步(" in result.text   # the imported module comes first
     assert [tuple(e) for e in result.entries] == [("加倍入口", "加倍", "计算")]
     assert result.errors == []
+
+
+async def test_preview_of_msl_and_ptx_gives_their_text_and_entry_names(client, paths):
+    msl = await preview(client, uri(paths["main"]), "msl")
+    assert "kernel void 加倍(" in msl.text
+    assert [tuple(e) for e in msl.entries] == [("加倍入口", "加倍", "计算")]
+    ptx = await preview(client, uri(paths["main"]), "ptx")
+    # seed 着二: PTX entry names are the UTF-8 bytes of the name, in hex, after yy
+    ascii_name = "yy_" + "_".join(f"{b:02x}" for b in "加倍".encode())
+    assert f".entry {ascii_name}(" in ptx.text
+    assert [tuple(e) for e in ptx.entries] == [("加倍入口", ascii_name, "计算")]
+
+
+async def test_preview_of_a_file_with_errors_gives_the_errors(client, paths):
+    main = uri(paths["main"])
+    await edit(client, main, MAIN.replace("「子」中「速度」也", "「子」中「重量」也"))
+    try:
+        result = await preview(client, main, "wgsl")
+        assert result.text is None
+        (error,) = result.errors
+        assert "重量" in error.message and error.range.start.line == line_of(MAIN, "「取速」者")
+    finally:
+        await edit(client, main, MAIN)
 
 
 async def test_preview_of_an_unknown_target_is_a_clear_error(client, paths):
