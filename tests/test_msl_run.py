@@ -15,6 +15,7 @@ import shutil
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import test_wgsl_samples as wgsl
@@ -22,31 +23,12 @@ from zhuose.compiler.backends import translate
 from zhuose.compiler.workspace import Workspace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "metal_shim"))
-from host import prepare, results  # noqa: E402
-from runner import Kernel, Runner  # noqa: E402
+from host import Uploads, check_like_wgsl, compute_samples, reference  # noqa: E402
+from runner import SAMPLER_SLOTS, TEXTURE_SLOTS, Kernel, Runner  # noqa: E402
 
-SAMPLES = wgsl.SAMPLES
 WS = Workspace(wgsl.ROOT)
+COMPUTE = compute_samples(wgsl, WS)
 pytestmark = pytest.mark.skipif(shutil.which("clang++") is None, reason="没有 clang++（.ci/run 会安装 clang）")
-
-
-def _compute_samples() -> dict[str, Path]:
-    """Samples with a golden MSL and at least one compute entry, by name."""
-    found = {}
-    for path in wgsl.TRANSLATABLE:
-        result = translate(WS, path, "msl")
-        if result.text is not None and any(e.stage == "计算" for e in result.entries):
-            found[wgsl._name(path)] = path
-    return found
-
-
-COMPUTE = _compute_samples()
-
-
-def _reference(name: str):
-    """The WGSL test of a sample: test_名, or the one for a sample in a package folder."""
-    return (getattr(wgsl, f"test_{name}", None)
-            or getattr(wgsl, f"test_{name.replace('/', '_')}_imports_two_packages", None))
 
 
 @pytest.fixture(scope="module")
@@ -54,24 +36,30 @@ def runner(tmp_path_factory) -> Runner:
     kernels = []
     for name, path in COMPUTE.items():
         result = translate(WS, path, "msl")
-        kernels += [Kernel(f"{name}/{e.item}", result.text, e) for e in result.entries if e.stage == "计算"
-                    and not any(a.startswith(("texture", "sampler")) for _, _, a in e.parameters)]
+        kernels += [Kernel(f"{name}/{e.item}", result.text, e) for e in result.entries if e.stage == "计算"]
     return Runner(kernels, tmp_path_factory.mktemp("metal_cpu"))
 
 
 def test_every_compute_sample_has_a_reference():
     assert len(COMPUTE) >= 20, sorted(COMPUTE)
-    assert [name for name in COMPUTE if _reference(name) is None] == []
+    assert [name for name in COMPUTE if reference(wgsl, name) is None] == []
+
+
+def textures(prepared, others) -> None:
+    """What the WGSL test uploads, as the CPU runtime's texture and sampler slots."""
+    for group, binding, make in others:
+        uploads = Uploads()
+        make(uploads)
+        slot = group * 16 + binding
+        if uploads.texels is not None:
+            height, width, _ = uploads.texels.shape
+            prepared.buffers[TEXTURE_SLOTS + slot] = (np.array([width, height, 0, 0], np.uint32).tobytes()
+                                                      + uploads.texels.tobytes())
+        else:
+            prepared.buffers[SAMPLER_SLOTS + slot] = np.array([uploads.linear], np.uint32).tobytes()
 
 
 @pytest.mark.parametrize("name", sorted(COMPUTE))
 def test_runs_like_numpy(name, runner, monkeypatch):
-    def run(sample, entry, data, groups, others=()):
-        if others:
-            pytest.skip("CPU 运行只接缓冲：纹理与采样器的数据在 WebGPU 设备上创建")
-        dispatch = prepare(WS, SAMPLES / f"{sample}。着色器。豫", entry, data, groups)
-        out = runner.dispatch(f"{sample}/{entry}", dispatch.groups, dispatch.buffers)
-        return results(dispatch, out)
-
-    monkeypatch.setattr(wgsl, "run", run)
-    _reference(name)()
+    check_like_wgsl(wgsl, WS, name, lambda key, d: runner.dispatch(key, d.groups, d.buffers), monkeypatch,
+                    textures)

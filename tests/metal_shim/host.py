@@ -108,3 +108,65 @@ def results(d: Dispatch, out: dict[int, bytes]) -> dict[str, np.ndarray]:
     for name, (slot, given) in d.returned.items():
         arrays[name] = np.frombuffer(out[slot][:given.nbytes], dtype=given.dtype).reshape(given.shape).copy()
     return arrays
+
+
+# ---------------------------------------------------------------- the WGSL tests' NumPy references
+
+
+def compute_samples(wgsl, ws) -> dict[str, object]:
+    """Samples (by name) whose MSL translates and has a compute entry."""
+    found = {}
+    for path in wgsl.TRANSLATABLE:
+        result = translate(ws, path, "msl")
+        if result.text is not None and any(e.stage == "计算" for e in result.entries):
+            found[wgsl._name(path)] = path
+    return found
+
+
+def reference(wgsl, name: str):
+    """The WGSL test of a sample: test_名, or the one for a sample in a package folder."""
+    return (getattr(wgsl, f"test_{name}", None)
+            or getattr(wgsl, f"test_{name.replace('/', '_')}_imports_two_packages", None))
+
+
+def check_like_wgsl(wgsl, ws, name: str, dispatch, monkeypatch, handles) -> None:
+    """Call the sample's WGSL test with its `run` replaced: translate to MSL,
+    lay out the buffers, `handles(prepared, others)` adds the textures and
+    samplers, `dispatch(sample/entry, prepared) -> {slot: bytes}` runs it."""
+    def run(sample, entry, data, groups, others=()):
+        prepared = prepare(ws, wgsl.SAMPLES / f"{sample}。着色器。豫", entry, data, groups)
+        if others:
+            handles(prepared, others)
+        return results(prepared, dispatch(f"{sample}/{entry}", prepared))
+
+    monkeypatch.setattr(wgsl, "run", run)
+    reference(wgsl, name)()
+
+
+class Uploads:
+    """Stands in for the wgpu device a WGSL test creates its textures and
+    samplers on, keeping what it uploads: `texels` (height × width × 4
+    float32) or `linear` (the sampler's filter)."""
+
+    FORMATS = {"rgba16float": np.float16, "rgba32float": np.float32}
+
+    def __init__(self) -> None:
+        self.queue = self
+        self.texels = None
+        self.linear = None
+
+    def create_texture(self, size, format, usage):
+        self.size, self.format = size, str(format)
+        return self
+
+    def write_texture(self, destination, data, layout, size):
+        dtype = self.FORMATS[self.format]
+        width, height = self.size[0], self.size[1]
+        self.texels = np.frombuffer(data, dtype).reshape(height, width, 4).astype(np.float32)
+
+    def create_view(self):
+        return self
+
+    def create_sampler(self, mag_filter="nearest", **_):
+        self.linear = str(mag_filter) == "linear"
+        return self

@@ -189,6 +189,18 @@ class Buffers {
   std::map<int, std::unique_ptr<unsigned char, Free>> data_;
 };
 
+// A texture from a buffer file: width, height, two unused words, then the texels.
+template <class Texture> Texture texture_at(void* p) {
+  const uint* header = static_cast<const uint*>(p);
+  Texture t;
+  t.width = header[0];
+  t.height = header[1];
+  t.data = reinterpret_cast<decltype(t.data)>(header + 4);
+  return t;
+}
+
+inline metal::sampler sampler_at(void* p) { return metal::sampler{*static_cast<const uint*>(p) != 0}; }
+
 using Runner = void (*)(Buffers&, uint3);
 
 // runner KERNEL GX GY GZ slot=path …

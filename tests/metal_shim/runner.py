@@ -29,6 +29,8 @@ KNOWN_ATTRIBUTES = re.compile(
     r"|thread_position_in_grid|thread_position_in_threadgroup|thread_index_in_threadgroup"
     r"|threadgroup_position_in_grid|threadgroups_per_grid|thread_index_in_simdgroup|threads_per_simdgroup)")
 THREADGROUP = re.compile(r"^  threadgroup (.+) (\S+);$", re.M)
+TEXTURE_SLOTS = 100   # texture n comes from buffer file 100 + n: width, height, 0, 0, then float4 texels
+SAMPLER_SLOTS = 200   # sampler n from buffer file 200 + n: one uint, 1 for a linear filter
 
 
 def unknown_attributes(msl: str) -> list[str]:
@@ -75,14 +77,18 @@ def _threadgroup_storage(msl: str) -> str:
 
 
 def _argument(kind_type: str, attribute: str) -> str:
-    slot = re.fullmatch(r"buffer\((\d+)\)", attribute)
+    """How the dispatcher passes one kernel parameter."""
+    slot = re.fullmatch(r"(buffer|texture|sampler)\((\d+)\)", attribute)
     if slot is None:
-        if "(" in attribute:
-            raise ValueError(f"CPU 运行只支持缓冲与内建输入，这里是 [[{attribute}]]")
         return f"t.{attribute}"
+    kind, n = slot.group(1), int(slot.group(2))
+    if kind == "texture":
+        return f"metal_cpu::texture_at<{kind_type}>(b.at({TEXTURE_SLOTS + n}))"
+    if kind == "sampler":
+        return f"metal_cpu::sampler_at(b.at({SAMPLER_SLOTS + n}))"
     if kind_type.endswith("&"):
-        return f"*reinterpret_cast<{kind_type[:-1]}*>(b.at({slot.group(1)}))"
-    return f"reinterpret_cast<{kind_type}>(b.at({slot.group(1)}))"
+        return f"*reinterpret_cast<{kind_type[:-1]}*>(b.at({n}))"
+    return f"reinterpret_cast<{kind_type}>(b.at({n}))"
 
 
 def _dispatcher(index: int, kernel: Kernel) -> str:

@@ -293,8 +293,14 @@ class MslWriter:
             for decl in module.decls:
                 self._emit(module, decl, chunks)
         if self.diagnostics:
-            return Translation(None, list(self.table), self.diagnostics)
-        return Translation("\n\n".join(chunks) + "\n", list(self.table), [])
+            return Translation(None, self._entry_table(), self.diagnostics)
+        return Translation("\n\n".join(chunks) + "\n", self._entry_table(), [])
+
+    def _entry_table(self) -> list[EntryInfo]:
+        """Every entry item in source order (written ones with their host details)."""
+        written = {e.item: e for e in self.table}
+        return [written.get(d.name) or EntryInfo(d.name, self.globals.get(self._function_key(d), d.function), d.stage)
+                for d in self.own.decls if isinstance(d, ir.Entry)]
 
     def _emit(self, module: ir.Module, decl: ir.Decl, chunks: list[str]) -> None:
         """Write a declaration in source order, after what it uses that comes
