@@ -437,6 +437,13 @@ def test_target_names_are_valid_and_distinct(names):
     assert len(set(claimed)) == len(claimed)
 
 
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.text(min_size=1, max_size=8), min_size=1, max_size=20, unique=True))
+def test_naga_accepts_every_rewritten_name(names):
+    allocator = NameAllocator()
+    validate("".join(f"const {allocator.claim(n)}: u32 = {i}u;\n" for i, n in enumerate(names)))
+
+
 def test_names_left_alone():
     assert [target_name(n) for n in ["数据", "x", "_x", "x_2", "序号1"]] == ["数据", "x", "_x", "x_2", "序号1"]
     assert [target_name(n) for n in ["_", "__a", "1x", "vec3", "discard", "threadgroup", "豫_"]] == [
