@@ -71,7 +71,7 @@ class Completer:
         if self.checked is None or self.in_comment():
             return []
         text = self.source.text
-        item_start = self.item_start()
+        item_start, _ = self.project.item_being_typed(self.checked, self.offset)
         typing = typing_at(text, self.offset, item_start)
         if typing.start < self.offset and text.startswith("「：", typing.start):
             return []
@@ -90,17 +90,6 @@ class Completer:
     def in_comment(self) -> bool:
         parsed = self.project.ws.parse(self.path)
         return any(c.start < self.offset < c.end for c in parsed.comments)
-
-    def item_start(self) -> int:
-        """Where the top-level item holding the cursor starts (after the last 。)."""
-        start = 0
-        for item, _ in self.checked.items:
-            if item.start >= self.offset:
-                break
-            start = item.start
-            if item.start + len(item.text) <= self.offset and item.text.endswith("。"):
-                start = item.start + len(item.text)
-        return start
 
     # ------------------------------------------------------------ items
 
@@ -122,7 +111,7 @@ class Completer:
         out = self.locals(typing)
         scope = self.checked.scope
         seen = {i.label for i in out}
-        for rank, layer in enumerate(scope.layers):
+        for layer in scope.layers:
             sort = "1" if layer is scope.own else ("3" if layer is scope.builtins else "2")
             for it in self.layer(layer, sort):
                 if it.label not in seen:
@@ -149,11 +138,10 @@ class Completer:
         """Names bound by 令 / 得 earlier in the item being typed (with their
         types when the item's last check knew them)."""
         text = self.source.text[typing.item_start:typing.start]
+        _, result = self.project.item_being_typed(self.checked, self.offset)
         types = {}
-        for item, result in self.checked.items:
-            if item.start == typing.item_start and result is not None:
-                for (s, e), t in irwalk.binder_types(result.decl).items():
-                    types[item.text[s + 1:e - 1]] = t
+        for (s, e), t in irwalk.binder_types(result.decl if result else None).items():
+            types[self.source.text[typing.item_start + s + 1:typing.item_start + e - 1]] = t
         names = dict.fromkeys(m.group(1) for m in _BINDER.finditer(text))
         return [self.item(n, lsp.CompletionItemKind.Variable, self.type_text(types.get(n)), sort="0")
                 for n in reversed(list(names))]

@@ -229,6 +229,19 @@ class Project:
                 return Located(path, checked, item, result, occs, offset - item.start)
         return None
 
+    @staticmethod
+    def item_being_typed(checked: CheckedModule, offset: int) -> tuple[int, ItemResult | None]:
+        """Where the item holding `offset` starts, and its check result: the
+        item that starts before it, unless that one already ended with 。
+        (then a new item is being typed after it, with no result yet)."""
+        start, result = 0, None
+        for item, res in checked.items:
+            if item.start >= offset:
+                break
+            end = item.start + len(item.text)
+            start, result = (end, None) if end <= offset and item.text.endswith("。") else (item.start, res)
+        return start, result
+
     # ------------------------------------------------------------ symbols
 
     def definition_sites(self, checked: CheckedModule) -> dict:

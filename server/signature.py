@@ -64,7 +64,7 @@ class SignatureWriter:
     def help(self) -> lsp.SignatureHelp | None:
         if self.checked is None:
             return None
-        start, result = self.item_around()
+        start, result = self.project.item_being_typed(self.checked, self.offset)
         tokens, _ = lex(self.project.source(self.path).text, start, self.offset)
         call = call_before(tokens)
         if call is None:
@@ -78,15 +78,6 @@ class SignatureWriter:
                 label=label, parameters=params,
                 documentation=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=plain(doc)) if doc else None)],
             active_signature=0, active_parameter=min(call.argument, max(0, len(params) - 1)))
-
-    def item_around(self):
-        """Where the item holding the cursor starts, and its check result."""
-        start, result = 0, None
-        for item, res in self.checked.items:
-            if item.start >= self.offset:
-                break
-            start, result = item.start, res
-        return start, result
 
     def local_function(self, call: Call, result, item_start: int):
         if call.module is not None or result is None:
