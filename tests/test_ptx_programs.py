@@ -1,0 +1,480 @@
+"""PTX translation of small programs written for these tests: each is
+assembled by ptxas and run on the PTX emulator (through the libcuda stand-in
+of test_ptx_runtime.py), and checked against NumPy.  They cover what the
+samples do not: WGSL integer division and shift rules, f16 math through f32,
+vectors of bool, select, dynamic indices, bit casts of f16 pairs, loops whose
+parameters swap, nested loops, short-circuit 且/或 guarding a read, groups
+other than 0, uniform and workgroup structs, subgroup operations and builtin
+inputs; and the messages for what the target refuses."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from test_ptx_runtime import FakeCuda
+from zhuose.compiler.backends import translate
+from zhuose.compiler.backends.ptx import runtime
+from zhuose.compiler.workspace import Workspace
+
+HEAD = "寻观「点染」之「点染本」之书。\n\n"
+PTXAS = shutil.which("ptxas")
+
+
+def storage(name: str, element: str, binding: int, access: str = "读写", group: str = "零") -> str:
+    digits = "零一二三四五六七八九"
+    return (f"「{name}」乃「存储缓冲」于（「数组」于「{element}」）也。\n"
+            f"「{name}」者「绑定」于（「组值」【「组」者「{group}」也，「号」者「{digits[binding]}」也，"
+            f"「访问」者「{access}」也】）也。\n")
+
+
+def entry(function: str, size: str) -> str:
+    return (f"「{function}入口」乃「计算入口」也。\n"
+            f"「{function}入口」者「计算入口项」于「{function}」于（「组值」【「工作组大小」者「{size}」也】）也。\n")
+
+
+def compile_(tmp_path: Path, source: str, name: str = "程序"):
+    path = tmp_path / f"{name}。着色器。豫"
+    path.write_text(HEAD + source, encoding="utf-8")
+    ws = Workspace(tmp_path)
+    errors = [d.format(ws.source(d.path)) for d in ws.diagnostics(path) if d.severity == "错误"]
+    assert not errors, errors
+    return ws, path, translate(ws, path, "ptx")
+
+
+def build(tmp_path: Path, source: str):
+    """The translation, assembled by ptxas when it is here."""
+    _, _, result = compile_(tmp_path, source)
+    assert result.text is not None, [d.message for d in result.diagnostics]
+    if PTXAS is not None:
+        (tmp_path / "k.ptx").write_text(result.text, encoding="ascii")
+        done = subprocess.run([PTXAS, "-arch=sm_80", "--warning-as-error", str(tmp_path / "k.ptx"), "-o",
+                               str(tmp_path / "k.cubin")], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0 and not done.stderr.strip(), done.stderr
+    return result
+
+
+def execute(result, buffers: dict[tuple[int, int], np.ndarray], groups: int, item: str | None = None):
+    """Run one entry on the emulator; every buffer comes back as an array like its input."""
+    info = next(e for e in result.entries if item is None or e.item == item)
+    raw = {key: np.ascontiguousarray(a).tobytes() for key, a in buffers.items()}
+    out = runtime.Driver(FakeCuda()).launch(result.text, info, raw, (groups, 1, 1))
+    return {key: np.frombuffer(out[key], buffers[key].dtype).reshape(buffers[key].shape) for key in buffers}
+
+
+def line_column(source: str, needle: str) -> tuple[int, int]:
+    """One-based line and column of `needle` in the file written for `source`."""
+    before = (HEAD + source)[:(HEAD + source).index(needle)]
+    return before.count("\n") + 1, len(before) - before.rfind("\n")
+
+
+def errors_of(tmp_path: Path, source: str) -> list:
+    ws, _, result = compile_(tmp_path, source)
+    assert result.text is None
+    return [(d.definition, d.format(ws.source(d.path), "程序")) for d in result.diagnostics]
+
+
+# ---------------------------------------------------------------- integers
+
+INTEGERS = (storage("甲", "整三二", 0, "只读") + storage("乙", "整三二", 1, "只读") + storage("出", "整三二", 2)
+            + storage("无出", "无三二", 3) + """
+「第」乃化「无三二」又化「无三二」为「无三二」者也。
+「第」者得「i」又得「k」而「i」乘（「新无三二」于「四」）加「k」也。
+
+「整数」乃化「全局调用号」为「有」者也。
+「整数」者得「号」而
+　令「i」为「号」中「零」而
+　令「a」为「读数组」于「甲」于「i」而
+　令「b」为「读数组」于「乙」于「i」而
+　令「ua」为「新无三二」于「a」而
+　令「ub」为「新无三二」于「b」而
+　「写数组」于「出」于（「第」于「i」于（「新无三二」于「零」））于（「a」除「b」）；
+　「写数组」于「出」于（「第」于「i」于（「新无三二」于「一」））于（「a」余「b」）；
+　「写数组」于「出」于（「第」于「i」于（「新无三二」于「二」））于（「a」右移「ub」）；
+　「写数组」于「出」于（「第」于「i」于（「新无三二」于「三」））于（「a」左移「ub」）；
+　「写数组」于「无出」于（「第」于「i」于（「新无三二」于「零」））于（「ua」除「ub」）；
+　「写数组」于「无出」于（「第」于「i」于（「新无三二」于「一」））于（「ua」余「ub」）；
+　「写数组」于「无出」于（「第」于「i」于（「新无三二」于「二」））于（「ua」右移「ub」）；
+　「写数组」于「无出」于（「第」于「i」于（「新无三二」于「三」））于（「ua」除（「新无三二」于「三」））
+也。
+""" + entry("整数", "八"))
+
+
+def _trunc_div(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def test_integer_division_and_shifts_follow_wgsl(tmp_path):
+    """x / 0 = x, x % 0 = 0, MIN / −1 = MIN, MIN % −1 = 0; shift amounts modulo 32."""
+    low = -2 ** 31
+    a = np.array([7, -7, 7, -7, 5, low, low, 12345, -1, 1 << 30, 3, -3, 100, low, 0, 9], np.int32)
+    b = np.array([2, 2, -2, 0, 0, -1, 0, 32, 33, 1, 31, 31, -1, 2, 0, 100], np.int32)
+    result = build(tmp_path, INTEGERS)
+    out = execute(result, {(0, 0): a, (0, 1): b, (0, 2): np.zeros(64, np.int32), (0, 3): np.zeros(64, np.uint32)}, 2)
+    signed_out, unsigned_out = out[(0, 2)].reshape(16, 4), out[(0, 3)].reshape(16, 4)
+    for k, (x, y) in enumerate(zip(a.tolist(), b.tolist())):
+        special = y == 0 or (x == low and y == -1)
+        q = x if special else _trunc_div(x, y)
+        r = 0 if special else x - _trunc_div(x, y) * y
+        n = y & 31
+        assert signed_out[k].tolist() == [np.int32(q), r, x >> n, np.int64(x << n).astype(np.uint32).view(np.int32)]
+        ux, uy = x & 0xFFFFFFFF, y & 0xFFFFFFFF
+        assert unsigned_out[k].tolist() == [ux if uy == 0 else ux // uy, 0 if uy == 0 else ux % uy, ux >> n, ux // 3]
+
+
+# ---------------------------------------------------------------- f16 math through f32
+
+HALVES = (storage("半", "浮十六", 0, "只读") + storage("半出", "浮十六", 1) + """
+「半数学」乃化「全局调用号」为「有」者也。
+「半数学」者得「号」而
+　令「i」为「号」中「零」而
+　令「x」为「读数组」于「半」于「i」而
+　令「壹」为「新浮十六」于「一」而
+　令「c」为「夹紧」于「x」于（负「壹」）于「壹」而
+　令「放」为得「k」又得「值」而「写数组」于「半出」于（「i」乘（「新无三二」于「八」）加（「新无三二」于「k」））于「值」而
+　「放」于「零」于（「反正弦」于「c」）；
+　「放」于「一」于（「反余弦」于「c」）；
+　「放」于「二」于（「反正切」于「x」）；
+　「放」于「三」于（「反正切二」于「x」于（「壹」减「x」））；
+　「放」于「四」于（「平滑阶跃」于（负「壹」）于「壹」于「x」）；
+　「放」于「五」于（「平方根」于（「绝对值」于「x」））；
+　「放」于「六」于（「x」除（「绝对值」于「x」加「壹」））；
+　「放」于「七」于（「小数部分」于「x」乘「x」）
+也。
+""" + entry("半数学", "八"))
+
+
+def test_f16_math_goes_through_f32(tmp_path):
+    x = np.array([-2.5, -1, -0.75, -0.1, 0, 0.1, 0.5, 0.999, 1, 1.5, 3, -3, 0.25, -0.25, 2, 7], np.float16)
+    result = build(tmp_path, HALVES)
+    assert "cvt.f32.f16" in result.text and "cvt.rn.f16.f32" in result.text
+    got = execute(result, {(0, 0): x, (0, 1): np.zeros(128, np.float16)}, 2)[(0, 1)].reshape(16, 8)
+    v = x.astype(np.float64)
+    c = np.clip(v, -1, 1)
+    t = np.clip((v + 1) / 2, 0, 1)
+    want = np.stack([np.arcsin(c), np.arccos(c), np.arctan(v), np.arctan2(v, (1 - x).astype(np.float64)),
+                     t * t * (3 - 2 * t), np.sqrt(np.abs(v)), v / (np.abs(v) + 1), (v - np.floor(v)) * v], 1)
+    np.testing.assert_allclose(got.astype(np.float64), want, rtol=2e-3, atol=2e-3)
+
+
+# ---------------------------------------------------------------- vectors, select, indices, bit casts
+
+VECTORS = (storage("向", "四维浮", 0, "只读") + storage("号出", "无三二", 1) + storage("浮出", "四维浮", 2) + """
+「向量」乃化「全局调用号」为「有」者也。
+「向量」者得「号」而
+　令「i」为「号」中「零」而
+　令「v」为「读数组」于「向」于「i」而
+　令「k」为「i」余（「新无三二」于「四」）而
+　令「w」为「v」中「三」与「v」中「二」与「v」中「一」与「v」中「零」而
+　令「大」为「v」大于「w」而
+　令「选」为「选择」于「w」于「v」于（「取元素」于「大」于「k」）而
+　令「半」为「转换」以「四维半」于「v」而
+　令「位」为「位转换」以「二维无」于「半」而
+　令「回」为「位转换」以「四维半」于「位」而
+　令「真」为「转换」以「四维无」于（「大」按位与（「非」于（「v」等于「w」）））而
+　「写数组」于「浮出」于（「i」乘（「新无三二」于「三」））于「选」；
+　「写数组」于「浮出」于（「i」乘（「新无三二」于「三」）加（「新无三二」于「一」））于
+　　（「取元素」于「v」于「k」与「取元素」于「w」于「k」与「新浮三二」于（「取元素」于「真」于「k」）与「新浮三二」于「零」）；
+　「写数组」于「浮出」于（「i」乘（「新无三二」于「三」）加（「新无三二」于「二」））于（「转换」以「四维浮」于「回」）；
+　「写数组」于「号出」于（「i」乘（「新无三二」于「二」））于（「位」中「零」）；
+　「写数组」于「号出」于（「i」乘（「新无三二」于「二」）加（「新无三二」于「一」））于（「位」中「一」）
+也。
+""" + entry("向量", "四"))
+
+
+def test_vectors_select_dynamic_index_and_f16_bit_casts(tmp_path):
+    rng = np.random.default_rng(4)
+    v = rng.integers(-8, 8, (8, 4)).astype(np.float32) / 2
+    v[1] = [1, 2, 2, 1]                                      # equal components
+    result = build(tmp_path, VECTORS)
+    out = execute(result, {(0, 0): v, (0, 1): np.zeros(16, np.uint32), (0, 2): np.zeros((24, 4), np.float32)}, 2)
+    floats = out[(0, 2)].reshape(8, 3, 4)
+    w = v[:, ::-1]
+    bigger = v > w
+    k = np.arange(8) % 4
+    i = np.arange(8)
+    np.testing.assert_array_equal(floats[:, 0], np.where(bigger[i, k][:, None], v, w))
+    truth = (bigger & (v != w)).astype(np.float32)
+    np.testing.assert_array_equal(floats[:, 1], np.stack([v[i, k], w[i, k], truth[i, k], np.zeros(8)], 1))
+    np.testing.assert_array_equal(floats[:, 2], v.astype(np.float16).astype(np.float32))
+    np.testing.assert_array_equal(out[(0, 1)].reshape(8, 2), v.astype(np.float16).view(np.uint32).reshape(8, 2))
+
+
+# ---------------------------------------------------------------- loops and short circuits
+
+LOOPS = (storage("入", "无三二", 0, "只读") + storage("出", "无三二", 1) + """
+「斐」乃化「无三二」为「无三二」者也。
+「斐」者得「n」而
+　令「环」为得「k」又得「a」又得「b」而
+　　若「k」等于（「新无三二」于「零」）则「a」
+　　否则「环」于（「k」减（「新无三二」于「一」））于「b」于（「a」加「b」）
+　而「环」于「n」于（「新无三二」于「零」）于（「新无三二」于「一」）
+也。
+
+「换」乃化「无三二」为「二维无」者也。
+「换」者得「n」而
+　令「环」为得「k」又得「a」又得「b」而
+　　若「k」大于（「新无三二」于「零」）则「环」于（「k」减（「新无三二」于「一」））于「b」于「a」
+　　否则「a」与「b」
+　而「环」于「n」于（「新无三二」于「七」）于（「新无三二」于「九」）
+也。
+
+「乘表」乃化「无三二」为「无三二」者也。
+「乘表」者得「n」而
+　令「外」为得「i」又得「和」而
+　　若「i」小于「n」则（
+　　　令「内」为得「j」又得「s」而
+　　　　若「j」小于「i」则「内」于（「j」加（「新无三二」于「一」））于（「s」加「i」乘「j」）否则「s」
+　　　而「外」于（「i」加（「新无三二」于「一」））于（「内」于（「新无三二」于「零」）于「和」）
+　　）
+　　否则「和」
+　而「外」于（「新无三二」于「零」）于（「新无三二」于「零」）
+也。
+
+「循环」乃化「全局调用号」为「有」者也。
+「循环」者得「号」而
+　令「i」为「号」中「零」而
+　令「n」为「数组长度」于「入」而
+　令「放」为得「k」又得「值」而「写数组」于「出」于（「i」乘（「新无三二」于「六」）加（「新无三二」于「k」））于「值」而
+　令「正」为「i」小于「n」且（「读数组」于「入」于「i」）大于（「新无三二」于「零」）而
+　令「零值」为「i」不小于「n」或（「读数组」于「入」于「i」）等于（「新无三二」于「零」）而
+　令「m」为「i」余（「新无三二」于「一〇」）而
+　令「对」为「换」于「m」而
+　「放」于「零」于（「斐」于「m」）；
+　「放」于「一」于（「对」中「零」）；
+　「放」于「二」于（「对」中「一」）；
+　「放」于「三」于（「乘表」于「m」）；
+　「放」于「四」于（「新无三二」于「正」）；
+　「放」于「五」于（「新无三二」于「零值」）
+也。
+""" + entry("循环", "三二"))
+
+
+def test_loops_swaps_nesting_and_short_circuits(tmp_path):
+    """64 threads, 32 input elements of exactly 128 bytes: a read past them
+    would be outside the allocation, which the emulator refuses, so 且 and 或
+    must not evaluate their right side there."""
+    x = np.arange(32, dtype=np.uint32) % 3
+    result = build(tmp_path, LOOPS)
+    got = execute(result, {(0, 0): x, (0, 1): np.zeros(64 * 6, np.uint32)}, 2)[(0, 1)].reshape(64, 6)
+    fib = [0, 1]
+    while len(fib) < 10:
+        fib.append(fib[-1] + fib[-2])
+    for i in range(64):
+        m = i % 10
+        table = sum(a * b for a in range(m) for b in range(a))
+        inside = i < 32
+        assert got[i].tolist() == [fib[m], 7 if m % 2 == 0 else 9, 9 if m % 2 == 0 else 7, table,
+                                   int(inside and x[i] > 0), int(not inside or x[i] == 0)], i
+
+
+# ---------------------------------------------------------------- groups, uniform and workgroup structs
+
+RESOURCES = """
+「参类」即「组类」【「方向」乃「三维浮」也，「长度」乃「浮三二」也，「表」乃「定长数组」于「无三二」于「四」也】也。
+「点类」即「组类」【「位置」乃「三维浮」也，「旗」乃「无三二」也】也。
+「汇总类」即「组类」【「个数」乃「无三二」也，「和」乃「三维浮」也】也。
+「共类」即「组类」【「旗」乃「爻」也，「值」乃「定长数组」于「浮三二」于「四」也】也。
+
+「参」乃「均匀缓冲」于「参类」也。
+「参」者「均匀绑定」于（「组值」【「组」者「一」也，「号」者「零」也】）也。
+""" + storage("点", "点类", 2, group="一") + """
+「汇总」乃「存储缓冲」于「汇总类」也。
+「汇总」者「绑定」于（「组值」【「组」者「零」也，「号」者「五」也，「访问」者「读写」也】）也。
+
+「共」乃「工作组变量」于「共类」也。
+「共」者「工作组共享」于「元」也。
+「块」乃「工作组变量」于（「定长数组」于「浮三二」于「四」）也。
+「块」者「工作组共享」于「元」也。
+
+「资源」乃化「局部调用序」为「有」者也。
+「资源」者得「i」而
+　令「p」为「读均匀」于「参」而
+　令「n」为「数组长度」于「点」而
+　（若「i」小于「n」则（
+　　令「旧」为「读数组」于「点」于「i」而
+　　「写数组」于「点」于「i」于（「组值」【「位置」者「旧」中「位置」加「p」中「方向」也，
+　　　「旗」者「取元素」于（「p」中「表」）于（「i」余（「新无三二」于「四」））也】）
+　））；
+　（若「i」小于（「新无三二」于「四」）则「写共享数组」于「块」于「i」于（「p」中「长度」乘（「新浮三二」于「i」）））；
+　「工作组屏障」于「元」；
+　（若「i」等于（「新无三二」于「零」）则「写共享」于「共」于（「组值」【「旗」者「阳」也，「值」者「读共享」于「块」也】））；
+　「工作组屏障」于「元」；
+　若「i」等于（「新无三二」于「零」）则（
+　　令「c」为「读共享」于「共」而
+　　令「值」为「c」中「值」而
+　　「写存储」于「汇总」于（「组值」【「个数」者「n」加（若「c」中「旗」则「新无三二」于「一〇〇」否则「新无三二」于「零」）也，
+　　　「和」者「取元素」于「值」于（「新无三二」于「零」）与「取元素」于「值」于（「新无三二」于「一」）
+　　　　与「取元素」于「值」于（「新无三二」于「二」）加「取元素」于「值」于「n」也】）
+　）
+也。
+""" + entry("资源", "四")
+
+
+def test_params_keep_group_order_without_placeholders(tmp_path):
+    result = build(tmp_path, RESOURCES)
+    [info] = result.entries
+    assert [p.name for p in info.params] == ["p_g0_b5", "p_g1_b0", "p_g1_b2", "p_g1_b2_n"]
+    assert [p.resource for p in info.params] == ["汇总", "参", "点", "点"]
+    assert ".shared .align 4 .b8 ys_e5_85_b1[20];" in result.text      # 爻 (4 bytes) then four f32
+
+
+def test_uniform_and_workgroup_structs_run(tmp_path):
+    """点 has 6 elements but 4 threads run; 取元素 with an index past the end
+    (n = 6 into four items) gives the first item."""
+    params = np.zeros(4, np.float32)
+    params[:3] = [1, 2, 3]                              # 方向, then 长度 at byte 12
+    params[3] = 0.5
+    table = np.array([10, 20, 30, 40], np.uint32)
+    uniform = np.frombuffer(params.tobytes() + table.tobytes(), np.uint8)
+    points = np.zeros((6, 4), np.float32)               # stride 16: 位置 at 0, 旗 at 12
+    points[:, :3] = np.arange(18, dtype=np.float32).reshape(6, 3)
+    result = build(tmp_path, RESOURCES)
+    out = execute(result, {(1, 0): uniform, (1, 2): points, (0, 5): np.zeros(8, np.float32)}, 1)
+    moved = out[(1, 2)]
+    np.testing.assert_array_equal(moved[:4, :3], points[:4, :3] + [1, 2, 3])
+    np.testing.assert_array_equal(moved[:4, 3].view(np.uint32), table)
+    np.testing.assert_array_equal(moved[4:], points[4:])
+    summary = out[(0, 5)]
+    assert summary[:1].view(np.uint32)[0] == 6 + 100
+    np.testing.assert_array_equal(summary[4:7], [0, 0.5, 1 + 0])
+
+
+# ---------------------------------------------------------------- subgroups and builtin inputs
+
+SUBGROUPS = storage("入", "无三二", 0, "只读") + storage("出", "无三二", 1) + """
+「调用类」即「组类」【「全」乃「全局调用号」也，「局」乃「局部调用号」也，「组」乃「工作组号」也，「数」乃「工作组数」也，
+　「道」乃「子组调用序」也，「宽」乃「子组大小」也】也。
+
+「子组」乃化「调用类」为「有」者也。
+「子组」者得「调」而
+　令「i」为「调」中「全」中「零」而
+　令「x」为「读数组」于「入」于「i」而
+　令「整」为「位转换」以「整三二」于「x」而
+　令「放」为得「k」又得「值」而「写数组」于「出」于（「i」乘（「新无三二」于「一〇」）加（「新无三二」于「k」））于「值」而
+　「放」于「零」于（「子组洗牌」于「x」于（「调」中「道」异或（「新无三二」于「三」）））；
+　「放」于「一」于（「子组异或洗牌」于「x」于（「新无三二」于「五」））；
+　「放」于「二」于（「子组最小」于「x」）；
+　「放」于「三」于（「位转换」以「无三二」于（「子组最大」于「整」））；
+　「放」于「四」于（「子组求和」于「x」）；
+　「放」于「五」于（「子组广播」于「x」于（「新无三二」于「七」））；
+　「放」于「六」于（「调」中「局」中「零」）；
+　「放」于「七」于（「调」中「组」中「零」）；
+　「放」于「八」于（「调」中「数」中「零」）；
+　「放」于「九」于（「调」中「宽」）
+也。
+""" + entry("子组", "六四")
+
+
+def test_subgroup_operations_and_builtin_inputs(tmp_path):
+    rng = np.random.default_rng(9)
+    x = rng.integers(0, 2 ** 32, 128, dtype=np.uint32)
+    x[:5] = [0x80000000, 0xFFFFFFFF, 1, 0, 0x7FFFFFFF]
+    result = build(tmp_path, SUBGROUPS)
+    assert "shfl.sync.idx.b32" in result.text and "activemask.b32" in result.text
+    got = execute(result, {(0, 0): x, (0, 1): np.zeros(1280, np.uint32)}, 2)[(0, 1)].reshape(128, 10)
+    lanes = np.arange(128) % 32
+    warps = x.reshape(4, 32)
+    per_warp = lambda values: np.repeat(values, 32)
+    base = np.arange(128) - lanes
+    np.testing.assert_array_equal(got[:, 0], x[base + (lanes ^ 3)])
+    np.testing.assert_array_equal(got[:, 1], x[base + (lanes ^ 5)])
+    np.testing.assert_array_equal(got[:, 2], per_warp(warps.min(1)))
+    np.testing.assert_array_equal(got[:, 3], per_warp(warps.view(np.int32).max(1)).view(np.uint32))
+    np.testing.assert_array_equal(got[:, 4], per_warp(warps.sum(1, dtype=np.uint32)))
+    np.testing.assert_array_equal(got[:, 5], per_warp(warps[:, 7]))
+    np.testing.assert_array_equal(got[:, 6:], np.stack([np.arange(128) % 64, np.arange(128) // 64,
+                                                        np.full(128, 2), np.full(128, 32)], 1))
+
+
+# ---------------------------------------------------------------- what the target refuses
+
+
+TEXTURE = """
+「图」乃「纹理二维」于「浮三二」也。
+「图」者「纹理绑定」于（「组值」【「组」者「零」也，「号」者「零」也】）也。
+""" + storage("出", "无三二", 1) + """
+「尺寸」乃化「全局调用号」为「有」者也。
+「尺寸」者得「号」而「写数组」于「出」于（「号」中「零」）于（（「纹理尺寸」于「图」）中「零」）也。
+""" + entry("尺寸", "四")
+
+
+def test_textures_are_refused_with_file_position_and_definition(tmp_path):
+    [(definition, text)] = errors_of(tmp_path, TEXTURE)
+    assert definition == "尺寸"
+    line, column = line_column(TEXTURE, "「纹理尺寸」")
+    assert text.startswith(f"程序:{line}:{column}: 在「尺寸」中：千手目标不支持「纹理尺寸」"), text
+
+
+def test_render_only_modules_are_an_error(tmp_path):
+    source = """
+「顶点」乃化「顶点序号」为「裁剪位置」者也。
+「顶点」者得「序」而「新浮三二」于「零」与「新浮三二」于「零」与「新浮三二」于「零」与「新浮三二」于「一」也。
+「顶点入口」乃「顶点入口」也。
+「顶点入口」者「顶点入口项」于「顶点」也。
+"""
+    [(definition, text)] = errors_of(tmp_path, source)
+    assert definition == "顶点入口" and "千手目标只支持计算入口" in text
+
+
+def test_vertex_entries_beside_compute_entries_become_a_comment(tmp_path):
+    source = """
+「顶点」乃化「顶点序号」为「裁剪位置」者也。
+「顶点」者得「序」而「新浮三二」于「零」与「新浮三二」于「零」与「新浮三二」于「零」与「新浮三二」于「一」也。
+「顶点入口」乃「顶点入口」也。
+「顶点入口」者「顶点入口项」于「顶点」也。
+「空」乃化「全局调用号」为「有」者也。
+「空」者得「号」而「元」也。
+""" + entry("空", "一")
+    result = build(tmp_path, source)
+    assert "// vertex entry yy_e9_a1_b6_e7_82_b9 skipped: the PTX target has compute entries only\n" in result.text
+    assert [e.item for e in result.entries] == ["空入口"]
+    assert ".visible .entry yy_e7_a9_ba()\n.reqntid 1, 1, 1\n{\n" in result.text       # no buffers, no parameters
+
+
+def test_a_cell_cannot_be_the_value_of_a_branch(tmp_path):
+    source = storage("出", "无三二", 0) + """
+「选格」乃化「全局调用号」为「有」者也。
+「选格」者得「号」而
+　令「甲」为「新格」于（「新无三二」于「一」）而
+　令「乙」为「新格」于（「新无三二」于「二」）而
+　令「c」为（若「号」中「零」等于（「新无三二」于「零」）则「甲」否则「乙」）而
+　「写格」于「c」于（「新无三二」于「三」）；
+　「写数组」于「出」于（「号」中「零」）于（「读格」于「甲」）
+也。
+""" + entry("选格", "四")
+    [(definition, text)] = errors_of(tmp_path, source)
+    assert definition == "选格" and "千手目标不支持以「格」作「若」的值" in text
+    line, column = line_column(source, "（若「号」")
+    assert text.startswith(f"程序:{line}:{column + 1}:"), text
+
+
+def test_one_function_cannot_be_two_entries(tmp_path):
+    source = """
+「空」乃化「全局调用号」为「有」者也。
+「空」者得「号」而「元」也。
+""" + entry("空", "一") + """
+「又一入口」乃「计算入口」也。
+「又一入口」者「计算入口项」于「空」于（「组值」【「工作组大小」者「二」也】）也。
+"""
+    [(definition, text)] = errors_of(tmp_path, source)
+    assert definition == "又一入口" and "与「空入口」指同一个函数「空」" in text
+
+
+def test_values_too_large_for_registers_are_refused(tmp_path):
+    source = storage("出", "浮三二", 0) + """
+「大块」乃「工作组变量」于（「定长数组」于「浮三二」于「八一九二」）也。
+「大块」者「工作组共享」于「元」也。
+「整块」乃化「全局调用号」为「有」者也。
+「整块」者得「号」而
+　令「全」为「读共享」于「大块」而
+　「写数组」于「出」于（「号」中「零」）于（「取元素」于「全」于（「号」中「零」））
+也。
+""" + entry("整块", "四")
+    [(definition, text)] = errors_of(tmp_path, source)
+    assert definition == "整块" and "值太大" in text
