@@ -151,3 +151,17 @@ def test_service_survives_an_internal_error(tmp_path, fake, monkeypatch):
     monkeypatch.setattr(api, "generate", flaky)
     first, second = serve(tmp_path, [{"文件": "加倍。着色器。豫"}, {"文件": "加倍。着色器。豫"}])
     assert first["错误"] == ["内部错误（RuntimeError：坏了）"] and second["模块"]
+
+
+def test_build_service_through_the_command_line(tmp_path):
+    write(tmp_path, {"加倍。着色器。豫": DOUBLE})
+    requests = [{"文件": "加倍。着色器。豫", "输出目录": "产物", "编号": 1},
+                {"文件": "加倍。着色器。豫", "输出目录": "产物", "编号": 2}]
+    p = subprocess.run([sys.executable, "-m", "zhuose.compiler.cli", "服务", "--构建"], cwd=tmp_path,
+                       input="".join(json.dumps(r, ensure_ascii=False) + "\n" for r in requests),
+                       capture_output=True, text=True, encoding="utf-8", timeout=120)
+    assert p.returncode == 0 and "Traceback" not in p.stderr
+    first, second = (json.loads(line) for line in p.stdout.splitlines())
+    assert (first["编号"], first["改动"], second["编号"], second["改动"]) == (1, True, 2, False)
+    assert read_back(first["模块"])["加倍入口并线汇编名"] == "yy_e5_8a_a0_e5_80_8d"
+    assert (tmp_path / "产物/加倍。着色生成。豫").read_text(encoding="utf-8") == first["模块"]
