@@ -17,7 +17,6 @@ from ..backends.ptx.mangle import ENTRY_PREFIX, mangle
 from ..diagnostics import Diagnostic
 from ..packages import GENERATED_SUFFIX
 from .escape import comment, one_line, string_literal
-from .lookup import virtual_path
 
 
 @dataclass(frozen=True)
@@ -61,10 +60,6 @@ class Generated:
     inputs: list[str]
     labels: list[str]
     fingerprint: str
-
-    @property
-    def virtual_path(self) -> Path:
-        return virtual_path(self.source)
 
 
 # ---------------------------------------------------------------- inputs
