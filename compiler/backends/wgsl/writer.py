@@ -29,7 +29,6 @@ INDENT = "  "
 SCALARS = {("定长小数", 32): "f32", ("定长小数", 16): "f16", ("定长整数", 32): "i32",
            ("定长无符号", 32): "u32"}
 HANDLES = {"采样器": "sampler", "深度纹理二维": "texture_depth_2d", "比较采样器": "sampler_comparison"}
-ABSTRACT = {"整数": "i32", "小数": "f32"}      # what a WGSL var concretises them to
 STAGE_ATTRIBUTE = {"顶点": "@vertex", "片元": "@fragment"}
 SWIZZLE = "xyzw"
 RESOURCE_TYPES = {"存储缓冲", "均匀缓冲", "工作组变量", "纹理二维", "采样器", "深度纹理二维", "比较采样器"}
