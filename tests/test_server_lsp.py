@@ -270,6 +270,25 @@ async def test_rename_of_a_local_stays_in_its_item(client, paths):
     assert {e.range.start.line for e in edits} == {line_of(MAIN, "令「序」为"), line_of(MAIN, "「写数组」")}
 
 
+async def test_prepare_rename_gives_the_names_span_or_refuses(client, paths):
+    main = uri(paths["main"])
+    rng = await client.text_document_prepare_rename_async(lsp.PrepareRenameParams(
+        text_document=document(main), position=position(MAIN, "「个数」\n", 2)))
+    assert text_at(MAIN, rng) == "「个数」"
+    with pytest.raises(Exception, match="模块名与包名"):
+        await client.text_document_prepare_rename_async(lsp.PrepareRenameParams(
+            text_document=document(main), position=position(MAIN, "「几何」之书", 1)))
+
+
+async def test_document_highlight_marks_definitions_and_uses(client, paths):
+    found = await client.text_document_document_highlight_async(lsp.DocumentHighlightParams(
+        text_document=document(uri(paths["main"])), position=position(MAIN, "「数据」于「序」于（", 1)))
+    kinds = sorted((h.range.start.line, h.kind) for h in found)
+    write, read = lsp.DocumentHighlightKind.Write, lsp.DocumentHighlightKind.Read
+    assert kinds == [(line_of(MAIN, "「数据」乃"), write), (line_of(MAIN, "「数据」者"), write),
+                     (line_of(MAIN, "「写数组」"), read), (line_of(MAIN, "「写数组」"), read)]
+
+
 async def test_rename_of_a_builtin_is_refused(client, paths):
     with pytest.raises(Exception, match="不能改名"):
         await client.text_document_rename_async(lsp.RenameParams(
@@ -381,6 +400,17 @@ async def test_semantic_tokens_colour_names_by_what_they_denote(client, paths):
     assert at("「读写」") == ("variable", {"readonly", "defaultLibrary"})
 
 
+async def test_semantic_tokens_of_a_range_are_those_of_the_whole_file_in_it(client, paths):
+    doc = document(uri(paths["main"]))
+    whole = decode(client, (await client.text_document_semantic_tokens_full_async(
+        lsp.SemanticTokensParams(text_document=doc))).data)
+    first, last = line_of(MAIN, "「加倍」乃"), line_of(MAIN, "「加倍入口」者")
+    part = decode(client, (await client.text_document_semantic_tokens_range_async(lsp.SemanticTokensRangeParams(
+        text_document=doc, range=lsp.Range(start=lsp.Position(line=first, character=0),
+                                           end=lsp.Position(line=last, character=0))))).data)
+    assert part == {k: v for k, v in whole.items() if first <= k[0] < last}
+
+
 async def test_semantic_tokens_cut_comments_per_line(client, paths):
     result = await client.text_document_semantic_tokens_full_async(lsp.SemanticTokensParams(
         text_document=document(uri(paths["geometry"]))))
@@ -438,6 +468,42 @@ async def test_quick_fix_uses_the_checkers_guess_for_a_misspelt_name(client, pat
         assert [a.edit.changes[main][0].new_text for a in actions] == ["「数据」"]
     finally:
         await edit(client, main, MAIN)
+
+
+async def test_quick_fix_makes_a_read_only_buffer_writable(client, paths):
+    main = uri(paths["main"])
+    wrong = MAIN.replace("「访问」者「读写」也", "「访问」者「只读」也")
+    diagnostics = (await edit(client, main, wrong)).diagnostics
+    try:
+        mistake = next(d for d in errors(diagnostics) if "只读" in d.message)
+        actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+            text_document=document(main), range=mistake.range, context=lsp.CodeActionContext(diagnostics=[mistake])))
+        (change,) = next(a for a in actions if "读写" in a.title).edit.changes[main]
+        assert text_at(wrong, change.range) == "「只读」" and change.new_text == "「读写」"
+        assert change.range.start.line == line_of(MAIN, "「数据」者")
+    finally:
+        await edit(client, main, MAIN)
+
+
+# ---------------------------------------------------------------- files changed on disk
+
+
+async def test_a_module_changed_on_disk_reaches_its_open_importer(client, root):
+    helper, user = root / "应用/辅。着色器。豫", root / "应用/用辅。着色器。豫"
+    helper.write_text("寻观「点染」之「点染本」之书。\n「倍」乃「无三二」也。\n「倍」者「新无三二」于「二」也。\n",
+                      encoding="utf-8")
+    user.write_text("寻观「点染」之「点染本」之书。\n寻观「应用」之「辅」之书。\n"
+                    "「平方」乃「无三二」也。\n「平方」者「倍」乘「倍」也。\n", encoding="utf-8")
+    since = len(client.published)
+    doc_uri = open_document(client, user)
+    assert errors((await published(client, doc_uri, 1, since)).diagnostics) == []
+    helper.write_text(helper.read_text(encoding="utf-8").replace("「无三二」", "「整三二」").replace(
+        "「新无三二」", "「新整三二」"), encoding="utf-8")
+    since = len(client.published)
+    client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(
+        changes=[lsp.FileEvent(uri=uri(helper), type=lsp.FileChangeType.Changed)]))
+    after = await published(client, doc_uri, 1, since)
+    assert any("「整三二」" in d.message for d in errors(after.diagnostics))
 
 
 # ---------------------------------------------------------------- preview
