@@ -335,3 +335,43 @@ def test_command_reports_what_msl_cannot_express():
 def test_command_misuse():
     assert _cli("金属", "samples/没有这个。着色器。豫").returncode == 2
     assert _cli("金属").returncode == 2
+
+
+@needs_clang
+def test_comparison_sampling_in_a_fragment(tmp_path):
+    """The 阴影 sample without its depth-only entry, which MSL cannot return alone."""
+    source = (SAMPLES / "阴影。着色器。豫").read_text(encoding="utf-8")
+    source = source[:source.index("「写深度」乃")] + source[source.index("「投影顶点」乃"):source.index("「深度片元」乃")]
+    ws, result = msl_of(tmp_path, source.replace(HEAD, ""))
+    assert "depth2d<float> 阴影图 [[texture(1)]]" in result.text
+    assert "sampler 比较器 [[sampler(2)]]" in result.text
+    assert "const auto 可见 = 阴影图.sample_compare(比较器, uv, 参照);" in result.text
+    assert "float4 位置 [[position]];\n  float4 光源坐标 [[user(loc0)]];\n  float3 颜色 [[user(loc1)]];" in result.text
+    assert check({"shadow": result.text}) == {}
+
+
+def test_render_stages_have_no_workgroup_memory(tmp_path):
+    ws, result = msl_of(tmp_path, """
+        「共」乃「工作组变量」于「浮三二」也。
+        「共」者「工作组共享」于「元」也。
+        「片」乃化「片元坐标」为「片元颜色」者也。
+        「片」者得「p」而（令「x」为「读共享」于「共」而「p」乘（「x」与「x」与「x」与「x」））也。
+        「片入口」乃「片元入口」也。
+        「片入口」者「片元入口项」于「片」也。
+        """)
+    assert messages(ws, result) == ["例。着色器。豫:5:1: 在「片」中：片元入口不能用工作组变量「共」"]
+
+
+def test_stage_input_locations_must_differ(tmp_path):
+    """Struct fields count from 0 and plain parameters after all of them (as in WGSL),
+    so two struct parameters collide."""
+    ws, result = msl_of(tmp_path, """
+        「甲类」即「组类」【「a」乃「四维浮」也】也。
+        「乙类」即「组类」【「b」乃「四维浮」也】也。
+        「片」乃化「甲类」又化「乙类」为「片元颜色」者也。
+        「片」者得「甲」又得「乙」而「甲」中「a」加「乙」中「b」也。
+        「片入口」乃「片元入口」也。
+        「片入口」者「片元入口项」于「片」也。
+        """)
+    assert messages(ws, result) == ["例。着色器。豫:5:1: 在「片」中：入口「片入口」的输入「甲_a」与「乙_b」位置相同"
+                                    "（user(loc0)）：结构字段从 0 编号，其余参数排在它们之后"]

@@ -63,3 +63,61 @@ def textures(prepared, others) -> None:
 def test_runs_like_numpy(name, runner, monkeypatch):
     check_like_wgsl(wgsl, WS, name, lambda key, d: runner.dispatch(key, d.groups, d.buffers), monkeypatch,
                     textures)
+
+
+#: Semantics C++ would get wrong if the translation were naive; one invocation
+#: writes 出[0..7] (expected values beside each line) and counts in 桶.
+SEMANTICS = """寻观「点染」之「点染本」之书。
+「出」乃「存储缓冲」于（「数组」于「无三二」）也。
+「出」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。
+「桶」乃「存储缓冲」于（「数组」于（「原子」于「无三二」））也。
+「桶」者「绑定」于（「组值」【「组」者「零」也，「号」者「一」也，「访问」者「读写」也】）也。
+「写」乃化「无三二」又化「无三二」为「有」者也。
+「写」者得「i」又得「v」而「写数组」于「出」于「i」于「v」也。
+「加一」乃化「无三二」为「无三二」者也。
+「加一」者得「k」而「原子加」于「桶」于「k」于（「新无三二」于「一」）也。
+「核」乃化「全局调用号」为「有」者也。
+「核」者得「号」而
+　令「格」为「新格」于（「新无三二」于「五」）而
+　令「先写后读」为得「旧」而（「写格」于「格」于（「旧」加（「新无三二」于「一」））；「旧」）而
+　「写」于（「新无三二」于「零」）于（「先写后读」于（「读格」于「格」））；
+　「写」于（「新无三二」于「一」）于（（「加一」于（「新无三二」于「零」））减（「加一」于（「新无三二」于「零」）））；
+　令「标」为「新格」于（「新无三二」于「零」）而
+　（若「阴」且（「写格」于「标」于（「新无三二」于「一」）；「阳」）则「元」）；
+　「写」于（「新无三二」于「二」）于（「读格」于「标」）；
+　「写」于（「新无三二」于「三」）于（「选择」于（「加一」于（「新无三二」于「一」））于（「加一」于（「新无三二」于「一」））于「阳」）；
+　令「换」为得「a」又得「b」又得「n」而
+　　若「n」等于（「新无三二」于「零」）则「a」否则「换」于「b」于「a」于（「n」减（「新无三二」于「一」））
+　而
+　「写」于（「新无三二」于「四」）于（「换」于（「新无三二」于「一」）于（「新无三二」于「二」）于（「新无三二」于「三」））；
+　「写」于（「新无三二」于「五」）于（「位转换」以「无三二」于（「符号」于（负（「新整三二」于「七」））））；
+　「写」于（「新无三二」于「六」）于（「位转换」以「无三二」于（（负（「新整三二」于「七」））余（「新整三二」于「三」）））；
+　令「移」为（负（「新整三二」于「八」）与「新整三二」于「八」）右移（「新无三二」于「一」与「新无三二」于「二」）而
+　「写」于（「新无三二」于「七」）于（「位转换」以「无三二」于（「移」中「零」加「移」中「一」））
+也。
+「核入口」乃「计算入口」也。
+「核入口」者「计算入口项」于「核」于（「组值」【「工作组大小」者「一」也】）也。
+"""
+
+
+def test_semantics_cpp_would_change(tmp_path):
+    source = tmp_path / "语义。着色器。豫"
+    source.write_text(SEMANTICS, encoding="utf-8")
+    ws = Workspace(tmp_path)
+    result = translate(ws, source, "msl")
+    assert result.text is not None, [d.message for d in result.diagnostics]
+    (entry,) = result.entries
+    runner = Runner([Kernel("语义", result.text, entry)], tmp_path)
+    out = runner.dispatch("语义", (1, 1, 1), {0: bytes(32), 1: bytes(8)})
+    minus = lambda n: (1 << 32) - n  # noqa: E731
+    assert np.frombuffer(out[0], np.uint32).tolist() == [
+        5,          # an inlined parameter keeps the cell's old value
+        minus(1),   # operands left to right: 0 − 1
+        0,          # 阴 且 …: the right side never runs
+        1,          # 选择 runs both arguments and takes the second
+        2,          # a tail call that swaps its parameters three times
+        minus(1),   # sign of −7
+        minus(1),   # −7 余 3 truncates towards zero
+        minus(4) + 2,  # arithmetic shifts of a signed vector: −8 >> 1, 8 >> 2
+    ]
+    assert np.frombuffer(out[1], np.uint32).tolist() == [2, 2]

@@ -925,8 +925,8 @@ class MslWriter:
             return
         args = self.arguments(call.args)
         if not fun.recursive:
-            for p, code in zip(fun.params, args):
-                self._bind_parameter(p, code)
+            for p, code, arg in zip(fun.params, args, call.args):
+                self._bind_parameter(p, code, arg)
             self.into(fun.body, dest)
             return
         state = []
@@ -947,8 +947,10 @@ class MslWriter:
         self.loop_depth -= 1
         self.line("}")
 
-    def _bind_parameter(self, p: ir.LocalVar, code: Code | None) -> None:
-        if code is None or head(p.type) == "格" or (code.atomic and code.text.isidentifier()):
+    def _bind_parameter(self, p: ir.LocalVar, code: Code | None, arg: ir.Expr) -> None:
+        """A parameter of an inlined function: the argument's own name when it
+        names a value that cannot change meanwhile (not a cell's contents)."""
+        if code is None or head(p.type) == "格" or (isinstance(arg, ir.LocalRef) and head(arg.var.type) != "格"):
             self.bound[id(p)] = code
             return
         name = self.scope.claim(p.name)
