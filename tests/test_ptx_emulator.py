@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import re
-import struct
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -361,8 +360,8 @@ class Thread:
         self.mem.store("global", address, 4, new)
         self.set(ops[0], old)
 
-    def _arith(self, name, parts, ops):
-        kind = parts[-1]
+    def _arith(self, parts, ops):
+        name, kind = parts[0], parts[-1]
         a, b = (self.value(o, kind) for o in ops[1:3])
         if kind in ("f32", "f16"):
             if name in ("max", "min"):
@@ -380,26 +379,7 @@ class Thread:
         else:
             self.set(ops[0], INTEGER[name](a, b))
 
-    def _add(self, parts, ops):
-        self._arith("add", parts, ops)
-
-    def _sub(self, parts, ops):
-        self._arith("sub", parts, ops)
-
-    def _mul(self, parts, ops):
-        self._arith("mul", parts, ops)
-
-    def _div(self, parts, ops):
-        self._arith("div", parts, ops)
-
-    def _rem(self, parts, ops):
-        self._arith("rem", parts, ops)
-
-    def _max(self, parts, ops):
-        self._arith("max", parts, ops)
-
-    def _min(self, parts, ops):
-        self._arith("min", parts, ops)
+    _add = _sub = _mul = _div = _rem = _max = _min = _arith
 
     def _mad(self, parts, ops):
         a, b, c = (self.get(o, "u32") for o in ops[1:])

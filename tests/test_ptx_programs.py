@@ -14,7 +14,6 @@ import subprocess
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from test_ptx_runtime import FakeCuda
 from zhuose.compiler.backends import translate
@@ -411,23 +410,21 @@ def test_textures_are_refused_with_file_position_and_definition(tmp_path):
     assert text.startswith(f"程序:{line}:{column}: 在「尺寸」中：千手目标不支持「纹理尺寸」"), text
 
 
-def test_render_only_modules_are_an_error(tmp_path):
-    source = """
+VERTEX = """
 「顶点」乃化「顶点序号」为「裁剪位置」者也。
 「顶点」者得「序」而「新浮三二」于「零」与「新浮三二」于「零」与「新浮三二」于「零」与「新浮三二」于「一」也。
 「顶点入口」乃「顶点入口」也。
 「顶点入口」者「顶点入口项」于「顶点」也。
 """
-    [(definition, text)] = errors_of(tmp_path, source)
+
+
+def test_render_only_modules_are_an_error(tmp_path):
+    [(definition, text)] = errors_of(tmp_path, VERTEX)
     assert definition == "顶点入口" and "千手目标只支持计算入口" in text
 
 
 def test_vertex_entries_beside_compute_entries_become_a_comment(tmp_path):
-    source = """
-「顶点」乃化「顶点序号」为「裁剪位置」者也。
-「顶点」者得「序」而「新浮三二」于「零」与「新浮三二」于「零」与「新浮三二」于「零」与「新浮三二」于「一」也。
-「顶点入口」乃「顶点入口」也。
-「顶点入口」者「顶点入口项」于「顶点」也。
+    source = VERTEX + """
 「空」乃化「全局调用号」为「有」者也。
 「空」者得「号」而「元」也。
 """ + entry("空", "一")
