@@ -128,6 +128,47 @@ class Seq(Expr):
     items: list[Expr]
 
 
+def children(e: Expr) -> list[Expr]:
+    """The direct sub-expressions of e, in evaluation order (a local
+    function's body comes with its 令)."""
+    if isinstance(e, Call):
+        return list(e.args)
+    if isinstance(e, Project):
+        return [e.base]
+    if isinstance(e, MakeTuple):
+        return list(e.items)
+    if isinstance(e, MakeRecord):
+        return [v for _, v in e.fields]
+    if isinstance(e, If):
+        return [x for x in (e.cond, e.then, e.otherwise) if x is not None]
+    if isinstance(e, Let):
+        return [e.value, e.body]
+    if isinstance(e, LetFun):
+        return [x for x in (e.fun.body, e.body) if x is not None]
+    if isinstance(e, Seq):
+        return list(e.items)
+    return []
+
+
+def walk(e: Expr):
+    """Every expression under e (e included), without recursion."""
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(children(n)))
+
+
+def literal_value(e: Expr) -> int | float | None:
+    """The number of a literal, or of 负 applied to one; None otherwise."""
+    if isinstance(e, Literal):
+        return e.value
+    if isinstance(e, Call) and e.kind == "builtin" and e.name == "负" and len(e.args) == 1:
+        inner = literal_value(e.args[0])
+        return None if inner is None else -inner
+    return None
+
+
 # ---------------------------------------------------------------- declarations
 
 

@@ -584,7 +584,7 @@ class ItemChecker:
                 self.mismatch(targ, metas[i], t)
 
     def _literal_range(self, callee: str, arg: ir.Expr) -> None:
-        value = _literal_value(arg)
+        value = ir.literal_value(arg) if not isinstance(resolve(arg.type), TError) else None
         if value is None:
             return
         kind, width = LITERAL_CONSTRUCTORS[callee]
@@ -661,15 +661,6 @@ def _spine(node):
     args.reverse()
     type_args.reverse()
     return node, args, type_args
-
-
-def _literal_value(e: ir.Expr):
-    if isinstance(e, ir.Literal) and not isinstance(resolve(e.type), TError):
-        return e.value
-    if isinstance(e, ir.Call) and e.kind == "builtin" and e.name == "负" and len(e.args) == 1:
-        inner = _literal_value(e.args[0])
-        return None if inner is None else -inner
-    return None
 
 
 def _literal_constructor_for(t) -> str | None:

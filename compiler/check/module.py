@@ -428,7 +428,7 @@ class ModuleChecker:
         the value type-checks, so one mistake gives one message."""
         if checker.diags:
             return
-        for e in _walk(value):
+        for e in ir.walk(value):
             if isinstance(e, ir.Call) and (e.kind != "builtin" or e.name in RUNTIME_BUILTINS):
                 checker.error((e.start, e.end), f"常量的值须是常量表达式：不能调用「{e.name}」")
                 return
@@ -615,31 +615,6 @@ def _find_cycle(start: str, functions) -> list[str] | None:
                 seen.add(callee)
                 stack.append((callee, path + [callee]))
     return None
-
-
-def _walk(e):
-    stack = [e]
-    while stack:
-        n = stack.pop()
-        if n is None:
-            continue
-        yield n
-        if isinstance(n, ir.Call):
-            stack.extend(n.args)
-        elif isinstance(n, ir.Project):
-            stack.append(n.base)
-        elif isinstance(n, ir.MakeTuple):
-            stack.extend(n.items)
-        elif isinstance(n, ir.MakeRecord):
-            stack.extend(v for _, v in n.fields)
-        elif isinstance(n, ir.If):
-            stack.extend([n.cond, n.then, n.otherwise])
-        elif isinstance(n, ir.Let):
-            stack.extend([n.value, n.body])
-        elif isinstance(n, ir.LetFun):
-            stack.extend([n.fun.body, n.body])
-        elif isinstance(n, ir.Seq):
-            stack.extend(n.items)
 
 
 def _entry_input_problem(p: Type, stage: str) -> str | None:

@@ -53,16 +53,6 @@ def scalar_of(t) -> Scalar | None:
     return None
 
 
-def literal_value(e: ir.Expr):
-    """The number of a literal, or of 负 applied to one; None otherwise."""
-    if isinstance(e, ir.Literal):
-        return e.value
-    if isinstance(e, ir.Call) and e.kind == "builtin" and e.name == "负" and len(e.args) == 1:
-        inner = literal_value(e.args[0])
-        return None if inner is None else -inner
-    return None
-
-
 def is_abstract(t) -> bool:
     """Whether a type is one of WGSL's abstract numeric types (整数, 小数, or
     a vector of them): a local of such a type is declared `const`."""
@@ -271,7 +261,7 @@ class ConstEvaluator:
         return values[-1]
 
     def _Call(self, e):
-        number = literal_value(e.args[0]) if e.name in CONVERSIONS else None
+        number = ir.literal_value(e.args[0]) if e.name in CONVERSIONS else None
         if number is not None:                       # a typed literal such as 2u
             return fit(number, CONVERSIONS[e.name])
         args = [self.value(a) for a in e.args]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ... import ir
 from .layout import padded
-from .writer import children, function_key
+from .writer import function_key
 
 SUBGROUPS_DIRECTIVE = "enable subgroups;"
 
@@ -141,7 +141,7 @@ def used_resources(modules: list[ir.Module], function: tuple[str, str]) -> list[
         nodes = [decl.body]
         while nodes:
             e = nodes.pop()
-            nodes.extend(children(e))
+            nodes.extend(ir.children(e))
             if isinstance(e, ir.GlobalRef) and isinstance(decls.get((e.module, e.name)), ir.Resource):
                 found[(e.module, e.name)] = decls[(e.module, e.name)]
             elif isinstance(e, ir.Call) and e.kind == "function":

@@ -22,7 +22,7 @@ from ...types import (TCon, TError, TRecord, TTuple, deep_resolve, is_scalar, ma
 from .. import EntryInfo, Translation
 from ..names import NameAllocator
 from .builtins import BUILTINS, UNAVAILABLE_TYPES
-from .consteval import ConstEvaluator, is_abstract, literal_value, scalar_of
+from .consteval import ConstEvaluator, is_abstract, scalar_of
 from .layout import buffer_problem
 
 INDENT = "  "
@@ -102,26 +102,6 @@ def typed_literal(value, scalar: str) -> str:
 
 
 # ---------------------------------------------------------------- IR helpers
-
-
-def children(e: ir.Expr) -> list[ir.Expr]:
-    if isinstance(e, ir.Call):
-        return list(e.args)
-    if isinstance(e, ir.Project):
-        return [e.base]
-    if isinstance(e, ir.MakeTuple):
-        return list(e.items)
-    if isinstance(e, ir.MakeRecord):
-        return [v for _, v in e.fields]
-    if isinstance(e, ir.If):
-        return [x for x in (e.cond, e.then, e.otherwise) if x is not None]
-    if isinstance(e, ir.Let):
-        return [e.value, e.body]
-    if isinstance(e, ir.LetFun):
-        return [x for x in (e.fun.body, e.body) if x is not None]
-    if isinstance(e, ir.Seq):
-        return list(e.items)
-    return []
 
 
 def is_unit(t) -> bool:
@@ -520,7 +500,7 @@ class Writer:
     def _any(self, kind: str, e: ir.Expr, test) -> bool:
         key = (kind, id(e))
         if key not in self._memo:
-            self._memo[key] = test(e) or any(self._any(kind, c, test) for c in children(e))
+            self._memo[key] = test(e) or any(self._any(kind, c, test) for c in ir.children(e))
         return self._memo[key]
 
     def has_effects(self, e: ir.Expr) -> bool:
@@ -888,7 +868,7 @@ class Writer:
         return Code(name)
 
     def _form_literal(self, e, spec) -> Code:
-        value = literal_value(e.args[0])
+        value = ir.literal_value(e.args[0])
         if value is not None:
             self.type_text(e.type, (e.start, e.end))
             text = typed_literal(value, spec.text)
