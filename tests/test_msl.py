@@ -4,7 +4,6 @@ own strictness, the rejections and reports of 着九, and `着色器 金属`."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -16,13 +15,17 @@ from zhuose.compiler.backends import translate
 from zhuose.compiler.workspace import Workspace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "metal_shim"))
-from runner import check, unknown_attributes  # noqa: E402
+from runner import check, require_clang, unknown_attributes  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
 WS = Workspace(ROOT)
-HAS_CLANG = shutil.which("clang++") is not None
-needs_clang = pytest.mark.skipif(not HAS_CLANG, reason="没有 clang++（.ci/run 会安装 clang）")
+
+
+@pytest.fixture
+def clang():
+    require_clang(pytest)
+
 
 #: Samples that WGSL expresses and MSL does not, with the reason (seed 着九).
 NOT_IN_MSL = {"阴影": "金属的片元函数不能单独返回「片元深度」"}
@@ -66,7 +69,7 @@ def test_entries_have_the_wgsl_names():
                    [(e.item, e.function, e.stage) for e in wgsl.entries]
 
 
-@needs_clang
+@pytest.mark.usefixtures("clang")
 def test_goldens_type_check_against_the_shim():
     goldens = {_name(p): _golden(p).read_text(encoding="utf-8") for p in CLEAN if _golden(p).is_file()}
     assert len(goldens) >= 30
@@ -130,12 +133,12 @@ MISTAKES = {
 }
 
 
-@needs_clang
+@pytest.mark.usefixtures("clang")
 def test_shim_accepts_what_metal_accepts():
     assert check({"valid": VALID}) == {}
 
 
-@needs_clang
+@pytest.mark.usefixtures("clang")
 def test_shim_rejects_real_mistakes():
     problems = check({name: PRELUDE + body for name, body in MISTAKES.items()})
     assert sorted(problems) == sorted(MISTAKES)
@@ -256,7 +259,7 @@ def test_one_struct_cannot_be_both_outputs(tmp_path):
     assert message == "例。着色器。豫:2:1: 在「出」中：结构「出」同时是顶点与片元入口的返回类型：金属的字段属性不同，请分成两个结构"
 
 
-@needs_clang
+@pytest.mark.usefixtures("clang")
 def test_names_metal_would_misread(tmp_path):
     """A function named like a Metal builtin is renamed (in both targets); a local
     named like a function it calls gets _2 (C++ scopes the name over its own initialiser)."""
@@ -277,7 +280,7 @@ def test_names_metal_would_misread(tmp_path):
     assert check({"names": result.text}) == {}
 
 
-@needs_clang
+@pytest.mark.usefixtures("clang")
 def test_operands_keep_their_order(tmp_path):
     """C++ leaves the order of operands open; WGSL evaluates left to right."""
     ws, result = msl_of(tmp_path, """
@@ -293,7 +296,7 @@ def test_operands_keep_their_order(tmp_path):
     assert check({"order": result.text}) == {}
 
 
-@needs_clang
+@pytest.mark.usefixtures("clang")
 def test_short_circuit_keeps_statements_behind_it(tmp_path):
     ws, result = msl_of(tmp_path, storage("甲", 0, 0) + """
         「查」乃化「无三二」为「爻」者也。
@@ -337,7 +340,7 @@ def test_command_misuse():
     assert _cli("金属").returncode == 2
 
 
-@needs_clang
+@pytest.mark.usefixtures("clang")
 def test_comparison_sampling_in_a_fragment(tmp_path):
     """The 阴影 sample without its depth-only entry, which MSL cannot return alone."""
     source = (SAMPLES / "阴影。着色器。豫").read_text(encoding="utf-8")

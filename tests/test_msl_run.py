@@ -11,7 +11,6 @@ dispatches them.
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
@@ -24,15 +23,20 @@ from zhuose.compiler.workspace import Workspace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "metal_shim"))
 from host import Uploads, check_like_wgsl, compute_samples, reference  # noqa: E402
-from runner import SAMPLER_SLOTS, TEXTURE_SLOTS, Kernel, Runner  # noqa: E402
+from runner import SAMPLER_SLOTS, TEXTURE_SLOTS, Kernel, Runner, require_clang  # noqa: E402
 
 WS = Workspace(wgsl.ROOT)
 COMPUTE = compute_samples(wgsl, WS)
-pytestmark = pytest.mark.skipif(shutil.which("clang++") is None, reason="没有 clang++（.ci/run 会安装 clang）")
+
+
+@pytest.fixture(autouse=True)
+def clang():
+    require_clang(pytest)
 
 
 @pytest.fixture(scope="module")
 def runner(tmp_path_factory) -> Runner:
+    require_clang(pytest)
     kernels = []
     for name, path in COMPUTE.items():
         result = translate(WS, path, "msl")

@@ -9,6 +9,7 @@ buffers by Metal slot.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -31,6 +32,15 @@ KNOWN_ATTRIBUTES = re.compile(
 THREADGROUP = re.compile(r"^  threadgroup (.+) (\S+);$", re.M)
 TEXTURE_SLOTS = 100   # texture n comes from buffer file 100 + n: width, height, 0, 0, then float4 texels
 SAMPLER_SLOTS = 200   # sampler n from buffer file 200 + n: one uint, 1 for a linear filter
+
+
+def require_clang(pytest) -> None:
+    """Skip a test without clang++, except on CI, which installs it (.ci/run): fail there."""
+    if CLANG is None:
+        why = "没有 clang++（Debian 的 clang 包；.ci/run 会安装）"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI 上必须有 clang++：{why}")
+        pytest.skip(why)
 
 
 def unknown_attributes(msl: str) -> list[str]:

@@ -1039,10 +1039,12 @@ class MslWriter:
     def _expr_If(self, e: ir.If) -> Code:
         cond = self.expr(e.cond)
         if e.otherwise is not None and not (self.must_run(e.then) or self.must_run(e.otherwise)):
+            taken = set(self.scope.taken)
             with self.capture() as lines:
                 then, other = self.expr(e.then), self.expr(e.otherwise)
             if not lines:
                 return Code(f"{cond.operand()} ? {then.operand()} : {other.operand()}", atomic=False)
+            self.scope.taken = taken     # the branches are written again below
         result = self._temp(e.type, (e.start, e.end), "若值")
         self._if_statement(cond, e, Assign(result))
         return Code(result)
