@@ -1,7 +1,7 @@
-"""Walking the checked IR of one item: the typed expression under a cursor,
+"""Reading the checked IR of one item: the typed expression under a cursor,
 and the types of the names an item binds (parameters, 令, local functions).
 
-Walks are iterative, so a deeply nested item costs no Python recursion.
+Walks go through `ir.walk` (no recursion, so a deeply nested item is fine).
 IR spans are relative to the item, like the AST's.
 """
 
@@ -9,24 +9,6 @@ from __future__ import annotations
 
 from ..compiler import ir
 from ..compiler.types import TFun, Type
-
-
-def expression_children(e: ir.Expr) -> list[ir.Expr]:
-    if isinstance(e, ir.Call):
-        return list(e.args)
-    if isinstance(e, ir.Project):
-        return [e.base]
-    if isinstance(e, (ir.MakeTuple, ir.Seq)):
-        return list(e.items)
-    if isinstance(e, ir.MakeRecord):
-        return [v for _, v in e.fields]
-    if isinstance(e, ir.If):
-        return [x for x in (e.cond, e.then, e.otherwise) if x is not None]
-    if isinstance(e, ir.Let):
-        return [e.value, e.body]
-    if isinstance(e, ir.LetFun):
-        return [x for x in (e.fun.body, e.body) if x is not None]
-    return []
 
 
 def decl_root(decl: ir.Decl | None) -> ir.Expr | None:
@@ -39,12 +21,8 @@ def decl_root(decl: ir.Decl | None) -> ir.Expr | None:
 
 
 def walk(root: ir.Expr | None):
-    """Every expression under `root`, parents before children."""
-    stack = [root] if root is not None else []
-    while stack:
-        e = stack.pop()
-        yield e
-        stack.extend(reversed(expression_children(e)))
+    """Every expression under `root`, parents before children (none for no root)."""
+    return ir.walk(root) if root is not None else iter(())
 
 
 def expression_at(decl: ir.Decl | None, offset: int) -> ir.Expr | None:
