@@ -138,44 +138,6 @@ def float_text(value) -> str:
     return text if any(c in text for c in ".e") else text + ".0"
 
 
-def literal_value(e: ir.Expr):
-    """The number of a literal, or of 负 applied to one; None otherwise."""
-    if isinstance(e, ir.Literal):
-        return e.value
-    if isinstance(e, ir.Call) and e.kind == "builtin" and e.name == "负" and len(e.args) == 1:
-        inner = literal_value(e.args[0])
-        return None if inner is None else -inner
-    return None
-
-
-def subexpressions(e: ir.Expr) -> list[ir.Expr]:
-    if isinstance(e, ir.Call):
-        return list(e.args)
-    if isinstance(e, ir.Project):
-        return [e.base]
-    if isinstance(e, ir.MakeTuple):
-        return list(e.items)
-    if isinstance(e, ir.MakeRecord):
-        return [v for _, v in e.fields]
-    if isinstance(e, ir.If):
-        return [x for x in (e.cond, e.then, e.otherwise) if x is not None]
-    if isinstance(e, ir.Let):
-        return [e.value, e.body]
-    if isinstance(e, ir.LetFun):
-        return [x for x in (e.fun.body, e.body) if x is not None]
-    if isinstance(e, ir.Seq):
-        return list(e.items)
-    return []
-
-
-def walk(e: ir.Expr):
-    stack = [e]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(subexpressions(node))
-
-
 def head(t) -> str | None:
     t = resolve(t)
     return t.name if isinstance(t, TCon) else None
@@ -332,7 +294,7 @@ class MslWriter:
         if isinstance(decl, ir.Function) and decl.type is not None:
             types += [*decl.type.params, decl.type.result]
         body = decl.value if isinstance(decl, ir.Const) else getattr(decl, "body", None)
-        for e in walk(body) if body is not None else ():
+        for e in ir.walk(body) if body is not None else ():
             types.append(e.type)
             if isinstance(e, ir.GlobalRef) and isinstance(self.decls.get((e.module, e.name)), ir.Const):
                 found[(e.module, e.name)] = None
@@ -400,7 +362,7 @@ class MslWriter:
     def _direct_uses(self, body: ir.Expr) -> Uses:
         uses = Uses()
         measured: set[int] = set()     # 数组长度 reads the lengths buffer, not the array
-        for e in walk(body):
+        for e in ir.walk(body):
             if isinstance(e, ir.GlobalRef) and isinstance(self.decls.get((e.module, e.name)), ir.Resource):
                 if id(e) not in measured:
                     uses.resources.add((e.module, e.name))
@@ -789,7 +751,7 @@ class MslWriter:
     @staticmethod
     def _parts(e: ir.Expr) -> list[ir.Expr]:
         """Subexpressions, and the body a local call runs."""
-        parts = subexpressions(e)
+        parts = ir.children(e)
         if isinstance(e, ir.Call) and e.kind == "local" and e.local.body is not None:
             parts.append(e.local.body)
         return parts
@@ -968,7 +930,7 @@ class MslWriter:
                     raise TranslationFailure((arg.start, arg.end), f"局部函数「{call.local.name}」递归调用时须传同一个格")
                 continue
             if code.text != name:
-                pending.append([name, code, {id(r.var) for r in walk(arg) if isinstance(r, ir.LocalRef)}, p])
+                pending.append([name, code, {id(r.var) for r in ir.walk(arg) if isinstance(r, ir.LocalRef)}, p])
         if any(self.has_effects(arg) for arg in call.args):
             for item in pending:
                 item[1], item[2] = self._spill(item[1]), set()
@@ -1113,7 +1075,7 @@ class MslWriter:
     def _builtin_typed_literal(self, call: ir.Call) -> Code:
         """新浮三二 and friends: a typed literal (40.0f, 1.0h, int(3), 2u) or a conversion."""
         result = self.type_text(call.type, (call.start, call.end))
-        value = literal_value(call.args[0])
+        value = ir.literal_value(call.args[0])
         if value is None:
             return Code(f"{result}({self.arguments(call.args)[0].text})")
         if result in ("float", "half"):
