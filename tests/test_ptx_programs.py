@@ -475,3 +475,111 @@ def test_values_too_large_for_registers_are_refused(tmp_path):
 """ + entry("整块", "四")
     [(definition, text)] = errors_of(tmp_path, source)
     assert definition == "整块" and "值太大" in text
+
+
+# ---------------------------------------------------------------- every builtin on every type it takes
+
+SCALARS = {"浮三二": "f", "浮十六": "h", "整三二": "s", "无三二": "u", "爻": "b"}
+VECTORS3 = {"浮三二": "fv", "浮十六": "hv", "整三二": "sv", "无三二": "uv", "爻": "bv"}
+NUMBERS, INTEGERS_, FLOATS = ("浮三二", "浮十六", "整三二", "无三二"), ("整三二", "无三二"), ("浮三二", "浮十六")
+SIGNED, BITS, ALL = ("浮三二", "浮十六", "整三二"), ("整三二", "无三二", "爻"), tuple(SCALARS)
+#: builtin → (scalar types it takes, arity, result: "same", "bool" or "element")
+COVERAGE = {
+    **{op: (NUMBERS, 2, "same") for op in "加 减 乘 除 余 最大 最小".split()},
+    "绝对值": (NUMBERS, 1, "same"), "夹紧": (NUMBERS, 3, "same"),
+    **{op: (INTEGERS_, 2, "same") for op in "左移 右移 异或".split()},
+    **{op: (INTEGERS_, 1, "same") for op in "按位非 一位计数 位反转".split()},
+    **{op: (BITS, 2, "same") for op in "按位与 按位或".split()},
+    "非": (("爻",), 1, "same"), "负": (SIGNED, 1, "same"), "符号": (SIGNED, 1, "same"),
+    **{op: (ALL, 2, "bool") for op in "等于 不等于".split()},
+    **{op: (NUMBERS, 2, "bool") for op in "小于 大于 不大于 不小于".split()},
+    **{op: (FLOATS, 1, "same") for op in """平方根 逆平方根 指数 指数二 对数 对数二 正弦 余弦 正切 双曲正切 反正弦 反余弦
+        反正切 向下取整 向上取整 四舍五入 截断 小数部分 饱和""".split()},
+    **{op: (FLOATS, 2, "same") for op in "幂 反正切二 阶跃".split()},
+    **{op: (FLOATS, 3, "same") for op in "混合 平滑阶跃 融合乘加".split()},
+    "长度": (FLOATS, 1, "element"), "距离": (FLOATS, 2, "element"),
+}
+
+
+def _coverage_program() -> str:
+    lines, slot = [], 0
+
+    def sink(expr: str, kind: str) -> None:
+        nonlocal slot
+        target, value = {"浮三二": ("出浮", expr), "浮十六": ("出浮", f"「新浮三二」于（{expr}）"),
+                         "整三二": ("出整", expr), "无三二": ("出无", expr),
+                         "爻": ("出无", f"「新无三二」于（{expr}）")}[kind]
+        lines.append(f"　「写数组」于「{target}」于（「i」乘（「新无三二」于「{400}」）加（「新无三二」于「{slot}」））于（{value}）；")
+        slot += 1
+
+    def call(op: str, args: list[str]) -> str:
+        return f"「{op}」" + "".join(f"于「{a}」" for a in args)
+
+    for op, (types, arity, result) in COVERAGE.items():
+        for t in types:
+            for names, vector in ((SCALARS, False), (VECTORS3, True)):
+                args = [names[t]] * arity
+                if op in ("左移", "右移"):
+                    args[1] = names["无三二"]
+                expr = call(op, args)
+                kind = "爻" if result == "bool" else t
+                sink(f"（{expr}）中「零」" if vector and result != "element" else expr, kind)
+    for t, v in VECTORS3.items():
+        sink(f"（{call('选择', [v, v, 'b'])}）中「二」", t)
+        sink(f"「取元素」于「{v}」于「i」", t)
+        for target in SCALARS:
+            sink(f"（「转换」以「三维{dict(zip(SCALARS, '浮半整无爻'))[target]}」于「{v}」）中「一」", target)
+    for t in FLOATS:
+        v = VECTORS3[t]
+        sink(call("点积", [v, v]), t)
+        sink(f"（{call('归一化', [v])}）中「一」", t)
+        sink(f"（{call('叉积', [v, v])}）中「二」", t)
+    for expr, kind in [("「位转换」以「无三二」于「f」", "无三二"), ("「位转换」以「浮三二」于「s」", "浮三二"),
+                       ("（「位转换」以「二维半」于「u」）中「一」", "浮十六"),
+                       ("「位转换」以「整三二」于（「h」与「h」）", "整三二"),
+                       ("（「位转换」以「四维半」于（「u」与「u」））中「三」", "浮十六"),
+                       ("（「位转换」以「二维无」于（「h」与「h」与「h」与「h」））中「一」", "无三二"),
+                       ("「半精度打包」于（「f」与「f」）", "无三二"), ("（「半精度解包」于「u」）中「一」", "浮三二"),
+                       ("（「矩阵乘」于（「fv」与「fv」与「fv」）于「fv」）中「二」", "浮三二"),
+                       ("（（「转置」于（「fv」与「fv」与「fv」））中「一」）中「零」", "浮三二"),
+                       ("「行列式」于（「fv」与「fv」与「fv」）", "浮三二"),
+                       ("「行列式」于（「二列」与「二列」）", "浮三二")]:
+        sink(expr, kind)
+    body = "\n".join(lines)
+    inputs = "".join(storage(n, t, k, "只读") for k, (n, t) in enumerate(
+        [("F", "浮三二"), ("H", "浮十六"), ("S", "整三二"), ("U", "无三二")]))
+    outputs = storage("出浮", "浮三二", 4) + storage("出整", "整三二", 5) + storage("出无", "无三二", 6)
+    return inputs + outputs + f"""
+「杂」乃化「全局调用号」为「有」者也。
+「杂」者得「号」而
+　令「i」为「号」中「零」而
+　令「f」为「读数组」于「F」于「i」而
+　令「h」为「读数组」于「H」于「i」而
+　令「s」为「读数组」于「S」于「i」而
+　令「u」为「读数组」于「U」于「i」而
+　令「b」为「f」大于（「新浮三二」于「零」）而
+　令「fv」为「f」与「f」与「f」而
+　令「hv」为「h」与「h」与「h」而
+　令「sv」为「s」与「s」与「s」而
+　令「uv」为「u」与「u」与「u」而
+　令「bv」为「b」与「b」与「b」而
+　令「二列」为「f」与「f」而
+{body}
+　「元」
+也。
+""" + entry("杂", "四"), slot
+
+
+def test_every_builtin_on_every_type_assembles_and_runs(tmp_path):
+    source, slots = _coverage_program()
+    assert slots < 400
+    result = build(tmp_path, source)
+    for instruction in ("div.rn.f32", "rem.u32", "div.s32", "shr.s32", "setp.neu.f32", "setp.ne.u32", "xor.pred",
+                        "selp.b16", "max.f16", "neg.f16", "fma.rn.f16", "cvt.rzi.u32.f16", "cvt.rn.f16.s32",
+                        "cvt.sat.f32.f32", "tanh.approx.f32", "popc.b32", "brev.b32", "mov.b32 {"):
+        assert instruction in result.text, instruction
+    x = np.array([0.5, -1.25, 3, 0.0], np.float32)
+    out = execute(result, {(0, 0): x, (0, 1): x.astype(np.float16), (0, 2): np.array([3, -7, 1, 0], np.int32),
+                           (0, 3): np.array([5, 2, 0xFFFFFFFF, 0], np.uint32), (0, 4): np.zeros(1600, np.float32),
+                           (0, 5): np.zeros(1600, np.int32), (0, 6): np.zeros(1600, np.uint32)}, 1)
+    assert out[(0, 4)].any() and out[(0, 5)].any() and out[(0, 6)].any()
