@@ -70,6 +70,7 @@ class PackageIndex:
         self.by_name: dict[str, Package] = {}
         self.by_root: dict[Path, Package] = {}
         self.problems: list[ManifestProblem] = []
+        self._by_folder: dict[Path, Package] = {}
         self._discover()
 
     def _discover(self) -> None:
@@ -109,6 +110,13 @@ class PackageIndex:
         """The package of the nearest enclosing folder with 包.json; a file in
         none belongs to an implicit package depending on 「点染」."""
         p = Path(path).resolve().parent
+        known = self._by_folder.get(p)
+        if known is not None:
+            return known
+        self._by_folder[p] = pkg = self._find_package(p)
+        return pkg
+
+    def _find_package(self, p: Path) -> Package:
         for folder in [p, *p.parents]:
             pkg = self.by_root.get(folder)
             if pkg is not None:

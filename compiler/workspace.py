@@ -47,6 +47,7 @@ class Workspace:
         self._loaded: dict[str, Loaded] = {}
         self._parsed: dict[str, tuple[str, ParsedFile]] = {}
         self._modules: dict[str, tuple[tuple, CheckedModule]] = {}
+        self._keys: dict[str, str] = {}
         self._lock = threading.RLock()
 
     # ------------------------------------------------------------ files
@@ -58,11 +59,17 @@ class Workspace:
         return self._packages
 
     def refresh_packages(self) -> None:
+        """Forget discovered packages and resolved paths (after files were added or moved)."""
         self._packages = None
+        self._keys.clear()
 
-    @staticmethod
-    def key(path: str | Path) -> str:
-        return os.path.realpath(path)
+    def key(self, path: str | Path) -> str:
+        """The canonical path of a file (cached: realpath costs a stat per component)."""
+        path = os.fspath(path)
+        key = self._keys.get(path)
+        if key is None:
+            key = self._keys[path] = os.path.realpath(path)
+        return key
 
     def set_document(self, path: str | Path, text: str) -> None:
         """An open editor buffer: overrides the file on disk."""
@@ -139,7 +146,7 @@ class Workspace:
         builtin_key = self._builtin_key()
         builtins = None if key == builtin_key else self._check(builtin_key, stack).exports
         deps, diags, opened, qualified, paths = self._imports(key, parsed, stack)
-        dep_key = (loaded.source.text, tuple(d.fingerprint for d in deps),
+        dep_key = (loaded.source.text, tuple(d.fingerprint for d in deps), tuple(paths),
                    builtins.fingerprint if builtins else "")
         cached = self._modules.get(key)
         if cached is not None and cached[0] == dep_key:

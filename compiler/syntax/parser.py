@@ -71,10 +71,10 @@ class Group:
 class ParsedFile:
     groups: list[Group]
     comments: list[Comment] = field(default_factory=list)
+    items: list[ParsedItem] = field(init=False)
 
-    @property
-    def items(self) -> list[ParsedItem]:
-        return [item for g in self.groups for item in g.items]
+    def __post_init__(self) -> None:
+        self.items = [item for g in self.groups for item in g.items]
 
 
 # ---------------------------------------------------------------- numbers
