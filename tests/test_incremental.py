@@ -79,3 +79,17 @@ def test_moving_items_reuses_their_parse(tmp_path):
     ws.set_document(path, "\n\n" + PRELUDE + functions(20))  # everything moves down two lines
     assert ws.diagnostics(path) == []
     assert delta(ws, before)["item_parses"] == 0
+
+
+def test_an_import_that_resolves_to_another_file_is_followed(tmp_path):
+    write(tmp_path, {"包.json": '{"名": "试", "依赖": ["点染"]}',
+                     "库/常量。着色器。豫": PRELUDE + "「倍数」者「新无三二」于「二」也。",
+                     "主。着色器。豫": PRELUDE + "寻观「试」之「库」之「常量」之书。\n「乙」者「倍数」也。"})
+    ws = Workspace(tmp_path)
+    main = tmp_path / "主。着色器。豫"
+    assert any(p.endswith("常量。着色器。豫") for p in ws.check(main).module.imports)
+    (tmp_path / "库/常量。着色器。豫").rename(tmp_path / "库/常量。着色器。接口。豫")
+    (tmp_path / "库/常量。着色器。接口。豫").write_text("「倍数」乃「无三二」也。", encoding="utf-8")
+    imports = ws.check(main).module.imports
+    assert any(p.endswith("常量。着色器。接口。豫") for p in imports)
+    assert not any(p.endswith("常量。着色器。豫") for p in imports)
