@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from ... import ir
 from ...check.expressions import LITERAL_CONSTRUCTORS
-from ...types import TCon
 from . import mathseq
 from .layout import stride_of
 from .scalars import (F16, F32, PRED, S32, U32, Scalar, Unsupported, address_text, concrete, f32_text, f32_value,
@@ -573,12 +572,4 @@ OPS = {
 def literal_argument(call) -> int | float | None:
     """The number of a typed literal (「新无三二」于「二」, also of a negated
     literal), which becomes an immediate instead of a conversion."""
-    if call.name not in LITERAL_CONSTRUCTORS:
-        return None
-    arg = call.args[0]
-    negate = False
-    if isinstance(arg, ir.Call) and arg.kind == "builtin" and arg.name == "负" and len(arg.args) == 1:
-        arg, negate = arg.args[0], True
-    if isinstance(arg, ir.Literal) and isinstance(concrete(arg.type), TCon) and concrete(arg.type).name in ("整数", "小数"):
-        return -arg.value if negate else arg.value
-    return None
+    return ir.literal_value(call.args[0]) if call.name in LITERAL_CONSTRUCTORS else None

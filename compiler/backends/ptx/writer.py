@@ -623,17 +623,11 @@ def _no_aliasing_value(t: Type, what: str) -> None:
         raise Unsupported(f"千手目标不支持以资源作{what}：资源须直接写出")
 
 
+_EAGER_NODES = (ir.Literal, ir.LocalRef, ir.BuiltinValue, ir.GlobalRef, ir.Project, ir.MakeTuple, ir.MakeRecord)
+
+
 def is_eager(e: ir.Expr) -> bool:
     """Whether `e` may be computed even when its value is not needed: no
-    memory access, no effects, no calls of user functions."""
-    if isinstance(e, (ir.Literal, ir.LocalRef, ir.BuiltinValue, ir.GlobalRef)):
-        return True
-    if isinstance(e, ir.Project):
-        return is_eager(e.base)
-    if isinstance(e, ir.MakeTuple):
-        return all(is_eager(i) for i in e.items)
-    if isinstance(e, ir.MakeRecord):
-        return all(is_eager(v) for _, v in e.fields)
-    if isinstance(e, ir.Call) and e.kind == "builtin":
-        return e.name not in RUNTIME_BUILTINS and all(is_eager(a) for a in e.args)
-    return False
+    memory access, no effects, no calls of user functions, no branches."""
+    return all(isinstance(n, _EAGER_NODES) or (isinstance(n, ir.Call) and n.kind == "builtin"
+                                               and n.name not in RUNTIME_BUILTINS) for n in ir.walk(e))
