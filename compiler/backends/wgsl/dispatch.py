@@ -9,6 +9,8 @@ handed to wgpu.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from dataclasses import dataclass
 
 from ... import ir
@@ -36,11 +38,22 @@ def required_features(wgsl: str) -> list[str]:
 _devices: dict[tuple[str, ...], object] = {}
 
 
+def _private_runtime_dir() -> None:
+    """Mesa's Vulkan drivers complain on stderr when XDG_RUNTIME_DIR is unset
+    (headless machines, CI); give them a private one."""
+    if os.environ.get("XDG_RUNTIME_DIR"):
+        return
+    path = os.path.join(tempfile.gettempdir(), f"zhuose-runtime-{os.getuid()}")
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    os.environ["XDG_RUNTIME_DIR"] = path
+
+
 def open_device(features: list[str]):
     """A wgpu device with the given features (cached per feature set)."""
     key = tuple(sorted(features))
     if key in _devices:
         return _devices[key]
+    _private_runtime_dir()
     try:
         import wgpu
     except ImportError as err:
