@@ -61,6 +61,9 @@ def _run_arguments(p) -> None:
                         "或逗号分隔的数（「值*个数」表示重复），如 0:0=1,2,3,4 或 数据=输入.npy 或 0:1=0*256")
     p.add_argument("--组数", "-g", default=None, metavar="X[,Y[,Z]]",
                    help="派发的工作组数；默认按最长的运行期数组缓冲的元素个数除以工作组大小向上取整")
+    p.add_argument("--后端", default="网页图算", choices=["网页图算", "千手"],
+                   help="网页图算：译成 WGSL 在本机 WebGPU 适配器上运行（默认）；"
+                        "千手：译成 PTX 经 CUDA 驱动在英伟达显卡上运行")
 
 
 def _run_command(args) -> int:
@@ -97,7 +100,11 @@ def _run(ws, result, args) -> int:
         raise RunProblem(f"入口项「{entry.name}」没有用到 {'、'.join(given)}；它用到的缓冲："
                          + ("、".join(_describe(r) for r in resources) or "（没有）"))
     buffers = [buffer_for(r, arrays[r.name][0].tobytes()) for r in resources]
-    out = run_compute(result.text, function, buffers, _groups(args.组数, buffers, resources, entry.workgroup_size))
+    groups = _groups(args.组数, buffers, resources, entry.workgroup_size)
+    if args.后端 == "千手":
+        out = _run_on_cuda(ws, args.文件, entry, resources, arrays, groups)
+    else:
+        out = run_compute(result.text, function, buffers, groups)
     for r in resources:
         if (r.group, r.binding) in out:
             array, spec = arrays[r.name]
@@ -106,6 +113,21 @@ def _run(ws, result, args) -> int:
                 _save(np, spec, back)
             print(f"「{r.name}」（组 {r.group} 号 {r.binding}）：{np.array2string(back, separator=' ')}")
     return 0
+
+
+def _run_on_cuda(ws, path: str, entry: ir.Entry, resources, arrays, groups) -> dict:
+    """The same dispatch through the PTX back end and the CUDA driver."""
+    from ..ptx.runtime import CudaError, CudaUnavailable, run_compute as run_ptx
+    ptx = translate(ws, path, "ptx")
+    if ptx.text is None:
+        print_diagnostics(ws, ptx.diagnostics)
+        raise WebGPUError(f"入口项「{entry.name}」译不成 PTX")
+    info = next(e for e in ptx.entries if e.item == entry.name)
+    data = {(r.group, r.binding): arrays[r.name][0].tobytes() for r in resources}
+    try:
+        return run_ptx(ptx.text, info, data, groups)
+    except (CudaUnavailable, CudaError) as err:
+        raise WebGPUError(str(err)) from err
 
 
 def _compute_entry(ws, result, args) -> tuple[ir.Entry, str]:
