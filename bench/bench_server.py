@@ -72,6 +72,16 @@ def summary(seconds: list[float]) -> str:
     return f"中位数 {statistics.median(ms):.1f} ms，p95 {p95:.1f} ms（{len(ms)} 次）"
 
 
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def cold_check(root: Path, path: Path) -> float:
     times = []
     for _ in range(3):
@@ -142,7 +152,7 @@ def main() -> int:
         root = Path(tmp).resolve()
         path = make_package(root, args.lines)
         text = path.read_text(encoding="utf-8")
-        print(f"机器：{platform.machine()}，{os.cpu_count()} 核，Python {platform.python_version()}，{platform.platform()}")
+        print(f"机器：{cpu_model()}，{os.cpu_count()} 核，Python {platform.python_version()}，{platform.platform()}")
         print(f"生成的包：{text.count(chr(10)) + 1} 行，{len(text)} 字符")
         cold = cold_check(root, path)
         print(f"冷启动检查（进程内，含内建声明与导入模块）：中位数 {cold * 1000:.1f} ms")
