@@ -67,6 +67,25 @@ async def test_malformed_parameters_get_an_invalid_params_error(client, root):
     await still_serving(client, root)
 
 
+async def test_positions_outside_the_document_get_answers(client, root):
+    doc_uri = uri(root / "应用/主。着色器。豫")
+    methods = ("textDocument/hover", "textDocument/completion", "textDocument/definition",
+               "textDocument/signatureHelp", "textDocument/references")
+
+    def at(method, line, character):
+        params = {"textDocument": {"uri": doc_uri}, "position": {"line": line, "character": character}}
+        return {**params, "context": {"includeDeclaration": True}} if method.endswith("references") else params
+
+    for line, character in ((10_000_000, 3), (2, 10_000_000)):
+        for method in methods:
+            await request(client, method, at(method, line, character))
+    for method in methods:   # negative: not a position at all
+        with pytest.raises(JsonRpcException) as err:
+            await request(client, method, at(method, -1, -5))
+        assert err.value.code == -32602
+    await still_serving(client, root)
+
+
 async def test_an_unknown_method_gets_method_not_found(client, root):
     with pytest.raises(JsonRpcException) as err:
         await request(client, "着色/没有这个请求", {})
