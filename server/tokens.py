@@ -11,6 +11,7 @@ quintuples; tokens never span lines (comments and strings are cut per line).
 from __future__ import annotations
 
 import bisect
+import re
 
 from ..compiler.syntax.lexer import KEYWORDS, Comment, iter_lex
 from ..compiler.syntax.parser import number_value
@@ -27,6 +28,7 @@ OPERATOR_TERMINALS = frozenset("""MUL DIV REM ADD SUB SHL SHR EQ NE LT GT LE GE 
 NOT NEG""".split())
 KEYWORD_TERMINALS = frozenset(KEYWORDS.values()) - OPERATOR_TERMINALS
 READONLY_DETAILS = frozenset({"const", "builtin-value", "entry"})
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
 
 
 def modifiers(occ: Occurrence, builtin_path: str) -> int:
@@ -88,7 +90,7 @@ class TokenWriter:
         for start, end, kind, mods in tokens:
             for piece_start, piece_end in self.line_pieces(start, end):
                 line, col = columns.at(piece_start)
-                length = utf16_length(self.source.text[piece_start:piece_end])
+                length = columns.width(self.source.text[piece_start:piece_end])
                 delta_line = line - prev_line
                 data += [delta_line, col - prev_col if delta_line == 0 else col, length, _TYPE_INDEX[kind], mods]
                 prev_line, prev_col = line, col
@@ -115,13 +117,15 @@ class ColumnCursor:
         self.line = 0
         self.offset = 0
         self.column = 0
+        # without characters beyond the BMP, UTF-16 units are characters
+        self.width = utf16_length if _ASTRAL.search(source.text) else len
 
     def at(self, offset: int) -> tuple[int, int]:
         starts = self.source.line_starts
         if self.line + 1 < len(starts) and offset >= starts[self.line + 1]:
             self.line = bisect.bisect_right(starts, offset) - 1
             self.offset, self.column = starts[self.line], 0
-        self.column += utf16_length(self.source.text[self.offset:offset])
+        self.column += self.width(self.source.text[self.offset:offset])
         self.offset = offset
         return self.line, self.column
 
