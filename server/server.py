@@ -82,10 +82,11 @@ class ZhuoseServer(LanguageServer):
         self.publisher = Publisher(self.project, self.send_diagnostics, Naga())
 
     def configure(self, root: str, options: dict) -> None:
-        interval = options.get(OPTION_INTERVAL, 100)
-        self.project = Project(root, int(options.get(OPTION_MAX_CHARS, DEFAULT_MAX_CHARS)))
-        naga = Naga() if options.get(OPTION_NAGA, True) else None
-        self.publisher = Publisher(self.project, self.send_diagnostics, naga, float(interval) / 1000)
+        """A workspace at `root`; options that are missing or not numbers keep their defaults."""
+        self.project = Project(root, int(_number(options, OPTION_MAX_CHARS, DEFAULT_MAX_CHARS)))
+        naga = Naga() if options.get(OPTION_NAGA, True) is not False else None
+        interval = _number(options, OPTION_INTERVAL, 100) / 1000
+        self.publisher = Publisher(self.project, self.send_diagnostics, naga, interval)
 
     def send_diagnostics(self, uri: str, version: int | None, diagnostics: list) -> None:
         self.text_document_publish_diagnostics(
@@ -93,6 +94,11 @@ class ZhuoseServer(LanguageServer):
 
     def report_server_error(self, error, source) -> None:
         logger.error("server error: %s", error)
+
+
+def _number(options: dict, key: str, default: float) -> float:
+    value = options.get(key, default)
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0 else default
 
 
 server = ZhuoseServer()
