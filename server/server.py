@@ -134,6 +134,16 @@ def _at(ls: ZhuoseServer, params):
     return path, offset_at(ls.project.source(path), params.position)
 
 
+def _span(ls: ZhuoseServer, params):
+    """(path, start, end) of a text-document range, or None for a document
+    the server does not know."""
+    path = ls.project.known(params.text_document.uri)
+    if path is None:
+        return None
+    source = ls.project.source(path)
+    return path, offset_at(source, params.range.start), offset_at(source, params.range.end)
+
+
 def _located(ls: ZhuoseServer, params):
     at = _at(ls, params)
     return ls.project.locate(*at) if at else None
@@ -324,36 +334,26 @@ def on_semantic_tokens(ls: ZhuoseServer, params: lsp.SemanticTokensParams):
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
 @answering(lsp.SemanticTokens(data=[]))
 def on_semantic_tokens_range(ls: ZhuoseServer, params: lsp.SemanticTokensRangeParams):
-    path = ls.project.known(params.text_document.uri)
-    if path is None or ls.project.too_big(path):
+    span = _span(ls, params)
+    if span is None or ls.project.too_big(span[0]):
         return lsp.SemanticTokens(data=[])
-    source = ls.project.source(path)
-    start, end = offset_at(source, params.range.start), offset_at(source, params.range.end)
-    return lsp.SemanticTokens(data=tokens.semantic_tokens(ls.project, path, start, end))
+    return lsp.SemanticTokens(data=tokens.semantic_tokens(ls.project, *span))
 
 
 @server.feature(lsp.TEXT_DOCUMENT_INLAY_HINT)
 @answering([])
 def on_inlay_hint(ls: ZhuoseServer, params: lsp.InlayHintParams):
-    path = ls.project.known(params.text_document.uri)
-    if path is None:
-        return []
-    source = ls.project.source(path)
-    return hints.inlay_hints(ls.project, path, offset_at(source, params.range.start),
-                             offset_at(source, params.range.end))
+    span = _span(ls, params)
+    return hints.inlay_hints(ls.project, *span) if span else []
 
 
 @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
                 lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
 @answering([])
 def on_code_action(ls: ZhuoseServer, params: lsp.CodeActionParams):
-    path = ls.project.known(params.text_document.uri)
-    if path is None:
-        return []
-    source = ls.project.source(path)
-    start, end = offset_at(source, params.range.start), offset_at(source, params.range.end)
+    span = _span(ls, params)
     out = []
-    for fix in fixes.quick_fixes(ls.project, path, start, end):
+    for fix in fixes.quick_fixes(ls.project, *span) if span else []:
         changes: dict[str, list[lsp.TextEdit]] = {}
         for file, s, e, text in fix.edits:
             changes.setdefault(ls.project.uri(file), []).append(

@@ -436,21 +436,27 @@ async def test_inlay_hints_give_the_type_of_each_ling_binding(client, paths):
 # ---------------------------------------------------------------- quick fixes
 
 
+async def quick_fixes_for(client, doc_uri: str, wrong: str, pick) -> tuple[lsp.Diagnostic, list[lsp.CodeAction]]:
+    """Publish `wrong`, take the error `pick` chooses, and ask for its quick fixes."""
+    diagnostics = (await edit(client, doc_uri, wrong)).diagnostics
+    mistake = next(d for d in errors(diagnostics) if pick(d.message))
+    actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+        text_document=document(doc_uri), range=mistake.range, context=lsp.CodeActionContext(diagnostics=[mistake])))
+    return mistake, actions
+
+
 async def test_quick_fix_wraps_a_bare_literal_and_the_error_goes_away(client, paths):
     main = uri(paths["main"])
     wrong = MAIN + "\n「限」乃「无三二」也。\n「限」者「八」也。\n"
-    diagnostics = (await edit(client, main, wrong)).diagnostics
-    mistake = next(d for d in errors(diagnostics) if "「限」" in d.message)
-    assert text_at(wrong, mistake.range) == "「八」"
-    actions = await client.text_document_code_action_async(lsp.CodeActionParams(
-        text_document=document(main), range=mistake.range, context=lsp.CodeActionContext(diagnostics=[mistake])))
-    fix = next(a for a in actions if "新无三二" in a.title)
-    (change,) = fix.edit.changes[main]
-    assert change.new_text == "（「新无三二」于「八」）"
-    lines = wrong.split("\n")
-    line = lines[change.range.start.line]
-    lines[change.range.start.line] = line[:change.range.start.character] + change.new_text + line[change.range.end.character:]
     try:
+        mistake, actions = await quick_fixes_for(client, main, wrong, lambda m: "「限」" in m)
+        assert text_at(wrong, mistake.range) == "「八」"
+        (change,) = next(a for a in actions if "新无三二" in a.title).edit.changes[main]
+        assert change.new_text == "（「新无三二」于「八」）"
+        lines = wrong.split("\n")
+        line = lines[change.range.start.line]
+        lines[change.range.start.line] = (line[:change.range.start.character] + change.new_text
+                                          + line[change.range.end.character:])
         assert errors((await edit(client, main, "\n".join(lines))).diagnostics) == []
     finally:
         await edit(client, main, MAIN)
@@ -459,12 +465,9 @@ async def test_quick_fix_wraps_a_bare_literal_and_the_error_goes_away(client, pa
 async def test_quick_fix_uses_the_checkers_guess_for_a_misspelt_name(client, paths):
     main = uri(paths["main"])
     wrong = MAIN.replace("「写数组」于「数据」", "「写数组」于「数剧」")
-    diagnostics = (await edit(client, main, wrong)).diagnostics
     try:
-        mistake = next(d for d in errors(diagnostics) if "未知的名字「数剧」" in d.message)
+        mistake, actions = await quick_fixes_for(client, main, wrong, lambda m: "未知的名字「数剧」" in m)
         assert text_at(wrong, mistake.range) == "「数剧」"
-        actions = await client.text_document_code_action_async(lsp.CodeActionParams(
-            text_document=document(main), range=mistake.range, context=lsp.CodeActionContext(diagnostics=[mistake])))
         assert [a.edit.changes[main][0].new_text for a in actions] == ["「数据」"]
     finally:
         await edit(client, main, MAIN)
@@ -473,11 +476,8 @@ async def test_quick_fix_uses_the_checkers_guess_for_a_misspelt_name(client, pat
 async def test_quick_fix_makes_a_read_only_buffer_writable(client, paths):
     main = uri(paths["main"])
     wrong = MAIN.replace("「访问」者「读写」也", "「访问」者「只读」也")
-    diagnostics = (await edit(client, main, wrong)).diagnostics
     try:
-        mistake = next(d for d in errors(diagnostics) if "只读" in d.message)
-        actions = await client.text_document_code_action_async(lsp.CodeActionParams(
-            text_document=document(main), range=mistake.range, context=lsp.CodeActionContext(diagnostics=[mistake])))
+        _, actions = await quick_fixes_for(client, main, wrong, lambda m: "只读" in m)
         (change,) = next(a for a in actions if "读写" in a.title).edit.changes[main]
         assert text_at(wrong, change.range) == "「只读」" and change.new_text == "「读写」"
         assert change.range.start.line == line_of(MAIN, "「数据」者")
