@@ -148,7 +148,16 @@ def main(argv: list[str] | None = None) -> int:
     if not args.command:
         parser.print_help(sys.stderr)
         return 2
-    return args.run(args)
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        return 130
+    except RecursionError:
+        sys.stderr.write("着色器：输入嵌套太深，超出了分析器的能力：请把表达式分成几步（用 令）\n")
+        return 1
+    except Exception as err:  # a bug in this tool: still no traceback for the user
+        sys.stderr.write(f"着色器：内部错误（{type(err).__name__}：{err}）。请把输入文件与这行消息报告给维护者。\n")
+        return 1
 
 
 if __name__ == "__main__":

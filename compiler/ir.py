@@ -201,6 +201,7 @@ class Resource(Decl):
     group: int | None = None
     binding: int | None = None
     access: str | None = None         # 只读 / 读写 for storage buffers
+    value: Expr | None = None         # the checked constructor call (for the editor)
 
 
 @dataclass(eq=False)
@@ -208,6 +209,7 @@ class Entry(Decl):
     stage: str = ""                   # 计算 顶点 片元
     function: str = ""
     workgroup_size: int | None = None
+    value: Expr | None = None         # the checked constructor call (for the editor)
 
 
 @dataclass(eq=False)

@@ -120,3 +120,8 @@ def test_random_edits_of_a_real_file_keep_diagnostics_identical(tmp_path):
         fresh = Workspace(tmp_path)
         fresh.set_document(path, text)
         assert got == [(d.start, d.message) for d in fresh.diagnostics(path)]
+
+
+def test_long_operator_chains_are_an_error_not_a_crash(tmp_path):
+    _, diags = check_file(tmp_path, "链。着色器。豫", PRELUDE + "「甲」者" + "「一」加" * 8000 + "「一」也。")
+    assert len(diags) == 1 and "嵌套过深" in diags[0].message

@@ -10,6 +10,8 @@ position (seed 着五).
 
 from __future__ import annotations
 
+import difflib
+import os
 from dataclasses import dataclass
 
 from .. import ir
@@ -266,7 +268,7 @@ class ItemChecker:
         if isinstance(local, _PendingFun):
             self.error(node, f"局部函数「{node.name}」不能当作值使用（着五）：只能直接调用，如「{node.name}」于 实参")
             return _error_expr(node)
-        return self._global_value(node, node.name, self.scope.value(node.name), node.name)
+        return self._global_value(node, node.name, self.scope.value(node.name), node.name, env)
 
     def _Qualified(self, node: ast.Qualified, expected, env, tail):
         entry = self._qualified_entry(node)
@@ -284,12 +286,12 @@ class ItemChecker:
             self.error((node.name_start, node.end), f"模块「{node.module}」里没有「{node.name}」")
         return entry
 
-    def _global_value(self, node, name: str, entry: ValueEntry | None, shown: str):
+    def _global_value(self, node, name: str, entry: ValueEntry | None, shown: str, env: dict | None = None):
         if entry is None:
             if self.scope.type(name) is not None:
                 self.error(node, f"「{shown}」是类型，不能当作值")
             else:
-                self.error(node, f"未知的名字「{shown}」{self._suggest(name)}")
+                self.error(node, f"未知的名字「{shown}」{self._suggest(name, env)}")
             return _error_expr(node)
         if isinstance(resolve(entry.type), TFun) or entry.kind == "function":
             self.error(node, f"函数「{shown}」不能当作值使用（着五）：只能直接调用，如「{shown}」于 实参")
@@ -302,12 +304,17 @@ class ItemChecker:
             return ir.BuiltinValue(node.start, node.end, t, name)
         return ir.GlobalRef(node.start, node.end, entry.type, entry.module, name)
 
-    def _suggest(self, name: str) -> str:
-        chars = set(name)
-        close = [n for n in dict.fromkeys(self.scope.all_names())
-                 if n != name and len(chars & set(n)) >= max(1, min(len(name), len(n)) - 1)
-                 and abs(len(n) - len(name)) <= 1]
-        return f"；是不是「{close[0]}」？" if close else ""
+    def _suggest(self, name: str, env: dict | None = None) -> str:
+        """The closest known name (locals first), as a hint."""
+        names = [n for n in dict.fromkeys([*(env or {}), *self.scope.all_names()]) if n != name]
+
+        def score(n: str) -> tuple[float, int]:
+            prefix = len(os.path.commonprefix([name, n]))
+            return difflib.SequenceMatcher(None, name, n).ratio(), prefix
+
+        scored = [(score(n), n) for n in names]
+        close = max((x for x in scored if x[0][0] >= 0.5), default=None, key=lambda x: x[0])
+        return f"；是不是「{close[1]}」？" if close else ""
 
     def _Project(self, node: ast.Project, expected, env, tail):
         base = self.check(node.base, None, env)
@@ -492,7 +499,7 @@ class ItemChecker:
             self.error(head, "只能应用具名的函数（函数不能当作值，着五）")
             return self._error_call(node, args, env)
         if entry is None:
-            self._global_value(head, head.name, None, head.name)
+            self._global_value(head, head.name, None, head.name, env)
             return self._error_call(node, args, env)
         if isinstance(resolve(entry.type), TError):  # already reported where it is defined
             return self._error_call(node, args, env)

@@ -366,7 +366,7 @@ class ModuleChecker:
             return ItemResult(None, checker.diags)
         t = resolve(entry.type)
         inner = t.args[0] if isinstance(t, TCon) and t.args else None
-        decl = ir.Resource(node.name, 0, node.name_end, item.doc, kind, entry.type, inner)
+        decl = ir.Resource(node.name, 0, node.name_end, item.doc, kind, entry.type, inner, value=value)
         if kind != "workgroup":
             record = _record_arg(call)
             fields = {f.name: _strip(f.value) for f in record.fields} if record else {}
@@ -391,7 +391,7 @@ class ModuleChecker:
             return ItemResult(None, checker.diags)
         fn_ref = value.args[0]
         function = fn_ref.name if isinstance(fn_ref, ir.GlobalRef) else ""
-        decl = ir.Entry(node.name, 0, node.name_end, item.doc, stage, function)
+        decl = ir.Entry(node.name, 0, node.name_end, item.doc, stage, function, value=value)
         if stage == "计算":
             record = _record_arg(call)
             size = None

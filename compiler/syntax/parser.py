@@ -360,6 +360,19 @@ def _depth_error(tokens: list[Token], base: int) -> SyntaxDiagnostic | None:
     return None
 
 
+def _tree_too_deep(node) -> SyntaxDiagnostic | None:
+    """Long chains of left-associative operators nest without brackets; the
+    later (recursive) stages get at most MAX_DEPTH levels."""
+    stack = [(node, 1)]
+    while stack:
+        n, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return SyntaxDiagnostic(node.start, node.end, f"表达式嵌套过深：超过 {MAX_DEPTH} 层，请用 令 分成几步")
+        step = 0 if isinstance(n, ast.Sequence) else 1
+        stack.extend((c, depth + step) for c in ast.children(n))
+    return None
+
+
 def _head(tokens: list[Token], base: int) -> tuple[str | None, str | None, int]:
     if len(tokens) >= 2 and tokens[0].type == "NAME" and tokens[1].type in ("SIG", "DEF", "TYPEDEF", "CTOR"):
         return name_content(tokens[0].value), tokens[1].value, tokens[0].end - base
@@ -387,6 +400,9 @@ def parse_item_tokens(text: str, tokens: list[Token]) -> ParsedItem:
     except UnexpectedInput as err:
         error = _syntax_error(err, tokens[-1].end - base, _unclosed(tokens))
         return ParsedItem(text, None, [error], name, kind, name_end)
+    too_deep = _tree_too_deep(node)
+    if too_deep is not None:
+        return ParsedItem(text, None, [too_deep], name, kind, name_end)
     errors = []
     if missing_period:
         end = tokens[-1].end - base
