@@ -83,13 +83,32 @@ object_data visible stage_in metal half uint ushort uchar ulong size_t ptrdiff_t
 float2 float3 float4 half2 half3 half4 int2 int3 int4 uint2 uint3 uint4 bool2 bool3 bool4
 short2 short3 short4 ushort2 ushort3 ushort4 packed_float2 packed_float3 packed_float4
 float2x2 float2x3 float2x4 float3x2 float3x3 float3x4 float4x2 float4x3 float4x4
-half2x2 half3x3 half4x4 texture1d texture2d texture3d texture2d_array texturecube depth2d
+half2x2 half2x3 half2x4 half3x2 half3x3 half3x4 half4x2 half4x3 half4x4
+char uchar2 uchar3 uchar4 char2 char3 char4 long2 long3 long4 ulong2 ulong3 ulong4 bfloat
+packed_half2 packed_half3 packed_half4 packed_int2 packed_int3 packed_int4 packed_uint2
+packed_uint3 packed_uint4 texture1d_array texturecube_array texture2d_ms depthcube sampler_state
+atomic_float imageblock tensor cooperative_tensor raytracing simd_vote texture1d texture2d texture3d texture2d_array texturecube depth2d
 depth2d_array sampler atomic_uint atomic_int atomic_bool array vec matrix simdgroup_matrix
 access mem_flags memory_order memory_order_relaxed
 """.split()
 
-#: Metal Standard Library functions the MSL translator may emit.
+#: Metal Standard Library functions (all of them, not only those the MSL
+#: translator emits: a user function of the same name would clash in MSL).
 MSL_FUNCTIONS = """
+acosh asinh atanh copysign cospi exp10 fdim fmax3 fmin3 fmedian3 frexp ilogb isfinite isinf
+isnan isnormal isordered isunordered ldexp log10 logb modf nextafter powr sincos sinpi tanpi
+signbit fast precise absdiff addsat clz ctz extract_bits hadd insert_bits mad24 madhi madsat
+max3 median3 min3 mul24 mulhi rhadd rotate subsat all any faceforward reflect refract
+distance_squared length_squared pack_float_to_snorm2x16 pack_float_to_unorm2x16
+pack_float_to_snorm4x8 pack_float_to_unorm4x8 unpack_snorm2x16_to_float unpack_unorm2x16_to_float
+unpack_snorm4x8_to_float unpack_unorm4x8_to_float simd_all simd_any simd_ballot simd_and simd_or
+simd_xor simd_product simd_prefix_exclusive_sum simd_prefix_inclusive_sum
+simd_prefix_exclusive_product simd_prefix_inclusive_product simd_shuffle_up simd_shuffle_down
+simd_shuffle_rotate_up simd_shuffle_rotate_down simd_broadcast_first simd_is_first simd_active_threads_mask
+quad_sum quad_max quad_min quad_broadcast quad_shuffle quad_shuffle_xor quad_all quad_any
+atomic_exchange_explicit atomic_compare_exchange_weak_explicit atomic_fetch_and_explicit
+atomic_fetch_or_explicit atomic_fetch_xor_explicit atomic_fetch_sub_explicit atomic_thread_fence
+dfdx dfdy fwidth get_depth get_num_mip_levels write gather fence make_filled_simdgroup_matrix
 abs acos asin atan atan2 ceil clamp cos cosh cross determinant distance dot exp exp2 fabs floor
 fma fmax fmin fmod fract length log log2 max min mix normalize pow rint round rsqrt saturate sign
 sin sinh smoothstep sqrt step tan tanh transpose trunc popcount reverse_bits as_type dfdx dfdy
