@@ -109,6 +109,34 @@ def checked_or_report(ws: Workspace, path: str) -> list[Diagnostic]:
     return diags
 
 
+def translated(path: str, target: str):
+    """(workspace, translation) of a file, or (None, exit status) after
+    printing why not: the shared first half of 译, 金属, 千手 and 运行."""
+    from .backends import translate
+    problem = usage_problem(path)
+    if problem:
+        sys.stderr.write(f"着色器：{problem}\n")
+        return None, 2
+    ws = Workspace(".")
+    result = translate(ws, path, target)
+    if result.text is None:
+        print_diagnostics(ws, result.diagnostics)
+        return None, 1
+    return (ws, result), 0
+
+
+def print_translation(path: str, target: str, entry_line: Callable) -> int:
+    """Target text on stdout, one entry-table line per entry on stderr (LANGUAGE.md §8)."""
+    done, status = translated(path, target)
+    if done is None:
+        return status
+    _, result = done
+    sys.stdout.write(result.text)
+    for entry in result.entries:
+        sys.stderr.write(entry_line(entry) + "\n")
+    return 0
+
+
 def _check(args) -> int:
     problem = usage_problem(args.文件)
     if problem:

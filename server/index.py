@@ -97,7 +97,7 @@ class ItemIndexer:
     # ------------------------------------------------------------ items
 
     def run(self) -> list[Occurrence]:
-        item, node = self.item, self.item.node
+        node = self.item.node
         if node is None:
             self._broken_head()
         elif isinstance(node, ast.Import):

@@ -17,7 +17,6 @@ from ..compiler.backends import TargetUnavailable, translate
 from ..compiler.backends.names import target_name
 from ..compiler.backends.wgsl import dispatch
 from ..compiler.diagnostics import Diagnostic
-from ..compiler.syntax import ast
 from .project import Project
 
 _HEADLINE = re.compile(r"^Shader .*?error: (.*)$", re.M)

@@ -18,8 +18,8 @@ from .. import ir
 from ..syntax import ast
 from ..syntax.parser import number_value
 from ..types import (BOOL, ERROR, FLOAT_LIT, INT_LIT, UNIT, Printer, TCon, TError, TFamily, TFun,
-                     TMeta, TRecord, TTuple, TVar, Type, TypeOrIndex, contains_meta, deep_resolve,
-                     is_scalar, matrix_parts, resolve, vector_parts)
+                     TMeta, TRecord, TTuple, TVar, Type, TypeOrIndex, contains_meta, matrix_parts,
+                     resolve, vector_parts)
 from ..diagnostics import LocalDiagnostic
 from .classes import CLASSES, FAMILIES, satisfies
 from .scope import Scope, ValueEntry

@@ -3,28 +3,12 @@ standard output, the entry table on standard error."""
 
 from __future__ import annotations
 
-import sys
-
-from ...cli import Command, _file_argument, print_diagnostics, usage_problem
-from ...workspace import Workspace
-from .. import translate
+from ...cli import Command, _file_argument, print_translation
 from .writer import LENGTHS_SLOT
 
 
 def _metal(args) -> int:
-    problem = usage_problem(args.文件)
-    if problem:
-        sys.stderr.write(f"着色器：{problem}\n")
-        return 2
-    ws = Workspace(".")
-    result = translate(ws, args.文件, "msl")
-    if result.text is None:
-        print_diagnostics(ws, result.diagnostics)
-        return 1
-    sys.stdout.write(result.text)
-    for entry in result.entries:
-        sys.stderr.write(entry.table_line() + "\n")
-    return 0
+    return print_translation(args.文件, "msl", lambda e: e.table_line())
 
 
 METAL = Command(

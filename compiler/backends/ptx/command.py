@@ -9,10 +9,6 @@ parameters in order, including the element counts that 「数组长度」 reads.
 
 from __future__ import annotations
 
-import sys
-
-from ...workspace import Workspace
-from .. import translate
 from .writer import PtxEntryInfo
 
 HELP = "把着色源的计算入口译成 PTX：PTX 写到标准输出，入口表写到标准错误"
@@ -32,17 +28,5 @@ def entry_line(e: PtxEntryInfo) -> str:
 
 
 def run(args) -> int:
-    from ...cli import print_diagnostics, usage_problem
-    problem = usage_problem(args.文件)
-    if problem:
-        sys.stderr.write(f"着色器：{problem}\n")
-        return 2
-    ws = Workspace(".")
-    result = translate(ws, args.文件, "ptx")
-    if result.text is None:
-        print_diagnostics(ws, result.diagnostics)
-        return 1
-    sys.stdout.write(result.text)
-    for e in result.entries:
-        sys.stderr.write(entry_line(e) + "\n")
-    return 0
+    from ...cli import print_translation
+    return print_translation(args.文件, "ptx", entry_line)

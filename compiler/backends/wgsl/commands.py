@@ -10,10 +10,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ...cli import Command, _file_argument, print_diagnostics, usage_problem
+from ...cli import Command, _file_argument, print_diagnostics, print_translation, translated
 from ... import ir
 from ...types import resolve
-from ...workspace import Workspace
 from .. import translate
 from .dispatch import WebGPUError, buffer_for, entry_resources, run_compute
 from .layout import element_stride, leaf_dtype
@@ -25,29 +24,8 @@ class RunProblem(Exception):
     """A mistake on the command line of 运行 (exit status 2)."""
 
 
-def _translated(path: str):
-    """(workspace, translation) or an exit status after printing why not."""
-    problem = usage_problem(path)
-    if problem:
-        sys.stderr.write(f"着色器：{problem}\n")
-        return None, 2
-    ws = Workspace(".")
-    result = translate(ws, path, "wgsl")
-    if result.text is None:
-        print_diagnostics(ws, result.diagnostics)
-        return None, 1
-    return (ws, result), 0
-
-
 def _translate_command(args) -> int:
-    done, status = _translated(args.文件)
-    if done is None:
-        return status
-    _, result = done
-    sys.stdout.write(result.text)
-    for e in result.entries:
-        sys.stderr.write(f"{e.item}\t{e.function}\t{e.stage}\n")
-    return 0
+    return print_translation(args.文件, "wgsl", lambda e: f"{e.item}\t{e.function}\t{e.stage}")
 
 
 # ---------------------------------------------------------------- 运行
@@ -67,7 +45,7 @@ def _run_arguments(p) -> None:
 
 
 def _run_command(args) -> int:
-    done, status = _translated(args.文件)
+    done, status = translated(args.文件, "wgsl")
     if done is None:
         return status
     ws, result = done
