@@ -27,6 +27,7 @@ from ...diagnostics import Diagnostic
 from ...types import TCon, TError, TRecord, TTuple, deep_resolve, matrix_parts, resolve, vector_parts
 from .. import EntryInfo, Translation
 from ..names import NameAllocator
+from ..text import Assign, Code, float_text
 from .builtins import BUILTINS, CELL, Special, Template
 
 INDENT = "  "
@@ -43,19 +44,6 @@ MAX_BUFFER_SLOT = 30      # Metal binds at most 31 buffers per function
 STAGE_KEYWORD = {"计算": "kernel", "顶点": "vertex", "片元": "fragment"}
 LINE_LIMIT = 100
 
-
-@dataclass
-class Code:
-    """An MSL expression; `atomic` when it needs no parentheses as an operand."""
-
-    text: str
-    atomic: bool = True
-
-    def operand(self) -> str:
-        return self.text if self.atomic else f"({self.text})"
-
-    def __format__(self, spec: str) -> str:
-        return self.operand() if spec == "p" else self.text
 
 
 class TranslationFailure(Exception):
@@ -103,15 +91,6 @@ class Discard:
 
 
 @dataclass
-class Assign:
-    name: str
-
-    def deliver(self, w: "MslWriter", code: Code | None) -> None:
-        if code is not None:
-            w.line(f"{self.name} = {code.text};")
-
-
-@dataclass
 class LoopExit:
     """Leaving the loop of a local tail-recursive function with its value."""
 
@@ -128,14 +107,6 @@ DISCARD = Discard()
 
 
 # ---------------------------------------------------------------- IR helpers
-
-
-def float_text(value) -> str:
-    """A float literal's digits with a decimal point or exponent (40 → 40.0)."""
-    if isinstance(value, int):
-        return f"{value}.0"
-    text = repr(float(value))
-    return text if any(c in text for c in ".e") else text + ".0"
 
 
 def head(t) -> str | None:

@@ -21,6 +21,7 @@ from ...types import (TCon, TError, TRecord, TTuple, deep_resolve, is_scalar, ma
                       vector_parts)
 from .. import EntryInfo, Translation
 from ..names import NameAllocator
+from ..text import Assign, Code, float_text
 from .builtins import BUILTINS, UNAVAILABLE_TYPES
 from .consteval import ConstEvaluator, is_abstract, scalar_of
 from .layout import buffer_problem
@@ -35,16 +36,6 @@ RESOURCE_TYPES = {"存储缓冲", "均匀缓冲", "工作组变量", "纹理二�
 SUBGROUP_IO = {"子组调用序", "子组大小"}
 NOT_PARAMETERS = {"存储缓冲", "均匀缓冲", "工作组变量", "格"}   # textures and samplers may be parameters
 
-
-@dataclass
-class Code:
-    """A WGSL expression; `atomic` when it needs no parentheses as an operand."""
-
-    text: str
-    atomic: bool = True
-
-    def operand(self) -> str:
-        return self.text if self.atomic else f"({self.text})"
 
 
 # ---------------------------------------------------------------- destinations
@@ -63,15 +54,6 @@ class Discard:
 
 
 @dataclass
-class Assign:
-    name: str
-
-    def deliver(self, w: "Writer", code: Code | None) -> None:
-        if code is not None:
-            w.line(f"{self.name} = {code.text};")
-
-
-@dataclass
 class LoopExit:
     inner: Discard | Assign
 
@@ -81,14 +63,6 @@ class LoopExit:
 
 
 # ---------------------------------------------------------------- literals
-
-
-def float_text(value) -> str:
-    """A float literal's digits, always with a decimal point or exponent (40 → 40.0)."""
-    if isinstance(value, int):
-        return f"{value}.0"
-    text = repr(float(value))
-    return text if any(c in text for c in ".en") else text + ".0"
 
 
 def typed_literal(value, scalar: str) -> str:

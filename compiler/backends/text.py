@@ -1,0 +1,38 @@
+"""Pieces of target text that the C-like writers (WGSL, MSL) share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class Code:
+    """An expression's text; `atomic` when it needs no parentheses as an operand."""
+
+    text: str
+    atomic: bool = True
+
+    def operand(self) -> str:
+        return self.text if self.atomic else f"({self.text})"
+
+    def __format__(self, spec: str) -> str:
+        return self.operand() if spec == "p" else self.text
+
+
+@dataclass
+class Assign:
+    """A value's destination: assignment to a variable."""
+
+    name: str
+
+    def deliver(self, w, code: Code | None) -> None:
+        if code is not None:
+            w.line(f"{self.name} = {code.text};")
+
+
+def float_text(value) -> str:
+    """A float literal's digits, always with a decimal point or exponent (40 → 40.0)."""
+    if isinstance(value, int):
+        return f"{value}.0"
+    text = repr(float(value))
+    return text if any(c in text for c in ".en") else text + ".0"
