@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
+
+INDENT = "  "
 
 
 @dataclass
@@ -36,3 +39,21 @@ def float_text(value) -> str:
         return f"{value}.0"
     text = repr(float(value))
     return text if any(c in text for c in ".en") else text + ".0"
+
+
+class LineWriter:
+    """Indented lines of one function body being written."""
+
+    lines: list[str]
+    depth: int
+
+    def line(self, text: str) -> None:
+        self.lines.append(INDENT * self.depth + text)
+
+    @contextmanager
+    def block(self):
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1

@@ -27,10 +27,9 @@ from ...diagnostics import Diagnostic
 from ...types import TCon, TError, TRecord, TTuple, deep_resolve, matrix_parts, resolve, vector_parts
 from .. import EntryInfo, Translation
 from ..names import NameAllocator
-from ..text import Assign, Code, float_text
+from ..text import INDENT, Assign, Code, LineWriter, float_text
 from .builtins import BUILTINS, CELL, Special, Template
 
-INDENT = "  "
 HEADER = "#include <metal_stdlib>\nusing namespace metal;"
 SCALARS = {("定长小数", 32): "float", ("定长小数", 16): "half", ("定长整数", 32): "int",
            ("定长无符号", 32): "uint"}
@@ -154,7 +153,7 @@ class Uses:
 # ---------------------------------------------------------------- the writer
 
 
-class MslWriter:
+class MslWriter(LineWriter):
     """Writes one shader source (with its imported shader sources) as MSL."""
 
     def __init__(self, modules: list[ir.Module], show) -> None:
@@ -179,17 +178,6 @@ class MslWriter:
         self._begin_item()
 
     # ------------------------------------------------------------ output
-
-    def line(self, text: str) -> None:
-        self.lines.append(INDENT * self.depth + text)
-
-    @contextmanager
-    def block(self):
-        self.depth += 1
-        try:
-            yield
-        finally:
-            self.depth -= 1
 
     @contextmanager
     def capture(self):

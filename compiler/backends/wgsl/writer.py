@@ -11,7 +11,6 @@ branches are plain values of a scalar or vector type becomes select.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ... import ir
@@ -21,12 +20,11 @@ from ...types import (TCon, TError, TRecord, TTuple, deep_resolve, is_scalar, ma
                       vector_parts)
 from .. import EntryInfo, Translation
 from ..names import NameAllocator
-from ..text import Assign, Code, float_text
+from ..text import INDENT, Assign, Code, LineWriter, float_text
 from .builtins import BUILTINS, UNAVAILABLE_TYPES
 from .consteval import ConstEvaluator, is_abstract, scalar_of
 from .layout import buffer_problem
 
-INDENT = "  "
 SCALARS = {("定长小数", 32): "f32", ("定长小数", 16): "f16", ("定长整数", 32): "i32",
            ("定长无符号", 32): "u32"}
 HANDLES = {"采样器": "sampler", "深度纹理二维": "texture_depth_2d", "比较采样器": "sampler_comparison"}
@@ -105,7 +103,7 @@ def function_key(modules: list[ir.Module], name: str) -> tuple[str, str]:
 # ---------------------------------------------------------------- the writer
 
 
-class Writer:
+class Writer(LineWriter):
     """Writes one shader source (with its imported shader sources) as WGSL."""
 
     def __init__(self, modules: list[ir.Module], show) -> None:
@@ -137,17 +135,6 @@ class Writer:
         self.known: dict[int, object] = {}
 
     # ------------------------------------------------------------ output
-
-    def line(self, text: str) -> None:
-        self.lines.append(INDENT * self.depth + text)
-
-    @contextmanager
-    def block(self):
-        self.depth += 1
-        try:
-            yield
-        finally:
-            self.depth -= 1
 
     def captured(self, emit) -> list[str]:
         """The lines `emit` writes one level deeper, not yet placed."""
