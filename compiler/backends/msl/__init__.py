@@ -1,15 +1,35 @@
 """The MSL back end (seed 着九): `translate(ws, checked)` writes a checked
-shader source, with the shader sources it imports, as Metal Shading Language."""
+shader source, with the shader sources it imports, as Metal Shading Language;
+`builtin_spelling(name)` says what a builtin becomes in MSL."""
 
 from __future__ import annotations
+
+import re
 
 from ...check.module import type_names
 from ...diagnostics import Diagnostic
 from ...types import Printer
 from .. import Translation
+from .builtins import BUILTINS, CELL, CELL_SHOWN, Special
 from .writer import MslEntry, MslWriter
 
-__all__ = ["MslEntry", "MslWriter", "translate"]
+__all__ = ["MslEntry", "MslWriter", "builtin_spelling", "translate"]
+
+_ARGUMENT = re.compile(r"\{(\d)(?::p)?\}")
+ARGUMENT_NAMES = "甲乙丙丁戊"
+
+
+def builtin_spelling(name: str) -> str | None:
+    """What a call of builtin `name` reads like in MSL (arguments 甲 乙 丙,
+    result type T), for hover; None where MSL has no such builtin."""
+    if name == CELL:
+        return CELL_SHOWN
+    b = BUILTINS.get(name)
+    if b is None:
+        return None
+    if isinstance(b, Special):
+        return b.shown
+    return _ARGUMENT.sub(lambda m: ARGUMENT_NAMES[int(m.group(1))], b.text).replace("{R}", "T")
 
 
 def translate(ws, checked) -> Translation:

@@ -26,6 +26,7 @@ class Template:
 @dataclass(frozen=True)
 class Special:
     method: str             # MslWriter method `_builtin_<method>(call)`
+    shown: str              # what hover shows: the spellings the method chooses between
     effect: bool = False
     reads: bool = False
     uniform: bool = False
@@ -44,17 +45,17 @@ _ATOMIC = "memory_order_relaxed"
 BUILTINS: dict[str, Template | Special] = {
     # operators
     "加": _op("+"), "减": _op("-"), "乘": _op("*"), "除": _op("/"),
-    "余": Special("remainder"),
-    "左移": Special("shift"), "右移": Special("shift"),
+    "余": Special("remainder", "fmod(甲, 乙) / 甲 % 乙"),
+    "左移": Special("shift", "甲 << 乙"), "右移": Special("shift", "甲 >> 乙"),
     "等于": _op("=="), "不等于": _op("!="), "小于": _op("<"), "大于": _op(">"),
     "不大于": _op("<="), "不小于": _op(">="),
-    "按位与": Special("bitwise"), "按位或": Special("bitwise"), "异或": _op("^"),
+    "按位与": Special("bitwise", "甲 & 乙"), "按位或": Special("bitwise", "甲 | 乙"), "异或": _op("^"),
     "按位非": Template("~{0:p}", atomic=False),
-    "且": Special("logical"), "或": Special("logical"),
+    "且": Special("logical", "甲 && 乙"), "或": Special("logical", "甲 || 乙"),
     "非": Template("!{0:p}", atomic=False), "负": Template("-{0:p}", atomic=False),
     # literals and conversions
-    "新浮三二": Special("typed_literal"), "新浮十六": Special("typed_literal"),
-    "新整三二": Special("typed_literal"), "新无三二": Special("typed_literal"),
+    "新浮三二": Special("typed_literal", "甲f / float(甲)"), "新浮十六": Special("typed_literal", "甲h / half(甲)"),
+    "新整三二": Special("typed_literal", "int(甲)"), "新无三二": Special("typed_literal", "甲u / uint(甲)"),
     "转换": Template("{R}({0})"),
     "位转换": Template("as_type<{R}>({0})"),
     "半精度解包": Template("float2(as_type<half2>({0}))"),
@@ -70,7 +71,7 @@ BUILTINS: dict[str, Template | Special] = {
     "读存储": Template("{0}", reads=True),
     "写存储": Template("{0} = {1}", effect=True),
     "取元素": Template("{0:p}[{1}]"),
-    "数组长度": Special("array_length"),
+    "数组长度": Special("array_length", "（长度表中该缓冲的一项）"),
     "读格": Template("{0}", reads=True),
     "写格": Template("{0} = {1}", effect=True),
     # atomics
@@ -87,10 +88,10 @@ BUILTINS: dict[str, Template | Special] = {
     "正弦": _fn("sin"), "余弦": _fn("cos"), "正切": _fn("tan"), "双曲正切": _fn("tanh"),
     "反正弦": _fn("asin"), "反余弦": _fn("acos"), "反正切": _fn("atan"), "反正切二": _fn("atan2", 2),
     "向下取整": _fn("floor"), "向上取整": _fn("ceil"), "四舍五入": _fn("rint"), "截断": _fn("trunc"),
-    "小数部分": _fn("fract"), "饱和": _fn("saturate"), "符号": Special("sign"),
+    "小数部分": _fn("fract"), "饱和": _fn("saturate"), "符号": Special("sign", "sign(甲) / T(甲 > T(0)) - T(甲 < T(0))"),
     "点积": _fn("dot", 2), "叉积": _fn("cross", 2), "长度": _fn("length"), "距离": _fn("distance", 2),
     "归一化": _fn("normalize"), "融合乘加": _fn("fma", 3),
-    "选择": Special("select"),
+    "选择": Special("select", "丙 ? 乙 : 甲"),
     "矩阵乘": _op("*"), "转置": _fn("transpose"), "行列式": _fn("determinant"),
     "一位计数": _fn("popcount"), "位反转": _fn("reverse_bits"),
     # fragment-only: derivatives need every neighbouring invocation, so never speculate them
@@ -102,7 +103,7 @@ BUILTINS: dict[str, Template | Special] = {
     # textures
     "采样纹理": Template("{0:p}.sample({1}, {2})", reads=True, uniform=True),
     "按层采样纹理": Template("{0:p}.sample({1}, {2}, level({3}))", reads=True),
-    "读纹素": Special("texel", reads=True),
+    "读纹素": Special("texel", "甲.read(乙, 丙)", reads=True),
     "纹理尺寸": Template("uint2({0:p}.get_width(), {0:p}.get_height())"),
     "比较采样": Template("{0:p}.sample_compare({1}, {2}, {3})", reads=True),
     # SIMD-groups (seed 着十一): the lane index is a ushort in MSL
@@ -115,3 +116,4 @@ BUILTINS: dict[str, Template | Special] = {
 
 #: Builtins that only make a value a statement can hold (the 令 that binds a cell).
 CELL = "新格"
+CELL_SHOWN = "T 格 = 甲"

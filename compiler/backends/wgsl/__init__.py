@@ -1,5 +1,6 @@
 """The WGSL back end (seed 着三–着八): `translate(ws, checked)` writes a
-checked shader source, with the shader sources it imports, as WGSL."""
+checked shader source, with the shader sources it imports, as WGSL;
+`builtin_spelling(name)` says what a builtin becomes in WGSL."""
 
 from __future__ import annotations
 
@@ -7,7 +8,17 @@ from ...check.module import type_names
 from ...diagnostics import Diagnostic
 from ...types import Printer
 from .. import Translation
+from .builtins import BUILTINS, FORM_SPELLINGS
 from .writer import Writer
+
+
+def builtin_spelling(name: str) -> str | None:
+    """What a call of builtin `name` reads like in WGSL (arguments 甲 乙 丙),
+    for hover; None where WGSL has no such builtin (subgroup matrices)."""
+    b = BUILTINS.get(name)
+    if b is None or b.form == "unavailable":
+        return None
+    return FORM_SPELLINGS[b.form].format(b.text)
 
 
 def translate(ws, checked) -> Translation:

@@ -92,6 +92,15 @@ BUILTINS: dict[str, Builtin] = {
     **{name: Builtin("unavailable", _NO_WGSL, effect=True) for name in _MATRIX_FRAGMENTS},
 }
 
+#: How a call of each form reads in hover, the arguments named 甲 乙 丙 in
+#: order (see the writer's `_form_<form>`); `{}` is the entry's `text`.
+FORM_SPELLINGS = {
+    "infix": "甲 {} 乙", "prefix": "{}甲", "call": "{}(…)", "atomic": "{}(&甲[乙], …)", "address": "{}(&甲)",
+    "literal": "{}(甲)，字面量写成带类型的字面量", "index": "甲[乙]", "store_index": "甲[乙] = 丙",
+    "load": "甲", "store": "甲 = 乙", "cell_new": "var 格: T = 甲", "discard": "discard", "convert": "T(甲)",
+    "bitcast": "bitcast<T>(甲)",
+}
+
 #: Types WGSL has no spelling for, with the reason.
 UNAVAILABLE_TYPES = {
     "子组矩阵片甲": _NO_WGSL, "子组矩阵片乙": _NO_WGSL, "子组矩阵片累": _NO_WGSL,
