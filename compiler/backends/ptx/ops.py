@@ -9,6 +9,8 @@ and fma are native; f16 division and math functions go through f32 (seed).
 
 from __future__ import annotations
 
+import inspect
+
 from ... import ir
 from ...check.expressions import LITERAL_CONSTRUCTORS
 from . import mathseq
@@ -81,6 +83,11 @@ REDUCTIONS = {
     "子组最小": ("最小", {"f32": "0f7F800000", "u32": "4294967295", "s32": "2147483647"}),
 }
 WARP_LANES = "31"   # shfl.sync's clamp operand: the whole 32-lane warp
+
+#: atomic builtin → atom.global operation; shuffle builtin → shfl.sync mode
+ATOMICS = {"原子加": "add", "原子最大": "max", "原子最小": "min"}
+SHUFFLES = {"子组广播": "idx", "子组洗牌": "idx", "子组异或洗牌": "bfly"}
+BARRIER = "bar.sync 0"
 
 
 class PtxMachine:
@@ -467,7 +474,7 @@ def _write_cell(w, call, args):
 
 
 def _barrier(w, call, args):
-    w.emit("bar.sync 0")
+    w.emit(BARRIER)
     return []
 
 
@@ -560,12 +567,12 @@ OPS = {
     "读共享": _read_whole, "读均匀": _read_whole, "读存储": _read_whole,
     "写共享": _write_whole, "写存储": _write_whole,
     "数组长度": _array_length,
-    "原子加": _atomic("add"), "原子最大": _atomic("max"), "原子最小": _atomic("min"),
+    **{name: _atomic(operation) for name, operation in ATOMICS.items()},
     "原子读": _atomic_load, "原子存": _atomic_store,
     "新格": _new_cell, "读格": _new_cell, "写格": _write_cell,
     "工作组屏障": _barrier, "存储屏障": _barrier,
     **{name: _reduce for name in REDUCTIONS},
-    "子组广播": _shuffle("idx"), "子组洗牌": _shuffle("idx"), "子组异或洗牌": _shuffle("bfly"),
+    **{name: _shuffle(mode) for name, mode in SHUFFLES.items()},
 }
 
 
@@ -573,3 +580,61 @@ def literal_argument(call) -> int | float | None:
     """The number of a typed literal (「新无三二」于「二」, also of a negated
     literal), which becomes an immediate instead of a conversion."""
     return ir.literal_value(call.args[0]) if call.name in LITERAL_CONSTRUCTORS else None
+
+
+# ---------------------------------------------------------------- spellings (hover)
+
+
+class _InstructionLog:
+    """A writer that only notes the instructions a formula asks for, so hover
+    shows what the formula really emits."""
+
+    def __init__(self) -> None:
+        self.instructions: list[str] = []
+
+    def op(self, instruction: str, kind: Scalar, *xs: str) -> str:
+        self.instructions.append(instruction)
+        return "%r"
+
+    def in_register(self, kind: Scalar, x: str) -> str:
+        return x
+
+
+def formula_instructions(fn) -> list[str]:
+    """The distinct f32 instructions of a float formula, in first-use order."""
+    log = _InstructionLog()
+    arity = len(inspect.signature(fn).parameters) - 1
+    fn(PtxMachine(log), *["%x"] * arity)
+    return list(dict.fromkeys(log.instructions))
+
+
+def _instructions_of(name: str, kinds=None) -> str:
+    table = INSTRUCTIONS[name]
+    return " / ".join(sorted({table[k] for k in kinds or table if table[k]})) or "（不需指令）"
+
+
+def _reduction_of(name: str) -> str:
+    combine, identities = REDUCTIONS[name]
+    return f"shfl.sync.bfly.b32 与 {_instructions_of(combine, identities)}，五轮"
+
+
+#: (table, how a builtin in it is spelled), first match wins: 除 is an
+#: instruction for floats, 余 and 符号 a float formula, before the generic rest
+SPELLERS = (
+    (INSTRUCTIONS, _instructions_of),
+    (COMPARISONS, lambda name: f"setp.{COMPARISONS[name]}.T"),
+    (FORMULAS, lambda name: "（浮点指令序列：" + "、".join(formula_instructions(FORMULAS[name])) + "）"),
+    (ATOMICS, lambda name: f"atom.global.{ATOMICS[name]}.T"),
+    (SHUFFLES, lambda name: f"shfl.sync.{SHUFFLES[name]}.b32"),
+    (REDUCTIONS, _reduction_of),
+    (("工作组屏障", "存储屏障"), lambda name: BARRIER),
+    (LITERAL_CONSTRUCTORS, lambda name: "（立即数，或 cvt）"),
+    (("转换",), lambda name: "cvt.T.S"),
+    (OPS, lambda name: "（指令序列）"),
+)
+
+
+def spelling(name: str) -> str | None:
+    """What builtin `name` becomes in PTX, from the tables above; None when
+    the PTX back end has no emitter for it."""
+    return next((spell(name) for table, spell in SPELLERS if name in table), None)
