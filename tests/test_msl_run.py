@@ -1,12 +1,10 @@
 """Every compute sample's MSL, executed on the CPU through the Metal shim and
-compared with the same NumPy references as the WGSL runs — the Linux stand-in
-for the seed's 金属运行 test.
+compared with its NumPy reference (tests/references.py, the same as the WGSL
+and PTX runs) — the Linux stand-in for the seed's 金属运行 test.
 
-The references are the compute tests of test_wgsl_samples.py, each called with
-its `run` replaced by one that translates to MSL, builds the kernels with
-clang++ against tests/metal_shim (one OS thread per invocation, real
-threadgroup barriers and threadgroup memory, 32-lane SIMD-groups) and
-dispatches them.
+The runner translates to MSL, builds the kernels with clang++ against
+tests/metal_shim (one OS thread per invocation, real threadgroup barriers and
+threadgroup memory, 32-lane SIMD-groups) and dispatches them.
 """
 
 from __future__ import annotations
@@ -17,16 +15,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import test_wgsl_samples as wgsl
+from references import REFERENCES, SAMPLES
 from zhuose.compiler.backends import translate
 from zhuose.compiler.workspace import Workspace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "metal_shim"))
-from host import Uploads, check_like_wgsl, compute_samples, reference  # noqa: E402
+from host import msl_compute_samples, msl_run  # noqa: E402
 from runner import SAMPLER_SLOTS, TEXTURE_SLOTS, Kernel, Runner, require_clang  # noqa: E402
 
-WS = Workspace(wgsl.ROOT)
-COMPUTE = compute_samples(wgsl, WS)
+WS = Workspace(SAMPLES)
+COMPUTE = msl_compute_samples(WS)
 
 
 @pytest.fixture(autouse=True)
@@ -46,27 +44,28 @@ def runner(tmp_path_factory) -> Runner:
 
 def test_every_compute_sample_has_a_reference():
     assert len(COMPUTE) >= 20, sorted(COMPUTE)
-    assert [name for name in COMPUTE if reference(wgsl, name) is None] == []
+    assert [name for name in COMPUTE if name not in REFERENCES] == []
 
 
-def textures(prepared, others) -> None:
-    """What the WGSL test uploads, as the CPU runtime's texture and sampler slots."""
-    for group, binding, make in others:
-        uploads = Uploads()
-        make(uploads)
+def bind_textures(prepared, textures) -> None:
+    """The references' textures and samplers, as the CPU runtime's slots: a
+    texture is its width, height, 0, 0 and its rgba16float texels widened to
+    float; a sampler is 1 for a linear filter."""
+    for group, binding, resource in textures:
         slot = group * 16 + binding
-        if uploads.texels is not None:
-            height, width, _ = uploads.texels.shape
-            prepared.buffers[TEXTURE_SLOTS + slot] = (np.array([width, height, 0, 0], np.uint32).tobytes()
-                                                      + uploads.texels.tobytes())
+        if isinstance(resource, dict):
+            linear = resource.get("mag_filter") == "linear"
+            prepared.buffers[SAMPLER_SLOTS + slot] = np.array([linear], np.uint32).tobytes()
         else:
-            prepared.buffers[SAMPLER_SLOTS + slot] = np.array([uploads.linear], np.uint32).tobytes()
+            height, width, _ = resource.shape
+            header = np.array([width, height, 0, 0], np.uint32).tobytes()
+            texels = np.asarray(resource, np.float16).astype(np.float32).tobytes()
+            prepared.buffers[TEXTURE_SLOTS + slot] = header + texels
 
 
 @pytest.mark.parametrize("name", sorted(COMPUTE))
-def test_runs_like_numpy(name, runner, monkeypatch):
-    check_like_wgsl(wgsl, WS, name, lambda key, d: runner.dispatch(key, d.groups, d.buffers), monkeypatch,
-                    textures)
+def test_runs_like_numpy(name, runner):
+    REFERENCES[name](msl_run(WS, lambda key, d: runner.dispatch(key, d.groups, d.buffers), bind_textures))
 
 
 #: Semantics C++ would get wrong if the translation were naive; one invocation

@@ -1,9 +1,9 @@
-"""Every compute sample's PTX, run and compared with the NumPy references of
-tests/test_wgsl_samples.py (one reference per compute sample, shared by all
-back ends): on an NVIDIA GPU through the CUDA driver helper (runtime.py)
-when one is here, and always on the PTX emulator (tests/test_ptx_emulator.py)
-behind a stand-in for libcuda, so the driver helper's loading, allocation,
-parameter order, launch shape and read-back run too."""
+"""Every compute sample's PTX, run and compared with its NumPy reference
+(tests/references.py, one per compute sample, shared by all back ends): on
+an NVIDIA GPU through the CUDA driver helper (runtime.py) when one is here,
+and always on the PTX emulator (tests/test_ptx_emulator.py) behind a
+stand-in for libcuda, so the driver helper's loading, allocation, parameter
+order, launch shape and read-back run too."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import test_wgsl_samples as refs
+from references import REFERENCES, SAMPLES, grid, sample_path
 from test_ptx_emulator import Memory, launch, parse
 from zhuose.compiler import ir
 from zhuose.compiler.backends import translate
@@ -24,8 +24,6 @@ from zhuose.compiler.backends.ptx.scalars import concrete
 from zhuose.compiler.types import TCon
 from zhuose.compiler.workspace import Workspace
 
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = ROOT / "samples"
 WS = Workspace(SAMPLES)
 
 
@@ -154,41 +152,35 @@ def _upload(data: np.ndarray, resource: ir.Resource) -> bytes:
 
 
 def ptx_run(device):
-    """A `run` for the references: same arguments, the PTX back end underneath."""
-    def run(sample: str, entry: str, data: dict[str, np.ndarray], groups, others=()) -> dict[str, np.ndarray]:
-        path = SAMPLES / f"{sample}。着色器。豫"
+    """A runner for the references: the PTX back end on `device`."""
+    def run(sample: str, entry: str, data: dict[str, np.ndarray], groups, textures=()) -> dict[str, np.ndarray]:
+        path = sample_path(sample)
         result = translate(WS, path, "ptx")
         if result.text is None:
             pytest.skip(f"跳过：{sample} 译不成 PTX：{result.diagnostics[0].message}")
+        assert not textures, "千手目标没有纹理与采样器，却译出了用到它们的入口"
         info = next(e for e in result.entries if e.item == entry)
         used = {p.resource: (p.group, p.binding) for p in info.params if p.kind == "buffer" and p.resource}
         assert sorted(used) == sorted(data), "给出的缓冲与入口用到的不一致"
         resources = _resources(path)
         buffers = {key: _upload(data[name], resources[name]) for name, key in used.items()}
-        groups = tuple(groups) + (1,) * (3 - len(groups)) if isinstance(groups, tuple) else (groups, 1, 1)
-        out = device(result.text, info, buffers, groups)
+        out = device(result.text, info, buffers, grid(groups))
         return {name: np.frombuffer(out[key][:data[name].nbytes], dtype=data[name].dtype).reshape(data[name].shape)
                 for name, key in used.items()
                 if resources[name].kind == "storage" and resources[name].access != "只读"}
     return run
 
 
-REFERENCES = sorted(name for name, fn in vars(refs).items()
-                    if name.startswith("test_") and callable(fn) and "run" in fn.__code__.co_names)
-
-
 def test_every_compute_sample_has_a_reference():
-    names = {n[len("test_"):] for n in REFERENCES}
     for g in SAMPLES.rglob("*。千手"):
         name = str(g.relative_to(SAMPLES)).replace("。千手", "")
-        assert name in names or name.replace("/", "_") + "_imports_two_packages" in names, name
+        assert name in REFERENCES, name
 
 
 @pytest.mark.parametrize("device", DEVICES)
-@pytest.mark.parametrize("reference", REFERENCES)
-def test_reference(reference, device, monkeypatch):
-    monkeypatch.setattr(refs, "run", ptx_run(DEVICES[device]))
-    getattr(refs, reference)()
+@pytest.mark.parametrize("name", sorted(REFERENCES))
+def test_runs_like_numpy(name, device):
+    REFERENCES[name](ptx_run(DEVICES[device]))
 
 
 # ---------------------------------------------------------------- the driver helper itself

@@ -12,15 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from references import SAMPLES, sample_name, translatable
 from zhuose.compiler import ir
 from zhuose.compiler.backends import translate
 from zhuose.compiler.backends.ptx.mangle import ENTRY_PREFIX, mangle
 from zhuose.compiler.cli import main
 from zhuose.compiler.workspace import Workspace
 
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = ROOT / "samples"
-ERRORS = SAMPLES / "错误"
 WS = Workspace(SAMPLES)
 PTXAS = shutil.which("ptxas")
 ARCHES = ("sm_80", "sm_90")
@@ -29,20 +27,12 @@ ARCHES = ("sm_80", "sm_90")
 UNSUPPORTED = {"纹素处理": "千手目标不支持「纹理尺寸」"}
 
 
-def _name(path: Path) -> str:
-    return str(path.relative_to(SAMPLES)).replace("。着色器。豫", "")
-
-
 def _stages(path: Path) -> set[str]:
     return {d.stage for d in WS.check(path).module.decls if isinstance(d, ir.Entry)}
 
 
-def _clean(path: Path) -> bool:
-    return not [d for d in WS.diagnostics(path) if d.severity == "错误"]
-
-
-SOURCES = sorted(p for p in SAMPLES.rglob("*。着色器。豫") if ERRORS not in p.parents and _clean(p))
-COMPUTE = [p for p in SOURCES if "计算" in _stages(p) and _name(p) not in UNSUPPORTED]
+SOURCES = translatable(WS)
+COMPUTE = [p for p in SOURCES if "计算" in _stages(p) and sample_name(p) not in UNSUPPORTED]
 RENDER_ONLY = [p for p in SOURCES if _stages(p) and "计算" not in _stages(p)]
 
 
@@ -51,11 +41,11 @@ def golden(path: Path) -> Path:
 
 
 def test_there_are_compute_samples():
-    assert len(COMPUTE) >= 20, [_name(p) for p in COMPUTE]
+    assert len(COMPUTE) >= 20, [sample_name(p) for p in COMPUTE]
     assert RENDER_ONLY
 
 
-@pytest.mark.parametrize("path", COMPUTE, ids=_name)
+@pytest.mark.parametrize("path", COMPUTE, ids=sample_name)
 def test_golden(path):
     result = translate(WS, path, "ptx")
     assert result.diagnostics == []
@@ -65,7 +55,7 @@ def test_golden(path):
     assert result.text.startswith(".version 8.0\n.target sm_80\n.address_size 64\n")
 
 
-@pytest.mark.parametrize("path", COMPUTE, ids=_name)
+@pytest.mark.parametrize("path", COMPUTE, ids=sample_name)
 def test_every_compute_entry_is_a_visible_entry(path):
     result = translate(WS, path, "ptx")
     entries = [d for d in WS.check(path).module.decls if isinstance(d, ir.Entry) and d.stage == "计算"]
@@ -90,7 +80,7 @@ def test_unsupported_samples_say_why(name, reason):
     assert any(reason in d.message for d in result.diagnostics), result.diagnostics
 
 
-@pytest.mark.parametrize("path", RENDER_ONLY, ids=_name)
+@pytest.mark.parametrize("path", RENDER_ONLY, ids=sample_name)
 def test_render_only_modules_are_an_error(path):
     result = translate(WS, path, "ptx")
     assert result.text is None
@@ -107,7 +97,7 @@ def assemble(text: str, arch: str, tmp_path: Path) -> subprocess.CompletedProces
 
 @pytest.mark.skipif(PTXAS is None, reason="跳过：PATH 上没有 ptxas，无法核对 PTX 能否汇编")
 @pytest.mark.parametrize("arch", ARCHES)
-@pytest.mark.parametrize("path", COMPUTE, ids=_name)
+@pytest.mark.parametrize("path", COMPUTE, ids=sample_name)
 def test_ptxas_assembles_without_warnings(path, arch, tmp_path):
     done = assemble(golden(path).read_text(encoding="utf-8"), arch, tmp_path)
     assert done.returncode == 0 and not done.stderr.strip() and not done.stdout.strip(), done.stderr

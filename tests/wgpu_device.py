@@ -13,6 +13,7 @@ import sys
 import numpy as np
 import pytest
 
+from references import grid
 from zhuose.compiler import ir
 from zhuose.compiler.backends import translate
 from zhuose.compiler.backends.wgsl.dispatch import (WebGPUError, buffer_for, create_module, entry_resources,
@@ -51,11 +52,9 @@ def validate(wgsl: str):
         pytest.fail(f"{err}\n--- WGSL ---\n{wgsl}")
 
 
-def run_entry(ws, path, entry: str, data: dict, groups, others=()) -> dict:
-    """Translate a shader source and dispatch one compute entry on the device.
-    `data` gives every buffer the entry uses, by resource name; returns every
-    writable buffer as an array shaped like its input.  `groups` is a count or
-    a tuple of up to three."""
+def run_entry(ws, path, entry: str, data: dict, groups, textures=()) -> dict:
+    """Translate a shader source and dispatch one compute entry on the device:
+    a runner of tests/references.py for a source at `path`."""
     result = translate(ws, path, "wgsl")
     assert result.text is not None, [d.message for d in result.diagnostics]
     device_for(result.text)
@@ -66,9 +65,10 @@ def run_entry(ws, path, entry: str, data: dict, groups, others=()) -> dict:
     resources = [r for r in entry_resources(modules, decl.function) if r.kind in ("storage", "uniform")]
     assert sorted(r.name for r in resources) == sorted(data), "给出的缓冲与入口用到的不一致"
     buffers = [buffer_for(r, np.ascontiguousarray(data[r.name]).tobytes()) for r in resources]
-    groups = tuple(groups) if isinstance(groups, tuple) else (groups,)
+    others = [(group, binding, lambda device, r=resource: _texture_resource(device, r))
+              for group, binding, resource in textures]
     try:
-        out = run_compute(result.text, function, buffers, groups + (1,) * (3 - len(groups)), others)
+        out = run_compute(result.text, function, buffers, grid(groups), others)
     except WebGPUError as err:
         pytest.fail(f"{err}\n--- WGSL ---\n{result.text}")
     arrays = {}

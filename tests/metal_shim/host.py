@@ -7,9 +7,11 @@ sizes: float3 takes 16 bytes, structs align their fields)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
+from references import REFERENCES, grid, sample_name, sample_path, translatable
 from zhuose.compiler import ir
 from zhuose.compiler.backends import translate
 from zhuose.compiler.backends.msl.writer import LENGTHS_SLOT
@@ -88,8 +90,7 @@ def prepare(ws, path, item: str, data: dict[str, np.ndarray], groups) -> Dispatc
             element = resources[name].inner.args[0]
             lengths[slot] = data[name].nbytes // metal_layout(element)[0]
         buffers[LENGTHS_SLOT] = lengths.tobytes()
-    groups = tuple(groups) + (1,) * (3 - len(groups)) if isinstance(groups, tuple) else (groups, 1, 1)
-    return Dispatch(result.text, entry, buffers, returned, groups)
+    return Dispatch(result.text, entry, buffers, returned, grid(groups))
 
 
 def _same_layout(r: ir.Resource) -> None:
@@ -110,63 +111,38 @@ def results(d: Dispatch, out: dict[int, bytes]) -> dict[str, np.ndarray]:
     return arrays
 
 
-# ---------------------------------------------------------------- the WGSL tests' NumPy references
+# ---------------------------------------------------------------- the references' runner
 
 
-def compute_samples(wgsl, ws) -> dict[str, object]:
+def msl_compute_samples(ws) -> dict[str, Path]:
     """Samples (by name) whose MSL translates and has a compute entry."""
     found = {}
-    for path in wgsl.TRANSLATABLE:
+    for path in translatable(ws):
         result = translate(ws, path, "msl")
         if result.text is not None and any(e.stage == "计算" for e in result.entries):
-            found[wgsl._name(path)] = path
+            found[sample_name(path)] = path
     return found
 
 
-def reference(wgsl, name: str):
-    """The WGSL test of a sample: test_名, or the one for a sample in a package folder."""
-    return (getattr(wgsl, f"test_{name}", None)
-            or getattr(wgsl, f"test_{name.replace('/', '_')}_imports_two_packages", None))
-
-
-def check_like_wgsl(wgsl, ws, name: str, dispatch, monkeypatch, handles) -> None:
-    """Call the sample's WGSL test with its `run` replaced: translate to MSL,
-    lay out the buffers, `handles(prepared, others)` adds the textures and
+def msl_run(ws, dispatch, bind_textures):
+    """A runner for tests/references.py: translate to MSL, lay out the
+    buffers, `bind_textures(prepared, textures)` adds the textures and
     samplers, `dispatch(sample/entry, prepared) -> {slot: bytes}` runs it."""
-    def run(sample, entry, data, groups, others=()):
-        prepared = prepare(ws, wgsl.SAMPLES / f"{sample}。着色器。豫", entry, data, groups)
-        if others:
-            handles(prepared, others)
+    def run(sample, entry, data, groups, textures=()):
+        prepared = prepare(ws, sample_path(sample), entry, data, groups)
+        if textures:
+            bind_textures(prepared, textures)
         return results(prepared, dispatch(f"{sample}/{entry}", prepared))
-
-    monkeypatch.setattr(wgsl, "run", run)
-    reference(wgsl, name)()
+    return run
 
 
-class Uploads:
-    """Stands in for the wgpu device a WGSL test creates its textures and
-    samplers on, keeping what it uploads: `texels` (height × width × 4
-    float32) or `linear` (the sampler's filter)."""
+# ---------------------------------------------------------------- the old entry points test_msl_metal.py calls
+# (outside this change's area): to go once it calls msl_compute_samples and msl_run.
 
-    FORMATS = {"rgba16float": np.float16, "rgba32float": np.float32}
 
-    def __init__(self) -> None:
-        self.queue = self
-        self.texels = None
-        self.linear = None
+def compute_samples(_wgsl, ws) -> dict[str, Path]:
+    return msl_compute_samples(ws)
 
-    def create_texture(self, size, format, usage):
-        self.size, self.format = size, str(format)
-        return self
 
-    def write_texture(self, destination, data, layout, size):
-        dtype = self.FORMATS[self.format]
-        width, height = self.size[0], self.size[1]
-        self.texels = np.frombuffer(data, dtype).reshape(height, width, 4).astype(np.float32)
-
-    def create_view(self):
-        return self
-
-    def create_sampler(self, mag_filter="nearest", **_):
-        self.linear = str(mag_filter) == "linear"
-        return self
+def check_like_wgsl(_wgsl, ws, name: str, dispatch, _monkeypatch, handles) -> None:
+    REFERENCES[name](msl_run(ws, dispatch, handles))

@@ -1,0 +1,450 @@
+"""The NumPy reference of every compute sample, written once for every target.
+
+A reference makes a sample's inputs, dispatches its entries through the target
+runner it is given, and checks the outputs against NumPy.  The runners are
+WGSL on wgpu (tests/test_wgsl_samples.py), MSL on the CPU through the Metal
+shim (tests/test_msl_run.py) and PTX on the emulator and on CUDA
+(tests/test_ptx_runtime.py); each test file parametrizes over REFERENCES with
+its own runner, so every target checks exactly the same thing.
+
+A runner is `run(sample, entry, data, groups, textures=()) -> {name: array}`:
+`data` gives every buffer the entry uses, by resource name; the result holds
+every writable buffer, shaped like the array given for it.  `groups` is a
+workgroup count or a tuple of up to three.  `textures` are further bindings
+(group, binding, resource): an (h, w, 4) array of texels, uploaded as
+rgba16float, or a sampler descriptor dict (wgpu's `create_sampler` keywords).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples"
+ERRORS = SAMPLES / "错误"          # error samples and their helpers: 检查's evidence, not ours
+
+Runner = Callable[..., dict]
+REFERENCES: dict[str, Callable[[Runner], None]] = {}
+
+
+def reference(check: Callable[[Runner], None]) -> Callable[[Runner], None]:
+    """Registers the reference of the sample it is named after (a folder's 「/」 written 「_」)."""
+    REFERENCES[check.__name__.replace("_", "/")] = check
+    return check
+
+
+# ---------------------------------------------------------------- samples
+
+
+def sample_name(path: Path) -> str:
+    return str(path.relative_to(SAMPLES)).replace("。着色器。豫", "")
+
+
+def sample_path(name: str) -> Path:
+    return SAMPLES / f"{name}。着色器。豫"
+
+
+def translatable(ws) -> list[Path]:
+    """Every sample outside 错误/ that checks without an error, in name order."""
+    sources = sorted(p for p in SAMPLES.rglob("*。着色器。豫") if ERRORS not in p.parents)
+    return [p for p in sources if not [d for d in ws.diagnostics(p) if d.severity == "错误"]]
+
+
+def grid(groups) -> tuple[int, int, int]:
+    """A runner's `groups` (a count or up to three counts) as three counts."""
+    groups = tuple(groups) if isinstance(groups, tuple) else (groups,)
+    return groups + (1,) * (3 - len(groups))
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def rng(seed=1):
+    return np.random.default_rng(seed)
+
+
+def f32(*values):
+    return np.array(values, dtype=np.float32)
+
+
+def u32(*values):
+    return np.array(values, dtype=np.uint32)
+
+
+def close(actual, expected, rtol=1e-5, atol=1e-6):
+    np.testing.assert_allclose(actual, expected, rtol=rtol, atol=atol)
+
+
+def same(actual, expected):
+    np.testing.assert_array_equal(actual, expected)
+
+
+# ---------------------------------------------------------------- the references
+
+
+@reference
+def 加倍(run):
+    x = rng().integers(0, 2 ** 32, 37, dtype=np.uint32)
+    out = run("加倍", "加倍入口", {"数据": x}, math.ceil(37 / 4))
+    same(out["数据"], x * np.uint32(2))
+
+
+@reference
+def 两种若(run):
+    x = np.concatenate([f32(-2, -0.0, 0, 0.25, 0.5, 1, 1.5), rng().uniform(-1, 2, 90).astype(np.float32)])
+    n = len(x)
+    marks = np.full(n, 7, dtype=np.uint32)
+    out = run("两种若", "两种若入口", {"输入": x, "输出": np.zeros(n, np.float32), "标记": marks,
+                                  "符号": np.zeros(n, np.int32)}, 2)
+    close(out["输出"], np.where(x < 0, 0, np.where(x > 1, 1, x * x * (3 - 2 * x))))
+    same(out["标记"], np.where((x < 0) | (x > 1), 1, 7))
+    same(out["符号"], np.sign(x).astype(np.int32))
+
+
+@reference
+def 乘加(run):
+    x, y = rng().standard_normal(200).astype(np.float32), rng(2).standard_normal(200).astype(np.float32)
+    a, n = np.float32(1.75), 150
+    params = f32(a).tobytes() + u32(n).tobytes()
+    out = run("乘加", "乘加入口", {"参数": np.frombuffer(params, np.uint8), "甲": x, "乙": y}, 4)
+    expected = y.copy()
+    expected[:n] = a * x[:n] + y[:n]
+    close(out["乙"], expected)
+
+
+@reference
+def 位技巧(run):
+    x = np.concatenate([u32(0, 1, 2, 3, 0x80000000, 0xFFFFFF00, 1 << 20, 12345),
+                        rng().integers(0, 1 << 24, 60, dtype=np.uint32)])
+    n = len(x)
+    out = run("位技巧", "位技巧入口", {"输入": x, "计数类": np.zeros((n, 4), np.uint32),
+                                  "变换类": np.zeros((n, 4), np.uint32)}, 2)
+    ones = np.array([bin(v).count("1") for v in x.tolist()], np.uint32)
+    reverse = np.array([int(f"{v:032b}"[::-1], 2) for v in x.tolist()], np.uint32)
+    same(out["计数类"], np.stack([ones, reverse, x & (~x + np.uint32(1)), x ^ (x >> np.uint32(1))], 1))
+    rotl = (x << np.uint32(8)) | (x >> np.uint32(24))
+    pow2 = ((x != 0) & ((x & (x - np.uint32(1))) == 0)).astype(np.uint32)
+    swap = (x << np.uint32(16)) | (x >> np.uint32(16))
+    exponent = (x.astype(np.float32).view(np.uint32) >> np.uint32(23)) & np.uint32(0xFF)
+    same(out["变换类"], np.stack([rotl, pow2, swap, exponent], 1))
+
+
+@reference
+def 内建别名(run):
+    out = run("内建别名", "只用号入口", {"输出": np.zeros(70, np.uint32)}, 3)
+    same(out["输出"], np.arange(70))
+    out = run("内建别名", "号与序入口", {"输出": np.zeros(70, np.uint32)}, 3)
+    i = np.arange(70)
+    same(out["输出"], i * (i % 32))
+
+
+@reference
+def 括号分组(run):
+    x = rng().integers(0, 2 ** 32, 100, dtype=np.uint32)
+    out = run("括号分组", "三倍加一入口", {"数据": x}, 2)
+    same(out["数据"], x * np.uint32(3) + np.uint32(1))
+
+
+@reference
+def 分块矩阵乘(run):
+    m, n, k = 20, 24, 36
+    a = rng().standard_normal((m, k)).astype(np.float32)
+    b = rng(2).standard_normal((k, n)).astype(np.float32)
+    out = run("分块矩阵乘", "分块乘入口", {"尺寸": u32(m, n, k), "甲": a.ravel(), "乙": b.ravel(),
+                                     "丙": np.full(m * n, -1, np.float32)}, (2, 2))
+    close(out["丙"].reshape(m, n), a @ b, rtol=1e-4, atol=1e-4)
+
+
+@reference
+def 前缀和(run):
+    x = rng().integers(0, 2 ** 32, 600, dtype=np.uint32)
+    out = run("前缀和", "扫描入口", {"输入": x, "输出": np.zeros(600, np.uint32)}, 3)
+    blocks = np.concatenate([x, np.zeros(168, np.uint32)]).reshape(-1, 256)
+    same(out["输出"], np.cumsum(blocks, axis=1, dtype=np.uint32).ravel()[:600])
+
+
+@reference
+def 半精度(run):
+    halves = rng().uniform(-8, 8, 128).astype(np.float16)
+    packed = halves.view(np.uint32)
+    doubled = rng(2).uniform(-100, 100, 50).astype(np.float16)
+    out = run("半精度", "半精度入口", {"打包": packed, "结果": np.zeros(64, np.uint32), "和": np.zeros(64, np.float32),
+                                   "半数组": doubled}, 1)
+    v = halves.reshape(-1, 2)
+    expected = v * np.float16(1.5) + np.float16(0.25)
+    got = out["结果"].view(np.float16).reshape(-1, 2)
+    ulp = np.spacing(np.abs(expected)).astype(np.float32)  # a fused multiply-add may round once
+    assert np.all(np.abs(got.astype(np.float32) - expected.astype(np.float32)) <= ulp)
+    same(out["和"], (v[:, 0] + v[:, 1]).astype(np.float32))
+    same(out["半数组"], doubled * np.float16(2))
+
+
+@reference
+def 原子最值(run):
+    x = rng().integers(-10 ** 9, 10 ** 9, 1000, dtype=np.int32)
+    state = {"输入": x, "极值": np.zeros(2, np.int32), "计数": np.zeros(1, np.uint32), "读出": np.zeros(3, np.uint32)}
+    state.update(run("原子最值", "重置入口", {k: state[k] for k in ("极值", "计数")}, 1))
+    same(state["极值"], np.array([-2 ** 31, 2 ** 31 - 1], np.int32))
+    state.update(run("原子最值", "求极值入口", {k: state[k] for k in ("输入", "极值", "计数")}, 8))
+    state.update(run("原子最值", "读出入口", {k: state[k] for k in ("极值", "计数", "读出")}, 1))
+    same(state["读出"], np.array([x.max(), x.min(), (x > 0).sum()]).astype(np.int32).view(np.uint32))
+
+
+@reference
+def 向量运算(run):
+    a, b = rng().standard_normal((70, 4)).astype(np.float32), rng(2).standard_normal((70, 4)).astype(np.float32)
+    zeros = np.zeros((70, 4), np.float32)
+    out = run("向量运算", "向量运算入口", {"甲": a, "乙": b, "叉点": zeros, "量度": zeros, "单位": zeros,
+                                      "比较": np.zeros((70, 4), np.uint32)}, 2)
+    close(out["叉点"], np.column_stack([np.cross(a[:, :3], b[:, :3]), (a * b).sum(1)]), atol=1e-5)
+    i = np.arange(70)
+    close(out["量度"], np.column_stack([np.linalg.norm(a, axis=1), np.linalg.norm(a - b, axis=1), a[i, i % 4],
+                                      a.sum(1)]), atol=1e-5)
+    close(out["单位"], a / np.linalg.norm(a, axis=1, keepdims=True), atol=1e-5)
+    same(out["比较"], (a < b).astype(np.uint32))
+
+
+@reference
+def 多维调用(run):
+    g = 5
+    out = run("多维调用", "多维入口", {"输出": np.zeros((8 * g, 4), np.uint32)}, g)
+    i = np.arange(8 * g)
+    same(out["输出"], np.stack([i % 8, i // 8, np.full_like(i, g), np.zeros_like(i)], 1).astype(np.uint32))
+
+
+@reference
+def 奇偶排序(run):
+    x = rng().integers(0, 2 ** 32, 300, dtype=np.uint32)
+    out = run("奇偶排序", "排序入口", {"数据": x}, 2)
+    same(out["数据"], np.concatenate([np.sort(x[:256]), np.sort(x[256:])]))
+
+
+@reference
+def 子组归约(run):
+    n = 128
+    x = rng().integers(-50, 50, n).astype(np.float32)
+    out = run("子组归约", "子组归约入口", {"输入": x, "输出": np.zeros((n, 4), np.float32),
+                                      "蝶形和": np.zeros(n, np.float32), "大小": np.zeros(1, np.uint32)}, 2)
+    size = int(out["大小"][0])
+    assert size in (4, 8, 16, 32, 64, 128)
+    s = x.reshape(-1, size)
+    lane = np.arange(n) % size
+    expected = np.stack([np.repeat(s.sum(1), size), np.repeat(s.max(1), size), np.repeat(s[:, 0], size),
+                         x[(np.arange(n) - lane) + (lane ^ 1)]], 1)
+    same(out["输出"], expected)
+    if size >= 32:
+        same(out["蝶形和"], np.repeat(x.reshape(-1, 32).sum(1), 32))
+    else:
+        print(f"子组大小为 {size}：蝶形归约跨 16 个线程，只在子组不小于 32 时有意义，不核对「蝶形和」")
+
+
+@reference
+def 字面量与转换(run):
+    x = np.array([0, 1, -1, 7, -25, 123456, -2 ** 31, 2 ** 31 - 1], np.int32)
+    out = run("字面量与转换", "字面量入口", {"整数": x, "输出": np.zeros(8 * len(x), np.uint32)}, 1)
+    fx = np.abs(x.astype(np.float32) / np.float32(10))
+    expected = np.stack([x.view(np.uint32), np.trunc(fx).astype(np.uint32), np.full(len(x), 0x3F800000),
+                         np.full(len(x), 71), np.full(len(x), 0xFFFFFFFD), np.full(len(x), 7),
+                         x.view(np.uint32) + np.uint32(6), np.full(len(x), 3142)], 1).astype(np.uint32)
+    same(out["输出"].reshape(-1, 8), expected)
+
+
+@reference
+def 局部循环(run):
+    out = run("局部循环", "三角数入口", {"结果": np.zeros(100, np.uint32)}, 2)
+    i = np.arange(100, dtype=np.uint32)
+    same(out["结果"], i * (i - 1) // 2)
+
+
+@reference
+def 工作组广播(run):
+    x = rng().standard_normal(192).astype(np.float32)
+    out = run("工作组广播", "广播入口", {"输入": x, "输出": np.zeros(192, np.float32),
+                                    "旋转": np.zeros((192, 2), np.float32)}, 3)
+    first = np.repeat(x[::64], 64)
+    same(out["输出"], x + first)
+    same(out["旋转"], np.stack([x * first, np.ones(192, np.float32)], 1))
+
+
+@reference
+def 常量(run):
+    x = rng().uniform(-10, 60, 100).astype(np.float32)
+    out = run("常量", "常量入口", {"输入": x, "输出": np.zeros(100, np.float32),
+                               "白色": np.zeros((100, 4), np.float32)}, 2)
+    close(out["输出"], np.minimum(x * np.float32(2.5) + np.float32(0.5), np.float32(100)))
+    same(out["白色"], np.repeat(np.arange(100, dtype=np.float32)[:, None], 4, 1))
+
+
+@reference
+def 序列与格(run):
+    x = rng().standard_normal((70, 16)).astype(np.float32)
+    out = run("序列与格", "行扫描入口", {"输入": x.ravel(), "行前缀": np.zeros(70 * 16, np.float32),
+                                    "正数个数": np.zeros(70, np.uint32)}, 2)
+    close(out["行前缀"].reshape(70, 16), np.cumsum(x, axis=1), atol=1e-5)
+    same(out["正数个数"], (x > 0).sum(1))
+
+
+@reference
+def 归约(run):
+    x = rng().standard_normal(700).astype(np.float32)
+    out = run("归约", "归约入口", {"输入": x, "块和": np.zeros(3, np.float32), "块最大": np.zeros(3, np.float32)}, 3)
+    close(out["块和"], [x[i:i + 256].sum() for i in (0, 256, 512)], atol=1e-4)
+    same(out["块最大"], [x[i:i + 256].max() for i in (0, 256, 512)])
+
+
+@reference
+def 数学一元(run):
+    x = np.concatenate([f32(-2.5, -1.5, -0.5, -0.0, 0.5, 1.5, 2.5, 0.3, -1), rng().uniform(-1.4, 1.4, 55)]).astype(
+        np.float32)
+    n = len(x)
+    out = run("数学一元", "一元入口", {"输入": x, "输出": np.zeros(21 * n, np.float32)}, 1)["输出"].reshape(21, n)
+    a, p, c = np.abs(x), np.abs(x) + 1, np.clip(x, -1, 1)
+    e = np.clip(x, -10, 10)
+    expected = [a, np.sqrt(a), 1 / np.sqrt(p), np.exp(e), np.exp2(e), np.log(p), np.log2(p), np.sin(x), np.cos(x),
+                np.tan(x), np.tanh(x), np.arcsin(c), np.arccos(c), np.arctan(x), np.floor(x), np.ceil(x), np.rint(x),
+                np.trunc(x), x - np.floor(x), np.clip(x, 0, 1), np.sign(x)]
+    for k, want in enumerate(expected):
+        close(out[k], want, rtol=1e-3, atol=1e-3 if k in (7, 8, 9) else 2e-5)
+
+
+@reference
+def 数学多元(run):
+    # atan2(0, 0) is undefined in WGSL: no pair is (0, 0)
+    a = np.concatenate([f32(2, -2, 0, 5.5, -7.25), rng().uniform(-5, 5, 59)]).astype(np.float32)
+    b = np.concatenate([f32(1, -3, 1, -5.5, 2), rng(2).uniform(-5, 5, 59)]).astype(np.float32)
+    v = np.concatenate([np.array([0, 1, -1, -7, 7, 100, -101, -2 ** 31, 2 ** 31 - 1], np.int32),
+                        rng(3).integers(-2 ** 31, 2 ** 31, 55, dtype=np.int32)])
+    n = 64
+    out = run("数学多元", "多元入口", {"甲": a, "乙": b, "整数": v, "浮点输出": np.zeros(13 * n, np.float32),
+                                   "整数输出": np.zeros(12 * n, np.int32)}, 1)
+    t = np.clip((a + 1) / 2, 0, 1)
+    floats = [np.maximum(a, b), np.minimum(a, b), np.clip(a, -1, 1), a * 0.75 + b * 0.25, (a >= 0) * 1.0,
+              t * t * (3 - 2 * t), np.sqrt(np.abs(a) + 1), np.arctan2(a, b), a * b + 1, np.where(a > b, a, b),
+              np.fmod(a, 3), a / (np.abs(b) + 1), np.abs(a - b)]
+    got = out["浮点输出"].reshape(13, n)
+    for k, want in enumerate(floats):
+        close(got[k], want, rtol=1e-4, atol=1e-4)
+    with np.errstate(over="ignore"):
+        w = v.astype(np.int64)
+        bits = v.view(np.uint32)
+        ints = [np.abs(w), np.maximum(w, 0), np.clip(w, -100, 100), np.sign(w), np.fmod(w, 7), np.fix(w / 3),
+                -w, w >> 2, [bin(u).count("1") for u in bits.tolist()],
+                [int(f"{u:032b}"[::-1], 2) for u in bits.tolist()], ~w, w << 3]
+    wrap = [np.array(x, dtype=np.int64).astype(np.uint64).astype(np.uint32).view(np.int32) for x in ints]
+    same(out["整数输出"].reshape(12, n), np.stack(wrap))
+
+
+@reference
+def 模糊(run):
+    x = rng().standard_normal(150).astype(np.float32)
+    out = run("模糊", "模糊入口", {"输入": x, "输出": np.zeros(150, np.float32)}, 3)
+    p = np.pad(x, 1, mode="edge")
+    close(out["输出"], (p[:-2] + p[1:-1] + p[2:]) / np.float32(3))
+
+
+@reference
+def 直方图(run):
+    x = rng().integers(0, 400, 5000, dtype=np.uint32)
+    out = run("直方图", "统计入口", {"数据": x, "桶": np.zeros(256, np.uint32)}, 40)
+    same(out["桶"], np.bincount(np.minimum(x, 255), minlength=256))
+
+
+@reference
+def 矩阵变换(run):
+    m = rng().standard_normal((4, 4)).astype(np.float32)          # columns
+    normal = rng(2).standard_normal((3, 3)).astype(np.float32)    # columns
+    uniform = np.concatenate([m.ravel(), np.pad(normal, ((0, 0), (0, 1))).ravel()]).astype(np.float32)
+    points = rng(3).standard_normal((10, 4)).astype(np.float32)
+    zeros = np.zeros((10, 4), np.float32)
+    out = run("矩阵变换", "变换点入口", {"变换": uniform, "点": points, "变换后": zeros, "法线后": zeros,
+                                   "矩阵量": np.zeros((5, 4), np.float32)}, 1)
+    M, N = m.T, normal.T
+    close(out["变换后"], points @ M.T, atol=1e-5)
+    turned = points[:, :3] @ N.T
+    close(out["法线后"], np.column_stack([turned / np.linalg.norm(turned, axis=1, keepdims=True), np.zeros(10)]),
+          atol=1e-5)
+    close(out["矩阵量"], [M[:, 1], M[:, 3], (M @ M)[:, 0], M.T[:, 2], [np.linalg.det(N), 0, M[2, 2], 0]],
+          rtol=1e-4, atol=1e-4)
+
+
+@reference
+def 矩阵向量积(run):
+    a = rng().standard_normal((70, 9)).astype(np.float32)
+    x = rng(2).standard_normal(9).astype(np.float32)
+    out = run("矩阵向量积", "行积入口", {"尺寸": u32(70, 9), "矩阵": a.ravel(), "向量": x,
+                                    "结果": np.zeros(70, np.float32)}, 2)
+    close(out["结果"], a @ x, atol=1e-5)
+
+
+@reference
+def 类型别名(run):
+    c = rng().uniform(0, 1, (50, 4)).astype(np.float32)
+    out = run("类型别名", "去色入口", {"输入": c, "灰色": np.zeros((50, 4), np.float32),
+                                   "灰度": np.zeros(50, np.float32)}, 1)
+    g = c[:, :3] @ f32(0.299, 0.587, 0.114)
+    close(out["灰度"], g)
+    close(out["灰色"], np.column_stack([g, g, g, c[:, 3]]))
+
+
+@reference
+def 纹素处理(run):
+    h, w = 5, 70
+    image = (rng().integers(0, 64, (h, w, 4)) / 64).astype(np.float16)   # exact in f16
+    out = run("纹素处理", "纹素处理入口", {"亮度": np.full(h * w, -1, np.float32), "差": np.full(h * w, -1, np.float32)},
+              (2, h), textures=[(0, 0, image), (0, 1, {})])
+    img = image.astype(np.float32)
+    close(out["亮度"].reshape(h, w), 0.25 * (img[..., 0] + 2 * img[..., 1] + img[..., 2]))
+    same(out["差"], np.zeros(h * w, np.float32))
+
+
+@reference
+def 结构与记录(run):
+    particles = rng().uniform(-1, 1, (100, 4)).astype(np.float32)
+    particles[:10, 1] = -0.001       # some reach the ground
+    dt, gravity = np.float32(0.1), np.float32(9.8)
+    out = run("结构与记录", "步进入口", {"参数": f32(dt, gravity), "粒子群": particles}, 2)
+    p, v = particles[:, :2], particles[:, 2:]
+    v = v + np.array([0, -gravity], np.float32) * dt
+    p = p + v * dt
+    ground = p[:, 1] < 0
+    p[ground, 1] = 0
+    v[ground, 1] *= -0.5
+    close(out["粒子群"], np.column_stack([p, v]), atol=1e-6)
+
+
+@reference
+def 考拉兹(run):
+    start = np.concatenate([u32(0, 1, 2, 3, 27, 97), rng().integers(1, 100000, 122, dtype=np.uint32)])
+
+    def steps(n):
+        count = 0
+        while n > 1:
+            n = n // 2 if n % 2 == 0 else 3 * n + 1
+            count += 1
+        return count
+    out = run("考拉兹", "考拉兹入口", {"起": start, "步": np.zeros(128, np.uint32)}, 2)
+    same(out["步"], [steps(int(n)) for n in start])
+
+
+@reference
+def 顺序统计(run):
+    x = rng().integers(0, 2 ** 31, 100, dtype=np.uint32)
+    start, step = 3, 7
+    out = run("顺序统计", "扫描入口", {"数据": x, "配置": u32(start, step), "统计": np.zeros(4, np.uint32),
+                                   "累计": u32(5)}, 1)
+    s = x[start::step]
+    same(out["统计"], u32(len(s), s.sum(dtype=np.uint32), s.max(), s.min()))
+    same(out["累计"], u32(5 + len(s)))
+
+
+@reference
+def 包甲_主(run):
+    points = rng().uniform(-3, 3, (90, 4)).astype(np.float32)
+    out = run("包甲/主", "主入口", {"点": points, "结果": np.zeros(90, np.float32)}, 2)
+    t = np.float32(np.float32(0.5) * np.float32(0.1)) * np.arange(90, dtype=np.float32)
+    q = points[:, :3] + t[:, None] * f32(0, 0, 1)
+    close(out["结果"], np.clip((q * q).sum(1) / 100, 0, 1))
