@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from references import REFERENCES, SAMPLES, close, rng, same, sample_name, sample_path, translatable
-from references import ROOT  # noqa: F401  test_msl_metal.py still reads it here (host.py's old entry points)
 from wgpu_device import render, run_entry, validate
 from zhuose.compiler.backends import translate
 from zhuose.compiler.workspace import Workspace

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from references import REFERENCES, grid, sample_name, sample_path, translatable
+from references import grid, sample_name, sample_path, translatable
 from zhuose.compiler import ir
 from zhuose.compiler.backends import translate
 from zhuose.compiler.backends.msl.writer import LENGTHS_SLOT
@@ -134,15 +134,3 @@ def msl_run(ws, dispatch, bind_textures):
             bind_textures(prepared, textures)
         return results(prepared, dispatch(f"{sample}/{entry}", prepared))
     return run
-
-
-# ---------------------------------------------------------------- the old entry points test_msl_metal.py calls
-# (outside this change's area): to go once it calls msl_compute_samples and msl_run.
-
-
-def compute_samples(_wgsl, ws) -> dict[str, Path]:
-    return msl_compute_samples(ws)
-
-
-def check_like_wgsl(_wgsl, ws, name: str, dispatch, _monkeypatch, handles) -> None:
-    REFERENCES[name](msl_run(ws, dispatch, handles))
