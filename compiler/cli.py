@@ -125,16 +125,23 @@ def translated(path: str, target: str):
     return (ws, result), 0
 
 
-def print_translation(path: str, target: str, entry_line: Callable) -> int:
-    """Target text on stdout, one entry-table line per entry on stderr (LANGUAGE.md §8)."""
+def print_translation(path: str, target: str, details: Callable | None = None) -> int:
+    """Target text on stdout; on stderr one entry-table line per entry,
+    `入口项名<TAB>函数名<TAB>阶段` as LANGUAGE.md §8 pins it, plus a fourth
+    column of host details when `details` is given (the --详细 option)."""
     done, status = translated(path, target)
     if done is None:
         return status
     _, result = done
     sys.stdout.write(result.text)
     for entry in result.entries:
-        sys.stderr.write(entry_line(entry) + "\n")
+        extra = details(entry) if details else ""
+        sys.stderr.write(f"{entry.item}\t{entry.function}\t{entry.stage}" + (f"\t{extra}" if extra else "") + "\n")
     return 0
+
+
+def details_argument(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--详细", action="store_true", help=f"入口表每行另加第四列：{what}")
 
 
 def _check(args) -> int:

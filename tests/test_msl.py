@@ -189,7 +189,7 @@ def test_array_lengths_come_from_buffer_30(tmp_path):
     assert "甲[号.x] = 数组长度[19];" in result.text
     assert "乙" not in result.text.split("kernel")[1], "只量长度的缓冲不作参数"
     (entry,) = result.entries
-    assert entry.table_line() == "核入口\t核\t计算\t数组长度缓冲=30：19=乙"
+    assert entry.host_details() == "数组长度缓冲=30：19=乙"
 
 
 def test_slot_30_taken_when_lengths_are_needed(tmp_path):
@@ -326,7 +326,9 @@ def test_command_prints_msl_and_the_entry_table():
     done = _cli("金属", "samples/局部循环。着色器。豫")
     assert done.returncode == 0, done.stderr
     assert done.stdout == (SAMPLES / "局部循环。金属").read_text(encoding="utf-8")
-    assert done.stderr == "三角数入口\t三角数\t计算\t数组长度缓冲=30：0=结果\n"
+    assert done.stderr == "三角数入口\t三角数\t计算\n"  # exactly LANGUAGE.md §8's three columns
+    detailed = _cli("金属", "samples/局部循环。着色器。豫", "--详细")
+    assert detailed.stderr == "三角数入口\t三角数\t计算\t数组长度缓冲=30：0=结果\n"
 
 
 def test_command_reports_what_msl_cannot_express():

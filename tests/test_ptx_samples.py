@@ -126,13 +126,16 @@ def test_subcommand_prints_ptx_and_the_entry_table(capsys, monkeypatch):
     out, err = capsys.readouterr()
     assert out == golden(SAMPLES / "局部循环。着色器。豫").read_text(encoding="utf-8")
     name = mangle("三角数", ENTRY_PREFIX)
+    assert err == f"三角数入口\t{name}\t计算\n"  # exactly LANGUAGE.md §8's three columns
+    assert main(["千手", "局部循环。着色器。豫", "--详细"]) == 0
+    _, err = capsys.readouterr()
     assert err == (f"三角数入口\t{name}\t计算\t块 64×1×1；参数 p_g0_b0=「结果」，"
                    "p_g0_b0_n=「结果」的元素个数（.u32，缓冲字节数÷4）\n")
 
 
 def test_subcommand_ascii_alias_and_placeholders(capsys, monkeypatch):
     monkeypatch.chdir(SAMPLES)
-    assert main(["ptx", "原子最值。着色器。豫"]) == 0
+    assert main(["ptx", "原子最值。着色器。豫", "--详细"]) == 0
     lines = capsys.readouterr().err.splitlines()
     first = lines[0].split("\t")
     assert first[:3] == ["重置入口", mangle("重置", ENTRY_PREFIX), "计算"]

@@ -64,12 +64,12 @@ class MslEntry(EntryInfo):
     parameters: list[tuple[str, str, str]] = field(default_factory=list)
     lengths: list[tuple[int, str]] = field(default_factory=list)
 
-    def table_line(self) -> str:
-        line = f"{self.item}\t{self.function}\t{self.stage}"
-        if self.lengths:
-            pairs = "，".join(f"{slot}={name}" for slot, name in self.lengths)
-            line += f"\t数组长度缓冲={LENGTHS_SLOT}：{pairs}"
-        return line
+    def host_details(self) -> str:
+        """Where the host puts the array lengths, if the entry reads any."""
+        if not self.lengths:
+            return ""
+        pairs = "，".join(f"{slot}={name}" for slot, name in self.lengths)
+        return f"数组长度缓冲={LENGTHS_SLOT}：{pairs}"
 
 
 # ---------------------------------------------------------------- destinations

@@ -25,7 +25,7 @@ class RunProblem(Exception):
 
 
 def _translate_command(args) -> int:
-    return print_translation(args.文件, "wgsl", lambda e: f"{e.item}\t{e.function}\t{e.stage}")
+    return print_translation(args.文件, "wgsl")
 
 
 # ---------------------------------------------------------------- 运行
