@@ -262,17 +262,21 @@ class ModuleChecker:
             self.exports.values.setdefault(name, ValueEntry(name, "const", self.path, ERROR))
         unsigned = {n: it for n, it in self.defs.items() if n not in self.sigs and n not in self.broken_sigs}
         order = _topological(unsigned, lambda item: _names_in(item.node.value, ast.Name))
+        fingerprint = self._fingerprint()
         for name, cycle in order:
             item = unsigned[name]
             if cycle:
                 self.report(item, item.node.start, item.node.name_end, f"常量定义成环：{' → '.join(cycle)}")
-                self.exports.values[name] = ValueEntry(name, "const", self.path, ERROR, (), item.start, item.name_end)
-                continue
-            fingerprint = self._fingerprint()
-            result = self._cached(item, fingerprint, lambda it=item: self._check_unsigned_item(it))
-            self.results[id(item)] = result
-            self.exports.values[name] = ValueEntry(name, "const", self.path, result.value_type or ERROR,
-                                                   (), item.start, item.name_end, item.doc)
+                entry = ValueEntry(name, "const", self.path, ERROR, (), item.start, item.name_end)
+            else:
+                result = self._cached(item, fingerprint, lambda it=item: self._check_unsigned_item(it))
+                self.results[id(item)] = result
+                entry = ValueEntry(name, "const", self.path, result.value_type or ERROR,
+                                   (), item.start, item.name_end, item.doc)
+            self.exports.values[name] = entry
+            # each inferred type extends the fingerprint (linear, not one full rehash per constant)
+            fingerprint = hashlib.blake2b(f"{fingerprint}{_entry_key(name, entry)}".encode(),
+                                          digest_size=16).hexdigest()
 
     def _fingerprint(self) -> str:
         h = hashlib.blake2b(digest_size=16)
@@ -282,7 +286,7 @@ class ModuleChecker:
         for name, t in self.exports.types.items():
             h.update(f"T{name}{t.kind}{t.params}{t.type!r}".encode())
         for name, v in self.exports.values.items():
-            h.update(f"V{name}{v.kind}{v.type!r}{v.type_params!r}{v.access}".encode())
+            h.update(_entry_key(name, v).encode())
         h.update(repr(sorted(self.defs)).encode())
         return h.hexdigest()
 
@@ -494,6 +498,10 @@ class ModuleChecker:
 
 
 # ---------------------------------------------------------------- helpers
+
+
+def _entry_key(name: str, v: ValueEntry) -> str:
+    return f"V{name}{v.kind}{v.type!r}{v.type_params!r}{v.access}"
 
 
 def check_module(inp: ModuleInput, cache: CheckCache, printer: Printer | None = None) -> CheckedModule:
