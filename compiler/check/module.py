@@ -51,11 +51,21 @@ class CheckedModule:
 
 
 class CheckCache:
-    """Item results keyed by (module path, item text, interface fingerprint)."""
+    """Item results keyed by (module path, item text, interface fingerprint),
+    and resolved signatures keyed by (module path, item text, types in scope)."""
 
     def __init__(self) -> None:
         self.results: dict[tuple[str, str, str], ItemResult] = {}
+        self.signatures: dict[tuple, tuple] = {}
         self.item_checks = 0
+
+    def signature(self, key, compute) -> tuple:
+        hit = self.signatures.get(key)
+        if hit is None:
+            if len(self.signatures) > 100_000:
+                self.signatures.clear()
+            hit = self.signatures[key] = compute()
+        return hit
 
     def get(self, key, compute) -> ItemResult:
         hit = self.results.get(key)
@@ -133,8 +143,7 @@ class ModuleChecker:
         self._declare_typedefs()
         self._declare_signatures()
         self._declare_broken(items)
-        self._check_unsigned()
-        fingerprint = self._fingerprint()
+        fingerprint = self._check_unsigned()
         self.exports.fingerprint = fingerprint
         for item in items:
             node = item.node
@@ -231,22 +240,47 @@ class ModuleChecker:
         return TypeEntry(node.name, "alias", self.path, t, (), item.start, item.name_end, item.doc, is_struct)
 
     def _declare_signatures(self) -> None:
+        types_fp = self._types_fingerprint()
         for name, item in self.sigs.items():
-            resolver = TypeResolver(self.scope, self._item_reporter(item), self.inp.is_interface)
-            tvars, t = resolver.scheme(item.node.type)
+            key = ("乃", self.path, item.text, types_fp)
+            tvars, t, type_text, local = self.cache.signature(key, lambda it=item: self._resolve_signature(it))
+            for d in local:
+                self.diags.append(d.place(self.path, item.start, item.name))
             if self.inp.is_interface:
                 kind = "builtin"
             else:
                 kind = _classify(t)
                 if tvars:
                     self.report(item, item.node.start, item.node.name_end, f"多态函数（凡）不能翻译（着四.6）：给「{name}」写出具体类型")
-            entry = ValueEntry(name, kind, self.path, t, tvars, item.start, item.name_end, item.doc)
+            entry = ValueEntry(name, kind, self.path, t, tvars, item.start, item.name_end, item.doc,
+                               type_text=type_text)
             if kind == "resource":
                 entry.resource = RESOURCE_TYPES[resolve(t).name]
                 entry.access = _access_of(self.defs.get(name))
             self.exports.values[name] = entry
             if not self.inp.is_interface and name not in self.defs and name not in self.broken_defs:
                 self.report(item, item.node.start, item.node.name_end, f"「{name}」只有签名，没有定义：补上「{name}」者 … 也。")
+
+    def _resolve_signature(self, item: ParsedItem):
+        """(type variables, type, its text for fingerprints, diagnostics) of a signature."""
+        local: list[LocalDiagnostic] = []
+
+        def report(node, message: str) -> None:
+            start, end = (node.start, node.end) if not isinstance(node, tuple) else node
+            local.append(LocalDiagnostic(start, end, message))
+
+        tvars, t = TypeResolver(self.scope, report, self.inp.is_interface).scheme(item.node.type)
+        return tvars, t, f"{t!r}{tvars!r}", local
+
+    def _types_fingerprint(self) -> str:
+        """What signatures can depend on: the type names in scope."""
+        h = hashlib.blake2b(digest_size=16)
+        for layer in [self.inp.builtins, *self.inp.opened, *self.inp.qualified.values()]:
+            if layer is not None:
+                h.update(layer.fingerprint.encode())
+        for name, t in self.exports.types.items():
+            h.update(f"T{name}{t.kind}{t.params}{t.type!r}".encode())
+        return h.hexdigest()
 
     def _declare_broken(self, items: list[ParsedItem]) -> None:
         """Names of items that did not parse stay known (with an unknown type),
@@ -257,7 +291,9 @@ class ModuleChecker:
             elif item.node is None and item.name:
                 self.exports.types.setdefault(item.name, TypeEntry(item.name, "alias", self.path, ERROR))
 
-    def _check_unsigned(self) -> None:
+    def _check_unsigned(self) -> str:
+        """Infer the unsigned constants in dependency order; returns the
+        interface fingerprint with their types included."""
         for name in self.broken_sigs - self.sigs.keys():  # typed unknown: no follow-on errors
             self.exports.values.setdefault(name, ValueEntry(name, "const", self.path, ERROR))
         unsigned = {n: it for n, it in self.defs.items() if n not in self.sigs and n not in self.broken_sigs}
@@ -277,14 +313,11 @@ class ModuleChecker:
             # each inferred type extends the fingerprint (linear, not one full rehash per constant)
             fingerprint = hashlib.blake2b(f"{fingerprint}{_entry_key(name, entry)}".encode(),
                                           digest_size=16).hexdigest()
+        return fingerprint
 
     def _fingerprint(self) -> str:
         h = hashlib.blake2b(digest_size=16)
-        for layer in [self.inp.builtins, *self.inp.opened, *self.inp.qualified.values()]:
-            if layer is not None:
-                h.update(layer.fingerprint.encode())
-        for name, t in self.exports.types.items():
-            h.update(f"T{name}{t.kind}{t.params}{t.type!r}".encode())
+        h.update(self._types_fingerprint().encode())
         for name, v in self.exports.values.items():
             h.update(_entry_key(name, v).encode())
         h.update(repr(sorted(self.defs)).encode())
@@ -501,7 +534,7 @@ class ModuleChecker:
 
 
 def _entry_key(name: str, v: ValueEntry) -> str:
-    return f"V{name}{v.kind}{v.type!r}{v.type_params!r}{v.access}"
+    return f"V{name}{v.kind}{v.type_text or repr(v.type) + repr(v.type_params)}{v.access}"
 
 
 def check_module(inp: ModuleInput, cache: CheckCache, printer: Printer | None = None) -> CheckedModule:

@@ -41,6 +41,7 @@ class ValueEntry:
     doc: str = ""
     access: str | None = None     # 只读 / 读写 for storage buffers
     resource: str | None = None   # the resource kind, for resources
+    type_text: str = ""           # repr of the type, kept from the signature cache for fingerprints
 
 
 @dataclass(eq=False)
