@@ -172,3 +172,9 @@ def test_error_message_names_what_was_expected():
     f = parse_file("「甲」者 也。", ItemCache())
     msg = f.items[0].errors[0].message
     assert "语法错误" in msg and "名字" in msg and "「也」" in msg
+
+
+def test_expected_tokens_are_the_ones_that_really_fit():
+    f = parse_file("「甲」者「组值」【「乙」者「一」与「二」，「丙」者「三」也】也。", ItemCache())
+    msg = f.items[0].errors[0].message
+    assert "应为「也」" in msg and "「。」" not in msg

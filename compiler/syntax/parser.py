@@ -309,11 +309,26 @@ def _describe(tok_type: str, value: str) -> str:
     return f"「{SURFACE.get(tok_type, value)}」"
 
 
+_FIRST = ("YE", "RPAR", "RBRACK", "PERIOD", "ER", "THEN", "ELSE", "WEI", "DEF")
+
+
 def _expected_text(expected: set[str]) -> str:
-    words = sorted(_describe(t, "") if t != "NAME" else "名字" for t in expected)
+    """The expected tokens: those that close or continue a form first, then the rest."""
+    first = [_describe(t, "") for t in _FIRST if t in expected]
+    words = first + sorted(_describe(t, "") if t != "NAME" else "名字" for t in expected if t not in _FIRST)
     if len(words) > 8:
         words = words[:8] + ["……"]
     return "、".join(words)
+
+
+def _acceptable(err: UnexpectedToken) -> set[str]:
+    """The tokens that really may come next (the LALR table's expected set
+    also lists tokens of merged states that would fail a moment later)."""
+    try:
+        accepts = err.interactive_parser.accepts() if err.interactive_parser else None
+    except Exception:  # lark raises its own errors while probing; fall back to the table
+        accepts = None
+    return set(accepts or err.expected)
 
 
 _CLOSERS = {"LPAR": "RPAR", "LBRACK": "RBRACK"}
@@ -333,7 +348,7 @@ def _unclosed(tokens: list[Token]) -> str | None:
 def _syntax_error(err: UnexpectedInput, length: int, owed: str | None = None) -> SyntaxDiagnostic:
     if isinstance(err, UnexpectedToken):
         tok = err.token
-        expected = _expected_text(set(err.expected))
+        expected = _expected_text(_acceptable(err))
         if tok.type in ("PERIOD", "$END") and owed:
             expected = _describe(owed, "")  # an unclosed bracket explains more than the grammar's guesses
         if tok.type == "$END":
