@@ -124,6 +124,30 @@ def 尾递归记录(run):
     np.testing.assert_array_equal(out, np.array([expected(int(v)) for v in n], np.uint32))
 
 
+
+@program
+def 矩阵杂项(run):
+    table = (rng(5).integers(-32, 32, (4, 4)) / 4).astype(np.float32)       # exact in f32, so bits compare
+    offset = np.array([3, -2, 5, -9], np.int32)
+    uniform = np.concatenate([table.view(np.uint8).ravel(), offset.view(np.uint8)])
+    n = 32
+    out, ints = np.zeros((4 * n, 4), np.float32), np.zeros((4 * n, 4), np.uint32)
+    for i in range(n):
+        k, j, f = i & 3, (i >> 2) & 3, np.float32(i)
+        rows = [table[(k + r) & 3] for r in range(4)]
+        m = np.stack(rows, axis=1)                                   # the rows are M's columns
+        out[4 * i] = m @ np.array([f, 1, -2, 0.25], np.float32)
+        out[4 * i + 1] = rows[j]
+        out[4 * i + 2] = [-1, -1, -f, -f]                            # P = R·R = −I for the quarter turn R
+        out[4 * i + 3] = (rows[0] < rows[1]).astype(np.float32)
+        ints[4 * i] = out[4 * i].view(np.uint32)
+        ints[4 * i + 1] = np.array([-1024 >> 1, i >> 2, -7 >> 3, 1 >> j], np.int32).view(np.uint32)
+        ints[4 * i + 2] = np.trunc(rows[0] - offset).astype(np.int32).view(np.uint32)
+        ints[4 * i + 3] = (offset.astype(np.int64) << np.array([k, 1, 2, 3])).astype(np.int32).view(np.uint32)
+    got = run("矩阵杂项", "主入口", {"参": uniform, "出": np.zeros_like(out), "整出": np.zeros_like(ints)}, 2)
+    np.testing.assert_array_equal(got["出"], out)
+    np.testing.assert_array_equal(got["整出"], ints)
+
 # ---------------------------------------------------------------- (after every check is registered)
 
 
