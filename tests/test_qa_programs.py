@@ -148,6 +148,15 @@ def 矩阵杂项(run):
     np.testing.assert_array_equal(got["出"], out)
     np.testing.assert_array_equal(got["整出"], ints)
 
+
+@program
+def 怪名与格(run):
+    n, size = 40, 8
+    expected = [[5 + sum(7 * t for t in range(g + 1)), sum(3 * t if t & 1 else t for t in range(g + 1)),
+                 g % size + (g // size) * 100, g % size] for g in range(n)]
+    got = run("怪名与格", "主入口", {"kernel": np.zeros((n, 4), np.uint32)}, n // size)["kernel"]
+    np.testing.assert_array_equal(got, np.array(expected, np.uint32))
+
 # ---------------------------------------------------------------- (after every check is registered)
 
 
