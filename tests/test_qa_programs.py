@@ -157,6 +157,15 @@ def 怪名与格(run):
     got = run("怪名与格", "主入口", {"kernel": np.zeros((n, 4), np.uint32)}, n // size)["kernel"]
     np.testing.assert_array_equal(got, np.array(expected, np.uint32))
 
+
+@program
+def 质甲__主(run):
+    n = 70
+    table = rng(7).integers(0, 2**32, n + 1, dtype=np.uint64)
+    look = (table * 3 + 11) & 0xFFFFFFFF
+    got = run("质甲/主", "主入口", {"表": table.astype(np.uint32), "出": np.zeros(n, np.uint32)}, 3)["出"]
+    np.testing.assert_array_equal(got, ((look[:-1] + look[1:]) & 0xFFFFFFFF).astype(np.uint32))
+
 # ---------------------------------------------------------------- (after every check is registered)
 
 
