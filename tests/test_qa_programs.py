@@ -166,6 +166,13 @@ def 质甲__主(run):
     got = run("质甲/主", "主入口", {"表": table.astype(np.uint32), "出": np.zeros(n, np.uint32)}, 3)["出"]
     np.testing.assert_array_equal(got, ((look[:-1] + look[1:]) & 0xFFFFFFFF).astype(np.uint32))
 
+
+@program
+def 质甲__同名(run):
+    i = np.arange(24, dtype=np.uint64)
+    got = run("质甲/同名", "主入口", {"出": np.zeros(24, np.uint32)}, 3)["出"]
+    np.testing.assert_array_equal(got, (2 * i + (i + 10) * 1000 + (i + 7) * 10**6).astype(np.uint32))
+
 # ---------------------------------------------------------------- (after every check is registered)
 
 
