@@ -173,6 +173,18 @@ def 质甲__同名(run):
     got = run("质甲/同名", "主入口", {"出": np.zeros(24, np.uint32)}, 3)["出"]
     np.testing.assert_array_equal(got, (2 * i + (i + 10) * 1000 + (i + 7) * 10**6).astype(np.uint32))
 
+
+def bits(x: float) -> int:
+    return int(np.float32(x).view(np.uint32))
+
+
+@program
+def 字面量边界(run):
+    expected = [0x80000000, 0xFFFFFFFF, 0xDEADBEEF, 2**32 - 3, 2**32 - 1, 1, bits(-1.5), 7, bits(1.5), bits(-0.25),
+                0xFFFFFFFF, 0x80000000, 0x80000000, 0, 0xFFFFFFFF, 0x80000000]
+    data = {"入": np.array([-2**31, 2**31 - 1], np.int32), "出": np.zeros(16, np.uint32)}
+    np.testing.assert_array_equal(run("字面量边界", "主入口", data, 1)["出"], np.array(expected, np.uint32))
+
 # ---------------------------------------------------------------- (after every check is registered)
 
 
