@@ -124,3 +124,37 @@ def test_semantics_cpp_would_change(tmp_path):
         minus(4) + 2,  # arithmetic shifts of a signed vector: −8 >> 1, 8 >> 2
     ]
     assert np.frombuffer(out[1], np.uint32).tolist() == [2, 2]
+
+
+#: u32(x), i32(x) and vec2<u32>(x, −x) of one f32 per invocation.
+CONVERSIONS = """寻观「点染」之「点染本」之书。
+「入」乃「存储缓冲」于（「数组」于「浮三二」）也。
+「入」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「只读」也】）也。
+「出」乃「存储缓冲」于（「数组」于「四维无」）也。
+「出」者「绑定」于（「组值」【「组」者「零」也，「号」者「一」也，「访问」者「读写」也】）也。
+「核」乃化「全局调用号」为「有」者也。
+「核」者得「号」而
+　令「x」为「读数组」于「入」于（「号」中「零」）而
+　令「对」为「转换」以「二维无」于（「x」与负「x」）而
+　「写数组」于「出」于（「号」中「零」）于
+　　（「转换」以「无三二」于「x」与「位转换」以「无三二」于（「新整三二」于「x」）与「对」中「零」与「对」中「一」）
+也。
+「核入口」乃「计算入口」也。
+「核入口」者「计算入口项」于「核」于（「组值」【「工作组大小」者「八」也】）也。
+"""
+
+
+def test_float_to_integer_conversions_clamp_like_wgsl(tmp_path):
+    """C++ leaves an out-of-range float → int undefined; WGSL clamps to the
+    integers both types hold: [0, 4294967040] and [−2147483648, 2147483520]."""
+    source = tmp_path / "转换。着色器。豫"
+    source.write_text(CONVERSIONS, encoding="utf-8")
+    result = translate(Workspace(tmp_path), source, "msl")
+    (entry,) = result.entries
+    x = np.array([-5.7, 2.5, 5e9, -3e9, 1e30, -1e30, 3e9, 7.0], np.float32)
+    out = Runner([Kernel("转换", result.text, entry)], tmp_path).dispatch("转换", (1, 1, 1), {0: x.tobytes(), 1: bytes(128)})
+    wide = x.astype(np.float64)
+    as_u32 = lambda v: np.trunc(np.clip(v, 0, 4294967040.0)).astype(np.uint32)  # noqa: E731
+    as_i32 = np.trunc(np.clip(wide, -2147483648.0, 2147483520.0)).astype(np.int32).view(np.uint32)
+    expected = np.stack([as_u32(wide), as_i32, as_u32(wide), as_u32(-wide)], axis=1)
+    np.testing.assert_array_equal(np.frombuffer(out[1], np.uint32).reshape(8, 4), expected)

@@ -126,6 +126,28 @@ def test_integer_division_and_shifts_follow_wgsl(tmp_path):
         assert unsigned_out[k].tolist() == [ux if uy == 0 else ux // uy, 0 if uy == 0 else ux % uy, ux >> n, ux // 3]
 
 
+CONVERSIONS = (storage("入", "浮三二", 0, "只读") + storage("出", "无三二", 1) + """
+「转」乃化「全局调用号」为「有」者也。
+「转」者得「号」而
+　令「i」为「号」中「零」而
+　令「x」为「读数组」于「入」于「i」而
+　「写数组」于「出」于（「i」乘（「新无三二」于「二」））于（「转换」以「无三二」于「x」）；
+　「写数组」于「出」于（「i」乘（「新无三二」于「二」）加（「新无三二」于「一」））于（「位转换」以「无三二」于（「新整三二」于「x」））
+也。
+""" + entry("转", "八"))
+
+
+def test_float_to_integer_conversions_clamp_like_wgsl(tmp_path):
+    """cvt.rzi saturates at the integer's maximum; WGSL clamps to the largest
+    integer an f32 holds too: 4294967040 and 2147483520."""
+    x = np.array([-5.7, 2.5, 5e9, -3e9, 1e30, -1e30, 3e9, 4294967040.0], np.float32)
+    out = execute(build(tmp_path, CONVERSIONS), {(0, 0): x, (0, 1): np.zeros(16, np.uint32)}, 1)[(0, 1)]
+    wide = x.astype(np.float64)
+    as_u32 = np.trunc(np.clip(wide, 0, 4294967040.0)).astype(np.uint32)
+    as_i32 = np.trunc(np.clip(wide, -2147483648.0, 2147483520.0)).astype(np.int32).view(np.uint32)
+    np.testing.assert_array_equal(out.reshape(8, 2), np.stack([as_u32, as_i32], axis=1))
+
+
 # ---------------------------------------------------------------- f16 math through f32
 
 HALVES = (storage("半", "浮十六", 0, "只读") + storage("半出", "浮十六", 1) + """

@@ -185,6 +185,27 @@ def 字面量边界(run):
     data = {"入": np.array([-2**31, 2**31 - 1], np.int32), "出": np.zeros(16, np.uint32)}
     np.testing.assert_array_equal(run("字面量边界", "主入口", data, 1)["出"], np.array(expected, np.uint32))
 
+
+def wgsl_int(x: np.ndarray, kind) -> np.ndarray:
+    """WGSL's float → integer: toward zero, clamped to the integers both types hold."""
+    low, high = {np.uint32: (0.0, 4294967040.0), np.int32: (-2147483648.0, 2147483520.0)}[kind]
+    return np.trunc(np.clip(x.astype(np.float64), low, high)).astype(kind)
+
+
+@program
+def 转换饱和(run):
+    x = np.array([-5.7, -0.5, 0, 0.9, 1.5, 123.99, 3e9, 5e9, -3e9, 2147483520.0, 4294967040.0, 16777217.0,
+                  1e30, -1e30, 7.0, 2.5], np.float32)
+    i = np.arange(16, dtype=np.uint64)
+    scaled = ((i * 2654435761) & 0xFFFFFFFF).astype(np.uint32).astype(np.float32)   # round to nearest even
+    expected = np.stack([wgsl_int(x, np.uint32), wgsl_int(x, np.int32).view(np.uint32), scaled.view(np.uint32),
+                         (-i.astype(np.int64)).astype(np.int32).view(np.uint32)], axis=1)
+    vectors = np.stack([wgsl_int(x, np.uint32), wgsl_int(-x, np.uint32),
+                        wgsl_int(x, np.int32).view(np.uint32), wgsl_int(-x, np.int32).view(np.uint32)], axis=1)
+    got = run("转换饱和", "主入口", {"入": x, "出": np.zeros(64, np.uint32), "向": np.zeros((16, 4), np.uint32)}, 1)
+    np.testing.assert_array_equal(got["出"].reshape(16, 4), expected)
+    np.testing.assert_array_equal(got["向"], vectors)
+
 # ---------------------------------------------------------------- (after every check is registered)
 
 

@@ -56,7 +56,7 @@ BUILTINS: dict[str, Template | Special] = {
     # literals and conversions
     "新浮三二": Special("typed_literal", "甲f / float(甲)"), "新浮十六": Special("typed_literal", "甲h / half(甲)"),
     "新整三二": Special("typed_literal", "int(甲)"), "新无三二": Special("typed_literal", "甲u / uint(甲)"),
-    "转换": Template("{R}({0})"),
+    "转换": Special("convert", "T(甲) / T(clamp(甲, 下限, 上限))"),
     "位转换": Template("as_type<{R}>({0})"),
     "半精度解包": Template("float2(as_type<half2>({0}))"),
     "半精度打包": Template("as_type<uint>(half2({0}))"),

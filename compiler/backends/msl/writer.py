@@ -126,6 +126,22 @@ def scalar_kind(t) -> str | None:
             "定长无符号": "uint", "爻": "bool"}.get(head(comp))
 
 
+def float_width(t) -> int | None:
+    """16 or 32 for a sized float scalar or vector, None for anything else."""
+    t = deep_resolve(t)
+    parts = vector_parts(t)
+    comp = parts[0] if parts else t
+    return comp.args[0] if head(comp) == "定长小数" and comp.args else None
+
+
+#: (integer kind, float width) → the range WGSL clamps a converted float to:
+#: the integers both types hold
+INT_FROM_FLOAT = {
+    ("int", 32): ("-2147483648.0", "2147483520.0"), ("uint", 32): ("0.0", "4294967040.0"),
+    ("int", 16): ("-65504.0", "65504.0"), ("uint", 16): ("0.0", "65504.0"),
+}
+
+
 def storage_array(decl: ir.Resource):
     """The element type when a storage buffer holds a runtime array."""
     inner = deep_resolve(decl.inner)
@@ -1036,11 +1052,24 @@ class MslWriter(LineWriter):
         result = self.type_text(call.type, (call.start, call.end))
         value = ir.literal_value(call.args[0])
         if value is None:
-            return Code(f"{result}({self.arguments(call.args)[0].text})")
+            return self._builtin_convert(call)
         if result in ("float", "half"):
             text = float_text(value) + ("f" if result == "float" else "h")
             return Code(text, atomic=not text.startswith("-"))
         return Code(f"int({value})" if result == "int" else f"{value}u")
+
+    def _builtin_convert(self, call: ir.Call) -> Code:
+        """T(x); a float becoming an integer is clamped first, as WGSL does (C++ leaves it undefined)."""
+        (x,) = self.arguments(call.args)
+        result = self.type_text(call.type, (call.start, call.end))
+        bounds = INT_FROM_FLOAT.get((scalar_kind(call.type), float_width(call.args[0].type)))
+        if bounds is None:
+            return Code(f"{result}({x.text})")
+        source = self.type_text(call.args[0].type, (call.start, call.end))
+        suffix = "h" if float_width(call.args[0].type) == 16 else "f"
+        vector = vector_parts(deep_resolve(call.args[0].type)) is not None
+        low, high = (f"{source}({bound}{suffix})" if vector else f"{bound}{suffix}" for bound in bounds)
+        return Code(f"{result}(clamp({x.text}, {low}, {high}))")
 
     def _builtin_remainder(self, call: ir.Call) -> Code:
         a, b = self.arguments(call.args)

@@ -64,6 +64,10 @@ CONVERSIONS = {
     ("s32", "f16"): "cvt.rzi.s32.f16", ("u32", "f16"): "cvt.rzi.u32.f16",
 }
 
+#: WGSL clamps an f32 converted to an integer to the largest value both types
+#: hold (2³¹ − 128, 2³² − 256); cvt.rzi alone saturates at the integer's maximum
+INT_CEILINGS = {S32: 2147483520.0, U32: 4294967040.0}
+
 #: f32 operations of mathseq's machine: method → instruction (result f32 or predicate)
 MACHINE_F32 = {"add": "add.rn.f32", "sub": "sub.rn.f32", "mul": "mul.rn.f32", "div": "div.rn.f32",
                "fma": "fma.rn.f32", "sqrt": "sqrt.rn.f32", "abs": "abs.f32", "neg": "neg.f32",
@@ -249,6 +253,8 @@ def convert(w, to: Scalar, source: Scalar, x: str) -> str:
         if to is F16:
             return from_f32(w, F16, convert(w, F32, PRED, x))
         return w.op(f"selp.{to.name}", to, *(("1.0", "0.0") if to is F32 else ("1", "0")), x)
+    if source is F32 and to in INT_CEILINGS:
+        x = w.op("min.f32", F32, x, f32_text(INT_CEILINGS[to]))
     return w.op(CONVERSIONS[(to.name, source.name)], to, x)
 
 
