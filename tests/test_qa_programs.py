@@ -206,6 +206,16 @@ def 转换饱和(run):
     np.testing.assert_array_equal(got["出"].reshape(16, 4), expected)
     np.testing.assert_array_equal(got["向"], vectors)
 
+
+@program
+def 嵌套循环(run):
+    n = np.concatenate([np.arange(12), rng(9).integers(12, 300, 52)]).astype(np.uint32)
+    def table(v):
+        total = sum((r * c) ^ (r + c) for r in range(v) for c in range(r + 1))
+        return (total * 31 + v) & 0xFFFFFFFF
+    got = run("嵌套循环", "主入口", {"入": n, "出": np.zeros(len(n), np.uint32)}, 2)["出"]
+    np.testing.assert_array_equal(got, np.array([table(int(v)) for v in n], np.uint32))
+
 # ---------------------------------------------------------------- (after every check is registered)
 
 
