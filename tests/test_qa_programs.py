@@ -7,6 +7,7 @@ program's first comment, never from a program's output."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import numpy as np
 import pytest
 
 from references import close, grid, rng
+from test_ptx_programs import PTXAS
 from test_ptx_runtime import _upload, emulated
 from wgpu_device import run_entry, validate
 from zhuose.compiler import ir
@@ -54,7 +56,7 @@ def test_checks_clean(path):
 
 @pytest.mark.parametrize("target", ["wgsl", "msl", "ptx"])
 @pytest.mark.parametrize("path", PROGRAMS, ids=name_of)
-def test_translates(path, target):
+def test_translates(path, target, tmp_path):
     result = translate(WS, path, target)
     if target == "ptx" and render_only(path):
         assert result.text is None and "千手目标只支持计算入口" in result.diagnostics[0].message
@@ -67,6 +69,17 @@ def test_translates(path, target):
         assert clang_check({name_of(path): result.text}) == {}
     else:
         assert result.text.isascii()
+        assembles(result.text, tmp_path)
+
+
+def assembles(ptx: str, folder: Path) -> None:
+    """ptxas accepts the PTX without a warning (skipped where ptxas is missing)."""
+    if PTXAS is None:
+        return
+    (folder / "k.ptx").write_text(ptx, encoding="ascii")
+    done = subprocess.run([PTXAS, "-arch=sm_80", "--warning-as-error", str(folder / "k.ptx"), "-o",
+                           str(folder / "k.cubin")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and not done.stderr.strip(), done.stderr
 
 
 def render_only(path: Path) -> bool:
