@@ -261,3 +261,19 @@ def test_parentheses_only_group_in_applications(tmp_path):
 def test_numerals_cannot_be_names(tmp_path):
     msgs = messages(tmp_path, FN + "「f」者得「一」而 令「二」为「新无三二」于「三」而「二」也。")
     assert sum("是数字字面量，不能作名字" in m for m in msgs) == 2
+
+
+def test_select_takes_a_condition_of_the_values_shape(tmp_path):
+    ok(tmp_path, "「s」乃化「二维浮」又化「二维浮」为「二维浮」者也。\n「s」者得「a」又得「b」而「选择」于「a」于「b」于（「a」小于「b」）也。")
+    ok(tmp_path, "「s」乃化「二维浮」又化「二维浮」为「二维浮」者也。\n「s」者得「a」又得「b」而「选择」于「a」于「b」于「阳」也。")
+    m = one(tmp_path, "「s」乃化「浮三二」又化「浮三二」为「浮三二」者也。\n"
+                      "「s」者得「a」又得「b」而「选择」于「a」于「b」于（「阳」与「阴」）也。")
+    assert "「选择」的条件应为「爻」或与值同样长的爻向量" in m
+
+
+def test_a_vertex_output_struct_may_be_the_fragment_input(tmp_path):
+    ok(tmp_path, """「变」即「组类」【「位置」乃「裁剪位置」也，「色」乃「四维浮」也】也。
+「片」乃化「变」为「片元颜色」者也。
+「片」者得「v」而「v」中「色」也。
+「片口」乃「片元入口」也。
+「片口」者「片元入口项」于「片」也。""")

@@ -241,6 +241,20 @@ def 嵌套循环(run):
 # ---------------------------------------------------------------- (after every check is registered)
 
 
+@program
+def 向量选择(run):
+    n = 16
+    data = np.concatenate([(rng(11).integers(-50, 50, n) / 2).astype(np.float32), np.zeros(1, np.float32)])
+    expected = np.zeros(4 * n, np.float32)
+    for i in range(n):
+        x, y = data[i], data[i + 1]
+        expected[4 * i:4 * i + 2] = [max(x, y), max(y, x)]
+        expected[4 * i + 2] = y if x < y else x
+        expected[4 * i + 3] = min(x, y)
+    out = run("向量选择", "选入口", {"入": data, "出": np.zeros(4 * n, np.float32)}, n // 8)["出"]
+    np.testing.assert_array_equal(out, expected)
+
+
 @pytest.mark.parametrize("name", sorted(CHECKS))
 def test_computes_like_numpy(name, run):
     CHECKS[name](run)

@@ -26,7 +26,7 @@ BUILTIN_IO: dict[str, BuiltinIO] = {
     "工作组数": _io("num_workgroups", "threadgroups_per_grid", "计算"),
     "顶点序号": _io("vertex_index", "vertex_id", "顶点"),
     "实例序号": _io("instance_index", "instance_id", "顶点"),
-    "裁剪位置": _io("position", "position", "", "顶点"),
+    "裁剪位置": _io("position", "position", "片元", "顶点"),  # a vertex output struct reused as fragment input
     "片元坐标": _io("position", "position", "片元"),
     "正面朝向": _io("front_facing", "front_facing", "片元"),
     "片元深度": _io("frag_depth", "depth(any)", "", "片元"),

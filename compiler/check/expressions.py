@@ -558,7 +558,16 @@ class ItemChecker:
             self._literal_range(callee, out[0])
         if callee in WRITING_BUILTINS:
             self._writable(callee, out[0], name_span)
+        if callee == "选择":
+            self._select_shape(out)
         return call
+
+    def _select_shape(self, args: list[ir.Expr]) -> None:
+        """WGSL's select: a 爻 condition, or a 爻 vector as long as the values."""
+        value, cond = resolve(args[0].type), resolve(args[2].type)
+        if isinstance(cond, TTuple) and not (isinstance(value, TTuple) and len(value.items) == len(cond.items)):
+            self.error(args[2], f"「选择」的条件应为「爻」或与值同样长的爻向量，这里值是{self.show(value)}，"
+                                f"条件是{self.show(cond)}")
 
     def _writable(self, callee: str, target: ir.Expr, name_span) -> None:
         if isinstance(target, ir.GlobalRef):

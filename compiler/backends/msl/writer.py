@@ -1121,8 +1121,11 @@ class MslWriter(LineWriter):
         return Code(f"{t}({x.text} > {t}(0)) - {t}({x.text} < {t}(0))", atomic=False)
 
     def _builtin_select(self, call: ir.Call) -> Code:
-        """选择 evaluates all three arguments, the ternary only one branch."""
+        """选择 evaluates all three arguments, the ternary only one branch;
+        a vector condition selects per component (metal::select)."""
         otherwise, then, cond = self.arguments(call.args, eager=True)
+        if isinstance(resolve(call.args[2].type), TTuple):
+            return Code(f"select({otherwise.text}, {then.text}, {cond.text})")
         return Code(f"{cond.operand()} ? {then.operand()} : {otherwise.operand()}", atomic=False)
 
     def _builtin_texel(self, call: ir.Call) -> Code:

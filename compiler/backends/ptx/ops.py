@@ -267,13 +267,14 @@ def _select(w, call, args):
     """选择(否, 是, 条件): selp per component; predicates by a guarded move."""
     no, yes, cond = args
     out = []
-    for kind, a, b in zip(leaves(no.type), no.parts, yes.parts):
+    for i, (kind, a, b) in enumerate(zip(leaves(no.type), no.parts, yes.parts)):
+        c = cond.parts[i] if len(cond.parts) > 1 else cond.parts[0]  # a vector condition is per component
         if kind is PRED:
             result = w.copy(PRED, a)
-            w.emit(f"@{cond.parts[0]} mov.pred {result}, {b}")
+            w.emit(f"@{c} mov.pred {result}, {b}")
             out.append(result)
         else:
-            out.append(w.op(f"selp.{kind.bits if kind is F16 else kind.name}", kind, b, a, cond.parts[0]))
+            out.append(w.op(f"selp.{kind.bits if kind is F16 else kind.name}", kind, b, a, c))
     return out
 
 
