@@ -51,7 +51,7 @@ def program(check):
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=name_of)
 def test_checks_clean(path):
-    assert [f"{d.line}:{d.column}: {d.message}" for d in WS.diagnostics(path)] == []
+    assert [d.format(WS.source(d.path)) for d in WS.diagnostics(path)] == []
 
 
 @pytest.mark.parametrize("target", ["wgsl", "msl", "ptx"])
