@@ -1,0 +1,184 @@
+"""QA of the messages for typical user mistakes: one wrong program per mistake,
+checked for position (行:列 of the mistake itself), the definition's name, a
+Chinese message that says what was expected/found (with a fix where obvious),
+exactly one message per mistake and no English text or traceback.
+
+Each case states the CORRECT expectation; where the checker falls short today
+the case is a strict xfail whose reason says what is missing."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pytest
+
+from frontend_util import messages
+
+BUFFER = ("「数据」乃「存储缓冲」于（「数组」于「无三二」）也。\n"
+          "「数据」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。\n")
+READ_ONLY = ("「入」乃「存储缓冲」于（「数组」于「无三二」）也。\n"
+             "「入」者「绑定」于（「组值」【「组」者「零」也，「号」者「一」也，「访问」者「只读」也】）也。\n")
+FN = "「g」乃化「无三二」为「无三二」者也。\n"
+KERNEL = "「k」乃化「全局调用号」为「有」者也。\n"
+COMPUTE_ENTRY = ("「e」乃「计算入口」也。\n"
+                 "「e」者「计算入口项」于「k」于（「组值」【「工作组大小」者「四」也】）也。\n")
+
+
+@dataclass(frozen=True)
+class Expect:
+    """One expected message: position, definition (None: none applies) and
+    fragments that must all occur ('甲|乙' accepts either)."""
+    at: str
+    definition: str | None
+    fragments: tuple[str, ...]
+
+
+def case(name, text, *expected, prelude=True, short_of=None):
+    marks = [pytest.mark.xfail(strict=True, reason=short_of)] if short_of else []
+    return pytest.param(text, expected, prelude, id=name, marks=marks)
+
+
+CASES = [
+    # ---- syntax
+    case("forgot_ye", FN + "「g」者得「i」而「i」。\n",
+         Expect("2:13", "g", ("「也」",))),
+    case("forgot_full_stop", FN + "「g」者得「i」而「i」也\n「h」乃化「无三二」为「无三二」者也。\n「h」者得「i」而「i」也。\n",
+         Expect("2:14", "g", ("缺少「。」",))),
+    case("ascii_period_ends_item", FN + "「g」者得「i」而「i」也.\n",
+         Expect("2:14", "g", ("「.」", "「。」")),
+         short_of="an ASCII '.' where 。 belongs gets the generic 'unrecognised text' message without suggesting 「。」"),
+    case("unclosed_name", FN + "「g」者得「i而「i」也。\n",
+         Expect("2:6", "g", ("名字没有结束", "对应的「」」")),
+         short_of="the message ends '缺少与此「对应的」', which reads as a name 「对应的」; the missing 」 is never shown"),
+    case("sequence_in_if_branch_unparenthesised",
+         "「g」乃化「无三二」为「无三二」者也。\n「g」者得「i」而若「i」小于「i」则「i」；「i」否则「i」也。\n",
+         Expect("2:27", "g", ("「否则」", "括号|（")),
+         short_of="only 'should be 「也」'; no hint that a 若 branch holding 甲；乙 must be parenthesised (LANGUAGE.md §5)"),
+    case("typed_literal_argument_without_parentheses",
+         "「g」乃化「无三二」为「无三二」者也。\n「g」者得「i」而「最大」于「i」于「新无三二」于「一」也。\n",
+         Expect("2:19", "g", ("「新无三二」", "括号|（「新无三二」于「一」）")),
+         short_of="two messages (too many arguments to 最大, then 新无三二 used as a value) and no hint to write （「新无三二」于「一」）"),
+    case("invalid_utf8", b"\xff\xfe", Expect("1:1", None, ("UTF-8",)), prelude=False,
+         short_of="a second message 'unrecognised text「��」' follows the UTF-8 message for the same bytes"),
+    # ---- literals and numeric types
+    case("integer_literal_where_float_needed", "「c」乃「浮三二」也。\n「c」者「一」也。\n",
+         Expect("2:5", "c", ("应为「浮三二」", "实为「整数」", "「新浮三二」"))),
+    case("fix_suggestion_uses_the_written_literal",
+         "「g」乃化「浮三二」为「浮三二」者也。\n「g」者得「x」而「x」加「一」也。\n",
+         Expect("2:14", "g", ("应为「浮三二」", "「新浮三二」于「一」")),
+         short_of="the suggested fix is always 「新浮三二」于「二」, not the user's own literal 「一」"),
+    case("index_without_typed_literal", BUFFER + FN + "「g」者得「i」而「读数组」于「数据」于「零」也。\n",
+         Expect("4:21", "g", ("应为「无三二」", "实为「整数」", "「新无三二」"))),
+    case("float32_plus_float16",
+         "「g」乃化「浮三二」又化「浮十六」为「浮三二」者也。\n「g」者得「a」又得「b」而「a」加「b」也。\n",
+         Expect("2:19", "g", ("应为「浮三二」", "实为「浮十六」", "「转换」")),
+         short_of="says the types differ but does not suggest 「转换」以「浮三二」于「b」"),
+    case("constant_overflows_u32", "「c」乃「无三二」也。\n「c」者「新无三二」于「四二九四九六七二九六」也。\n",
+         Expect("2:12", "c", ("超出", "4294967295"))),
+    # ---- projections
+    case("field_name_on_vector", "「g」乃化「三维浮」为「浮三二」者也。\n「g」者得「v」而「v」中「x」也。\n",
+         Expect("2:14", "g", ("「x」", "「零」")),
+         short_of="'「三维浮」没有字段「x」' without saying that components are 中「零」/「一」/「二」"),
+    # ---- application
+    case("apply_a_non_name", FN + "「g」者得「i」而（「i」加「i」）于「i」也。\n",
+         Expect("2:11", "g", ("具名",))),
+    case("read_array_arguments_swapped", BUFFER + FN + "「g」者得「i」而「读数组」于「i」于「数据」也。\n",
+         Expect("4:16", "g", ("「存储缓冲」", "实为「无三二」")),
+         short_of="two messages (one per swapped argument), and the first prints the internal variable 「？甲」"),
+    case("read_array_on_workgroup_variable",
+         "「块」乃「工作组变量」于（「定长数组」于「无三二」于「四」）也。\n「块」者「工作组共享」于「元」也。\n"
+         + FN + "「g」者得「i」而「读数组」于「块」于「i」也。\n",
+         Expect("4:16", "g", ("「工作组变量」", "「读共享数组」")),
+         short_of="a bare type mismatch printing 「？甲」; should point to 「读共享数组」"),
+    case("write_to_uniform_buffer",
+         "「参」乃「均匀缓冲」于「无三二」也。\n「参」者「均匀绑定」于（「组值」【「组」者「零」也，「号」者「零」也】）也。\n"
+         "「g」乃化「无三二」为「有」者也。\n「g」者得「i」而「写存储」于「参」于「i」也。\n",
+         Expect("4:16", "g", ("「均匀缓冲」", "只读")),
+         short_of="a bare type mismatch printing 「？甲」; should say a uniform buffer is read-only (use 「读均匀」, or a 存储缓冲 with 读写)"),
+    case("write_to_read_only_buffer", READ_ONLY + KERNEL
+         + "「k」者得「号」而「写数组」于「入」于（「号」中「零」）于（「新无三二」于「一」）也。\n" + COMPUTE_ENTRY,
+         Expect("4:10", "k", ("只读", "「读写」"))),
+    case("convert_without_target_type", FN + "「g」者得「i」而令「y」为「转换」于「i」而「i」也。\n",
+         Expect("2:15", "g", ("隐式参数无法完全确定", "以"))),
+    # ---- names
+    case("builtins_visible_without_import", FN + "「g」者得「i」而「i」加（「新无三二」于「一」）也。\n", prelude=False),
+    case("misspelled_builtin", BUFFER + FN + "「g」者得「i」而「读树组」于「数据」于「i」也。\n",
+         Expect("4:10", "g", ("未知的名字「读树组」", "「读数组」"))),
+    case("misspelled_name_after_zhi", FN + "「g」者得「i」而「点染本」之「最达」于「i」于「i」也。\n",
+         Expect("2:16", "g", ("「最达」", "「最大」")),
+         short_of="'模块「点染本」里没有「最达」' without the 「最大」 suggestion the bare name gets"),
+    case("type_used_as_value", FN + "「g」者得「i」而「无三二」也。\n",
+         Expect("2:10", "g", ("「无三二」是类型",))),
+    case("user_definition_shadows_builtin",
+         "「最大」乃化「无三二」为「无三二」者也。\n「最大」者得「i」而「i」也。\n"
+         + FN + "「g」者得「i」而「最大」于「i」也。\n"),
+    case("unknown_import", "寻观「点染」之「点染木」之书。\n",
+         Expect("1:8", None, ("「点染木」", "「点染本」")), prelude=False,
+         short_of="reported at 1:1 (the item) rather than at the module name, and no 「点染本」 suggestion"),
+    # ---- records
+    case("wrong_field_name_in_record_value",
+         "「点」即「组类」【「甲」乃「浮三二」也，「乙」乃「浮三二」也】也。\n"
+         "「g」乃化「浮三二」为「点」者也。\n「g」者得「x」而「组值」【「甲」者「x」也，「丙」者「x」也】也。\n",
+         Expect("3:24", "g", ("「丙」", "「乙」")),
+         short_of="two messages for one typo (「乙」 missing, 「丙」 unknown); one message '没有字段「丙」；是不是「乙」？' is wanted"),
+    case("duplicate_field", "「点」即「组类」【「甲」乃「浮三二」也，「甲」乃「浮三二」也】也。\n",
+         Expect("1:21", "点", ("字段「甲」重复",))),
+    # ---- conditions
+    case("if_without_else_used_as_value", FN + "「g」者得「i」而若「i」小于「i」则「i」也。\n",
+         Expect("2:10", "g", ("「否则」", "「无三二」"))),
+    case("vector_comparison_as_condition", "「g」乃化「二维浮」为「二维浮」者也。\n「g」者得「v」而若「v」小于「v」则「v」否则「v」也。\n",
+         Expect("2:11", "g", ("应为「爻」", "实为「二维爻」"))),
+    # ---- top level, resources, entries
+    case("let_in_constant", "「c」乃「无三二」也。\n「c」者令「a」为「新无三二」于「一」而「a」加「a」也。\n",
+         Expect("2:5", "c", ("常量", "令"))),
+    case("resource_inside_function",
+         FN + "「g」者得「i」而令「b」为「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）而「i」也。\n",
+         Expect("2:15", "g", ("「绑定」", "顶层"))),
+    case("top_level_recursion", FN + "「g」者得「i」而「g」于「i」也。\n",
+         Expect("2:10", "g", ("不能调用自身", "局部尾递归"))),
+    case("duplicate_binding_slot", BUFFER + "「数二」乃「存储缓冲」于（「数组」于「无三二」）也。\n"
+         "「数二」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。\n",
+         Expect("4:1", "数二", ("已绑定给「数据」",))),
+    case("workgroup_size_not_a_literal", BUFFER + "「n」乃「整数」也。\n「n」者「四」也。\n" + KERNEL
+         + "「k」者得「号」而「元」也。\n「e」乃「计算入口」也。\n"
+         "「e」者「计算入口项」于「k」于（「组值」【「工作组大小」者「n」也】）也。\n",
+         Expect("8:31", "e", ("工作组大小", "字面量"))),
+    case("vertex_entry_returns_plain_vec4",
+         "「v」乃化「顶点序号」为「四维浮」者也。\n"
+         "「v」者得「i」而「新浮三二」于「零」与「新浮三二」于「零」与「新浮三二」于「零」与（「新浮三二」于「一」）也。\n"
+         "「e」乃「顶点入口」也。\n「e」者「顶点入口项」于「v」也。\n",
+         Expect("4:13", "e", ("「裁剪位置」", "「四维浮」"))),
+    case("entry_names_unknown_function", COMPUTE_ENTRY,
+         Expect("2:13", "e", ("「k」",)),
+         short_of="two messages: a confusing 'implicit parameter 甲 of 「计算入口项」 undetermined' plus '此处应为顶层函数的名字' that never says 「k」 is unknown"),
+]
+
+ENGLISH = re.compile(r"[A-Za-z]{3,}")
+
+
+
+def without_names(message: str) -> str:
+    """User names may be ASCII (「x」); only text outside 「」 must be Chinese."""
+    return re.sub(r"「[^「」]*」", "", message)
+
+
+def matches(line: str, expect: Expect) -> bool:
+    position, _, rest = line.partition(": ")
+    if position != expect.at:
+        return False
+    if expect.definition is not None and not rest.startswith(f"在「{expect.definition}」中："):
+        return False
+    return all(any(alt in rest for alt in fragment.split("|")) for fragment in expect.fragments)
+
+
+@pytest.mark.parametrize("text, expected, prelude", CASES)
+def test_one_clear_message_per_mistake(tmp_path, text, expected, prelude):
+    """Chinese only, no internal type variable (「？甲」), one message per mistake, at the mistake."""
+    lines = messages(tmp_path, text, prelude=prelude)
+    for line in lines:
+        assert "Traceback" not in line and not ENGLISH.search(without_names(line)), line
+        assert not any(name.startswith("？") for name in re.findall(r"「([^「」]*)」", line)), line
+    assert len(lines) == len(expected), lines
+    for line, expect in zip(lines, expected):
+        assert matches(line, expect), (line, expect)
