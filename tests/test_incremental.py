@@ -93,3 +93,15 @@ def test_an_import_that_resolves_to_another_file_is_followed(tmp_path):
     imports = ws.check(main).module.imports
     assert any(p.endswith("常量。着色器。接口。豫") for p in imports)
     assert not any(p.endswith("常量。着色器。豫") for p in imports)
+
+
+def test_typing_at_the_end_of_an_unclosed_last_item_relexes_it(tmp_path):
+    """The last group of a file may lack its 。: an edit that extends it must
+    lex it again from its start (found by the server's typing fuzz test)."""
+    path = tmp_path / "甲。着色器。豫"
+    ws = Workspace(tmp_path)
+    for text in ["「甲」者「一」也。", "「甲」者「一", "「甲」者「一」也。", "「甲", "「甲乙」者「二」也。", "「：甲", "「：甲：」"]:
+        ws.set_document(path, text)
+        fresh = Workspace(tmp_path)
+        fresh.set_document(path, text)
+        assert [d.message for d in ws.diagnostics(path)] == [d.message for d in fresh.diagnostics(path)], text

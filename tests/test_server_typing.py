@@ -291,15 +291,7 @@ async def test_typing_a_sample_keeps_every_answer_well_formed(client, root, name
     await still_serving(client, root)
 
 
-#: compiler/syntax/parser.py `parse_file` keeps an old trailing group that no
-#: 。 ended when the edit only appends to it: "「甲" → "「甲乙" relexes from
-#: "乙" and reports it as unreadable, and the error outlives the fix.
-STALE_TRAILING_GROUP = pytest.mark.xfail(
-    strict=True, reason="core bug: incremental parse keeps an unterminated trailing group (reported to the lead)")
-
-
-@pytest.mark.parametrize("name", [pytest.param(CLEAN, marks=STALE_TRAILING_GROUP),
-                                  pytest.param(BROKEN, marks=STALE_TRAILING_GROUP)], ids=["clean", "broken"])
+@pytest.mark.parametrize("name", [CLEAN, BROKEN], ids=["clean", "broken"])
 async def test_typed_text_gets_the_diagnostics_of_the_cli(client, root, name):
     ed = await typed(client, root, name, "核对")
     errors = await agrees_with_cli(ed, root, ed.path.name)
@@ -309,7 +301,6 @@ async def test_typed_text_gets_the_diagnostics_of_the_cli(client, root, name):
         assert [e[0] for e in errors] == [3, 4] and all("元组须是" in e[2] for e in errors), errors
 
 
-@STALE_TRAILING_GROUP
 async def test_typed_text_is_analysed_like_the_same_text_opened_fresh(client, root):
     """The incremental path (many small edits) ends where a fresh open of the
     same text starts: same tokens, same symbols."""

@@ -65,6 +65,7 @@ class Group:
     start: int
     end: int
     items: list[ParsedItem]
+    closed: bool = True  # ends with its 。 (only the last group of a file may not)
 
 
 @dataclass(slots=True, eq=False)
@@ -333,6 +334,14 @@ def _acceptable(err: UnexpectedToken) -> set[str]:
 
 _CLOSERS = {"LPAR": "RPAR", "LBRACK": "RBRACK"}
 
+SEQUENCE_IN_BRANCH = "；「若」的分支里有「；」时要加括号：若 条件 则（甲；乙）否则 丙"
+
+
+def _sequence_before_else(tokens: list[Token], base: int, at: int) -> bool:
+    """An unexpected 否则 after 则 … ； …: a branch holding a sequence (LANGUAGE.md §5)."""
+    before = [t.type for t in tokens if t.start - base < at]
+    return "THEN" in before and "SEMI" in before[len(before) - before[::-1].index("THEN"):]
+
 
 def _unclosed(tokens: list[Token]) -> str | None:
     """The closing bracket still owed when the item ends, if any."""
@@ -357,8 +366,7 @@ def _syntax_error(err: UnexpectedInput, length: int, owed: str | None = None) ->
             return SyntaxDiagnostic(tok.start_pos, tok.end_pos,
                                     f"语法错误：项在「。」处提前结束，此处应为{expected}")
         found = _describe(tok.type, str(tok))
-        return SyntaxDiagnostic(tok.start_pos, tok.end_pos,
-                                f"语法错误：此处不应出现{found}，应为{expected}")
+        return SyntaxDiagnostic(tok.start_pos, tok.end_pos, f"语法错误：此处不应出现{found}，应为{expected}")
     return SyntaxDiagnostic(0, length, "语法错误")
 
 
@@ -414,6 +422,9 @@ def parse_item_tokens(text: str, tokens: list[Token]) -> ParsedItem:
         node = _lark().parse(stream)
     except UnexpectedInput as err:
         error = _syntax_error(err, tokens[-1].end - base, _unclosed(tokens))
+        if isinstance(err, UnexpectedToken) and err.token.type == "ELSE" and \
+                _sequence_before_else(tokens, base, err.token.start_pos):
+            error.message += SEQUENCE_IN_BRANCH
         return ParsedItem(text, None, [error], name, kind, name_end)
     too_deep = _tree_too_deep(node)
     if too_deep is not None:
@@ -484,7 +495,8 @@ def parse_file(text: str, cache: ItemCache | None = None,
     prefix = _common_prefix(old_text, text)
     suffix = _common_suffix(old_text, text, min(len(old_text), len(text)) - prefix)
     delta = len(text) - len(old_text)
-    kept = [g for g in old.groups if g.end <= prefix]
+    # an unclosed last group may continue into the edit: it is lexed again
+    kept = [g for g in old.groups if g.end <= prefix and g.closed]
     lex_start = kept[-1].end if kept else 0
     comments = [c for c in old.comments if c.end <= lex_start]
     resume = _Resume(old, len(text) - suffix, delta)
@@ -508,7 +520,7 @@ class _Resume:
 
     def shifted(self, index: int) -> tuple[list[Group], list[Comment]]:
         d = self.delta
-        groups = [Group(g.start + d, g.end + d, [it.with_start(it.start + d, it.doc) for it in g.items])
+        groups = [Group(g.start + d, g.end + d, [it.with_start(it.start + d, it.doc) for it in g.items], g.closed)
                   for g in self.old.groups[index:]]
         boundary = self.old.groups[index - 1].end
         comments = [Comment(c.text, c.start + d, c.end + d) for c in self.old.comments if c.start >= boundary]
@@ -535,7 +547,7 @@ def _parse_from(text: str, cache: ItemCache, groups: list[Group], comments: list
             tail_groups, tail_comments = resume.shifted(index)
             break
     if current:
-        groups.append(Group(current[0].start, current[-1].end, _parse_group(text, current, cache)))
+        groups.append(Group(current[0].start, current[-1].end, _parse_group(text, current, cache), closed=False))
     _attach_docs(groups[fresh_from:], comments, text)
     return ParsedFile(groups + tail_groups, comments + tail_comments)
 
