@@ -157,4 +157,22 @@ class PackageIndex:
             if candidate.is_file():
                 return candidate, None
         return None, (f"包内模块不存在：{shown}（着色文件只能导入着色源「名。着色器。豫」"
-                      f"与着色内建声明「名。着色器。接口。豫」）")
+                      f"与着色内建声明「名。着色器。接口。豫」）{_closest_module(folder, path[-1])}")
+
+    def failing_part(self, importer: Package, path: list[str]) -> int:
+        """Which name of a failing import path to point at: the package or the module."""
+        pkg = path[0] if path else ""
+        if len(path) < 2 or pkg not in self.by_name or (pkg != importer.name and pkg not in importer.deps):
+            return 0
+        return len(path) - 1
+
+
+def _closest_module(folder: Path, name: str) -> str:
+    """「；是不是「…」？」 for the shader module in folder most like name."""
+    import difflib
+    try:
+        stems = [module_stem(p) for p in folder.iterdir() if is_shader_file(p)]
+    except OSError:
+        return ""
+    close = difflib.get_close_matches(name, stems, n=1, cutoff=0.6)
+    return f"；是不是「{close[0]}」？" if close else ""

@@ -113,6 +113,7 @@ class TMeta(Type):
     bounds: tuple[str, ...] = ()
     origin: tuple[int, int] | None = None
     hint: str = ""
+    shown: str = ""  # a 凡 variable's own name, for messages (「甲」)
     id: int = field(default_factory=lambda: next(_meta_ids))
     alias: str | None = None
 
@@ -277,7 +278,7 @@ class Printer:
         if isinstance(t, TError):
             return "「？」"
         if isinstance(t, TMeta):
-            return f"「？{t.hint or '未定'}」"
+            return f"「{t.shown}」" if t.shown else "「？」"
         if t.alias:
             return f"「{t.alias}」"
         try:

@@ -160,6 +160,9 @@ class Workspace:
                           opened, qualified, builtins, diags, paths, loaded.source)
         printer = Printer(type_names(builtins)) if builtins else Printer()
         checked = check_module(inp, self.check_cache, printer)
+        if loaded.problem is not None:  # the bad bytes are reported once, not again as unknown text
+            checked.diagnostics = [d for d in checked.diagnostics
+                                   if d is loaded.problem or "\ufffd" not in d.message]
         self.counters["item_checks"] += self.check_cache.item_checks - before
         self._modules[key] = (dep_key, checked)
         return checked
@@ -191,7 +194,8 @@ class Workspace:
                 continue
             file, error = self.packages.find_module(pkg, names)
             if error:
-                diags.append(Diagnostic(key, *span, error))
+                part = node.path[self.packages.failing_part(pkg, names)] if node.path else node
+                diags.append(Diagnostic(key, item.start + part.start, item.start + part.end, error))
                 continue
             dep_key = self.key(file)
             if dep_key in stack:

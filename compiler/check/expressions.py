@@ -18,8 +18,8 @@ from .. import ir
 from ..syntax import ast
 from ..syntax.parser import number_value
 from ..types import (BOOL, ERROR, FLOAT_LIT, INT_LIT, UNIT, Printer, TCon, TError, TFamily, TFun,
-                     TMeta, TRecord, TTuple, TVar, Type, TypeOrIndex, contains_meta, matrix_parts,
-                     resolve, vector_parts)
+                     TMeta, TRecord, TTuple, TVar, Type, TypeOrIndex, contains_meta, is_scalar,
+                     matrix_parts, resolve, vector_parts)
 from ..diagnostics import LocalDiagnostic
 from .classes import CLASSES, FAMILIES, satisfies
 from .scope import Scope, ValueEntry
@@ -43,6 +43,18 @@ ENTRY_CONSTRUCTORS = {"计算入口项": "计算", "顶点入口项": "顶点", 
 
 #: Builtins that write through their first argument: it must not be 只读.
 WRITING_BUILTINS = frozenset("写数组 写存储 原子加 原子最大 原子最小 原子存 存矩阵片累到存储".split())
+
+#: A builtin used on the wrong kind of resource, and what to write instead.
+RESOURCE_HINTS = {
+    ("读数组", "工作组变量"): "用「读共享数组」", ("写数组", "工作组变量"): "用「写共享数组」",
+    ("读存储", "工作组变量"): "用「读共享」", ("写存储", "工作组变量"): "用「写共享」",
+    ("读共享数组", "存储缓冲"): "用「读数组」", ("写共享数组", "存储缓冲"): "用「写数组」",
+    ("读共享", "存储缓冲"): "用「读存储」", ("写共享", "存储缓冲"): "用「写存储」",
+    ("读数组", "均匀缓冲"): "用「读均匀」取它的值", ("读存储", "均匀缓冲"): "用「读均匀」取它的值",
+    ("写数组", "均匀缓冲"): "均匀缓冲在着色器里只读：要写就声明成「读写」的存储缓冲",
+    ("写存储", "均匀缓冲"): "均匀缓冲在着色器里只读：要写就声明成「读写」的存储缓冲",
+    ("读均匀", "存储缓冲"): "用「读存储」或「读数组」", ("读均匀", "工作组变量"): "用「读共享」",
+}
 
 #: Typed-literal constructors: (scalar kind, width) for the range check.
 LITERAL_CONSTRUCTORS = {"新浮三二": ("float", 32), "新浮十六": ("float", 16),
@@ -94,8 +106,11 @@ class ItemChecker:
         exp, act = resolve(expected), resolve(actual)
         ctor = _literal_constructor_for(exp)
         if ctor and act in (INT_LIT, FLOAT_LIT):
-            message += f"；字面量须经「{ctor}」构造，如「{ctor}」于「二」"
+            literal = node.text if isinstance(node, ast.Number) else "二"
+            message += f"；字面量须经「{ctor}」构造，写成（「{ctor}」于「{literal}」）"
             code = "wrap-literal:" + ctor
+        elif _numeric(exp) and _numeric(act) and act not in (INT_LIT, FLOAT_LIT):
+            message += f"；不同的数值类型要先转换：「转换」以{self.show(exp)}于 …"
         self.error(node, message, code)
 
     # ------------------------------------------------------------ unification
@@ -231,7 +246,7 @@ class ItemChecker:
 
     def instantiate(self, entry: ValueEntry, node, callee: str) -> tuple[Type, list[TMeta]]:
         metas = [TMeta(bounds=(v.bound,) if v.bound else (), origin=(node.start, node.end),
-                       hint=v.name) for v in entry.type_params]
+                       hint=v.name, shown=v.name) for v in entry.type_params]
         for m in metas:
             self._call_metas.append((m, node, callee))
         mapping = {v.name: m for v, m in zip(entry.type_params, metas)}
@@ -283,7 +298,8 @@ class ItemChecker:
             return None
         entry = module.values.get(node.name)
         if entry is None:
-            self.error((node.name_start, node.end), f"模块「{node.module}」里没有「{node.name}」")
+            hint = _closest(node.name, [*module.values, *module.types])
+            self.error((node.name_start, node.end), f"模块「{node.module}」里没有「{node.name}」{hint}")
         return entry
 
     def _global_value(self, node, name: str, entry: ValueEntry | None, shown: str, env: dict | None = None):
@@ -306,15 +322,7 @@ class ItemChecker:
 
     def _suggest(self, name: str, env: dict | None = None) -> str:
         """The closest known name (locals first), as a hint."""
-        names = [n for n in dict.fromkeys([*(env or {}), *self.scope.all_names()]) if n != name]
-
-        def score(n: str) -> tuple[float, int]:
-            prefix = len(os.path.commonprefix([name, n]))
-            return difflib.SequenceMatcher(None, name, n).ratio(), prefix
-
-        scored = [(score(n), n) for n in names]
-        close = max((x for x in scored if x[0][0] >= 0.5), default=None, key=lambda x: x[0])
-        return f"；是不是「{close[1]}」？" if close else ""
+        return _closest(name, [*(env or {}), *self.scope.all_names()])
 
     def _Project(self, node: ast.Project, expected, env, tail):
         base = self.check(node.base, None, env)
@@ -341,7 +349,8 @@ class ItemChecker:
             self.error(node.base, "无法确定此处的类型，不能取分量：先用（表达式 也 类型）标注")
         else:
             what = "分量" if number is not None else f"字段「{node.label}」"
-            self.error(label_span, f"{self.show(t)}没有{what}")
+            hint = "：元组的分量写成 中「零」、中「一」……" if isinstance(t, TTuple) and number is None else ""
+            self.error(label_span, f"{self.show(t)}没有{what}{hint}")
         return ir.Project(node.start, node.end, ERROR, base, None, None)
 
     def _Tuple(self, node: ast.Tuple, expected, env, tail):
@@ -375,15 +384,20 @@ class ItemChecker:
                 self.error(f, f"字段「{f.name}」重复")
             written[f.name] = f
         if isinstance(exp, TRecord):
-            fields = []
-            for name, ft in exp.fields:
-                f = written.pop(name, None)
-                if f is None:
-                    self.error(node, f"{self.show(exp)}的字段「{name}」没有给出")
-                    continue
-                fields.append((name, self.check(f.value, ft, env)))
-            for name, f in written.items():
-                self.error(f, f"{self.show(exp)}没有字段「{name}」")
+            missing = [n for n, _ in exp.fields if n not in written]
+            extra = [n for n in written if n not in dict(exp.fields)]
+            for name, f in list(written.items()):
+                if name not in dict(exp.fields):
+                    one_each = len(missing) == 1 and len(extra) == 1
+                    meant = _closest_name(name, missing) or (missing[0] if one_each else None)
+                    if meant:  # a misspelt field: one message, not 'missing' plus 'unknown'
+                        missing.remove(meant)
+                    hint = f"；是不是「{meant}」？" if meant else ""
+                    self.error(f, f"{self.show(exp)}没有字段「{name}」{hint}")
+                    del written[name]
+            for name in missing:
+                self.error(node, f"{self.show(exp)}的字段「{name}」没有给出")
+            fields = [(name, self.check(written[name].value, ft, env)) for name, ft in exp.fields if name in written]
             return ir.MakeRecord(node.start, node.end, exp, fields)
         fields = [(f.name, self.check(f.value, None, env)) for f in written.values()]
         t = TRecord(tuple((n, e.type) for n, e in fields))
@@ -515,13 +529,33 @@ class ItemChecker:
             self.check(a, None, env)
         return _error_expr(node)
 
-    def _arity(self, node, callee: str, params, args) -> bool:
+    def _arity(self, node, callee: str, params, args, env: dict | None = None) -> bool:
         if len(args) == len(params):
             return True
+        if len(args) > len(params) and self._unparenthesised_call(args, env or {}):
+            return False
         if len(args) < len(params):
             self.error(node, f"「{callee}」需要 {len(params)} 个实参，这里只有 {len(args)} 个（函数不能部分应用，着五）")
         else:
             self.error(node, f"「{callee}」只收 {len(params)} 个实参，这里给了 {len(args)} 个")
+        return False
+
+    def _unparenthesised_call(self, args, env: dict) -> bool:
+        """「f」于「x」于「新无三二」于「一」: an argument that is itself a call
+        needs parentheses; say so once instead of 'too many arguments'."""
+        for k, arg in enumerate(args[:-1]):
+            name = arg.name if isinstance(arg, ast.Name) else None
+            if name is None:
+                continue
+            local = env.get(name)
+            entry = self.scope.value(name) if local is None else None
+            is_function = isinstance(local, _PendingFun) or (
+                entry is not None and isinstance(resolve(entry.type), TFun))
+            if is_function:
+                after = args[k + 1]
+                shown = f"「{name}」于{_source_text(after)}"
+                self.error((arg.start, after.end), f"作实参的调用须加括号：写成（{shown}）")
+                return True
         return False
 
     def _check_args(self, params, args, env) -> list[ir.Expr]:
@@ -535,19 +569,24 @@ class ItemChecker:
             what = "资源" if callee in RESOURCE_CONSTRUCTORS else "入口项"
             self.error(name_span, f"「{callee}」只能作{what}的顶层定义（着四）")
             return self._error_call(node, args, env)
+        if args and self._wrong_resource(callee, args[0], env):
+            return _error_expr(node)
         t, metas = self.instantiate(entry, node, callee)
         self._apply_type_args(node, callee, metas, type_args)
         if not isinstance(t, TFun):
             self.error(node, f"「{callee}」不是函数，不能应用")
             return self._error_call(node, args, env)
-        if not self._arity(node, callee, t.params, args):
+        if not self._arity(node, callee, t.params, args, env):
             for m in metas:
                 m.ref = ERROR
-            return self._error_call(node, args, env)
+            return _error_expr(node)
         out = []
+        settled = len(self.diags)
         for p, a in zip(t.params, args):
             if isinstance(resolve(p), TFun):
                 out.append(self._function_argument(a, resolve(p), env))
+            elif len(self.diags) > settled:  # after one wrong argument the rest add no messages
+                out.append(self.check(a, None, env))
             else:
                 out.append(self.check(a, self.reduce(p), env))
         result = self._result(node, self.reduce(t.result), expected)
@@ -575,12 +614,29 @@ class ItemChecker:
             if entry is not None and entry.access == "只读":
                 self.error(name_span, f"「{target.name}」是只读存储缓冲，不能「{callee}」：把它的访问方式改为「读写」")
 
+    def _wrong_resource(self, callee: str, arg: ast.Expr, env: dict) -> bool:
+        """A resource of another kind than the builtin works on: say which builtin fits."""
+        arg = _strip_parens(arg)
+        entry = self.scope.value(arg.name) if isinstance(arg, ast.Name) and arg.name not in env else None
+        if entry is None or entry.kind != "resource":
+            return False
+        kind = resolve(entry.type).name
+        hint = RESOURCE_HINTS.get((callee, kind))
+        if hint is None:
+            return False
+        self.error(arg, f"「{arg.name}」是「{kind}」，「{callee}」不能用在它上面：{hint}")
+        return True
+
     def _function_argument(self, arg: ast.Expr, param: TFun, env) -> ir.Expr:
         """The function argument of an entry constructor: a top-level function name."""
         arg = _strip_parens(arg)
         entry = self.scope.value(arg.name) if isinstance(arg, ast.Name) and arg.name not in env else None
         if entry is None or entry.kind != "function":
-            self.error(arg, "此处应为顶层函数的名字")
+            if isinstance(arg, ast.Name) and entry is None and arg.name not in env:
+                self.error(arg, f"未知的名字「{arg.name}」{self._suggest(arg.name)}：此处应为顶层函数的名字")
+            else:
+                self.error(arg, "此处应为顶层函数的名字")
+            _poison(param)
             return _error_expr(arg)
         ft = resolve(entry.type)
         if isinstance(ft, TFun):
@@ -621,8 +677,8 @@ class ItemChecker:
         if callee == self.function:
             self.error(name_span, f"顶层函数「{callee}」不能调用自身（着四.6）：改写成局部尾递归函数")
         self.calls.add(callee)
-        if not isinstance(t, TFun) or not self._arity(node, callee, t.params, args):
-            return self._error_call(node, args, env)
+        if not isinstance(t, TFun) or not self._arity(node, callee, t.params, args, env):
+            return _error_expr(node)
         out = self._check_args(t.params, args, env)
         return ir.Call(node.start, node.end, self._result(node, t.result, expected), "function", callee, out,
                        module=entry.module, name_start=name_span[0], name_end=name_span[1])
@@ -642,8 +698,8 @@ class ItemChecker:
             fun.recursive = True
             if tail is not fun:
                 self.error(head, f"局部函数「{fun.name}」递归调用自己只能在尾位置（着五）：这里的结果还要再用")
-        if not self._arity(node, fun.name, fun.params, args):
-            return self._error_call(node, args, env)
+        if not self._arity(node, fun.name, fun.params, args, env):
+            return _error_expr(node)
         out = self._check_args([p.type for p in fun.params], args, env)
         if pending.state == "pending":
             self._check_local_body(pending)
@@ -653,6 +709,56 @@ class ItemChecker:
 
 _PROPAGATING = (ast.Paren, ast.Tuple, ast.Record, ast.If, ast.Sequence, ast.Let, ast.Ascribe,
                 ast.Apply, ast.TypeArg, ast.Operator)
+
+
+def _numeric(t) -> bool:
+    """A numeric scalar or a vector of one (where 「转换」 helps)."""
+    parts = vector_parts(t)
+    scalar = parts[0] if parts else t
+    return is_scalar(scalar) and resolve(scalar) != BOOL
+
+
+def _closest_name(name: str, candidates) -> str | None:
+    """The candidate most like name (ties: the earlier one), if any is close."""
+    best, best_score = None, None
+    for n in dict.fromkeys(candidates):
+        if n == name:
+            continue
+        score = (difflib.SequenceMatcher(None, name, n).ratio(), len(os.path.commonprefix([name, n])))
+        if score[0] >= 0.5 and (best_score is None or score > best_score):
+            best, best_score = n, score
+    return best
+
+
+def _closest(name: str, candidates) -> str:
+    best = _closest_name(name, candidates)
+    return f"；是不是「{best}」？" if best else ""
+
+
+def _poison(t) -> None:
+    """Settle every unsolved variable in t as already reported."""
+    t = resolve(t)
+    if isinstance(t, TMeta):
+        t.ref = ERROR
+    elif isinstance(t, TFun):
+        for p in (*t.params, t.result):
+            _poison(p)
+    elif isinstance(t, (TCon, TFamily)):
+        for a in t.args:
+            if not isinstance(a, int):
+                _poison(a)
+    elif isinstance(t, TTuple):
+        for a in t.items:
+            _poison(a)
+
+
+def _source_text(node) -> str:
+    """A short rendering of a simple argument for a suggested fix."""
+    if isinstance(node, ast.Number):
+        return f"「{node.text}」"
+    if isinstance(node, ast.Name):
+        return f"「{node.name}」"
+    return "…"
 
 
 def _error_expr(node) -> ir.Expr:

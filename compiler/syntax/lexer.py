@@ -136,14 +136,22 @@ def _lex_error(text: str, pos: int, end: int, tokens: list[Token]) -> int:
         # stop before a nested 「 or the item's 。 so the next item stays intact
         stops = [i for i in (text.find("「", pos + 1, line_end), text.find("。", pos + 1, line_end)) if i != -1]
         stop = min(stops) if stops else line_end
-        tokens.append(Token("ERROR", text[pos:stop], pos, stop, "名字没有结束：同一行里缺少与此「对应的」"))
+        tokens.append(Token("ERROR", text[pos:stop], pos, stop, "名字没有结束：同一行里缺少与此「对应的「」」"))
         return stop
     if ch == "『":
         tokens.append(Token("ERROR", ch, pos, end, "字符串没有结束：缺少与此『对应的』"))
         return end
+    if ch in ASCII_LOOKALIKES:
+        tokens.append(Token("ERROR", ch, pos, pos + 1,
+                            f"无法识别的文字「{ch}」：是不是全角的「{ASCII_LOOKALIKES[ch]}」？"))
+        return pos + 1
     m = _RESYNC.search(text, pos + 1, end)
     stop = m.start() if m else end
     bad = text[pos:stop]
     shown = bad if len(bad) <= 20 else bad[:20] + "…"
     tokens.append(Token("ERROR", bad, pos, stop, f"无法识别的文字「{shown}」：名字须写在「」里，关键字见语言参考"))
     return stop
+
+
+#: ASCII punctuation typed where the full-width punctuation of 豫言 belongs.
+ASCII_LOOKALIKES = {".": "。", ",": "，", "(": "（", ")": "）", ";": "；", "[": "【", "]": "】"}
