@@ -182,22 +182,28 @@ def resolve(t: TypeOrIndex) -> TypeOrIndex:
     return t
 
 
+def map_parts(t: TypeOrIndex, f) -> TypeOrIndex:
+    """t rebuilt with f applied to each direct part (arguments, items, fields,
+    parameters), keeping its alias: the one traversal that type rewrites share."""
+    if isinstance(t, TCon):
+        return TCon(t.name, tuple(f(a) for a in t.args), t.alias) if t.args else t
+    if isinstance(t, TFamily):
+        return TFamily(t.name, tuple(f(a) for a in t.args), t.alias)
+    if isinstance(t, TTuple):
+        return TTuple(tuple(f(a) for a in t.items), t.alias)
+    if isinstance(t, TRecord):
+        return TRecord(tuple((n, f(a)) for n, a in t.fields), t.alias)
+    if isinstance(t, TFun):
+        return TFun(tuple(f(a) for a in t.params), f(t.result), t.alias)
+    return t
+
+
 def deep_resolve(t: TypeOrIndex) -> TypeOrIndex:
     """Resolve unification variables everywhere inside a type."""
     t = resolve(t)
-    if isinstance(t, int) or isinstance(t, (TVar, TMeta, TError)):
+    if isinstance(t, int):
         return t
-    if isinstance(t, TCon):
-        return TCon(t.name, tuple(deep_resolve(a) for a in t.args), t.alias) if t.args else t
-    if isinstance(t, TTuple):
-        return TTuple(tuple(deep_resolve(a) for a in t.items), t.alias)
-    if isinstance(t, TRecord):
-        return TRecord(tuple((n, deep_resolve(a)) for n, a in t.fields), t.alias)
-    if isinstance(t, TFun):
-        return TFun(tuple(deep_resolve(a) for a in t.params), deep_resolve(t.result), t.alias)
-    if isinstance(t, TFamily):
-        return TFamily(t.name, tuple(deep_resolve(a) for a in t.args), t.alias)
-    return t
+    return map_parts(t, deep_resolve)
 
 
 def is_scalar(t: TypeOrIndex, include_literals: bool = True) -> bool:

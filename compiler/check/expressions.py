@@ -19,7 +19,7 @@ from ..syntax import ast
 from ..syntax.parser import number_value
 from ..types import (BOOL, ERROR, FLOAT_LIT, INT_LIT, UNIT, Printer, TCon, TError, TFamily, TFun,
                      TMeta, TRecord, TTuple, TVar, Type, TypeOrIndex, contains_meta, is_scalar,
-                     matrix_parts, resolve, vector_parts)
+                     map_parts, matrix_parts, resolve, vector_parts)
 from ..diagnostics import LocalDiagnostic
 from .classes import CLASSES, FAMILIES, satisfies
 from .scope import Scope, ValueEntry
@@ -795,8 +795,12 @@ def _literal_constructor_for(t) -> str | None:
 
 
 def substitute(t, mapping: dict[str, Type]):
+    """A scheme's body with its type variables replaced."""
     if not mapping or isinstance(t, int):
         return t
+    if isinstance(t, TVar):
+        return mapping.get(t.name, t)
+    return map_parts(t, lambda a: substitute(a, mapping))
     if isinstance(t, TVar):
         return mapping.get(t.name, t)
     if isinstance(t, TCon):

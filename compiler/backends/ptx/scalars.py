@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ...check.classes import FAMILIES
 from ...types import (FLOAT, INT, UINT, TCon, TFamily, TMeta, TRecord, TTuple, Type, TypeOrIndex,
-                      chinese_number, resolve)
+                      chinese_number, map_parts, resolve)
 
 
 @dataclass(frozen=True)
@@ -68,13 +68,7 @@ def concrete(t: TypeOrIndex) -> TypeOrIndex:
         args = tuple(concrete(a) for a in t.args)
         reduced = FAMILIES[t.name][1](args)
         return t if reduced is None else concrete(reduced)
-    if isinstance(t, TCon):
-        return TCon(t.name, tuple(concrete(a) for a in t.args), t.alias) if t.args else t
-    if isinstance(t, TTuple):
-        return TTuple(tuple(concrete(i) for i in t.items), t.alias)
-    if isinstance(t, TRecord):
-        return TRecord(tuple((n, concrete(f)) for n, f in t.fields), t.alias)
-    return t
+    return map_parts(t, concrete)
 
 
 def scalar_of(t: Type) -> Scalar | None:
