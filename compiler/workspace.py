@@ -71,6 +71,12 @@ class Workspace:
             key = self._keys[path] = os.path.realpath(path)
         return key
 
+    def file_changed(self, path: str | Path) -> None:
+        """A file changed on disk (the editor's file watcher says so): read it
+        again even if its size and timestamp look the same (a rewrite within
+        one clock tick keeps both)."""
+        self._loaded.pop(self.key(path), None)
+
     def set_document(self, path: str | Path, text: str) -> None:
         """An open editor buffer: overrides the file on disk."""
         self.overrides[self.key(path)] = text
@@ -89,7 +95,7 @@ class Workspace:
         else:
             try:
                 st = os.stat(key)
-                stamp = (st.st_mtime_ns, st.st_size)
+                stamp = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
             except OSError:
                 stamp = None
             cached = self._loaded.get(key)
@@ -102,7 +108,7 @@ class Workspace:
     def _read(self, key: str, stamp) -> Loaded:
         if stamp is None:
             return Loaded(SourceFile(key, ""), None, Diagnostic(key, 0, 0, "找不到文件"))
-        if stamp[1] > MAX_FILE_BYTES:
+        if stamp[2] > MAX_FILE_BYTES:
             return Loaded(SourceFile(key, ""), stamp, Diagnostic(key, 0, 0, f"文件太大（超过 {MAX_FILE_BYTES // 1048576} MB）"))
         try:
             data = Path(key).read_bytes()

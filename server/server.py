@@ -205,6 +205,10 @@ def did_close(ls: ZhuoseServer, params: lsp.DidCloseTextDocumentParams):
 def did_change_watched_files(ls: ZhuoseServer, params: lsp.DidChangeWatchedFilesParams):
     if any(Path(path_of(c.uri) or "").name == "包.json" for c in params.changes):
         ls.project.ws.refresh_packages()
+    for change in params.changes:
+        path = path_of(change.uri)
+        if path:
+            ls.project.ws.file_changed(path)
     ls.publisher.refresh_all()
 
 

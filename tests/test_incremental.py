@@ -105,3 +105,16 @@ def test_typing_at_the_end_of_an_unclosed_last_item_relexes_it(tmp_path):
         fresh = Workspace(tmp_path)
         fresh.set_document(path, text)
         assert [d.message for d in ws.diagnostics(path)] == [d.message for d in fresh.diagnostics(path)], text
+
+
+def test_a_same_size_rewrite_is_seen_once_the_watcher_reports_it(tmp_path):
+    import os
+    path = tmp_path / "模。着色器。豫"
+    write(tmp_path, {"模。着色器。豫": PRELUDE + "「常」者「新无三二」于「一」也。"})
+    ws = Workspace(tmp_path)
+    assert ws.diagnostics(path) == []
+    st = os.stat(path)
+    path.write_text(PRELUDE + "「常」者「新无三二」于「未」也。", encoding="utf-8")  # same length
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))  # and the same modification time
+    ws.file_changed(path)
+    assert [d.message for d in ws.diagnostics(path)] == ["未知的名字「未」"]
