@@ -62,11 +62,6 @@ class SourceFile:
             units += 2 if ord(self.text[i]) > 0xFFFF else 1
         return end
 
-    def line_text(self, line: int) -> str:
-        start = self.line_starts[line]
-        end = self.line_starts[line + 1] - 1 if line + 1 < len(self.line_starts) else len(self.text)
-        return self.text[start:end]
-
 
 def decode_source(data: bytes) -> tuple[str, int | None]:
     """Decode UTF-8; on invalid input return the text with replacement

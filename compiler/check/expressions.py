@@ -801,17 +801,4 @@ def substitute(t, mapping: dict[str, Type]):
     if isinstance(t, TVar):
         return mapping.get(t.name, t)
     return map_parts(t, lambda a: substitute(a, mapping))
-    if isinstance(t, TVar):
-        return mapping.get(t.name, t)
-    if isinstance(t, TCon):
-        return TCon(t.name, tuple(substitute(a, mapping) for a in t.args), t.alias) if t.args else t
-    if isinstance(t, TFamily):
-        return TFamily(t.name, tuple(substitute(a, mapping) for a in t.args), t.alias)
-    if isinstance(t, TTuple):
-        return TTuple(tuple(substitute(a, mapping) for a in t.items), t.alias)
-    if isinstance(t, TRecord):
-        return TRecord(tuple((n, substitute(a, mapping)) for n, a in t.fields), t.alias)
-    if isinstance(t, TFun):
-        return TFun(tuple(substitute(a, mapping) for a in t.params), substitute(t.result, mapping), t.alias)
-    return t
 

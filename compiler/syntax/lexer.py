@@ -35,8 +35,6 @@ PUNCTUATION: dict[str, str] = {
 SURFACE: dict[str, str] = {v: k for k, v in {**KEYWORDS, **PUNCTUATION}.items()}
 SURFACE.update({"NAME": "名字", "STRING": "字符串", "$END": "项的结尾"})
 
-WHITESPACE = " \t\r\n\u3000"
-
 _keyword_alternatives = "|".join(
     re.escape(k) for k in sorted({**KEYWORDS, **PUNCTUATION}, key=len, reverse=True)
 )
