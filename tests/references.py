@@ -242,6 +242,39 @@ def 子组归约(run):
         print(f"子组大小为 {size}：蝶形归约跨 16 个线程，只在子组不小于 32 时有意义，不核对「蝶形和」")
 
 
+def _halves(shape, seed):
+    """Random inputs exactly representable in f16, so f16 loads lose nothing."""
+    return rng(seed).integers(-64, 64, shape).astype(np.float32) / np.float32(16)
+
+
+#: samples WGSL cannot express (seed 着十二): the WGSL runner expects this translation error instead
+NOT_WGSL = {"子组矩阵片": "WGSL 没有子组矩阵片", "子组矩阵片存储": "WGSL 没有子组矩阵片"}
+
+
+@reference
+def 子组矩阵片(run):
+    a, b = _halves((16, 32), 1), _halves((16, 32), 2)          # b is 乙[n][k]
+    c0 = rng(3).standard_normal((16, 16)).astype(np.float32)
+    out = run("子组矩阵片", "片乘入口", {"甲": a.ravel(), "乙": b.ravel(), "初": c0.ravel(),
+                                    "丙": np.full(256, -1, np.float32), "丁": np.full(256, -1, np.float32)}, 1)
+    expected = c0 + a.astype(np.float64) @ b.astype(np.float64).T
+    close(out["丙"].reshape(16, 16), expected, rtol=1e-5, atol=1e-4)
+    close(out["丁"].reshape(16, 16), expected, rtol=1e-5, atol=1e-4)
+
+
+@reference
+def 子组矩阵片存储(run):
+    a, b = _halves((16, 16), 4), _halves((16, 16), 5)           # b is 乙[n][k]
+    words = lambda m: np.ascontiguousarray(m.astype(np.float16)).view(np.uint32).ravel()  # low half first
+    out = run("子组矩阵片存储", "片存入口", {"甲字": words(a), "乙字": words(b), "乙转": words(b.T),
+                                        "出": np.full(768, -1, np.float32)}, 1)
+    product = a.astype(np.float64) @ b.astype(np.float64).T
+    got = out["出"].reshape(3, 16, 16)
+    close(got[0], product, atol=1e-4)
+    close(got[1], 1 + product, atol=1e-4)
+    close(got[2], np.concatenate([2 + product[:8], np.full((8, 16), 2.0)]), atol=1e-4)
+
+
 @reference
 def 字面量与转换(run):
     x = np.array([0, 1, -1, 7, -25, 123456, -2 ** 31, 2 ** 31 - 1], np.int32)
