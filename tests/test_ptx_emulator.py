@@ -23,6 +23,7 @@ import pytest
 from test_ptx_math import fma32
 
 WARP = 32
+WARP_INSTRUCTIONS = ("activemask", "shfl", "ldmatrix", "mma")
 SPECIAL = re.compile(r"%(tid|ntid|ctaid|nctaid)\.([xyz])$")
 LINE = re.compile(r"^(?:@(!?)(%p\d+)\s+)?(\S+)\s*(.*?);$")
 
@@ -67,6 +68,11 @@ def _split_operands(text: str) -> list[str]:
     if current.strip():
         out.append(current.strip())
     return out
+
+
+def _registers(operand: str) -> list[str]:
+    """The registers of a vector operand {%a, %b, …}, or the one register."""
+    return [r.strip() for r in operand.strip("{}").split(",")]
 
 
 def parse(text: str) -> dict[str, Kernel]:
@@ -224,6 +230,12 @@ class Memory:
         data[offset:offset + size] = (bits & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
 
 
+def _aligned(address: int, size: int) -> None:
+    """PTX accesses are naturally aligned (a vector access to its whole size)."""
+    if address % size:
+        raise EmulatorError(f"未对齐的访问：地址 {address} 不是 {size} 的倍数")
+
+
 SIZES = {"u32": 4, "s32": 4, "f32": 4, "b32": 4, "b16": 2, "f16": 2, "u64": 8, "b64": 8}
 
 
@@ -305,9 +317,10 @@ class Thread:
                 pc = self.k.labels[ins.operands[0]]
             elif head == "bar":
                 yield ("bar", pc)
-            elif head in ("activemask", "shfl"):
+            elif head in WARP_INSTRUCTIONS:
                 result = yield ("warp", pc, ins, self)
-                self.set(ins.operands[0], result)
+                for dest, bits in zip(_registers(ins.operands[0]), result if isinstance(result, list) else [result]):
+                    self.set(dest, bits)
             else:
                 self.execute(ins)
 
@@ -339,12 +352,20 @@ class Thread:
             self.set(ops[0], self.params[ops[1].strip("[]")])
             return
         space = "shared" if "shared" in parts else "global"
-        self.set(ops[0], self.mem.load(space, self.address(ops[1]), SIZES.get(kind, 4)))
+        size, address = SIZES.get(kind, 4), self.address(ops[1])
+        dests = _registers(ops[0])
+        _aligned(address, size * len(dests))
+        for i, dest in enumerate(dests):
+            self.set(dest, self.mem.load(space, address + i * size, size))
 
     def _st(self, parts, ops):
         kind = parts[-1]
         space = "shared" if "shared" in parts else "global"
-        self.mem.store(space, self.address(ops[0]), SIZES.get(kind, 4), self.get(ops[1], kind))
+        size, address = SIZES.get(kind, 4), self.address(ops[0])
+        sources = _registers(ops[1])
+        _aligned(address, size * len(sources))
+        for i, source in enumerate(sources):
+            self.mem.store(space, address + i * size, size, self.get(source, kind))
 
     def _cvta(self, parts, ops):
         self.set(ops[0], self.get(ops[1], "u64"))
@@ -474,9 +495,13 @@ class Thread:
 
     # warps ------------------------------------------------------------------
 
-    def warp_result(self, ins: Instruction, lanes: dict[int, "Thread"], mask: int) -> int:
+    def warp_result(self, ins: Instruction, lanes: dict[int, "Thread"], mask: int) -> int | list[int]:
         if ins.op.startswith("activemask"):
             return mask
+        if ins.op.startswith(("ldmatrix", "mma")):
+            if mask != (1 << WARP) - 1:
+                raise EmulatorError(f"{ins.parts[0]} 须由整个线程束一起执行，这里活跃的线程是 {mask:#x}")
+            return (self._ldmatrix if ins.parts[0] == "ldmatrix" else self._mma)(ins, lanes)
         mode = ins.op.split(".")[2]
         value_of = {lane: t.get(ins.operands[1], "b32") for lane, t in lanes.items()}
         b = self.get(ins.operands[2], "u32")
@@ -484,6 +509,40 @@ class Thread:
         if not (mask >> source) & 1 or source not in value_of:
             return 0        # undefined on a GPU
         return value_of[source]
+
+
+    def _ldmatrix(self, ins: Instruction, lanes: dict[int, "Thread"]) -> list[int]:
+        """ldmatrix.sync.aligned.m8n8.x4.shared.b16 (PTX ISA 9.7.14.5.15): lanes
+        8i … 8i+7 give the row addresses of matrix i; each lane receives, of
+        every matrix, row laneid / 4, columns 2·(laneid % 4) and the next."""
+        assert ins.op == "ldmatrix.sync.aligned.m8n8.x4.shared.b16", ins.op
+        out = []
+        for matrix in range(4):
+            row_address = lanes[8 * matrix + self.lane // 4].address(ins.operands[1])
+            if row_address % 16:
+                raise EmulatorError(f"ldmatrix 的行地址 {row_address} 没有按 16 字节对齐")
+            out.append(self.mem.load("shared", row_address + 4 * (self.lane % 4), 4))
+        return out
+
+    def _mma(self, ins: Instruction, lanes: dict[int, "Thread"]) -> list[int]:
+        """mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 with the fragment
+        layouts of PTX ISA 9.7.14.5.8: D = A·B + C (A 16×16, B 16×8, C 16×8)."""
+        assert ins.op == "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", ins.op
+        d, a, b, c = (_registers(o) for o in ins.operands)
+        A, B, C = np.zeros((16, 16)), np.zeros((16, 8)), np.zeros((16, 8))
+        for lane, t in lanes.items():
+            g, tig = lane >> 2, lane % 4
+            for i in range(8):                  # a_i: two halves per register
+                bits = t.get(a[i // 2], "b32") >> (16 * (i % 2)) & 0xFFFF
+                A[g + 8 * ((i >> 1) & 1), 2 * tig + (i & 1) + 8 * (i >= 4)] = f16(bits)
+            for i in range(4):
+                bits = t.get(b[i // 2], "b32") >> (16 * (i % 2)) & 0xFFFF
+                B[2 * tig + (i & 1) + 8 * (i >= 2), g] = f16(bits)
+            for i in range(4):
+                C[g + 8 * (i >= 2), 2 * tig + (i & 1)] = f32(t.get(c[i], "f32"))
+        D = (A @ B + C).astype(np.float32)
+        g, tig = self.lane >> 2, self.lane % 4
+        return [from_float(D[g + 8 * (i >= 2), 2 * tig + (i & 1)], "f32") for i in range(4)]
 
 
 # ---------------------------------------------------------------- launching

@@ -14,6 +14,7 @@ import inspect
 from ... import ir
 from ...check.expressions import LITERAL_CONSTRUCTORS
 from . import mathseq
+from .fragments import FRAGMENT_OPS, FRAGMENT_SPELLINGS
 from .layout import stride_of
 from .scalars import (F16, F32, PRED, S32, U32, Scalar, Unsupported, address_text, concrete, f32_text, f32_value,
                       is_immediate, items, leaves)
@@ -580,6 +581,7 @@ OPS = {
     "工作组屏障": _barrier, "存储屏障": _barrier,
     **{name: _reduce for name in REDUCTIONS},
     **{name: _shuffle(mode) for name, mode in SHUFFLES.items()},
+    **FRAGMENT_OPS,
 }
 
 
@@ -637,6 +639,7 @@ SPELLERS = (
     (("工作组屏障", "存储屏障"), lambda name: BARRIER),
     (LITERAL_CONSTRUCTORS, lambda name: "（立即数，或 cvt）"),
     (("转换",), lambda name: "cvt.T.S"),
+    (FRAGMENT_SPELLINGS, FRAGMENT_SPELLINGS.get),
     (OPS, lambda name: "（指令序列）"),
 )
 

@@ -45,6 +45,10 @@ U64 = Scalar("u64", "%rd", "b64", "u64", 8)   # addresses only
 SCALARS = {(FLOAT, 32): F32, (FLOAT, 16): F16, (INT, 32): S32, (UINT, 32): U32,
            ("爻", None): PRED, ("整数", None): S32, ("小数", None): F32}
 
+#: the registers a lane holds of a subgroup matrix fragment (seed 着十二, see fragments.py):
+#: 甲 and 乙 four .b32 registers of two halves each, 累 eight f32
+FRAGMENT_LEAVES = {"子组矩阵片甲": (U32,) * 4, "子组矩阵片乙": (U32,) * 4, "子组矩阵片累": (F32,) * 8}
+
 #: the largest value (in scalar components) the writer keeps in registers
 MAX_LEAVES = 1024
 
@@ -113,6 +117,8 @@ def _collect(t, out: list[Scalar]) -> None:
         _collect(t.args[0], out)
     elif isinstance(t, TCon) and t.name == "有":
         return
+    elif isinstance(t, TCon) and t.name in FRAGMENT_LEAVES:
+        out.extend(FRAGMENT_LEAVES[t.name])
     else:
         raise Unsupported(f"千手目标不支持这种值的类型：{_describe(t)}")
 

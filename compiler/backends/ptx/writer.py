@@ -191,6 +191,7 @@ class Writer:
         self.labels = 0
         self.buffers: dict[tuple[int, int], _BufferUse] = {}
         self.shared: dict[str, str] = {}
+        self.shared_align: dict[str, int] = {}
         self.site: Site | None = None
 
     @contextmanager
@@ -307,12 +308,15 @@ class Writer:
             self.prologue.append(f"\tld.param.u32 {use.length}, [p_g{resource.group}_b{resource.binding}_n];")
         return use.length
 
-    def shared_symbol(self, resource: ir.Resource) -> str:
-        """The .shared array of a workgroup variable, declared in this entry."""
+    def shared_symbol(self, resource: ir.Resource, align: int = 1) -> str:
+        """The .shared array of a workgroup variable, declared in this entry
+        with its layout's alignment, or `align` when a user asks for more
+        (ldmatrix wants 16 bytes)."""
         symbol = mangle(resource.name, SHARED_PREFIX)
-        if symbol not in self.shared:
-            layout = layout_of(resource.inner)
-            self.shared[symbol] = f"\t.shared .align {layout.align} .b8 {symbol}[{max(layout.size, 1)}];"
+        layout = layout_of(resource.inner)
+        align = max(layout.align, align, self.shared_align.get(symbol, 1))
+        self.shared_align[symbol] = align
+        self.shared[symbol] = f"\t.shared .align {align} .b8 {symbol}[{max(layout.size, 1)}];"
         return symbol
 
     def location(self, resource: ir.Resource) -> tuple[str, str]:
@@ -600,15 +604,11 @@ _RESOURCE_WORDS = {"texture": "二维纹理", "sampler": "采样器", "depth_tex
                    "comparison_sampler": "比较采样器"}
 
 _FRAGMENT_ONLY = frozenset("横差 纵差 舍弃 采样纹理 按层采样纹理 读纹素 纹理尺寸 比较采样".split())
-_SUBGROUP_MATRIX = frozenset("""载入矩阵片甲 载入矩阵片乙 载入矩阵片累 载入矩阵片累前八行 载矩阵片甲前八行 载矩阵片甲自存储
-载矩阵片乙自存储 载矩阵片乙自转置存储 满矩阵片累 矩阵片乘加 存矩阵片累 存矩阵片累前八行 存矩阵片累到存储""".split())
 
 
 def _unsupported_builtin(name: str) -> str:
     if name in _FRAGMENT_ONLY:
         return f"千手目标不支持「{name}」：纹理、采样器与片元专用的内建是待办事项（着十）"
-    if name in _SUBGROUP_MATRIX:
-        return f"千手目标暂不支持子组矩阵片「{name}」（着十二，待办事项）"
     return f"千手目标不支持「{name}」"
 
 
