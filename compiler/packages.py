@@ -71,12 +71,14 @@ class PackageIndex:
         self.by_root: dict[Path, Package] = {}
         self.problems: list[ManifestProblem] = []
         self._by_folder: dict[Path, Package] = {}
+        self._tried: set[Path] = set()    # manifests read once (outside the root, or broken)
         self._discover()
 
     def _discover(self) -> None:
         for folder, dirs, files in os.walk(self.root):
             dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
             if MANIFEST in files:
+                self._tried.add(Path(folder) / MANIFEST)
                 self._add(Path(folder) / MANIFEST)
         if BUILTIN_PACKAGE not in self.by_name:
             root = builtin_root()
@@ -98,11 +100,13 @@ class PackageIndex:
         if not isinstance(deps, list) or not all(isinstance(d, str) for d in deps):
             self.problems.append(ManifestProblem(manifest, "包清单的「依赖」须是字符串的列表"))
             deps = []
-        if name in self.by_name:
-            self.problems.append(ManifestProblem(manifest, f"包名「{name}」重复：{self.by_name[name].root} 也叫这个名字"))
-            return None
         pkg = Package(name, manifest.parent.resolve(), list(deps))
-        self.by_name[name] = pkg
+        if name in self.by_name:
+            # its files still belong to it (their imports resolve as declared);
+            # only importing it by name is ambiguous, and the first one wins
+            self.problems.append(ManifestProblem(manifest, f"包名「{name}」重复：{self.by_name[name].root} 也叫这个名字"))
+        else:
+            self.by_name[name] = pkg
         self.by_root[pkg.root] = pkg
         return pkg
 
@@ -121,7 +125,8 @@ class PackageIndex:
             pkg = self.by_root.get(folder)
             if pkg is not None:
                 return pkg
-            if (folder / MANIFEST).is_file():
+            if (folder / MANIFEST).is_file() and folder / MANIFEST not in self._tried:
+                self._tried.add(folder / MANIFEST)
                 pkg = self._add(folder / MANIFEST)
                 if pkg is not None:
                     return pkg

@@ -196,14 +196,7 @@ def test_bad_paths_are_usage_errors(ws, command):
     assert code == 2 and out == "" and "用法错误" in err
 
 
-@pytest.mark.parametrize("command", [
-    "金属",
-    pytest.param("译", marks=pytest.mark.xfail(strict=True, reason=(
-        "BUG: 着色器 译 名。着色器。接口。豫 exits 0 with empty stdout; 金属 rejects the same file "
-        "(interface files are never translated, LANGUAGE.md §1)"))),
-    pytest.param("千手", marks=pytest.mark.xfail(strict=True, reason=(
-        "BUG: 着色器 千手 名。着色器。接口。豫 exits 0 and prints a PTX header with no entry"))),
-])
+@pytest.mark.parametrize("command", ["金属", "译", "千手"])
 def test_an_interface_file_is_not_translated(ws, command):
     write(ws, {"声明。着色器。接口。豫": "「加一」乃化「整数」而「整数」也。\n"})
     assert cli(ws, "检查", "声明。着色器。接口。豫")[0] == 0
@@ -218,7 +211,6 @@ def test_two_packages_of_one_name_are_an_error(tmp_path):
     assert code == 1 and "重复" in err     # two packages of one name: an error (LANGUAGE.md §1)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the duplicate-package-name error is printed twice for one 包.json")
 def test_duplicate_package_name_is_reported_once_per_manifest(tmp_path):
     write(tmp_path, {"甲/包.json": '{"名": "应用", "依赖": ["点染"]}', "乙/包.json": '{"名": "应用", "依赖": ["点染"]}',
                      "甲/主。着色器。豫": PRELUDE + "「用」者「新无三二」于「一」也。\n"})
@@ -227,9 +219,6 @@ def test_duplicate_package_name_is_reported_once_per_manifest(tmp_path):
     assert len(lines) == len(set(lines)), err
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: a file inside a folder with 包.json is told it is a lone file outside any package "
-    "(「包外的单独文件只能导入「点染」」) when its manifest's name is duplicated elsewhere"))
 def test_a_file_in_a_package_is_not_called_a_lone_file(tmp_path):
     write(tmp_path, {"库/包.json": '{"名": "库", "依赖": ["点染"]}',
                      "库/常。着色器。豫": PRELUDE + "「常」者「新无三二」于「一」也。\n",
@@ -568,9 +557,6 @@ async def test_lsp_rename_across_packages(client, lsp_root):
 
 
 @pytest.mark.asyncio(loop_scope="module")
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: rename checks clashes only in the defining module: renaming 库's 「加步」 to 「数据」 is accepted "
-    "although the importing module has its own 「数据」 (the edited call then names the buffer)"))
 async def test_lsp_rename_refuses_a_clash_in_an_importing_module(client, lsp_root):
     m = uri(lsp_root / MAIN_REL)
     with pytest.raises(Exception):
@@ -578,9 +564,6 @@ async def test_lsp_rename_refuses_a_clash_in_an_importing_module(client, lsp_roo
 
 
 @pytest.mark.asyncio(loop_scope="module")
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: renaming a local parameter captures another name: 「和」 → 「个数」 in 「求和」 is accepted, and "
-    "「若「序」小于「个数」」 then compares with the accumulator instead of the outer parameter"))
 async def test_lsp_rename_of_a_local_refuses_capture(client, lsp_root):
     m = uri(lsp_root / MAIN_REL)
     for new in ("个数", "序"):

@@ -14,6 +14,7 @@ from ..diagnostics import Diagnostic
 
 #: target name → module (relative to this package) exposing translate(ws, checked)
 TARGETS = {"wgsl": ".wgsl", "msl": ".msl", "ptx": ".ptx"}
+INTERFACE_ONLY = "着色内建声明（接口文件）只有声明，没有可翻译的内容"
 
 
 @dataclass
@@ -51,4 +52,6 @@ def translate(ws, path, target: str) -> Translation:
     errors = [d for d in ws.diagnostics(path) if d.severity == "错误"]
     if errors:
         return Translation(None, [], errors)
+    if checked.module.is_interface:
+        return Translation(None, [], [Diagnostic(checked.module.path, 0, 0, INTERFACE_ONLY)])
     return backend.translate(ws, checked)

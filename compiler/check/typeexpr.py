@@ -10,6 +10,10 @@ from ..types import ERROR, TCon, TFamily, TFun, TRecord, TTuple, TVar, Type, Typ
 from .classes import CLASSES, FAMILIES
 from .scope import Scope
 
+_LITERAL_INDEX = "「{}」的这个实参须是整数字面量（如「三二」），定长长度与标量宽度只能写成字面量（着八）"
+#: WGSL's array element count is a u32 greater than zero
+MAX_ARRAY_LENGTH = 2 ** 32 - 1
+
 INTRINSIC_PREFIX = "《《内建类型："
 VALID_WIDTHS = (8, 16, 32, 64)
 SCALAR_HEADS = ("定长小数", "定长整数", "定长无符号")
@@ -146,8 +150,12 @@ class TypeResolver:
         if not isinstance(head, ast.TypeName):
             self.report(head, "类型应用的头须是类型构造的名字")
             return ERROR
-        args = [self._resolve(a, tvars) for a in args_nodes]
         entry = self.scope.type(head.name)
+        for a, kind in zip(args_nodes, entry.params if entry is not None and entry.kind == "constructor" else ()):
+            if kind == "index" and isinstance(a, ast.TypeName) and split_bound(a.name)[0] not in tvars:
+                self.report(a, _LITERAL_INDEX.format(head.name))   # not also 'unknown type'
+                return ERROR
+        args = [self._resolve(a, tvars) for a in args_nodes]
         family = self._family_name(head.name, entry)
         if family is not None:
             arity = FAMILIES[family][0]
@@ -164,13 +172,16 @@ class TypeResolver:
             return ERROR
         for kind, arg, arg_node in zip(entry.params, args, args_nodes):
             if kind == "index" and not isinstance(arg, (int, TVar)):
-                self.report(arg_node, f"「{head.name}」的这个实参须是整数字面量（如「三二」），定长长度与标量宽度只能写成字面量（着八）")
+                self.report(arg_node, _LITERAL_INDEX.format(head.name))
                 return ERROR
             if kind == "type" and isinstance(arg, int):
                 self.report(arg_node, f"「{head.name}」的这个实参须是类型，实为整数索引")
                 return ERROR
         if head.name in SCALAR_HEADS and isinstance(args[0], int) and args[0] not in VALID_WIDTHS:
             self.report(args_nodes[0], f"标量宽度只能是 8、16、32 或 64，这里是 {args[0]}")
+            return ERROR
+        if head.name == "定长数组" and isinstance(args[1], int) and not 1 <= args[1] <= MAX_ARRAY_LENGTH:
+            self.report(args_nodes[1], f"定长数组的长度须在 1 到 {MAX_ARRAY_LENGTH} 之间，这里是 {args[1]}")
             return ERROR
         return TCon(head.name, tuple(args))
 

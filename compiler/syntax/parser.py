@@ -210,8 +210,12 @@ class _Build(lark.Transformer):
         return ast.Let(_s(c[0]), _e(c[-1]), _name(c[1]), c[1].start_pos, c[1].end_pos, c[3], c[5])
 
     def lambda_(self, c):
+        """得「甲」而得「乙」而 … is the same function as 得「甲」又得「乙」而 … (LANGUAGE.md §5)."""
         params = [ast.Param(t.start_pos, t.end_pos, _name(t)) for t in c[1:-2] if t.type == "NAME"]
-        return ast.Lambda(_s(c[0]), _e(c[-1]), params, c[-1])
+        body = c[-1]
+        if isinstance(body, ast.Lambda) and not {p.name for p in params} & {p.name for p in body.params}:
+            params, body = params + body.params, body.body
+        return ast.Lambda(_s(c[0]), _e(c[-1]), params, body)
 
     def tuple(self, c):
         items = [x for x in c if not isinstance(x, lark.Token)]

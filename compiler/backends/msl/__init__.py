@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 
 from ...check.module import type_names
-from ...diagnostics import Diagnostic
 from ...types import Printer
 from .. import Translation
 from .builtins import BUILTINS, CELL, CELL_SHOWN, Special
+from .fragments import function_name
 from .writer import MslEntry, MslWriter
 
 __all__ = ["MslEntry", "MslWriter", "builtin_spelling", "translate"]
@@ -29,15 +29,14 @@ def builtin_spelling(name: str) -> str | None:
         return None
     if isinstance(b, Special):
         return b.shown
-    return _ARGUMENT.sub(lambda m: ARGUMENT_NAMES[int(m.group(1))], b.text).replace("{R}", "T")
+    text = _ARGUMENT.sub(lambda m: ARGUMENT_NAMES[int(m.group(1))], b.text).replace("{R}", "T")
+    return text.replace("{F}", function_name(b.prelude)) if b.prelude else text
 
 
 def translate(ws, checked) -> Translation:
     """MSL text and entry table of a checked shader source (no errors in it
     or its imports), or the translation errors."""
     module = checked.module
-    if module.is_interface:
-        return Translation(None, [], [Diagnostic(module.path, 0, 0, "着色内建声明（接口文件）只有声明，没有可翻译的内容")])
     modules = [ws.check(p).module for p in module.imports]
     modules = [m for m in modules if not m.is_interface] + [module]
     show = Printer(type_names(ws.builtins().exports))
