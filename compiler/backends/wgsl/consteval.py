@@ -167,10 +167,45 @@ FLOAT_FUNCTIONS = {
     "向下取整": math.floor, "向上取整": math.ceil, "截断": math.trunc, "四舍五入": round,
     "小数部分": lambda x: x - math.floor(x), "饱和": lambda x: min(max(x, 0.0), 1.0), "绝对值": abs,
     "最大": max, "最小": min, "夹紧": lambda x, lo, hi: min(max(x, lo), hi),
+    "混合": lambda a, b, t: a * (1 - t) + b * t,
 }
+
+_PACKING = {("float", 32): "f", ("float", 16): "e", ("int", 32): "i", ("uint", 32): "I"}
+
+
+def _components(value) -> list:
+    return list(value) if isinstance(value, tuple) else [value]
+
+
+def bitcast(value, source: Scalar, target: Scalar, count: int):
+    """WGSL bitcast of a known constant: the same bytes read as `count`
+    components of `target` (NaN and infinity are rejected by fit)."""
+    if (source.kind, source.bits) not in _PACKING or (target.kind, target.bits) not in _PACKING:
+        return None
+    data = struct.pack("<" + _PACKING[(source.kind, source.bits)] * len(_components(value)), *_components(value))
+    out = [fit(x, target) for x in struct.unpack("<" + _PACKING[(target.kind, target.bits)] * count, data)]
+    return tuple(out) if count > 1 else out[0]
+
+
+def pack_halves(value):
+    """pack2x16float: each component rounded to f16, the first in the low half."""
+    halves = [fit(x, Scalar("float", 16)) for x in value]
+    return struct.unpack("<I", struct.pack("<ee", *halves))[0]
+
+
+def unpack_halves(word):
+    """unpack2x16float: the low half first; NaN and infinity are rejected."""
+    return tuple(fit(x, Scalar("float", 32)) for x in struct.unpack("<ee", struct.pack("<I", word)))
+
 
 CONVERSIONS = {"新浮三二": Scalar("float", 32), "新浮十六": Scalar("float", 16),
                "新整三二": Scalar("int", 32), "新无三二": Scalar("uint", 32)}
+
+
+def _shape(t):
+    """A placeholder value with as many components as type t (1 for a scalar)."""
+    parts = vector_parts(deep_resolve(t))
+    return tuple(range(parts[1])) if parts is not None else 0
 
 
 def _componentwise(op, *values):
@@ -270,6 +305,15 @@ class ConstEvaluator:
         types = [scalar_of(deep_resolve(a.type)) for a in e.args]
         if e.name in CONVERSIONS and types[0] is not None:
             return convert(args[0], types[0], CONVERSIONS[e.name])
+        if e.name == "位转换":
+            target = scalar_of(deep_resolve(e.type))
+            if target is None or types[0] is None:
+                return None
+            return bitcast(args[0], types[0], target, len(_components(_shape(e.type))))
+        if e.name == "半精度打包":
+            return pack_halves(args[0])
+        if e.name == "半精度解包":
+            return unpack_halves(args[0])
         if e.name == "转换":
             target = scalar_of(deep_resolve(e.type))
             if target is None or types[0] is None:

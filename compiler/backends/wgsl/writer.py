@@ -75,6 +75,13 @@ def typed_literal(value, scalar: str) -> str:
 
 # ---------------------------------------------------------------- IR helpers
 
+#: builtins WGSL allows in const-expressions that naga does not evaluate there
+NOT_CONST_IN_NAGA = frozenset({"位转换", "半精度打包", "半精度解包", "混合"})
+
+
+def _uses(e: ir.Expr, builtins) -> bool:
+    return any(isinstance(n, ir.Call) and n.kind == "builtin" and n.name in builtins for n in ir.walk(e))
+
 
 def is_unit(t) -> bool:
     t = resolve(t)
@@ -369,7 +376,7 @@ class Writer(LineWriter):
             return None
         self._begin_item()
         self._evaluate(decl.value)
-        code = self.expr(decl.value)
+        code = self._folded(decl) if _uses(decl.value, NOT_CONST_IN_NAGA) else self.expr(decl.value)
         if self.lines:
             self.error(self.at_name(decl), "常量的值须是一个 WGSL 常量表达式（着四.5）")
         if code is None:
@@ -377,6 +384,25 @@ class Writer(LineWriter):
         t = self.type_text(decl.type, self.at_name(decl))
         typed = f": {t}" if t else ""
         return f"const {self.globals[(module.path, decl.name)]}{typed} = {code.text};"
+
+    def _folded(self, decl: ir.Const) -> Code | None:
+        """The value of a constant naga cannot evaluate (seed 着八 allows these
+        builtins in const-expressions), written as the literal it evaluates to."""
+        value = self.known.get(id(decl.value))
+        scalar = scalar_of(deep_resolve(decl.type))
+        if value is None or scalar is None or scalar.kind == "bool":
+            names = "、".join(f"「{n}」" for n in sorted(NOT_CONST_IN_NAGA) if _uses(decl.value, {n}))
+            self.error(self.at_name(decl), f"WebGPU（naga）不能在常量表达式里求值{names}，这里也算不出它的值："
+                                           "把它移进函数体（令）")
+            return None
+        wgsl_scalar = {("float", 32): "f32", ("float", 16): "f16", ("int", 32): "i32", ("uint", 32): "u32"}.get(
+            (scalar.kind, scalar.bits))
+        if wgsl_scalar is None:
+            return self.expr(decl.value)
+        items = [typed_literal(v, wgsl_scalar) for v in (value if isinstance(value, tuple) else (value,))]
+        if not isinstance(value, tuple):
+            return Code(items[0], atomic=not items[0].startswith("-"))
+        return Code(f"{self.type_text(decl.type, self.at_name(decl))}({', '.join(items)})")
 
     def _function(self, module: ir.Module, decl: ir.Function) -> str | None:
         if decl.body is None or decl.type is None:
