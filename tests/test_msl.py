@@ -4,6 +4,7 @@ own strictness, the rejections and reports of 着九, and `着色器 金属`."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -12,6 +13,9 @@ from pathlib import Path
 import pytest
 
 from zhuose.compiler.backends import translate
+from zhuose.compiler.backends.msl import builtin_spelling, fragments
+from zhuose.compiler.backends.msl.builtins import BUILTINS, Template
+from zhuose.compiler.backends.msl.writer import HEADER
 from zhuose.compiler.workspace import Workspace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "metal_shim"))
@@ -110,6 +114,18 @@ VALID = PRELUDE + textwrap.dedent("""
       if (p.x < 0.0f) { discard_fragment(); }
       return dfdx(p) + dfdy(p);
     }
+    kernel void matrices(device float* out [[buffer(0)]], const device half* h [[buffer(1)]]) {
+      threadgroup array<half, 64> tile;
+      simdgroup_half8x8 a, b(1.0h);
+      simdgroup_float8x8 c = make_filled_simdgroup_matrix<float, 8, 8>(0.5f), d;
+      simdgroup_load(a, &tile[0]);
+      simdgroup_load(b, h + 8, 16, ulong2(8, 0), true);
+      simdgroup_multiply_accumulate(d, a, b, c);
+      simdgroup_multiply_accumulate(c, a, b, c);
+      simdgroup_multiply(d, a, b);
+      simdgroup_store(d, out, 16u, ulong2(0, 8));
+      simdgroup_store(c, out);
+    }
 """)
 
 #: Real mistakes the shim must reject (Metal rejects them too).
@@ -130,6 +146,14 @@ MISTAKES = {
     "没有的成员函数": "float4 f(texture2d<float> t) { return t.fetch(uint2(0u)); }",
     "矩阵乘的形状": "float3 f(float4x4 m, float3 v) { return m * v; }",
     "半精度不隐式收窄": "half f(float x) { half h = x; return h; }",
+    "矩阵片从别的类型载入": "void f(threadgroup float* p) { simdgroup_half8x8 m; simdgroup_load(m, p, 8); }",
+    "矩阵片存进只读缓冲": "void f(const device float* p, simdgroup_float8x8 m) { simdgroup_store(m, p, 8); }",
+    "矩阵片只有 8×8": "void f() { simdgroup_matrix<float, 16, 16> m; }",
+    "矩阵片乘加的结果须是变量": "void f(simdgroup_half8x8 a, simdgroup_float8x8 c) "
+                       "{ simdgroup_multiply_accumulate(make_filled_simdgroup_matrix<float, 8, 8>(0.0f), a, a, c); }",
+    "矩阵片没有元素下标": "float f(simdgroup_float8x8 m) { return m[0][0]; }",
+    "填满矩阵片须写出类型": "void f() { simdgroup_float8x8 m = make_filled_simdgroup_matrix(1.0f); }",
+    "矩阵片不是普通矩阵": "void f(simdgroup_float8x8 a, float4x4 b) { a = b; }",
 }
 
 
@@ -224,13 +248,73 @@ def test_entry_functions_cannot_be_called(tmp_path):
     assert messages(ws, result) == ["例。着色器。豫:9:1: 在「别」中：「别」调用了入口函数「核」：金属的入口函数不能被别的函数调用"]
 
 
-def test_subgroup_matrices_are_not_written_yet(tmp_path):
+# ---------------------------------------------------------------- subgroup matrices (seed 着十二)
+
+
+def test_every_fragment_builtin_has_its_prelude_function():
+    called = {b.prelude for b in BUILTINS.values() if isinstance(b, Template) and b.prelude is not None}
+    assert called == set(fragments.FUNCTIONS)
+    assert len(called) == 13
+    assert builtin_spelling("矩阵片乘加") == "yy_矩阵片乘加(甲, 乙, 丙)"
+    assert builtin_spelling("载入矩阵片乙") == "yy_载入矩阵片乙(&甲[0], 乙, 丙)"
+    assert builtin_spelling("载矩阵片甲自存储") == "yy_载矩阵片甲自存储(reinterpret_cast<const device half*>(甲), 乙, 丙)"
+
+
+def test_the_prelude_only_where_fragments_are_used():
+    for path in CLEAN:
+        text = _golden(path).read_text(encoding="utf-8") if _golden(path).is_file() else ""
+        assert ("struct yy_片累 {" in text) == ("矩阵片" in path.read_text(encoding="utf-8")), _name(path)
+
+
+@pytest.mark.usefixtures("clang")
+def test_prelude_has_every_function_and_type_checks(tmp_path):
+    """All thirteen builtins in one function, with a fragment parameter, result and cell; user
+    names that the prelude wants push its names aside."""
+    ws, result = msl_of(tmp_path, storage("字", 0, 0, access="只读") + storage("出", 0, 1, "「浮三二」") + """
+        「半共」乃「工作组变量」于（「定长数组」于「浮十六」于「二五六」）也。
+        「半共」者「工作组共享」于「元」也。
+        「单共」乃「工作组变量」于（「定长数组」于「浮三二」于「二五六」）也。
+        「单共」者「工作组共享」于「元」也。
+        「yy_片累」乃化「无三二」为「无三二」者也。
+        「yy_片累」者得「x」而「x」也。
+        「乘」乃化「子组矩阵片甲」又化「子组矩阵片乙」又化「子组矩阵片累」为「子组矩阵片累」者也。
+        「乘」者得「a」又得「b」又得「c」而「矩阵片乘加」于「a」于「b」于「c」也。
+        「核」乃化「局部调用序」为「有」者也。
+        「核」者得「序」而
+        　令「起」为「yy_片累」于（「新无三二」于「零」）而
+        　令「步」为「新无三二」于「一六」而
+        　令「格」为「新格」于（「满矩阵片累」于（「新浮三二」于「零」））而
+        　「写格」于「格」于（「乘」于（「载入矩阵片甲」于「半共」于「起」于「步」）于（「载入矩阵片乙」于「半共」于「起」于「步」）
+        　　于（「载入矩阵片累」于「单共」于「起」于「步」））；
+        　「写格」于「格」于（「乘」于（「载矩阵片甲前八行」于「半共」于「起」于「步」）于（「载矩阵片乙自转置存储」于「字」于「起」于「步」）
+        　　于（「载入矩阵片累前八行」于「单共」于「起」于「步」））；
+        　「写格」于「格」于（「乘」于（「载矩阵片甲自存储」于「字」于「起」于「步」）于（「载矩阵片乙自存储」于「字」于「起」于「步」）
+        　　于（「读格」于「格」））；
+        　「存矩阵片累」于「单共」于「起」于「步」于（「读格」于「格」）；
+        　「存矩阵片累前八行」于「单共」于「起」于「步」于（「读格」于「格」）；
+        　「存矩阵片累到存储」于「出」于「起」于「步」于（「读格」于「格」）
+        也。
+        「核入口」乃「计算入口」也。
+        「核入口」者「计算入口项」于「核」于（「组值」【「工作组大小」者「三二」也】）也。
+        """)
+    assert result.diagnostics == []
+    text = result.text
+    assert text.startswith(HEADER + "\n\nstruct yy_片甲 {\n  simdgroup_half8x8 m[2][2];\n};")
+    assert "struct yy_片累_2 {" in text and "uint yy_片累(uint x) {" in text
+    assert "yy_片累_2 乘(yy_片甲 a, yy_片乙 b, yy_片累_2 c) {" in text
+    assert "yy_片累_2 格 = yy_满矩阵片累(0.0f);" in text
+    defined = re.findall(r"^inline \S+ yy_(\w+)\(", text, re.M)
+    assert defined == list(fragments.FUNCTIONS)
+    assert check({"all": text}) == {}
+
+
+def test_tensor_fragments_are_not_written_yet(tmp_path):
     ws, result = msl_of(tmp_path, """
-        「片」乃化「浮三二」为「浮三二」者也。
-        「片」者得「x」而（「满矩阵片累」于「x」；「x」）也。
+        「片」乃化「张量片累」为「浮三二」者也。
+        「片」者得「x」而「新浮三二」于「一」也。
         """)
     (message,) = messages(ws, result)
-    assert message.startswith("例。着色器。豫:3:11: 在「片」中：金属目标没有「满矩阵片累」的写法")
+    assert message == "例。着色器。豫:3:6: 在「片」中：金属写不出类型「张量片累」"
 
 
 def test_scalar_widths_wgsl_lacks(tmp_path):

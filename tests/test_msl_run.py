@@ -158,3 +158,54 @@ def test_float_to_integer_conversions_clamp_like_wgsl(tmp_path):
     as_i32 = np.trunc(np.clip(wide, -2147483648.0, 2147483520.0)).astype(np.int32).view(np.uint32)
     expected = np.stack([as_u32(wide), as_i32, as_u32(wide), as_u32(-wide)], axis=1)
     np.testing.assert_array_equal(np.frombuffer(out[1], np.uint32).reshape(8, 4), expected)
+
+
+#: Subgroup matrices (seed 着十二) as values: chosen by a 若 (an if statement, never `?:`),
+#: kept in a cell, passed to and returned from a function.  出 gets four 16 × 16 blocks.
+FRAGMENT_VALUES = """寻观「点染」之「点染本」之书。
+「入」乃「存储缓冲」于（「数组」于「浮三二」）也。
+「入」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「只读」也】）也。
+「出」乃「存储缓冲」于（「数组」于「浮三二」）也。
+「出」者「绑定」于（「组值」【「组」者「零」也，「号」者「一」也，「访问」者「读写」也】）也。
+「字」乃「存储缓冲」于（「数组」于「无三二」）也。
+「字」者「绑定」于（「组值」【「组」者「零」也，「号」者「二」也，「访问」者「只读」也】）也。
+「或三」乃化「子组矩阵片累」又化「爻」为「子组矩阵片累」者也。
+「或三」者得「片」又得「留」而若「留」则「片」否则「满矩阵片累」于（「新浮三二」于「三」）也。
+「核」乃化「局部调用序」为「有」者也。
+「核」者得「序」而
+　令「步」为「新无三二」于「一六」而
+　令「零片」为「满矩阵片累」于（「新浮三二」于「零」）而
+　令「一片」为「满矩阵片累」于（「新浮三二」于「一」）而
+　令「真」为（「读数组」于「入」于（「新无三二」于「零」））大于（「新浮三二」于「零」）而
+　令「选」为若「真」则「一片」否则「零片」而
+　「存矩阵片累到存储」于「出」于（「新无三二」于「零」）于「步」于「选」；
+　令「格」为「新格」于「零片」而
+　（若「真」则「写格」于「格」于（「矩阵片乘加」于（「载矩阵片甲自存储」于「字」于（「新无三二」于「零」）于「步」）
+　　于（「载矩阵片乙自存储」于「字」于（「新无三二」于「零」）于「步」）于（「读格」于「格」）））；
+　「存矩阵片累到存储」于「出」于（「新无三二」于「二五六」）于「步」于（「读格」于「格」）；
+　「存矩阵片累到存储」于「出」于（「新无三二」于「五一二」）于「步」于（「或三」于「一片」于「真」）；
+　「存矩阵片累到存储」于「出」于（「新无三二」于「七六八」）于「步」于（「或三」于「一片」于（非「真」））
+也。
+「核入口」乃「计算入口」也。
+「核入口」者「计算入口项」于「核」于（「组值」【「工作组大小」者「三二」也】）也。
+"""
+
+
+def test_fragments_are_values(tmp_path):
+    source = tmp_path / "片值。着色器。豫"
+    source.write_text(FRAGMENT_VALUES, encoding="utf-8")
+    result = translate(Workspace(tmp_path), source, "msl")
+    assert result.text is not None, [d.message for d in result.diagnostics]
+    assert "?" not in result.text, "子组矩阵片不经 ?: 选择"
+    assert "yy_片累 若值;" in result.text and "yy_片累 格 = 零片;" in result.text
+    assert "yy_片累 或三(yy_片累 片, bool 留) {" in result.text
+    (entry,) = result.entries
+    a = np.random.default_rng(7).standard_normal((16, 16)).astype(np.float16)
+    words = np.ascontiguousarray(a).view(np.uint32).ravel()      # 甲 and 乙 alike: a · aᵀ
+    out = Runner([Kernel("片值", result.text, entry)], tmp_path).dispatch(
+        "片值", (1, 1, 1), {0: np.float32([1]).tobytes(), 1: bytes(4 * 1024), 2: words.tobytes()})
+    got = np.frombuffer(out[1], np.float32).reshape(4, 16, 16)
+    np.testing.assert_array_equal(got[0], np.ones((16, 16)))
+    np.testing.assert_allclose(got[1], a.astype(np.float64) @ a.astype(np.float64).T, atol=1e-4)
+    np.testing.assert_array_equal(got[2], np.ones((16, 16)))
+    np.testing.assert_array_equal(got[3], np.full((16, 16), 3.0))

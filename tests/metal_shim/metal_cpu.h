@@ -5,6 +5,8 @@
 // barrier over the group's live invocations; threadgroup memory is one object per
 // group, filled with a garbage pattern (Metal does not clear it); SIMD-groups are
 // 32 consecutive invocations that exchange values through a barrier of their own.
+// A SIMD-group matrix is held whole by every invocation (see metal_stdlib), so its
+// load and multiply need no exchange; a store writes each lane's own two elements.
 // An invocation that returns leaves every barrier, as an inactive SIMD lane does.
 // Groups run one after another.  Buffers come from files and go back to them.
 #pragma once
@@ -224,6 +226,8 @@ inline int main(int argc, char** argv, const std::map<std::string, Runner>& kern
 
 namespace metal::detail {
 void barrier() { metal_cpu::current.group->barrier.arrive_and_wait(); }
+
+uint simd_lane() { return metal_cpu::current.index % metal_cpu::simd_width; }
 
 void simd_exchange(unsigned long long mine, simd_lanes& out) {
   using namespace metal_cpu;

@@ -3,10 +3,11 @@
 A `Template` is a format string over the call's arguments: `{0}` is an
 argument as written, `{0:p}` the same argument parenthesised when it is an
 operator expression (so it can be an operand or a postfix base), `{R}` the
-MSL type of the call's result.  A `Special` names a writer method for the few
-builtins whose spelling depends on types or on the resource's binding.
-Builtins missing here (subgroup matrices, tensor fragments) are reported as
-not available in MSL.
+MSL type of the call's result, `{F}` the name of the call's function in the
+金矩阵片序幕 (`prelude`, see fragments.py), which the source then declares.  A
+`Special` names a writer method for the few builtins whose spelling depends on
+types or on the resource's binding.  Builtins missing here are reported as not
+available in MSL.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ class Template:
     effect: bool = False    # writes or synchronises: never speculated, never reordered
     reads: bool = False     # reads memory that an effect might change
     uniform: bool = False   # needs its neighbours (derivatives, SIMD-group): never speculated
+    prelude: str | None = None   # the fragment builtin whose prelude function {F} is (fragments.py)
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,15 @@ def _fn(name: str, arity: int = 1, **flags) -> Template:
     return Template(f"{name}(" + ", ".join(f"{{{i}}}" for i in range(arity)) + ")", **flags)
 
 
+def _fragment(name: str, args: str) -> Template:
+    """A subgroup-matrix builtin (seed 着十二): a call of its prelude function.  The seed
+    has the translator treat every one as an effect that the whole SIMD-group runs."""
+    return Template(f"{{F}}({args})", effect=True, reads=True, uniform=True, prelude=name)
+
+
 _ATOMIC = "memory_order_relaxed"
+_SHARED = "&{0:p}[0], {1}, {2}"                                  # a threadgroup array's first element
+_WORDS = "reinterpret_cast<const device half*>({0}), {1}, {2}"   # u32 words read as halves, low half first
 
 BUILTINS: dict[str, Template | Special] = {
     # operators
@@ -112,6 +122,20 @@ BUILTINS: dict[str, Template | Special] = {
     "子组广播": Template("simd_shuffle({0}, ushort({1}))", uniform=True),
     "子组洗牌": Template("simd_shuffle({0}, ushort({1}))", uniform=True),
     "子组异或洗牌": Template("simd_shuffle_xor({0}, ushort({1}))", uniform=True),
+    # subgroup matrices (seed 着十二): 16 × 16 fragments of 2 × 2 simdgroup_matrix blocks (fragments.py)
+    "载入矩阵片甲": _fragment("载入矩阵片甲", _SHARED),
+    "载入矩阵片乙": _fragment("载入矩阵片乙", _SHARED),
+    "载入矩阵片累": _fragment("载入矩阵片累", _SHARED),
+    "载入矩阵片累前八行": _fragment("载入矩阵片累前八行", _SHARED),
+    "载矩阵片甲前八行": _fragment("载矩阵片甲前八行", _SHARED),
+    "载矩阵片甲自存储": _fragment("载矩阵片甲自存储", _WORDS),
+    "载矩阵片乙自存储": _fragment("载矩阵片乙自存储", _WORDS),
+    "载矩阵片乙自转置存储": _fragment("载矩阵片乙自转置存储", _WORDS),
+    "满矩阵片累": _fragment("满矩阵片累", "{0}"),
+    "矩阵片乘加": _fragment("矩阵片乘加", "{0}, {1}, {2}"),
+    "存矩阵片累": _fragment("存矩阵片累", _SHARED + ", {3}"),
+    "存矩阵片累前八行": _fragment("存矩阵片累前八行", _SHARED + ", {3}"),
+    "存矩阵片累到存储": _fragment("存矩阵片累到存储", "{0}, {1}, {2}, {3}"),
 }
 
 #: Builtins that only make a value a statement can hold (the 令 that binds a cell).

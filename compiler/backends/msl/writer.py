@@ -14,6 +14,11 @@ Beyond the seed: 「数组长度」 reads element n of a `constant uint*` at
 [[buffer(30)]] that the host fills with the element count of the array bound
 at [[buffer(n)]] (the entry table says which n); samplers outside group 0,
 groups other than 0 and 1, and buffer slots past 30 are reported.
+
+Subgroup matrices (seed 着十二) are structs of simdgroup_matrix blocks with
+one inline function per builtin, declared after the header only when the
+source uses them (the 金矩阵片序幕, fragments.py).  A 若 whose value is a
+fragment is always an if statement, never a `?:`.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from ...types import TCon, TError, TRecord, TTuple, deep_resolve, matrix_parts, 
 from .. import EntryInfo, Translation
 from ..names import NameAllocator
 from ..text import INDENT, Assign, Code, LineWriter, float_text
+from . import fragments
 from .builtins import BUILTINS, CELL, Special, Template
 
 HEADER = "#include <metal_stdlib>\nusing namespace metal;"
@@ -190,6 +196,9 @@ class MslWriter(LineWriter):
         self.uses: dict[tuple[str, str], Uses] = {}
         self.table: list[MslEntry] = []
         self._memo: dict[tuple[str, int], bool] = {}
+        self.prelude_names: dict[str, str] = {}          # fragments.NAMES → the names claimed
+        self.prelude_used: set[str] = set()              # fragment builtins called
+        self.fragments_used = False                      # a fragment type written
         self.path, self.base, self.definition = "", 0, ""
         self._begin_item()
 
@@ -231,6 +240,8 @@ class MslWriter(LineWriter):
                 self._emit(module, decl, chunks)
         if self.diagnostics:
             return Translation(None, self._entry_table(), self.diagnostics)
+        if self.fragments_used or self.prelude_used:
+            chunks.insert(1, fragments.prelude(self.prelude_used, self.prelude_names))
         return Translation("\n\n".join(chunks) + "\n", self._entry_table(), [])
 
     def _entry_table(self) -> list[EntryInfo]:
@@ -310,6 +321,7 @@ class MslWriter(LineWriter):
                     names = {n: fields.claim(n) for n, _ in decl.type.fields}
                     self.structs.setdefault(decl.name, (decl, self.globals[key], names, key))
         self.lengths_name = self.global_names.claim("数组长度")
+        self.prelude_names = {name: self.global_names.claim(name) for name in fragments.NAMES}
 
     def _analyse_uses(self) -> None:
         """Which resources each function needs, directly or through calls."""
@@ -429,6 +441,9 @@ class MslWriter(LineWriter):
             return f"array<{self.type_text(t.args[0], span)}, {t.args[1]}>"
         if name == "格":
             return self.type_text(t.args[0], span)
+        if name in fragments.TYPES:
+            self.fragments_used = True
+            return self.prelude_names[fragments.TYPES[name]]
         raise TranslationFailure(span, f"金属写不出类型{self.show(t)}")
 
     def _tuple_type(self, t: TTuple, span) -> str:
@@ -975,7 +990,8 @@ class MslWriter(LineWriter):
 
     def _expr_If(self, e: ir.If) -> Code:
         cond = self.expr(e.cond)
-        if e.otherwise is not None and not (self.must_run(e.then) or self.must_run(e.otherwise)):
+        fragment = head(e.type) in fragments.TYPES      # a SIMD-group matrix is never selected
+        if e.otherwise is not None and not fragment and not (self.must_run(e.then) or self.must_run(e.otherwise)):
             taken = set(self.scope.taken)
             with self.capture() as lines:
                 then, other = self.expr(e.then), self.expr(e.otherwise)
@@ -1010,14 +1026,18 @@ class MslWriter(LineWriter):
             return Code(f"{self.globals[key]}({', '.join(c.text for c in args)})")
         spec = BUILTINS.get(e.name)
         if spec is None:
-            raise TranslationFailure((e.name_start, e.name_end), f"金属目标没有「{e.name}」的写法（着十二、着十三的片运算尚未实现）")
+            raise TranslationFailure((e.name_start, e.name_end), f"金属目标没有「{e.name}」的写法")
         if isinstance(spec, Special):
             return getattr(self, "_builtin_" + spec.method)(e)
         return self.apply(spec, e, self.arguments(e.args))
 
     def apply(self, template: Template, call: ir.Call, args: list[Code | None]) -> Code:
         result = self.type_text(call.type, (call.start, call.end)) if "{R}" in template.text else ""
-        return Code(template.text.format(*[a for a in args if a is not None], R=result), template.atomic)
+        function = ""
+        if template.prelude is not None:
+            self.prelude_used.add(template.prelude)
+            function = self.prelude_names[fragments.function_name(template.prelude)]
+        return Code(template.text.format(*[a for a in args if a is not None], R=result, F=function), template.atomic)
 
     def arguments(self, exprs: list[ir.Expr], eager: bool = False) -> list[Code | None]:
         """Arguments in WGSL's left-to-right order: C++ leaves the order of
