@@ -2,20 +2,27 @@
 
 - a bare literal where a fixed-width number is expected (code
   `wrap-literal:新无三二`) → wrap it: （「新无三二」于「二」）;
-- an unknown name the checker has a guess for (是不是「…」？) → use the guess;
+- an unknown name → the closest name in scope there: fewest edits first, then
+  the user's own (locals, this module, other workspace modules) before the
+  builtins (the checker's guess, 是不是「…」？, when none is close);
 - writing through a 只读 storage buffer → make the buffer 读写.
 """
 
 from __future__ import annotations
 
+import difflib
+import os
 import re
 
 from ..compiler.diagnostics import Diagnostic
 from ..compiler.syntax import ast
 from ..compiler.syntax.lexer import lex
+from .index import bare_names
 from .project import Project
 
 _GUESS = re.compile(r"未知的名字「[^「」]+」；是不是「([^「」]+)」？")
+_UNKNOWN = re.compile(r"未知的名字「([^「」]+)」")
+_FUNCTION_ONLY = "此处应为顶层函数的名字"
 _READ_ONLY = re.compile(r"「([^「」]+)」是只读存储缓冲")
 
 
@@ -39,10 +46,71 @@ def wrap_literal(project: Project, d: Diagnostic) -> Fix | None:
 
 
 def use_guess(project: Project, d: Diagnostic) -> Fix | None:
-    m = _GUESS.search(d.message)
+    m = _UNKNOWN.search(d.message)
     if m is None:
         return None
-    return Fix(f"改为「{m.group(1)}」", d, [(d.path, d.start, d.end, f"「{m.group(1)}」")])
+    guess = _GUESS.search(d.message)
+    ranked = suggestions(project, d, m.group(1))
+    best = ranked[0] if ranked else (guess.group(1) if guess else None)
+    if best is None:
+        return None
+    return Fix(f"改为「{best}」", d, [(d.path, d.start, d.end, f"「{best}」")])
+
+
+def suggestions(project: Project, d: Diagnostic, unknown: str) -> list[str]:
+    """Names visible where `unknown` is written, closest first: fewest edits,
+    then locals, this module's names, other workspace modules' names, and
+    the builtins last; a candidate must be about as close as the checker
+    asks of its guess (difflib ratio at least 0.5)."""
+    checked = project.checked(d.path)
+    scope = checked.scope if checked is not None else None
+    if scope is None:
+        return []
+    functions_only = _FUNCTION_ONLY in d.message
+    tiers: dict[str, int] = {}
+    if not functions_only:
+        for name in _locals_at(project, checked, d.start):
+            tiers.setdefault(name, 0)
+    builtin_path = project.builtin_path()
+    for layer in scope.layers:
+        tier = 1 if layer is scope.own else 3 if layer is scope.builtins or layer.path == builtin_path else 2
+        for name, entry in layer.values.items():
+            if not functions_only or entry.kind == "function":
+                tiers.setdefault(name, tier)
+    ranked = []
+    for order, (name, tier) in enumerate(tiers.items()):
+        if name == unknown:
+            continue
+        ratio = difflib.SequenceMatcher(None, unknown, name).ratio()
+        if ratio >= 0.5:
+            common = len(os.path.commonprefix([unknown, name]))
+            ranked.append(((edit_distance(unknown, name), tier, -ratio, -common, order), name))
+    return [name for _, name in sorted(ranked)]
+
+
+def _locals_at(project: Project, checked, offset: int) -> list[str]:
+    """The local names (令, parameters, local functions) bound around the bare
+    name written at absolute `offset`."""
+    ctx = project.context(checked)
+    for item, result in checked.items:
+        if not item.start <= offset < item.start + len(item.text):
+            continue
+        for n in bare_names(ctx, item, result.decl if result else None):
+            if item.start + n.start == offset and not n.is_type:
+                return [name for name, s in n.env.items() if s.kind != "typevar"]
+        return []
+    return []
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance (insertions, deletions, substitutions)."""
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        previous = current
+    return previous[-1]
 
 
 def make_writable(project: Project, d: Diagnostic) -> Fix | None:

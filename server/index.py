@@ -49,6 +49,7 @@ class Occurrence:
     symbol: Symbol | None
     role: str           # def (a binder or definition), decl (a signature), use
     token: str          # semantic token type
+    qualified: bool = False  # written 「模块」之「名」 (looked up in that module only)
 
 
 @dataclass
@@ -72,8 +73,9 @@ class ItemIndexer:
 
     # ------------------------------------------------------------ recording
 
-    def add(self, start: int, end: int, symbol: Symbol | None, role: str, token: str) -> None:
-        self.out.append(Occurrence(start, end, symbol, role, token))
+    def add(self, start: int, end: int, symbol: Symbol | None, role: str, token: str,
+            qualified: bool = False) -> None:
+        self.out.append(Occurrence(start, end, symbol, role, token, qualified))
 
     def value_symbol(self, name: str, layer: Exports | None = None) -> Symbol | None:
         entry = (layer.values.get(name) if layer is not None else self.ctx.scope.value(name))
@@ -180,7 +182,7 @@ class ItemIndexer:
         msym = Symbol("module", node.module, module.path) if module is not None else None
         self.add(node.start, node.module_end, msym, "use", "namespace")
         symbol = self.value_symbol(node.name, module) if module is not None else None
-        self.add(node.name_start, node.end, symbol, "use", token_of(symbol, "variable"))
+        self.add(node.name_start, node.end, symbol, "use", token_of(symbol, "variable"), qualified=True)
         return []
 
     def _Project(self, node: ast.Project, env, struct):
@@ -287,3 +289,38 @@ def token_of(symbol: Symbol | None, fallback: str) -> str:
 
 def index_item(ctx: Context, item: ParsedItem, decl: ir.Decl | None) -> list[Occurrence]:
     return ItemIndexer(ctx, item, decl).run()
+
+
+@dataclass(frozen=True, slots=True)
+class BareName:
+    """A name written without a module (looked up through the local names,
+    then the module's scope), with the local names bound around it."""
+
+    name: str
+    start: int          # item-relative, the whole 「名」 token
+    end: int
+    env: dict           # name -> Symbol of the enclosing binders (typevars for a type)
+    is_type: bool
+
+
+class _ScopeProbe(ItemIndexer):
+    """The indexer's walk, keeping the bound names around each bare name."""
+
+    def __init__(self, ctx: Context, item: ParsedItem, decl: ir.Decl | None) -> None:
+        super().__init__(ctx, item, decl)
+        self.names: list[BareName] = []
+
+    def _Name(self, node: ast.Name, env, struct):
+        self.names.append(BareName(node.name, node.start, node.end, env, False))
+        return super()._Name(node, env, struct)
+
+    def _TypeName(self, node: ast.TypeName, env, struct):
+        self.names.append(BareName(node.name, node.start, node.end, env, True))
+        return super()._TypeName(node, env, struct)
+
+
+def bare_names(ctx: Context, item: ParsedItem, decl: ir.Decl | None) -> list[BareName]:
+    """Every bare name of an item (value or type position) with its local scope."""
+    probe = _ScopeProbe(ctx, item, decl)
+    probe.run()
+    return probe.names

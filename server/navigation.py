@@ -8,10 +8,13 @@ them may import it.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..compiler.syntax.parser import number_value
-from .index import ITEM_LOCAL, Symbol
+from ..compiler.types import TRecord, resolve
+from .index import ITEM_LOCAL, Symbol, bare_names, value_detail
 from .project import Located, Project, Site
 
 
@@ -106,14 +109,158 @@ def check_new_name(text: str) -> str:
 
 
 def rename(project: Project, at: Located, new_text: str) -> dict[str, list[tuple[int, int, str]]]:
-    """Edits by file: every occurrence of the symbol becomes 「新名」."""
+    """Edits by file: every occurrence of the symbol becomes 「新名」.  Refused
+    when the new name would change what any name of the program means."""
     symbol, _ = renamable(project, at)
     name = check_new_name(new_text)
-    if symbol.kind in ("value", "type"):
-        checked = project.checked(symbol.path)
-        if checked and (name in checked.exports.values or name in checked.exports.types):
-            raise RenameRefused(f"「{name}」在模块里已有定义")
+    found = symbol_references(project, at, symbol)
+    if name != symbol.name:
+        if symbol.kind in ITEM_LOCAL:
+            _check_local_rename(project, at, symbol, name)
+        elif symbol.kind in ("value", "type"):
+            _check_top_level_rename(project, symbol, name, found)
+        elif symbol.kind == "field":
+            _check_field_rename(project, symbol, name)
     edits: dict[str, list[tuple[int, int, str]]] = {}
-    for ref in symbol_references(project, at, symbol):
+    for ref in found:
         edits.setdefault(ref.path, []).append((ref.start, ref.end, f"「{name}」"))
     return edits
+
+
+def _where(project: Project, path: str, offset: int) -> str:
+    """`文件:行` (one-based), the file relative to the workspace root."""
+    try:
+        shown = os.path.relpath(path, project.ws.root)
+    except ValueError:
+        shown = path
+    return f"{shown}:{project.source(path).position(offset).line + 1}"
+
+
+def _meaning(symbol: Symbol | None) -> str:
+    if symbol is None:
+        return "一个未知的名字"
+    if symbol.kind == "param":
+        return f"参数「{symbol.name}」"
+    if symbol.kind in ("local", "localfun"):
+        return f"局部名字「{symbol.name}」"
+    if symbol.kind == "typevar":
+        return f"类型变量「{symbol.name}」"
+    where = "内建" if symbol.detail in ("builtin", "builtin-value") else f"模块「{Path(symbol.path).name}」"
+    return f"{where}的「{symbol.name}」"
+
+
+def _check_local_rename(project: Project, at: Located, symbol: Symbol, name: str) -> None:
+    """A name bound in an item (令, 得 parameter, local function) renamed to
+    `name`: no use of it may then find another binder named `name` (capture),
+    and no name `name` inside its scope may then find it (shadowing)."""
+    names = bare_names(project.context(at.checked), at.item, at.result.decl if at.result else None)
+    base = at.item.start
+    for n in names:
+        if n.is_type or n.env.get(symbol.name) != symbol:
+            continue
+        if n.name == symbol.name:          # a use of the renamed binder
+            other = n.env.get(name)
+            if other is not None and other != symbol and other.kind != "typevar":
+                raise RenameRefused(
+                    f"不能改名为「{name}」：{_where(project, at.path, base + n.start)} 处的「{symbol.name}」"
+                    f"改名后会指{_meaning(other)}（那里已看得见它）")
+        elif n.name == name:               # a use the renamed binder would shadow
+            other = n.env.get(name)
+            if other is not None and other.at > symbol.at:
+                continue                   # bound inside the renamed binder's scope: still its own
+            if other is None:
+                other = _top_level_symbol(at.checked, name)
+            raise RenameRefused(
+                f"不能改名为「{name}」：{_where(project, at.path, base + n.start)} 处的「{name}」原指"
+                f"{_meaning(other)}，改名后会指这个「{symbol.name}」")
+
+
+def _top_level_symbol(checked, name: str) -> Symbol | None:
+    scope = checked.scope
+    entry = scope.value(name) if scope is not None else None
+    if entry is not None:
+        return Symbol("value", name, entry.module, detail=value_detail(entry))
+    entry = scope.type(name) if scope is not None else None
+    return Symbol("type", name, entry.module) if entry is not None else None
+
+
+def _layer_of(scope, path: str) -> int | None:
+    for i, layer in enumerate(scope.layers):
+        if layer is not None and layer.path == path:
+            return i
+    return None
+
+
+def _defined_in(scope, name: str, layers) -> Symbol | None:
+    for layer in layers:
+        entry = layer.values.get(name)
+        if entry is not None:
+            return Symbol("value", name, entry.module, detail=value_detail(entry))
+        entry = layer.types.get(name)
+        if entry is not None:
+            return Symbol("type", name, entry.module, detail="struct" if entry.is_struct else entry.kind)
+    return None
+
+
+def _check_top_level_rename(project: Project, symbol: Symbol, name: str, found: list[Reference]) -> None:
+    """A top-level value or type of module D renamed to `name`.  In every
+    module that opens D (D itself included), a bare use of it must not then
+    find a local or an earlier layer's `name` (capture), and a bare `name`
+    that meant a later layer's name (another import, a builtin) must not then
+    find it (shadowing).  Qualified uses only look in D."""
+    defining = project.checked(symbol.path)
+    if defining is not None and (name in defining.exports.values or name in defining.exports.types):
+        site = project.site(Symbol("value" if name in defining.exports.values else "type", name, symbol.path))
+        where = f"（{_where(project, site.path, site.start)}）" if site else ""
+        raise RenameRefused(f"「{name}」在模块里已有定义{where}")
+    uses: dict[str, set[int]] = {}
+    for ref in found:
+        uses.setdefault(ref.path, set()).add(ref.start)
+    files = project.shader_files()
+    for path in dict.fromkeys([*uses, *files]):
+        try:
+            checked = project.checked(path)
+        except Exception:
+            continue
+        if checked is None or checked.scope is None:
+            continue
+        mine = _layer_of(checked.scope, symbol.path)
+        if mine is None:                    # does not open D: only qualified uses, checked above
+            continue
+        earlier = _defined_in(checked.scope, name, checked.scope.layers[:mine])
+        ctx = project.context(checked)
+        for item, result in checked.items:
+            occs = project.occurrences(checked, item, result, ctx)
+            bare_uses = [o for o in occs if o.symbol == symbol and not o.qualified and o.role == "use"]
+            if bare_uses and earlier is not None:
+                o = bare_uses[0]
+                raise RenameRefused(
+                    f"不能改名为「{name}」：{_where(project, path, item.start + o.start)} 处的「{symbol.name}」"
+                    f"改名后会指{_meaning(earlier)}")
+            if bare_uses:
+                spots = {o.start for o in bare_uses}
+                for n in bare_names(ctx, item, result.decl if result else None):
+                    if n.start in spots and name in n.env:
+                        other = n.env[name]
+                        if (other.kind == "typevar") == n.is_type:
+                            raise RenameRefused(
+                                f"不能改名为「{name}」：{_where(project, path, item.start + n.start)} 处的"
+                                f"「{symbol.name}」改名后会指{_meaning(other)}")
+            for o in occs:
+                s = o.symbol
+                if (s is None or o.qualified or o.token == "operator" or s.name != name
+                        or s.kind not in ("value", "type")):
+                    continue
+                layer = _layer_of(checked.scope, s.path)
+                if layer is None or layer > mine:
+                    raise RenameRefused(
+                        f"不能改名为「{name}」：{_where(project, path, item.start + o.start)} 处的「{name}」原指"
+                        f"{_meaning(s)}，改名后会指改名后的「{symbol.name}」")
+
+
+def _check_field_rename(project: Project, symbol: Symbol, name: str) -> None:
+    checked = project.checked(symbol.path) if symbol.path else None
+    entry = checked.exports.types.get(symbol.owner) if checked is not None else None
+    t = resolve(entry.type) if entry is not None and entry.type is not None else None
+    if isinstance(t, TRecord) and t.field_type(name) is not None:
+        raise RenameRefused(f"「{symbol.owner}」已有字段「{name}」")

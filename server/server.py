@@ -66,6 +66,18 @@ class ZhuoseProtocol(LanguageServerProtocol):
         if not isinstance(message, _Answered):
             super().handle_message(message)
 
+    def _send_handler_result(self, future, *, msg_id):
+        """A refusal (RequestFailed: a rename the program does not allow) is
+        an expected answer: it goes back as an error response, without the
+        traceback and server-error report pygls gives a failing handler."""
+        refused = None if future.cancelled() else future.exception()
+        if isinstance(refused, RequestFailed):
+            self._request_futures.pop(msg_id, None)
+            logger.info("request %s refused: %s", msg_id, refused)
+            self._send_response(msg_id, error=refused.to_response_error())
+            return
+        super()._send_handler_result(future, msg_id=msg_id)
+
     @lsp_method(lsp.INITIALIZE)
     def lsp_initialize(self, params: lsp.InitializeParams):
         """Positions are counted in UTF-16 code units whatever the client offers."""

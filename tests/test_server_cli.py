@@ -60,3 +60,31 @@ def test_serve_build_mode_is_the_build_service(tmp_path):
 def test_help_lists_serve():
     done = subprocess.run([*COMMAND, "--help"], capture_output=True, timeout=60)
     assert "服务" in done.stdout.decode() + done.stderr.decode()
+
+
+def test_a_refused_rename_is_an_error_answer_without_a_traceback_in_the_log(tmp_path):
+    """A refusal is an expected answer (LSP RequestFailed with the reason), not a server failure."""
+    root = write_workspace(tmp_path)
+    main = root / "应用/主。着色器。豫"
+    text = main.read_text(encoding="utf-8")
+    line = text.split("\n").index("寻观「库」之「几何」之书。")
+    at = {"textDocument": {"uri": main.as_uri()}, "position": {"line": line, "character": 7}}   # on 「几何」
+    session = b"".join(frame(m) for m in [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"processId": None, "rootUri": root.as_uri(), "capabilities": {},
+                    "initializationOptions": {"naga校验": False}}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": main.as_uri(), "languageId": "zhuose", "version": 1, "text": text}}},
+        {"jsonrpc": "2.0", "id": 2, "method": "textDocument/prepareRename", "params": at},
+        {"jsonrpc": "2.0", "id": 3, "method": "textDocument/rename", "params": {**at, "newName": "新"}},
+        {"jsonrpc": "2.0", "id": 4, "method": "shutdown"},
+        {"jsonrpc": "2.0", "method": "exit"},
+    ])
+    done = subprocess.run([*COMMAND, "服务"], input=session, capture_output=True, timeout=60, cwd=root)
+    err = done.stderr.decode()
+    assert done.returncode == 0, err
+    answers = {r["id"]: r for r in replies(done.stdout) if "id" in r}
+    for n in (2, 3):
+        assert answers[n]["error"]["code"] == -32803 and "模块名与包名" in answers[n]["error"]["message"]
+    assert "Traceback" not in err and "ERROR" not in err, err

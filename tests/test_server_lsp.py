@@ -270,6 +270,21 @@ async def test_rename_of_a_local_stays_in_its_item(client, paths):
     assert {e.range.start.line for e in edits} == {line_of(MAIN, "令「序」为"), line_of(MAIN, "「写数组」")}
 
 
+async def test_rename_refuses_a_new_name_that_changes_what_a_name_means(client, paths):
+    main = uri(paths["main"])
+    cases = [("「加步」于", "数据", r"应用/主。着色器。豫:\d+ 处的「加步」改名后会指模块「主。着色器。豫」的「数据」"),
+             ("「和」而", "个数", "处的「个数」原指参数「个数」"),     # would shadow the outer parameter
+             ("「序」加（", "和", "改名后会指参数「和」")]              # would be captured by the sibling
+    for needle, new, why in cases:
+        with pytest.raises(Exception, match=why):
+            await client.text_document_rename_async(lsp.RenameParams(
+                text_document=document(main), position=position(MAIN, needle, 1), new_name=new))
+    # a local may shadow a builtin nothing in its scope uses as a name (operators always mean the builtin)
+    edit_ = await client.text_document_rename_async(lsp.RenameParams(
+        text_document=document(main), position=position(MAIN, "「和」而", 1), new_name="加"))
+    assert len(edit_.changes[main]) == 3
+
+
 async def test_prepare_rename_gives_the_names_span_or_refuses(client, paths):
     main = uri(paths["main"])
     rng = await client.text_document_prepare_rename_async(lsp.PrepareRenameParams(
@@ -469,6 +484,28 @@ async def test_quick_fix_uses_the_checkers_guess_for_a_misspelt_name(client, pat
         mistake, actions = await quick_fixes_for(client, main, wrong, lambda m: "未知的名字「数剧」" in m)
         assert text_at(wrong, mistake.range) == "「数剧」"
         assert [a.edit.changes[main][0].new_text for a in actions] == ["「数据」"]
+    finally:
+        await edit(client, main, MAIN)
+
+
+async def test_quick_fix_for_a_misspelt_name_prefers_the_users_names_to_builtins(client, paths):
+    """「加部」 is one edit from the builtin 「加」 and from the user's 「加步」/「加倍」: the user's
+    names come first, this module's before an import's (the checker's own guess is 「加」)."""
+    side, main = uri(paths["side"]), uri(paths["main"])
+    side_text = paths["side"].read_text(encoding="utf-8")
+    try:
+        wrong = side_text.replace("「加步」于", "「加部」于")
+        mistake, actions = await quick_fixes_for(client, side, wrong, lambda m: "未知的名字「加部」" in m)
+        assert [a.edit.changes[side][0].new_text for a in actions] == ["「加步」"]
+    finally:
+        await edit(client, side, side_text)
+    wrong = (MAIN.replace("「加步」于（", "「加部」于（")
+             + "\n「负一」乃「无三二」也。\n「负一」者「新无三二」于「一」也。\n"
+             + "「用」乃「无三二」也。\n「用」者「负二」加「负一」也。\n")
+    try:
+        for unknown, meant in (("加部", "「加倍」"), ("负二", "「负一」")):
+            mistake, actions = await quick_fixes_for(client, main, wrong, lambda m: f"未知的名字「{unknown}」" in m)
+            assert [a.edit.changes[main][0].new_text for a in actions] == [meant]
     finally:
         await edit(client, main, MAIN)
 
