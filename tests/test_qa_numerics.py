@@ -1117,7 +1117,7 @@ ABSTRACT_BUG = ("BUG: 「整数」/「小数」 constants and let-bound literal 
                 "values: 4096 乘 4096 乘 4096 除 4096 gives 0 instead of 16777216, silently")
 KNOWN: dict[tuple[str, str], str] = {      # (check id, target) → BUG reason
     **{(f"抽象:{name}", target): ABSTRACT_BUG for name in ("整数六十四位", "小数六十四位", "局部整数六十四位")
-       for target in ("msl", "ptx")},
+       for target in ("msl",)},
 }
 
 

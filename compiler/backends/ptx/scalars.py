@@ -84,6 +84,28 @@ def scalar_of(t: Type) -> Scalar | None:
     return SCALARS.get((t.name, width))
 
 
+def is_numeric(t: Type) -> bool:
+    """A scalar or a vector of scalars (numbers or 爻)."""
+    t = concrete(t)
+    if scalar_of(t) is not None:
+        return True
+    return isinstance(t, TTuple) and bool(t.items) and all(scalar_of(i) is not None for i in t.items)
+
+
+#: the range of each integer kind; a known constant outside it is not an immediate
+_RANGES = {"s32": (-2 ** 31, 2 ** 31 - 1), "u32": (0, 2 ** 32 - 1)}
+
+
+def fits(kind: Scalar, value) -> bool:
+    """Whether a known constant can be written as an immediate of `kind`."""
+    if kind.name in _RANGES:
+        low, high = _RANGES[kind.name]
+        return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+    if kind is PRED:
+        return isinstance(value, bool)
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
 def is_unit(t: Type) -> bool:
     t = concrete(t)
     return isinstance(t, TCon) and t.name == "有"

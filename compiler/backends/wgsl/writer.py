@@ -22,7 +22,7 @@ from .. import EntryInfo, Translation
 from ..names import NameAllocator
 from ..text import INDENT, Assign, Code, LineWriter, float_text
 from .builtins import BUILTINS, UNAVAILABLE_TYPES
-from .consteval import ConstEvaluator, is_abstract, scalar_of
+from ..consteval import ConstEvaluator, is_abstract, scalar_of
 from .layout import buffer_problem
 
 SCALARS = {("定长小数", 32): "f32", ("定长小数", 16): "f16", ("定长整数", 32): "i32",

@@ -14,8 +14,8 @@ import math
 import struct
 from dataclasses import dataclass
 
-from ... import ir
-from ...types import TCon, deep_resolve, resolve, vector_parts
+from .. import ir
+from ..types import TCon, deep_resolve, resolve, vector_parts
 
 #: scalar kind of a type: (kind, bits); kind is int, uint, float or bool
 _KINDS = {"定长整数": "int", "定长无符号": "uint", "定长小数": "float"}
