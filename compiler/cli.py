@@ -95,6 +95,8 @@ def print_diagnostics(ws: Workspace, diags: list[Diagnostic], stream=None) -> No
 
 def usage_problem(path: str) -> str | None:
     """Why a path given on the command line cannot be used (exit status 2)."""
+    if Path(path).is_dir():
+        return f"「{path}」是文件夹，不是着色文件"
     if not Path(path).is_file():
         return f"找不到文件「{path}」"
     if not is_shader_file(path):

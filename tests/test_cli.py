@@ -53,3 +53,99 @@ def test_no_traceback_on_a_directory_or_unreadable_input(tmp_path):
     (tmp_path / "夹。着色器。豫").mkdir()
     code, _, err = run(tmp_path, "检查", "夹。着色器。豫")
     assert code == 2 and "Traceback" not in err
+
+
+def test_a_directory_named_like_a_source_is_called_a_directory(tmp_path):
+    (tmp_path / "夹。着色器。豫").mkdir()
+    for command in ("检查", "译", "生成"):
+        code, out, err = run(tmp_path, command, "夹。着色器。豫")
+        assert (code, out) == (2, "") and "是文件夹" in err and "找不到" not in err, command
+
+
+DOUBLE = PRELUDE + """
+「数据」乃「存储缓冲」于（「数组」于「无三二」）也。
+「数据」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。
+「加倍」乃化「全局调用号」为「有」者也。
+「加倍」者得「号」而
+　令「序」为「号」中「零」而
+　「写数组」于「数据」于「序」于（（「读数组」于「数据」于「序」）乘（「新无三二」于「二」））
+也。
+「加倍入口」乃「计算入口」也。
+「加倍入口」者「计算入口项」于「加倍」于（「组值」【「工作组大小」者「四」也】）也。
+"""
+
+
+def test_generate_refuses_two_sources_for_one_output_and_writes_nothing(tmp_path):
+    write(tmp_path, {"甲/加倍。着色器。豫": DOUBLE, "乙/丙/加倍。着色器。豫": DOUBLE,
+                     "库一/包.json": '{"名": "库一", "依赖": ["点染"]}', "库一/子/常。着色器。豫": DOUBLE,
+                     "库二/包.json": '{"名": "库二", "依赖": ["点染"]}', "库二/子/常。着色器。豫": DOUBLE})
+    for pair in (["甲/加倍。着色器。豫", "乙/丙/加倍。着色器。豫"], ["库一/子/常。着色器。豫", "库二/子/常。着色器。豫"]):
+        code, out, err = run(tmp_path, "生成", *pair, "--输出目录", "产物")
+        assert (code, out) == (2, "") and all(f"「{p}」" in err for p in pair) and "Traceback" not in err
+        assert not (tmp_path / "产物").exists()
+    # one source named twice is generated once
+    code, out, err = run(tmp_path, "生成", "甲/加倍。着色器。豫", "./甲/../甲/加倍。着色器。豫", "--输出目录", "产物")
+    assert code == 0 and out.count("\n") == 1 and out.endswith("\t已更新\n")
+
+
+def test_generate_into_a_path_that_is_a_file_says_so_in_chinese(tmp_path):
+    write(tmp_path, {"加倍。着色器。豫": DOUBLE, "档": "x"})
+    code, out, err = run(tmp_path, "生成", "加倍。着色器。豫", "--输出目录", "档")
+    assert (code, out) == (1, "") and "是一个文件，不是文件夹" in err and "File exists" not in err
+    code, out, err = run(tmp_path, "生成", "加倍。着色器。豫", "--输出目录", "档/下")
+    assert (code, out) == (1, "") and "不是文件夹" in err and "Not a directory" not in err
+    assert (tmp_path / "档").read_text(encoding="utf-8") == "x"
+
+
+FIXED = PRELUDE + """
+「参」即「组类」【「倍」乃「浮三二」也，「加」乃「浮三二」也】也。
+「参数」乃「均匀缓冲」于「参」也。
+「参数」者「均匀绑定」于（「组值」【「组」者「零」也，「号」者「一」也】）也。
+「甲」乃「存储缓冲」于（「数组」于「浮三二」）也。
+「甲」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。
+「乙」乃「存储缓冲」于（「定长数组」于「三维浮」于「二」）也。
+「乙」者「绑定」于（「组值」【「组」者「零」也，「号」者「二」也，「访问」者「只读」也】）也。
+「算」乃化「全局调用号」为「有」者也。
+「算」者得「号」而
+　令「序」为「号」中「零」而
+　令「参」为「读均匀」于「参数」而
+　「写数组」于「甲」于「序」于（（「读数组」于「甲」于「序」）乘（「参」中「倍」）加（「参」中「加」）加（（「取元素」于（「读存储」于「乙」）于（「新无三二」于「零」））中「零」））
+也。
+「算入口」乃「计算入口」也。
+「算入口」者「计算入口项」于「算」于（「组值」【「工作组大小」者「四」也】）也。
+"""
+
+
+def test_run_says_how_much_data_a_fixed_size_buffer_needs(tmp_path):
+    import numpy as np
+    write(tmp_path, {"浮。着色器。豫": FIXED})
+    np.save(tmp_path / "三.npy", np.zeros(3, np.float32))
+    cases = [
+        (["0:1=2", "0:2=0*8"], "组 0 号 1「参数」（均匀缓冲）定长 8 字节，要正好 2 个 float32 的数，给了 1 个"),
+        (["0:1=2,1,5", "0:2=0*8"], "给了 3 个"),
+        # 定长数组 of two 三维浮: 32 bytes, each vector padded to 16
+        (["0:1=2,1", "0:2=0*6"], "组 0 号 2「乙」（只读存储缓冲）定长 32 字节，要正好 8 个 float32 的数"
+                                 "（按 WGSL 的内存布局，含 2 个补齐的位置），给了 6 个"),
+        (["0:1=2,1", "0:2=三.npy"], "「三.npy」有 3 个"),
+        (["0:1=1e40,1", "0:2=0*8"], "「1e40」超出 float32（「浮三二」）的范围"),
+        (["0:1=2,1", "0:2=0*-8"], "「0*-8」的个数是负数"),
+        (["0:1=2,1", "0:2=0*8", "0:1=1,1"], "给了两次"),
+        (["0:1=2,1", "0:2=0*8", "参数=1,1"], "组 0 号 1「参数」（均匀缓冲）给了两次"),
+    ]
+    for data, says in cases:
+        code, out, err = run(tmp_path, "运行", "浮。着色器。豫", "算入口", "0:0=1,2,3,4", *data)
+        assert (code, out) == (2, "") and err.startswith("着色器：") and says in err, (data, err)
+        assert "Warning" not in err and "Traceback" not in err
+
+
+def test_run_explains_a_file_that_is_not_a_npy_in_chinese(tmp_path):
+    import numpy as np
+    write(tmp_path, {"加倍。着色器。豫": DOUBLE, "文本.npy": "不是 npy\n", "空.npy": ""})
+    np.savez(tmp_path / "归档", a=np.zeros(2, np.uint32))
+    (tmp_path / "归档.npz").rename(tmp_path / "归档.npy")
+    (tmp_path / "夹.npy").mkdir()
+    for name, says in (("文本.npy", "不是 NumPy 的 .npy 文件"), ("空.npy", "不是 NumPy 的 .npy 文件"),
+                       ("归档.npy", ".npz 归档"), ("夹.npy", "文件夹"), ("没有.npy", "找不到文件「没有.npy」")):
+        code, out, err = run(tmp_path, "运行", "加倍。着色器。豫", "加倍入口", f"0:0={name}")
+        assert (code, out) == (2, "") and says in err and f"「{name}」" in err, err
+        assert not any(word in err for word in ("pickle", "No data", "Failed", "Errno", "directory")), err

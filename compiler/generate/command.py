@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..packages import SHADER_SUFFIX
 from .api import Generator
+from .output import os_error_text
 
 HELP = "生成高级代码导入着色源时得到的虚拟模块 名。着色生成。豫（豫言源码）"
 DESCRIPTION = ("为着色源生成虚拟模块 名。着色生成。豫：导出「着色源」（WGSL）、「金属源」（MSL）、"
@@ -23,6 +24,8 @@ def add_arguments(p) -> None:
 
 
 def _usage_problem(path: str) -> str | None:
+    if Path(path).is_dir():
+        return f"「{path}」是文件夹，不是着色源文件"
     if not Path(path).is_file():
         return f"找不到文件「{path}」"
     if not Path(path).name.endswith(SHADER_SUFFIX):
@@ -39,7 +42,39 @@ def run(args) -> int:
         sys.stderr.write("".join(f"着色器：{p}\n" for p in problems))
         return 2
     gen = Generator(".")
-    return max(_generate_one(gen, path, args.输出目录) for path in args.文件)
+    files = _distinct_sources(gen, args.文件)
+    if args.输出目录:
+        clashes = _output_clashes(gen, files, args.输出目录)
+        if clashes:
+            sys.stderr.write("".join(f"着色器：{c}\n" for c in clashes))
+            return 2
+        out_dir = Path(args.输出目录)
+        if out_dir.exists() and not out_dir.is_dir():
+            sys.stderr.write(f"着色器：写不了生成模块：--输出目录「{args.输出目录}」是一个文件，不是文件夹"
+                             "（请换一个目录名；不存在的目录会新建）\n")
+            return 1
+    return max(_generate_one(gen, path, args.输出目录) for path in files)
+
+
+def _distinct_sources(gen: Generator, paths: list[str]) -> list[str]:
+    """The files named on the command line, each source once (甲。着色器。豫 and ./甲。着色器。豫 are one)."""
+    seen: dict[str, str] = {}
+    for path in paths:
+        seen.setdefault(gen.ws.key(path), path)
+    return list(seen.values())
+
+
+def _output_clashes(gen: Generator, paths: list[str], out_dir: str) -> list[str]:
+    """Two sources whose modules would be written to one output file (lone files of one name in
+    different folders, or one module path in two packages): said before anything is written."""
+    from ..cli import shown_path  # cli imports this module
+    by_output: dict[Path, list[str]] = {}
+    for path in paths:
+        by_output.setdefault(gen.output_path(path, out_dir), []).append(path)
+    return [f"{'、'.join(f'「{p}」' for p in sources)}的生成模块都会写到「{shown_path(str(output))}」"
+            "（输出位置是模块在包里的路径；包外的单独文件就是文件名）：什么都没有写。"
+            "请分几次生成到不同的输出目录，或给其中一个改名"
+            for output, sources in by_output.items() if len(sources) > 1]
 
 
 def _generate_one(gen: Generator, path: str, out_dir: str | None) -> int:
@@ -47,7 +82,8 @@ def _generate_one(gen: Generator, path: str, out_dir: str | None) -> int:
     try:
         result = gen.write(path, out_dir) if out_dir else None
     except OSError as err:
-        sys.stderr.write(f"着色器：写不了「{path}」的生成模块：{err.strerror or err}（{err.filename or out_dir}）\n")
+        where = shown_path(str(err.filename)) if err.filename else out_dir
+        sys.stderr.write(f"着色器：写不了「{path}」的生成模块：{os_error_text(err)}（{where}）\n")
         return 1
     generated = result.generated if result else gen.generate(path)
     sys.stderr.write("".join(f"着色器：警告：{w}\n" for w in generated.warnings))

@@ -6,11 +6,23 @@ all, so the file and its modification time stay as they were."""
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 from pathlib import Path
 
 TEMPORARY_MARK = ".生成中-"
+
+#: what the command line says for the usual reasons a file cannot be read or written
+_ERRNO_TEXT = {errno.ENOENT: "没有这个文件或文件夹", errno.EACCES: "没有权限", errno.EPERM: "不允许这样做",
+               errno.EISDIR: "这是文件夹，不是文件", errno.ENOTDIR: "路径中有一级是文件，不是文件夹",
+               errno.EEXIST: "已有同名的文件", errno.ENOSPC: "磁盘已满", errno.EROFS: "文件系统只读",
+               errno.ENAMETOOLONG: "文件名太长", errno.EDQUOT: "超出磁盘配额"}
+
+
+def os_error_text(err: OSError) -> str:
+    """Why a file operation failed, in Chinese (the system's own words when the reason is unusual)."""
+    return _ERRNO_TEXT.get(err.errno) or err.strerror or str(err)
 
 
 def write_if_changed(path: Path, text: str) -> bool:

@@ -21,6 +21,7 @@ from ..packages import SHADER_SUFFIX
 from ..workspace import Workspace
 from .api import Generator
 from .module import display_path
+from .output import os_error_text
 
 
 class BuildService:
@@ -51,7 +52,7 @@ class BuildService:
         try:
             result = self.gen.write(path, out_dir) if out_dir else None
         except OSError as err:
-            return _error(number, file, f"写不了生成模块：{err.strerror or err}（{err.filename or out_dir}）")
+            return _error(number, file, f"写不了生成模块：{os_error_text(err)}（{err.filename or out_dir}）")
         generated = result.generated if result else self.gen.generate(path)
         ws = self.gen.ws
         if result is None:
@@ -79,6 +80,8 @@ def _request_problem(file, out_dir, path: Path | None) -> str | None:
         return "「输出目录」须是字符串"
     if not path.name.endswith(SHADER_SUFFIX):
         return f"「{file}」不是着色源：只有「名{SHADER_SUFFIX}」生成模块"
+    if path.is_dir():
+        return f"「{file}」是文件夹，不是着色源文件"
     if not path.is_file():
         return f"找不到文件「{file}」"
     return None

@@ -12,10 +12,14 @@ from pathlib import Path
 
 from ...cli import Command, _file_argument, print_diagnostics, print_translation, translated
 from ... import ir
-from ...types import resolve
+from ...types import TCon, TRecord, TTuple, deep_resolve, resolve
 from .. import translate
+from ...generate.output import os_error_text
 from .dispatch import WebGPUError, buffer_for, entry_resources, run_compute
-from .layout import element_stride, leaf_dtype
+from .layout import SCALAR_DTYPES, element_stride, leaf_dtype, size_align
+
+#: the language's names of the scalar types a buffer may hold (for messages)
+DTYPE_NAMES = {"float32": "浮三二", "float16": "浮十六", "int32": "整三二", "uint32": "无三二"}
 
 MAX_GROUPS = 65535
 
@@ -36,7 +40,8 @@ def _run_arguments(p) -> None:
     p.add_argument("入口项", help="计算入口项的名字（如「加倍入口」）")
     p.add_argument("缓冲", nargs="*", metavar="绑定=数据",
                    help="每个用到的缓冲一项：绑定写「组:号」或资源名，数据写 .npy 文件（读写缓冲运行后写回该文件）"
-                        "或逗号分隔的数（「值*个数」表示重复），如 0:0=1,2,3,4 或 数据=输入.npy 或 0:1=0*256")
+                        "或逗号分隔的数（「值*个数」表示重复），如 0:0=1,2,3,4 或 数据=输入.npy 或 0:1=0*256；"
+                        "定长的缓冲（均匀缓冲、定长数组）须正好给足它的元素")
     p.add_argument("--组数", "-g", default=None, metavar="X[,Y[,Z]]",
                    help="派发的工作组数；默认按最长的运行期数组缓冲的元素个数除以工作组大小向上取整")
     p.add_argument("--后端", default="网页图算", choices=["网页图算", "千手"],
@@ -69,11 +74,17 @@ def _run(ws, result, args) -> int:
     given = _parse_bindings(args.缓冲)
     arrays = {}
     for r in resources:
-        spec = given.pop(f"{r.group}:{r.binding}", None) or given.pop(r.name, None)
+        binding = f"{r.group}:{r.binding}"
+        if binding in given and r.name in given:
+            raise RunProblem(f"{_describe(r)}给了两次：{binding}={given[binding]} 与 {r.name}={given[r.name]}；"
+                             "每个缓冲只给一次（按「组:号」或按资源名）")
+        spec = given.pop(binding, None) or given.pop(r.name, None)
         if spec is None:
-            raise RunProblem(f"入口项「{entry.name}」用到{_describe(r)}，没有给出它的数据：写 {r.group}:{r.binding}=文件.npy "
-                             f"或 {r.group}:{r.binding}=1,2,3")
-        arrays[r.name] = (_load(np, spec, r), spec)
+            raise RunProblem(f"入口项「{entry.name}」用到{_describe(r)}，没有给出它的数据：写 {binding}=文件.npy "
+                             f"或 {binding}=1,2,3")
+        array = _load(np, spec, r)
+        _check_size(array, spec, r)
+        arrays[r.name] = (array, spec)
     if given:
         raise RunProblem(f"入口项「{entry.name}」没有用到 {'、'.join(given)}；它用到的缓冲："
                          + ("、".join(_describe(r) for r in resources) or "（没有）"))
@@ -139,18 +150,21 @@ def _parse_bindings(specs: list[str]) -> dict[str, str]:
         key, sep, value = spec.partition("=")
         if not sep or not key or not value:
             raise RunProblem(f"「{spec}」应写成 绑定=数据，如 0:0=输入.npy 或 0:0=1,2,3")
+        if key in out:
+            raise RunProblem(f"缓冲「{key}」给了两次：{key}={out[key]} 与 {spec}；每个缓冲只给一次")
         out[key] = value
     return out
+
+
+def _dtype_name(dtype: str) -> str:
+    return f"{dtype}（「{DTYPE_NAMES[dtype]}」）" if dtype in DTYPE_NAMES else dtype
 
 
 def _load(np, spec: str, r):
     """The data of one buffer: a .npy file, or numbers from the command line."""
     dtype = leaf_dtype(r.inner)
     if spec.endswith(".npy"):
-        try:
-            array = np.load(spec, allow_pickle=False)
-        except (OSError, ValueError) as err:
-            raise RunProblem(f"读不了「{spec}」：{err}") from err
+        array = _read_npy(np, spec)
         if dtype is not None and array.dtype != np.dtype(dtype):
             raise RunProblem(f"「{spec}」的元素类型是 {array.dtype}，{_describe(r)}要 {dtype}")
         return np.ascontiguousarray(array)
@@ -164,11 +178,77 @@ def _load(np, spec: str, r):
             repeat = int(count) if star else 1
         except ValueError as err:
             raise RunProblem(f"「{item}」不是{dtype}的数（或 值*个数）") from err
+        if repeat < 0:
+            raise RunProblem(f"「{item}」的个数是负数：值*个数 的个数须是 0 或正整数")
+        _check_range(np, number, value, dtype)
         values.extend([number] * repeat)
+    return np.array(values, dtype=dtype)
+
+
+def _check_range(np, number, text: str, dtype: str) -> None:
+    """A number the buffer's scalar type cannot hold is a mistake, not a wrap-around or an inf."""
+    if isinstance(number, int):
+        info = np.iinfo(dtype)
+        if not info.min <= number <= info.max:
+            raise RunProblem(f"「{text}」超出 {_dtype_name(dtype)}的范围（{info.min} 至 {info.max}）")
+        return
+    with np.errstate(over="ignore"):
+        fits = not math.isfinite(number) or bool(np.isfinite(np.array(number, dtype=dtype)))
+    if not fits:
+        largest = float(np.finfo(dtype).max)
+        raise RunProblem(f"「{text}」超出 {_dtype_name(dtype)}的范围（绝对值至多约 {largest:.7g}）")
+
+
+def _read_npy(np, spec: str):
+    """The array in a .npy file, or a usage error saying why there is none."""
     try:
-        return np.array(values, dtype=dtype)
-    except OverflowError as err:
-        raise RunProblem(f"「{spec}」里有超出 {dtype} 范围的数") from err
+        array = np.load(spec, allow_pickle=False)
+    except FileNotFoundError as err:
+        raise RunProblem(f"找不到文件「{spec}」") from err
+    except OSError as err:
+        raise RunProblem(f"读不了「{spec}」：{os_error_text(err)}") from err
+    except (ValueError, EOFError) as err:
+        raise RunProblem(f"「{spec}」不是 NumPy 的 .npy 文件（或已损坏，或存的是 Python 对象）："
+                         "请用 numpy.save 存一个数值数组") from err
+    if not isinstance(array, np.ndarray):      # a .npz archive under a .npy name
+        if hasattr(array, "close"):
+            array.close()
+        raise RunProblem(f"「{spec}」是 .npz 归档，不是 .npy 文件：请用 numpy.save 存一个数组")
+    if array.dtype.hasobject or array.dtype.fields is not None:
+        raise RunProblem(f"「{spec}」存的不是数值数组（元素类型 {array.dtype}）")
+    return array
+
+
+def _check_size(array, spec: str, r) -> None:
+    """A buffer of fixed size (a uniform, a 定长数组, a struct without a runtime-sized array)
+    takes exactly its bytes: never padded with zeros nor cut short without a word."""
+    fixed = size_align(r.inner)
+    if fixed is None or array.nbytes == fixed[0]:
+        return
+    size, given = fixed[0], ("「" + spec + "」有" if spec.endswith(".npy") else "给了")
+    itemsize = array.dtype.itemsize
+    if leaf_dtype(r.inner) is not None and size % itemsize == 0:
+        wanted, padding = size // itemsize, size // itemsize - _scalar_count(r.inner)
+        layout = f"（按 WGSL 的内存布局，含 {padding} 个补齐的位置）" if padding > 0 else ""
+        raise RunProblem(f"{_describe(r)}定长 {size} 字节，要正好 {wanted} 个 {array.dtype} 的数{layout}，"
+                         f"{given} {array.size} 个")
+    raise RunProblem(f"{_describe(r)}定长 {size} 字节（按 WGSL 的内存布局），{given} {array.nbytes} 字节")
+
+
+def _scalar_count(t) -> int:
+    """How many scalars a fixed-size type holds (its size less the padding WGSL's layout adds)."""
+    t = deep_resolve(t)
+    if isinstance(t, TCon) and (t.name, t.args[0] if t.args else None) in SCALAR_DTYPES:
+        return 1
+    if isinstance(t, TCon) and t.name == "定长数组":
+        return t.args[1] * _scalar_count(t.args[0])
+    if isinstance(t, TCon):
+        return sum(_scalar_count(a) for a in t.args if not isinstance(a, int))
+    if isinstance(t, TTuple):
+        return sum(_scalar_count(i) for i in t.items)
+    if isinstance(t, TRecord):
+        return sum(_scalar_count(ft) for _, ft in t.fields)
+    return 0
 
 
 def _groups(text: str | None, buffers, resources, workgroup_size: int) -> tuple[int, int, int]:
@@ -192,14 +272,16 @@ def _groups(text: str | None, buffers, resources, workgroup_size: int) -> tuple[
 def _save(np, path: str, array) -> None:
     """Write the .npy in full or not at all."""
     folder = os.path.dirname(os.path.abspath(path))
-    fd, temp = tempfile.mkstemp(suffix=".npy", dir=folder)
+    temp = None
     try:
+        fd, temp = tempfile.mkstemp(suffix=".npy", dir=folder)
         with os.fdopen(fd, "wb") as f:
             np.save(f, array)
         os.replace(temp, path)
     except OSError as err:
-        Path(temp).unlink(missing_ok=True)
-        raise RunProblem(f"写不回「{path}」：{err.strerror}") from err
+        if temp is not None:
+            Path(temp).unlink(missing_ok=True)
+        raise RunProblem(f"写不回「{path}」：{os_error_text(err)}") from err
 
 
 TRANSLATE = Command(
