@@ -1112,13 +1112,7 @@ def test_ptx_assembles(name, tmp_path):
 
 # ================================================================ numeric checks
 
-ABSTRACT_BUG = ("BUG: 「整数」/「小数」 constants and let-bound literal expressions are evaluated in 32 bits on this "
-                "target (C++ int/float in MSL, .s32/.f32 in PTX) while WGSL evaluates them as abstract 64-bit "
-                "values: 4096 乘 4096 乘 4096 除 4096 gives 0 instead of 16777216, silently")
-KNOWN: dict[tuple[str, str], str] = {      # (check id, target) → BUG reason
-    **{(f"抽象:{name}", target): ABSTRACT_BUG for name in ("整数六十四位", "小数六十四位", "局部整数六十四位")
-       for target in ("msl",)},
-}
+KNOWN: dict[tuple[str, str], str] = {}      # (check id, target) → BUG reason (none open)
 
 
 def cases(prefix: str, names) -> list:

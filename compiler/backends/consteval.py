@@ -334,3 +334,33 @@ class ConstEvaluator:
             op = UNARY[e.name]
             return _componentwise(lambda a: fit(op(a, s), s), args[0])
         return None
+
+
+class KnownValues:
+    """The const-expression values of definition bodies, computed the way WGSL
+    does (abstract 整数 and 小数 in 64 bits) once per body.  The MSL and PTX
+    back ends write these values instead of computing them again in 32 bits."""
+
+    def __init__(self, decls: dict) -> None:
+        self.decls = decls               # (module path, name) → declaration
+        self.values: dict[int, object] = {}
+        self._done: set[int] = set()
+
+    def evaluate(self, body: ir.Expr) -> None:
+        if id(body) not in self._done:
+            self._done.add(id(body))
+            evaluator = ConstEvaluator(self._global, lambda *_: None)
+            evaluator.value(body)
+            self.values.update(evaluator.known)
+
+    def _global(self, ref: ir.GlobalRef):
+        decl = self.decls.get((ref.module, ref.name))
+        if not isinstance(decl, ir.Const) or decl.value is None:
+            return None
+        self.evaluate(decl.value)
+        return self.values.get(id(decl.value))
+
+    def of(self, e: ir.Expr):
+        """The value of a node inside an evaluated body (not of a bare literal,
+        which every back end already writes as it is), or None."""
+        return None if isinstance(e, ir.Literal) else self.values.get(id(e))

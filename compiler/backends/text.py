@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+import struct
+
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -39,6 +42,18 @@ def float_text(value) -> str:
         return f"{value}.0"
     text = repr(float(value))
     return text if any(c in text for c in ".en") else text + ".0"
+
+
+def narrow_float_text(value: float, bits: int) -> str:
+    """The shortest float literal that is `value` once rounded to a float of
+    `bits` bits (0.1f, not the f32 value's 17 digits)."""
+    code = {32: "f", 16: "e"}.get(bits)
+    if code is not None and math.isfinite(value):
+        for digits in range(1, 18):
+            text = f"{value:.{digits}g}"
+            if struct.unpack(code, struct.pack(code, float(text)))[0] == value:
+                return float_text(float(text))
+    return float_text(value)
 
 
 class LineWriter:

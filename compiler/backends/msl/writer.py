@@ -31,8 +31,9 @@ from ...builtin.io import BUILTIN_IO
 from ...diagnostics import Diagnostic
 from ...types import TCon, TError, TRecord, TTuple, deep_resolve, matrix_parts, resolve, vector_parts
 from .. import EntryInfo, Translation
+from ..consteval import KnownValues, is_abstract, scalar_of as const_scalar
 from ..names import NameAllocator
-from ..text import INDENT, Assign, Code, LineWriter, float_text
+from ..text import INDENT, Assign, Code, LineWriter, float_text, narrow_float_text
 from . import fragments
 from .builtins import BUILTINS, CELL, Special, Template
 
@@ -59,6 +60,22 @@ class TranslationFailure(Exception):
         self.span = span
         self.message = message
 
+
+
+def constant_text(value, scalar) -> str | None:
+    """An MSL literal for one known component; an abstract integer beyond 32
+    bits is a long (WGSL keeps it exact until it meets a concrete type)."""
+    if scalar.kind == "bool":
+        return "true" if value else "false"
+    if scalar.kind == "float":
+        return narrow_float_text(value, scalar.bits) + ("h" if scalar.bits == 16 else "f")
+    if scalar.kind == "uint":
+        return f"{value}u"
+    if scalar.bits == 32:
+        return f"int({value})" if value != -2 ** 31 else "int(-2147483647 - 1)"
+    if -2 ** 31 < value < 2 ** 31:
+        return str(value)
+    return f"{value}L"          # an abstract integer beyond int: a long
 
 @dataclass
 class MslEntry(EntryInfo):
@@ -193,6 +210,7 @@ class MslWriter(LineWriter):
         self.outputs: dict[str, set[str]] = {}           # struct → stages it is the output of
         self.global_names = NameAllocator()
         self.lengths_name = ""
+        self.known = KnownValues(self.decls)
         self.uses: dict[tuple[str, str], Uses] = {}
         self.table: list[MslEntry] = []
         self._memo: dict[tuple[str, int], bool] = {}
@@ -542,10 +560,11 @@ class MslWriter(LineWriter):
         if decl.value is None or is_unit(decl.type):
             return None
         self._begin_item()
+        self.known.evaluate(decl.value)
         code = self.expr(decl.value)
         if self.lines:
             raise TranslationFailure(self.at_name(decl), "常量的值须是一个常量表达式（着四.5）")
-        t = self.type_text(decl.type, self.at_name(decl))
+        t = "long" if code.text.endswith("L") else self.type_text(decl.type, self.at_name(decl))
         return f"constant {t} {self.globals[(module.path, decl.name)]} = {code.text};"
 
     def _begin_item(self) -> None:
@@ -582,6 +601,7 @@ class MslWriter(LineWriter):
             params.append(f"constant uint* {self.lengths_name}")
         result = "void" if is_unit(decl.type.result) else self.type_text(decl.type.result, self.at_name(decl))
         self.depth = 1
+        self.known.evaluate(decl.body)
         self.into(decl.body, Return())
         return "\n".join([self._signature(f"{result} {self.globals[key]}", params)] + self.lines + ["}"])
 
@@ -608,6 +628,7 @@ class MslWriter(LineWriter):
             params.append((stage_in_struct, stage_in_name, "stage_in"))
         lengths = self._entry_resources(key, decl, entry, params)
         result = self._entry_result(decl, entry)
+        self.known.evaluate(decl.body)
         self.into(decl.body, Return())
         text_params = [f"{t} {n} [[{a}]]" for t, n, a in params]
         header = f"{STAGE_KEYWORD[entry.stage]} {result} {name}"
@@ -943,8 +964,27 @@ class MslWriter(LineWriter):
     # ------------------------------------------------------------ expressions
 
     def expr(self, e: ir.Expr) -> Code:
+        known = self._constant(e)
+        if known is not None:
+            return known
         method = getattr(self, "_expr_" + type(e).__name__)
         return method(e)
+
+    def _constant(self, e: ir.Expr) -> Code | None:
+        """An abstract (「整数」, 「小数」) const-expression, written as its value:
+        C++ would compute it in 32 bits where WGSL uses 64 (LANGUAGE.md §5)."""
+        if isinstance(e, (ir.LocalRef, ir.GlobalRef)) or not is_abstract(e.type):
+            return None                 # a named constant keeps its name; C++ computes typed values like WGSL
+        value = self.known.of(e)
+        scalar = const_scalar(deep_resolve(e.type)) if value is not None else None
+        if scalar is None:
+            return None
+        texts = [constant_text(v, scalar) for v in (value if isinstance(value, tuple) else (value,))]
+        if None in texts:
+            return None
+        if isinstance(value, tuple):
+            return Code(f"{self.type_text(e.type, (e.start, e.end))}({', '.join(texts)})")
+        return Code(texts[0], atomic=not texts[0].startswith("-"))
 
     def _expr_Literal(self, e: ir.Literal) -> Code:
         if isinstance(resolve(e.type), TError):

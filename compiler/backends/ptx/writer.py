@@ -20,7 +20,7 @@ from ...check.expressions import RUNTIME_BUILTINS
 from ...diagnostics import Diagnostic
 from ...types import TCon, TRecord, Type
 from .. import EntryInfo, Translation
-from ..consteval import ConstEvaluator
+from ..consteval import KnownValues
 from ..names import target_name
 from .layout import layout_of, memory_leaves, stride_of
 from .mangle import ENTRY_PREFIX, SHARED_PREFIX, mangle
@@ -123,8 +123,7 @@ class Writer:
         self.modules = [m for m in imported if not m.is_interface] + [self.module]
         self.decls = {(m.path, d.name): d for m in self.modules for d in m.decls}
         self.diagnostics: list[Diagnostic] = []
-        self.const_values: dict[int, object] = {}    # id(IR node) → its WGSL const-expression value
-        self._evaluated: set[int] = set()
+        self.known = KnownValues(self.decls)
 
     # ------------------------------------------------------------ module
 
@@ -177,7 +176,7 @@ class Writer:
             site = Site(path, fn)
             with self._at(site):
                 env = {id(p): self._entry_input(p) for p in fn.params}
-                self.evaluate(fn.body)
+                self.known.evaluate(fn.body)
                 self.value(fn.body, env)
         except Unsupported as err:
             self._report(getattr(err, "site", None) or site, err.span or (0, site.decl.name_end), err.message)
@@ -381,27 +380,11 @@ class Writer:
 
     # ------------------------------------------------------------ constants
 
-    def evaluate(self, body: ir.Expr) -> None:
-        """Compute the const-expressions of a definition body the way WGSL does
-        (abstract 整数 and 小数 in 64 bits), once per body."""
-        if id(body) not in self._evaluated:
-            self._evaluated.add(id(body))
-            evaluator = ConstEvaluator(self._global_const, lambda *_: None)
-            evaluator.value(body)
-            self.const_values.update(evaluator.known)
-
-    def _global_const(self, ref: ir.GlobalRef):
-        decl = self.decls.get((ref.module, ref.name))
-        if not isinstance(decl, ir.Const) or decl.value is None:
-            return None
-        self.evaluate(decl.value)
-        return self.const_values.get(id(decl.value))
-
     def _constant(self, e: ir.Expr) -> Value | None:
         """A const-expression whose value is known, as immediates: the value
         WGSL computes (4096 乘 4096 乘 4096 除 4096 is 16777216, not a wrapped
         32-bit product); None where it is unknown or does not fit its type."""
-        known = None if isinstance(e, ir.Literal) else self.const_values.get(id(e))
+        known = self.known.of(e)
         if known is None or not is_numeric(e.type):
             return None
         kinds = leaves(e.type)
@@ -436,7 +419,7 @@ class Writer:
         decl = self.decls.get((e.module, e.name))
         if isinstance(decl, ir.Const):
             with self._at(Site(e.module, decl)):
-                self.evaluate(decl.value)
+                self.known.evaluate(decl.value)
                 return self.value(decl.value, {})
         if isinstance(decl, ir.Resource):
             if decl.kind in ("storage", "uniform"):
@@ -532,7 +515,7 @@ class Writer:
             if not isinstance(decl, ir.Function):
                 raise Unsupported(f"找不到函数「{e.name}」的定义")
             with self._at(Site(e.module, decl)):
-                self.evaluate(decl.body)
+                self.known.evaluate(decl.body)
                 return self.value(decl.body, {id(p): a for p, a in zip(decl.params, args)})
         closure: Closure = env[id(e.local)]
         if closure.fun.recursive:

@@ -20,7 +20,7 @@ from ...types import (TCon, TError, TRecord, TTuple, deep_resolve, is_scalar, ma
                       vector_parts)
 from .. import EntryInfo, Translation
 from ..names import NameAllocator
-from ..text import INDENT, Assign, Code, LineWriter, float_text
+from ..text import INDENT, Assign, Code, LineWriter, float_text, narrow_float_text
 from .builtins import BUILTINS, UNAVAILABLE_TYPES
 from ..consteval import ConstEvaluator, is_abstract, scalar_of
 from .layout import buffer_problem
@@ -399,7 +399,10 @@ class Writer(LineWriter):
             (scalar.kind, scalar.bits))
         if wgsl_scalar is None:
             return self.expr(decl.value)
-        items = [typed_literal(v, wgsl_scalar) for v in (value if isinstance(value, tuple) else (value,))]
+        values = value if isinstance(value, tuple) else (value,)
+        if scalar.kind == "float":
+            values = [float(narrow_float_text(v, scalar.bits)) for v in values]
+        items = [typed_literal(v, wgsl_scalar) for v in values]
         if not isinstance(value, tuple):
             return Code(items[0], atomic=not items[0].startswith("-"))
         return Code(f"{self.type_text(decl.type, self.at_name(decl))}({', '.join(items)})")
