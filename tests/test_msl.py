@@ -464,3 +464,14 @@ def test_stage_input_locations_must_differ(tmp_path):
         """)
     assert messages(ws, result) == ["例。着色器。豫:5:1: 在「片」中：入口「片入口」的输入「甲_a」与「乙_b」位置相同"
                                     "（user(loc0)）：结构字段从 0 编号，其余参数排在它们之后"]
+
+
+def test_integer_clamp_is_wgsls_min_of_max(tmp_path):
+    """WGSL defines integer clamp as min(max(e, low), high) even when low > high;
+    Metal's clamp leaves that case undefined, so integers are written out."""
+    ws, result = msl_of(tmp_path, storage("甲", 0, 0) + KERNEL.format(
+        value="「夹紧」于（「号」中「零」）于（「新无三二」于「九」）于（「新无三二」于「三」）"))
+    assert "min(max(号.x, 9u), 3u)" in result.text and "clamp(" not in result.text
+    _, floats = msl_of(tmp_path, storage("甲", 0, 0, "「浮三二」") + KERNEL.format(
+        value="「夹紧」于（「新浮三二」于（「号」中「零」））于（「新浮三二」于「零」）于（「新浮三二」于「一」）"))
+    assert "clamp(float(号.x), 0.0f, 1.0f)" in floats.text

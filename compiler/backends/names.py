@@ -114,7 +114,7 @@ fma fmax fmin fmod fract length log log2 max min mix normalize pow rint round rs
 sin sinh smoothstep sqrt step tan tanh transpose trunc popcount reverse_bits as_type dfdx dfdy
 discard_fragment threadgroup_barrier simdgroup_barrier atomic_fetch_add_explicit
 atomic_fetch_max_explicit atomic_fetch_min_explicit atomic_load_explicit atomic_store_explicit
-simd_sum simd_max simd_min simd_broadcast simd_shuffle simd_shuffle_xor simdgroup_load
+simd_sum simdgroup_half8x8 simdgroup_float8x8 simdgroup_multiply simd_max simd_min simd_broadcast simd_shuffle simd_shuffle_xor simdgroup_load
 simdgroup_store simdgroup_multiply_accumulate sample read get_width get_height sample_compare
 level select
 """.split()

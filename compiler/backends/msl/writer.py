@@ -1137,6 +1137,14 @@ class MslWriter(LineWriter):
             return Code(f"fmod({a.text}, {b.text})")
         return Code(f"{a.operand()} % {b.operand()}", atomic=False)
 
+    def _builtin_clamp(self, call: ir.Call) -> Code:
+        """Integers clamp as WGSL defines it, min(max(e, low), high); Metal's
+        clamp is undefined when low > high."""
+        x, low, high = self.arguments(call.args)
+        if scalar_kind(call.type) == "float":
+            return Code(f"clamp({x.text}, {low.text}, {high.text})")
+        return Code(f"min(max({x.text}, {low.text}), {high.text})")
+
     def _builtin_shift(self, call: ir.Call) -> Code:
         """A signed vector shifts by a vector of its own type in MSL."""
         a, b = self.arguments(call.args)
