@@ -148,6 +148,15 @@ def 尾递归记录(run):
 
 
 @program
+def 记录次序(run):
+    x = np.concatenate([np.arange(0, 20), rng(7).integers(0, 2 ** 30, 44)]).astype(np.uint32)
+    out = run("记录次序", "主入口", {"入": x, "出": np.zeros((len(x), 2), np.uint32),
+                                   "出二": np.zeros(len(x), np.uint32)}, 2)
+    np.testing.assert_array_equal(out["出"], np.stack([x, x * np.uint32(3) + np.uint32(1)], 1))   # 乙, then 甲
+    np.testing.assert_array_equal(out["出二"], x + x % np.uint32(4))
+
+
+@program
 def 矩阵杂项(run):
     table = (rng(5).integers(-32, 32, (4, 4)) / 4).astype(np.float32)       # exact in f32, so bits compare
     offset = np.array([3, -2, 5, -9], np.int32)

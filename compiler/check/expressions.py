@@ -86,6 +86,7 @@ class ItemChecker:
         self.calls: set[str] = set()      # top-level functions it calls
         self._call_metas: list[tuple[TMeta, ast.Node, str]] = []
         self._deferred: list[tuple[TypeOrIndex, TypeOrIndex, ast.Node]] = []
+        self._adopted: dict[tuple[str, ...], TRecord] = {}   # anonymous record's field names → struct
         self._bound_checks: list[tuple[TypeOrIndex, str, ast.Node, str]] = []
         self._failure: str | None = None
 
@@ -148,8 +149,9 @@ class ItemChecker:
             return len(a.items) == len(b.items) and all(
                 self._unify(x, y, node) for x, y in zip(a.items, b.items))
         if isinstance(a, TRecord):
-            return [n for n, _ in a.fields] == [n for n, _ in b.fields] and all(
-                self._unify(x, y, node) for (_, x), (_, y) in zip(a.fields, b.fields))
+            if [n for n, _ in a.fields] == [n for n, _ in b.fields]:
+                return all(self._unify(x, y, node) for (_, x), (_, y) in zip(a.fields, b.fields))
+            return self._adopt(a, b, node)
         if isinstance(a, TFun):
             return len(a.params) == len(b.params) and all(
                 self._unify(x, y, node) for x, y in zip(a.params, b.params)) and self._unify(
@@ -157,6 +159,44 @@ class ItemChecker:
         if isinstance(a, TVar):
             return a.name == b.name
         return False
+
+    def _adopt(self, a: TRecord, b: TRecord, node) -> bool:
+        """An anonymous record (a 组值 bound by 令 before it met its struct) and a
+        struct with the same fields in another order are the same type: the
+        record takes the struct's name and field order when the item is done."""
+        if sorted(n for n, _ in a.fields) != sorted(n for n, _ in b.fields) or (a.alias is None) == (b.alias is None):
+            return False
+        named, anonymous = (a, b) if a.alias is not None else (b, a)
+        if not all(self._unify(named.field_type(n), t, node) for n, t in anonymous.fields):
+            return False
+        self._adopted[tuple(n for n, _ in anonymous.fields)] = named
+        return True
+
+    def adopt_records(self, root: ir.Expr | None, params=()) -> None:
+        """Give every anonymous record adopted by a struct (see _adopt) the
+        struct's type, and its 组值 the struct's field order, in this item's IR."""
+        if not self._adopted or root is None:
+            return
+
+        def retyped(t):
+            t = resolve(t)
+            if isinstance(t, TRecord) and t.alias is None and tuple(n for n, _ in t.fields) in self._adopted:
+                return self._adopted[tuple(n for n, _ in t.fields)]
+            return map_parts(t, retyped)
+
+        variables = list(params)
+        for node in ir.walk(root):
+            node.type = retyped(node.type)
+            if isinstance(node, ir.MakeRecord):
+                given = dict(node.fields)
+                node.fields = [(n, given[n]) for n, _ in resolve(node.type).fields if n in given]
+            if isinstance(node, ir.Let):
+                variables.append(node.var)
+            if isinstance(node, ir.LetFun):
+                variables.extend(node.fun.params)
+                node.fun.result = retyped(node.fun.result)
+        for var in variables:
+            var.type = retyped(var.type)
 
     def _bind(self, meta: TMeta, t, node) -> bool:
         t = self.reduce(t)

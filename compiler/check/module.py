@@ -336,6 +336,7 @@ class ModuleChecker:
             return ItemResult(None, checker.diags, ERROR)
         value = checker.check(node.value, None, {})
         checker.finish()
+        checker.adopt_records(value)
         t = deep_resolve(value.type)
         self._const_rules(checker, value)
         decl = ir.Const(node.name, 0, node.name_end, item.doc, t, value)
@@ -356,6 +357,7 @@ class ModuleChecker:
         checker = self._checker()
         value = checker.check(node.value, entry.type, {})
         checker.finish()
+        checker.adopt_records(value)
         self._const_rules(checker, value)
         return ItemResult(ir.Const(node.name, 0, node.name_end, item.doc, entry.type, value), checker.diags)
 
@@ -376,6 +378,7 @@ class ModuleChecker:
         env = {p.name: p for p in params}
         body = checker.check(lam.body, t.result, env)
         checker.finish()
+        checker.adopt_records(body, params)
         decl = ir.Function(node.name, 0, node.name_end, item.doc, t, params, body, set(checker.calls))
         return ItemResult(decl, checker.diags)
 
