@@ -701,15 +701,9 @@ def test_unsupported_width_is_a_translation_error(tmp_path):
     assert result.text is None and "「定长整数」于「一六」" in result.diagnostics[0].message
 
 
-SEVERAL_MESSAGES = bug("one mistake gives several messages: a local function used as a value or applied partially "
-                       "also yields 「无法确定局部函数…的参数…的类型」 (and for the partial application "
-                       "「隐式参数无法完全确定」)")
-
-
 @pytest.mark.parametrize("text", [
-    pytest.param(FN + "「g」者得「i」而令「f」为得「x」而「x」而「最大」于「f」于「i」也。\n", marks=SEVERAL_MESSAGES),
-    pytest.param(FN + "「g」者得「i」而令「f」为得「x」又得「y」而「x」加「y」而令「p」为「f」于「i」而「p」于「i」也。\n",
-                 marks=SEVERAL_MESSAGES),
+    FN + "「g」者得「i」而令「f」为得「x」而「x」而「最大」于「f」于「i」也。\n",
+    FN + "「g」者得「i」而令「f」为得「x」又得「y」而「x」加「y」而令「p」为「f」于「i」而「p」于「i」也。\n",
     "「n」者「三二」也。\n「c」乃「定长小数」于「n」也。\n「c」者「新浮三二」于「一」也。\n",
 ], ids=["local_function_as_argument", "partial_application", "width_not_a_literal"])
 def test_one_message_per_mistake(tmp_path, text):

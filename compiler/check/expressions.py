@@ -72,6 +72,7 @@ class _PendingFun:
     env: dict
     fun: ir.LocalFun
     state: str = "pending"  # pending → checking → done
+    misused: bool = False   # used as a value or applied partially: reported once, nothing more
 
 
 class ItemChecker:
@@ -322,6 +323,7 @@ class ItemChecker:
             return ir.LocalRef(node.start, node.end, local.type, local)
         if isinstance(local, _PendingFun):
             self.error(node, f"局部函数「{node.name}」不能当作值使用（着五）：只能直接调用，如「{node.name}」于 实参")
+            local.misused = True
             return _error_expr(node)
         return self._global_value(node, node.name, self.scope.value(node.name), node.name, env)
 
@@ -497,11 +499,13 @@ class ItemChecker:
         pending = _PendingFun(lam, env, fun)
         pending.env = {**env, node.name: pending}
         body = self.check(node.body, expected, pending.env, tail)
-        if pending.state == "pending":
+        if pending.state == "pending" and not pending.misused:
             self._check_local_body(pending)
         for p in params:
             if isinstance(resolve(p.type), TMeta):
-                self.error((p.start, p.end), f"无法确定局部函数「{node.name}」的参数「{p.name}」的类型：用（表达式 也 类型）标注")
+                if not pending.misused:     # its misuse was the message; the unknown types follow from it
+                    self.error((p.start, p.end),
+                               f"无法确定局部函数「{node.name}」的参数「{p.name}」的类型：用（表达式 也 类型）标注")
                 p.type = ERROR
         return ir.LetFun(node.start, node.end, body.type, fun, body)
 
@@ -739,6 +743,7 @@ class ItemChecker:
             if tail is not fun:
                 self.error(head, f"局部函数「{fun.name}」递归调用自己只能在尾位置（着五）：这里的结果还要再用")
         if not self._arity(node, fun.name, fun.params, args, env):
+            pending.misused = True
             return _error_expr(node)
         out = self._check_args([p.type for p in fun.params], args, env)
         if pending.state == "pending":
