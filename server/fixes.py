@@ -10,10 +10,9 @@
 
 from __future__ import annotations
 
-import difflib
-import os
 import re
 
+from ..compiler.check.closest import layer_tier, ranked, scope_candidates
 from ..compiler.diagnostics import Diagnostic
 from ..compiler.syntax import ast
 from ..compiler.syntax.lexer import lex
@@ -58,34 +57,18 @@ def use_guess(project: Project, d: Diagnostic) -> Fix | None:
 
 
 def suggestions(project: Project, d: Diagnostic, unknown: str) -> list[str]:
-    """Names visible where `unknown` is written, closest first: fewest edits,
-    then locals, this module's names, other workspace modules' names, and
-    the builtins last; a candidate must be about as close as the checker
-    asks of its guess (difflib ratio at least 0.5)."""
+    """Names visible where `unknown` is written, closest first, ranked as the
+    checker ranks its own guess (compiler/check/closest.py)."""
     checked = project.checked(d.path)
     scope = checked.scope if checked is not None else None
     if scope is None:
         return []
-    functions_only = _FUNCTION_ONLY in d.message
-    tiers: dict[str, int] = {}
-    if not functions_only:
-        for name in _locals_at(project, checked, d.start):
-            tiers.setdefault(name, 0)
-    builtin_path = project.builtin_path()
-    for layer in scope.layers:
-        tier = 1 if layer is scope.own else 3 if layer is scope.builtins or layer.path == builtin_path else 2
-        for name, entry in layer.values.items():
-            if not functions_only or entry.kind == "function":
-                tiers.setdefault(name, tier)
-    ranked = []
-    for order, (name, tier) in enumerate(tiers.items()):
-        if name == unknown:
-            continue
-        ratio = difflib.SequenceMatcher(None, unknown, name).ratio()
-        if ratio >= 0.5:
-            common = len(os.path.commonprefix([unknown, name]))
-            ranked.append(((edit_distance(unknown, name), tier, -ratio, -common, order), name))
-    return [name for _, name in sorted(ranked)]
+    if _FUNCTION_ONLY in d.message:
+        candidates = [(name, layer_tier(scope, layer)) for layer in scope.layers
+                      for name, entry in layer.values.items() if entry.kind == "function"]
+    else:
+        candidates = scope_candidates(scope, _locals_at(project, checked, d.start), values_only=True)
+    return ranked(unknown, candidates)
 
 
 def _locals_at(project: Project, checked, offset: int) -> list[str]:
@@ -100,17 +83,6 @@ def _locals_at(project: Project, checked, offset: int) -> list[str]:
                 return [name for name, s in n.env.items() if s.kind != "typevar"]
         return []
     return []
-
-
-def edit_distance(a: str, b: str) -> int:
-    """Levenshtein distance (insertions, deletions, substitutions)."""
-    previous = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        current = [i]
-        for j, y in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
-        previous = current
-    return previous[-1]
 
 
 def make_writable(project: Project, d: Diagnostic) -> Fix | None:

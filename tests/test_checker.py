@@ -277,3 +277,11 @@ def test_a_vertex_output_struct_may_be_the_fragment_input(tmp_path):
 「片」者得「v」而「v」中「色」也。
 「片口」乃「片元入口」也。
 「片口」者「片元入口项」于「片」也。""")
+
+
+def test_a_misspelt_name_suggests_the_fewest_edits_nearest_first(tmp_path):
+    """「加部」 is one edit from the user's 「加步」 and from the builtin 「加」: the
+    user's name wins (the quick fix ranks the same way, compiler/check/closest.py)."""
+    message = one(tmp_path, "「加步」乃化「无三二」为「无三二」者也。\n「加步」者得「x」而「x」也。\n"
+                            "「用」乃「无三二」也。\n「用」者「加部」于（「新无三二」于「一」）也。\n")
+    assert "「加部」" in message and "是不是「加步」" in message, message

@@ -10,8 +10,6 @@ position (seed 着五).
 
 from __future__ import annotations
 
-import difflib
-import os
 from dataclasses import dataclass
 
 from .. import ir
@@ -21,6 +19,7 @@ from ..types import (BOOL, ERROR, FLOAT_LIT, INT_LIT, UNIT, Printer, TCon, TErro
                      TMeta, TRecord, TTuple, TVar, Type, TypeOrIndex, contains_meta, is_scalar,
                      map_parts, matrix_parts, resolve, vector_parts)
 from ..diagnostics import LocalDiagnostic
+from .closest import ranked, scope_candidates
 from .classes import CLASSES, FAMILIES, satisfies
 from .scope import Scope, ValueEntry
 from .typeexpr import TypeResolver
@@ -363,8 +362,9 @@ class ItemChecker:
         return ir.GlobalRef(node.start, node.end, entry.type, entry.module, name)
 
     def _suggest(self, name: str, env: dict | None = None) -> str:
-        """The closest known name (locals first), as a hint."""
-        return _closest(name, [*(env or {}), *self.scope.all_names()])
+        """The closest known name (the ranking the quick fix uses), as a hint."""
+        best = ranked(name, scope_candidates(self.scope, env or {}))
+        return f"；是不是「{best[0]}」？" if best else ""
 
     def _Project(self, node: ast.Project, expected, env, tail):
         base = self.check(node.base, None, env)
@@ -765,14 +765,8 @@ def _numeric(t) -> bool:
 
 def _closest_name(name: str, candidates) -> str | None:
     """The candidate most like name (ties: the earlier one), if any is close."""
-    best, best_score = None, None
-    for n in dict.fromkeys(candidates):
-        if n == name:
-            continue
-        score = (difflib.SequenceMatcher(None, name, n).ratio(), len(os.path.commonprefix([name, n])))
-        if score[0] >= 0.5 and (best_score is None or score > best_score):
-            best, best_score = n, score
-    return best
+    best = ranked(name, ((n, 0) for n in candidates))
+    return best[0] if best else None
 
 
 def _closest(name: str, candidates) -> str:
