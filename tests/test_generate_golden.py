@@ -73,3 +73,14 @@ def test_a_module_without_ptx_keeps_wgsl_msl_and_its_entries():
 def test_a_package_module_names_its_package():
     text = (SAMPLES / "包甲/主。生成").read_text(encoding="utf-8")
     assert text.startswith("「： 由着色源「主。着色器。豫」（包「包甲」，模块「主」）生成的 主。着色生成。豫")
+
+
+def test_a_module_wgsl_cannot_express_takes_its_entries_from_msl():
+    """Seed 着十二: WGSL has no subgroup matrices, so 「着色源」 is a one-line
+    comment and the entry table comes from MSL (PTX names as always)."""
+    values = read_back((SAMPLES / "子组矩阵片。生成").read_text(encoding="utf-8"))
+    assert values["着色源"].startswith("// 着色生成：未能译成 WGSL：") and "WGSL 没有子组矩阵片" in values["着色源"]
+    assert values["金属源"].startswith("#include <metal_stdlib>") and "simdgroup_multiply_accumulate" in values["金属源"]
+    assert "mma.sync.aligned.m16n8k16" in values["并线汇编源"]
+    assert values["片乘入口"] == "片乘"
+    assert values["片乘入口并线汇编名"] == "yy" + "".join(f"_{b:02x}" for b in "片乘".encode())
