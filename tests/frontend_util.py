@@ -11,6 +11,29 @@ sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
 
 PRELUDE = "寻观「点染」之「点染本」之书。\n"
 
+# LANGUAGE.md §7 (seed 着六), verbatim after its import line, and the WGSL the seed says it becomes
+SEED_DOUBLE_BODY = """「数据」乃「存储缓冲」于（「数组」于「无三二」）也。
+「数据」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。
+
+「加倍」乃化「全局调用号」为「有」者也。
+「加倍」者得「号」而
+　令「序」为「号」中「零」而
+　「写数组」于「数据」于「序」于（（「读数组」于「数据」于「序」）乘（「新无三二」于「二」））
+也。
+
+「加倍入口」乃「计算入口」也。
+「加倍入口」者「计算入口项」于「加倍」于（「组值」【「工作组大小」者「四」也】）也。
+"""
+SEED_DOUBLE = PRELUDE + "\n" + SEED_DOUBLE_BODY
+SEED_DOUBLE_WGSL = """@group(0) @binding(0) var<storage, read_write> 数据: array<u32>;
+
+@compute @workgroup_size(4)
+fn 加倍(@builtin(global_invocation_id) 号: vec3<u32>) {
+  let 序 = 号.x;
+  数据[序] = 数据[序] * 2u;
+}
+"""
+
 
 def write(root: Path, files: dict[str, str]) -> None:
     for name, text in files.items():

@@ -4,7 +4,7 @@ Chinese help; messages as 文件:行:列: 消息."""
 import subprocess
 import sys
 
-from frontend_util import write
+from frontend_util import SEED_DOUBLE, write
 
 PRELUDE = "寻观「点染」之「点染本」之书。\n"
 
@@ -62,17 +62,7 @@ def test_a_directory_named_like_a_source_is_called_a_directory(tmp_path):
         assert (code, out) == (2, "") and "是文件夹" in err and "找不到" not in err, command
 
 
-DOUBLE = PRELUDE + """
-「数据」乃「存储缓冲」于（「数组」于「无三二」）也。
-「数据」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。
-「加倍」乃化「全局调用号」为「有」者也。
-「加倍」者得「号」而
-　令「序」为「号」中「零」而
-　「写数组」于「数据」于「序」于（（「读数组」于「数据」于「序」）乘（「新无三二」于「二」））
-也。
-「加倍入口」乃「计算入口」也。
-「加倍入口」者「计算入口项」于「加倍」于（「组值」【「工作组大小」者「四」也】）也。
-"""
+DOUBLE = SEED_DOUBLE
 
 
 def test_generate_refuses_two_sources_for_one_output_and_writes_nothing(tmp_path):

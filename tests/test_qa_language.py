@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from frontend_util import PRELUDE, check_text, write
+from frontend_util import PRELUDE, SEED_DOUBLE, check_text, write
 from test_ptx_programs import PTXAS
 from wgpu_device import device_for, run_entry, validate
 from zhuose.compiler.backends import translate
@@ -600,20 +600,7 @@ def test_operand_type_rules(tmp_path, text, at, fragment):
 
 # ---------------------------------------------------------------- seed 着六 and LANGUAGE §7
 
-DOUBLE = """寻观「点染」之「点染本」之书。
-
-「数据」乃「存储缓冲」于（「数组」于「无三二」）也。
-「数据」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。
-
-「加倍」乃化「全局调用号」为「有」者也。
-「加倍」者得「号」而
-　令「序」为「号」中「零」而
-　「写数组」于「数据」于「序」于（（「读数组」于「数据」于「序」）乘（「新无三二」于「二」））
-也。
-
-「加倍入口」乃「计算入口」也。
-「加倍入口」者「计算入口项」于「加倍」于（「组值」【「工作组大小」者「四」也】）也。
-"""
+DOUBLE = SEED_DOUBLE
 
 SUM = """「求和」乃化「无三二」为「无三二」者也。
 「求和」者得「个数」而

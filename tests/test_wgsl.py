@@ -10,7 +10,7 @@ import sys
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from frontend_util import write
+from frontend_util import SEED_DOUBLE_BODY, SEED_DOUBLE_WGSL, write
 from wgpu_device import adapter_info, run_entry, validate
 from zhuose.compiler.backends import translate
 from zhuose.compiler.backends.names import RESERVED, NameAllocator, is_identifier, target_name
@@ -66,27 +66,9 @@ def run(tmp_path, entry: str, data: dict, groups=1) -> dict:
 
 # ---------------------------------------------------------------- the seed's texts
 
-SEED_PROGRAM = """「数据」乃「存储缓冲」于（「数组」于「无三二」）也。
-「数据」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。
+SEED_PROGRAM = SEED_DOUBLE_BODY
 
-「加倍」乃化「全局调用号」为「有」者也。
-「加倍」者得「号」而
-　令「序」为「号」中「零」而
-　「写数组」于「数据」于「序」于（（「读数组」于「数据」于「序」）乘（「新无三二」于「二」））
-也。
-
-「加倍入口」乃「计算入口」也。
-「加倍入口」者「计算入口项」于「加倍」于（「组值」【「工作组大小」者「四」也】）也。
-"""
-
-SEED_WGSL = """@group(0) @binding(0) var<storage, read_write> 数据: array<u32>;
-
-@compute @workgroup_size(4)
-fn 加倍(@builtin(global_invocation_id) 号: vec3<u32>) {
-  let 序 = 号.x;
-  数据[序] = 数据[序] * 2u;
-}
-"""
+SEED_WGSL = SEED_DOUBLE_WGSL
 
 
 def test_seed_example_byte_for_byte(tmp_path):
