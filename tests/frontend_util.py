@@ -25,6 +25,17 @@ SEED_DOUBLE_BODY = """「数据」乃「存储缓冲」于（「数组」于「�
 「加倍入口」者「计算入口项」于「加倍」于（「组值」【「工作组大小」者「四」也】）也。
 """
 SEED_DOUBLE = PRELUDE + "\n" + SEED_DOUBLE_BODY
+
+# LANGUAGE.md §7's local loop and sequence example, verbatim
+LANGUAGE_SUM = """「求和」乃化「无三二」为「无三二」者也。
+「求和」者得「个数」而
+　令「环」为得「序」又得「和」而
+　　若「序」小于「个数」
+　　则「环」于（「序」加（「新无三二」于「一」））于（「和」加「序」）
+　　否则「和」
+　而「环」于（「新无三二」于「零」）于（「新无三二」于「零」）
+也。
+"""
 SEED_DOUBLE_WGSL = """@group(0) @binding(0) var<storage, read_write> 数据: array<u32>;
 
 @compute @workgroup_size(4)

@@ -5,7 +5,7 @@ import pytest
 
 from zhuose.compiler import ir
 from zhuose.compiler.types import Printer, TTuple, resolve
-from frontend_util import check_text, messages
+from frontend_util import LANGUAGE_SUM, check_text, messages
 
 FN = "「f」乃化「无三二」为「无三二」者也。\n"
 
@@ -50,14 +50,7 @@ def test_seed_example_checks_and_keeps_aliases(tmp_path):
 
 
 def test_local_tail_loop_of_language_md(tmp_path):
-    ok(tmp_path, """「求和」乃化「无三二」为「无三二」者也。
-「求和」者得「个数」而
-　令「环」为得「序」又得「和」而
-　　若「序」小于「个数」
-　　则「环」于（「序」加（「新无三二」于「一」））于（「和」加「序」）
-　　否则「和」
-　而「环」于（「新无三二」于「零」）于（「新无三二」于「零」）
-也。""")
+    ok(tmp_path, LANGUAGE_SUM)
 
 
 def test_local_function_parameter_types_come_from_the_first_call(tmp_path):

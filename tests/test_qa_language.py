@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from frontend_util import PRELUDE, SEED_DOUBLE, check_text, write
+from frontend_util import LANGUAGE_SUM, PRELUDE, SEED_DOUBLE, check_text, write
 from test_ptx_programs import PTXAS
 from wgpu_device import device_for, run_entry, validate
 from zhuose.compiler.backends import translate
@@ -602,15 +602,7 @@ def test_operand_type_rules(tmp_path, text, at, fragment):
 
 DOUBLE = SEED_DOUBLE
 
-SUM = """「求和」乃化「无三二」为「无三二」者也。
-「求和」者得「个数」而
-　令「环」为得「序」又得「和」而
-　　若「序」小于「个数」
-　　则「环」于（「序」加（「新无三二」于「一」））于（「和」加「序」）
-　　否则「和」
-　而「环」于（「新无三二」于「零」）于（「新无三二」于「零」）
-也。
-"""
+SUM = LANGUAGE_SUM
 
 
 def test_seed_example_translates_exactly(tmp_path):

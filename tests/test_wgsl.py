@@ -10,7 +10,7 @@ import sys
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from frontend_util import SEED_DOUBLE_BODY, SEED_DOUBLE_WGSL, write
+from frontend_util import LANGUAGE_SUM, SEED_DOUBLE_BODY, SEED_DOUBLE_WGSL, write
 from wgpu_device import adapter_info, run_entry, validate
 from zhuose.compiler.backends import translate
 from zhuose.compiler.backends.names import RESERVED, NameAllocator, is_identifier, target_name
@@ -80,15 +80,7 @@ def test_seed_example_byte_for_byte(tmp_path):
     assert (run(tmp_path, "加倍入口", {"数据": data}, 3)["数据"] == data * np.uint32(2)).all()
 
 
-LOCAL_LOOP = """「求和」乃化「无三二」为「无三二」者也。
-「求和」者得「个数」而
-　令「环」为得「序」又得「和」而
-　　若「序」小于「个数」
-　　则「环」于（「序」加（「新无三二」于「一」））于（「和」加「序」）
-　　否则「和」
-　而「环」于（「新无三二」于「零」）于（「新无三二」于「零」）
-也。
-"""
+LOCAL_LOOP = LANGUAGE_SUM
 
 
 def test_local_tail_recursion_is_a_loop_with_temporaries(tmp_path):
