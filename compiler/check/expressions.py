@@ -61,6 +61,10 @@ LITERAL_CONSTRUCTORS = {"新浮三二": ("float", 32), "新浮十六": ("float",
 LITERAL_LIMITS = {("float", 32): 3.4028234663852886e38, ("float", 16): 65504.0,
                   ("int", 32): (-(2 ** 31), 2 ** 31 - 1), ("uint", 32): (0, 2 ** 32 - 1)}
 
+#: what a builtin's call must satisfy beyond its type, by builtin name → ItemChecker method
+CALL_RULES = {**{name: "_literal_range" for name in LITERAL_CONSTRUCTORS},
+              **{name: "_writable" for name in WRITING_BUILTINS},
+              "选择": "_select_shape"}
 
 
 @dataclass(eq=False)
@@ -637,22 +641,21 @@ class ItemChecker:
         call = ir.Call(node.start, node.end, result, "builtin", callee, out,
                        type_args={v.name: m for v, m in zip(entry.type_params, metas)},
                        name_start=name_span[0], name_end=name_span[1])
-        if callee in LITERAL_CONSTRUCTORS:
-            self._literal_range(callee, out[0])
-        if callee in WRITING_BUILTINS:
-            self._writable(callee, out[0], name_span)
-        if callee == "选择":
-            self._select_shape(out)
+        rule = CALL_RULES.get(callee)
+        if rule is not None:
+            getattr(self, rule)(callee, out, name_span)
         return call
 
-    def _select_shape(self, args: list[ir.Expr]) -> None:
+    def _select_shape(self, callee: str, args: list[ir.Expr], name_span) -> None:
         """WGSL's select: a 爻 condition, or a 爻 vector as long as the values."""
         value, cond = resolve(args[0].type), resolve(args[2].type)
         if isinstance(cond, TTuple) and not (isinstance(value, TTuple) and len(value.items) == len(cond.items)):
             self.error(args[2], f"「选择」的条件应为「爻」或与值同样长的爻向量，这里值是{self.show(value)}，"
                                 f"条件是{self.show(cond)}")
 
-    def _writable(self, callee: str, target: ir.Expr, name_span) -> None:
+    def _writable(self, callee: str, args: list[ir.Expr], name_span) -> None:
+        """A builtin that writes memory needs a buffer declared 读写."""
+        target = args[0]
         if isinstance(target, ir.GlobalRef):
             entry = self.scope.value(target.name)
             if entry is not None and entry.access == "只读":
@@ -699,7 +702,9 @@ class ItemChecker:
             if not self.unify(metas[i], t, targ):
                 self.mismatch(targ, metas[i], t)
 
-    def _literal_range(self, callee: str, arg: ir.Expr) -> None:
+    def _literal_range(self, callee: str, args: list[ir.Expr], name_span) -> None:
+        """A typed literal (「新无三二」于「三」) must fit its type."""
+        arg = args[0]
         value = ir.literal_value(arg) if not isinstance(resolve(arg.type), TError) else None
         if value is None:
             return
