@@ -132,3 +132,9 @@ def test_the_private_name_check_catches_a_table_read():
     """The check above fails for a reader of a back end's table."""
     modules, used = names_used("from ..compiler.backends.ptx import ops\nops.INSTRUCTIONS\n")
     assert "..compiler.backends.ptx" in modules and {"INSTRUCTIONS", "ops"} & backend_private_names()
+
+
+def test_logical_operators_say_how_ptx_short_circuits():
+    # writer._logic: and.pred / or.pred, or a branch when the right side has effects
+    assert ptx.builtin_spelling("且").startswith("and.pred")
+    assert ptx.builtin_spelling("或").startswith("or.pred")

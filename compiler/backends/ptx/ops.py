@@ -639,6 +639,7 @@ SPELLERS = (
     (("工作组屏障", "存储屏障"), lambda name: BARRIER),
     (LITERAL_CONSTRUCTORS, lambda name: "（立即数，或 cvt）"),
     (("转换",), lambda name: "cvt.T.S"),
+    (("且", "或"), lambda name: f"{'and' if name == '且' else 'or'}.pred（右边读内存或有副作用时用 @p bra 短路）"),
     (FRAGMENT_SPELLINGS, FRAGMENT_SPELLINGS.get),
     (OPS, lambda name: "（指令序列）"),
 )
