@@ -9,7 +9,7 @@ import re
 from ...check.module import type_names
 from ...types import Printer
 from .. import Translation
-from .builtins import BUILTINS, CELL, CELL_SHOWN, Special
+from .builtins import BUILTINS, CELL, CELL_SHOWN, DECLARATION_SPELLINGS, Special
 from .fragments import function_name
 from .writer import MslEntry, MslWriter
 
@@ -24,6 +24,8 @@ def builtin_spelling(name: str) -> str | None:
     result type T), for hover; None where MSL has no such builtin."""
     if name == CELL:
         return CELL_SHOWN
+    if name in DECLARATION_SPELLINGS:
+        return DECLARATION_SPELLINGS[name]
     b = BUILTINS.get(name)
     if b is None:
         return None

@@ -141,3 +141,19 @@ BUILTINS: dict[str, Template | Special] = {
 #: Builtins that only make a value a statement can hold (the 令 that binds a cell).
 CELL = "新格"
 CELL_SHOWN = "T 格 = 甲"
+
+
+#: what each declaration word becomes (hover): resources are parameters of the
+#: functions that use them (slot n = group × 16 + binding, seed 着九)
+DECLARATION_SPELLINGS = {
+    "绑定": "device T* 名 [[buffer(n)]]（只读：const device T*）",
+    "均匀绑定": "constant T& 名 [[buffer(n)]]",
+    "纹理绑定": "texture2d<float> 名 [[texture(n)]]",
+    "采样器绑定": "sampler 名 [[sampler(n)]]",
+    "深度纹理绑定": "depth2d<float> 名 [[texture(n)]]",
+    "比较采样器绑定": "sampler 名 [[sampler(n)]]",
+    "工作组共享": "threadgroup T 名;（在核函数开头声明）",
+    "计算入口项": "[[max_total_threads_per_threadgroup(N)]] kernel void 函数(…)",
+    "顶点入口项": "vertex … 函数(yy_函数_入 … [[stage_in]], …)",
+    "片元入口项": "fragment … 函数(yy_函数_入 … [[stage_in]], …)",
+}

@@ -627,9 +627,20 @@ def _reduction_of(name: str) -> str:
     return f"shfl.sync.bfly.b32 与 {_instructions_of(combine, identities)}，五轮"
 
 
+#: what each declaration word becomes (hover); textures and samplers have no PTX form (着十)
+DECLARATION_SPELLINGS = {
+    "绑定": ".param .u64 p_gG_bB（cvta.to.global.u64 后 ld/st.global）",
+    "均匀绑定": ".param .u64 p_gG_bB（ld.global）",
+    "工作组共享": ".shared .align A .b8 名[字节数]",
+    "计算入口项": ".visible .entry yy_…(…) .reqntid N, 1, 1",
+    "顶点入口项": "（千手只有计算入口：写成一行注释）",
+    "片元入口项": "（千手只有计算入口：写成一行注释）",
+}
+
 #: (table, how a builtin in it is spelled), first match wins: 除 is an
 #: instruction for floats, 余 and 符号 a float formula, before the generic rest
 SPELLERS = (
+    (DECLARATION_SPELLINGS, DECLARATION_SPELLINGS.get),
     (INSTRUCTIONS, _instructions_of),
     (COMPARISONS, lambda name: f"setp.{COMPARISONS[name]}.T"),
     (FORMULAS, lambda name: "（浮点指令序列：" + "、".join(formula_instructions(FORMULAS[name])) + "）"),

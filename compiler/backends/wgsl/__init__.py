@@ -8,13 +8,15 @@ from ...check.module import type_names
 from ...diagnostics import Diagnostic
 from ...types import Printer
 from .. import Translation
-from .builtins import BUILTINS, FORM_SPELLINGS
+from .builtins import BUILTINS, DECLARATION_SPELLINGS, FORM_SPELLINGS
 from .writer import Writer
 
 
 def builtin_spelling(name: str) -> str | None:
     """What a call of builtin `name` reads like in WGSL (arguments 甲 乙 丙),
     for hover; None where WGSL has no such builtin (subgroup matrices)."""
+    if name in DECLARATION_SPELLINGS:
+        return DECLARATION_SPELLINGS[name]
     b = BUILTINS.get(name)
     if b is None or b.form == "unavailable":
         return None

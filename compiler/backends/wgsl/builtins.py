@@ -106,3 +106,18 @@ UNAVAILABLE_TYPES = {
     "子组矩阵片甲": _NO_WGSL, "子组矩阵片乙": _NO_WGSL, "子组矩阵片累": _NO_WGSL,
     "张量片累": "WGSL 没有张量片（着十三）：只有金属（MSL）支持",
 }
+
+
+#: what each declaration word becomes (hover): a resource's or entry's WGSL declaration
+DECLARATION_SPELLINGS = {
+    "绑定": "@group(G) @binding(B) var<storage, read|read_write> 名: T;",
+    "均匀绑定": "@group(G) @binding(B) var<uniform> 名: T;",
+    "纹理绑定": "@group(G) @binding(B) var 名: texture_2d<f32>;",
+    "采样器绑定": "@group(G) @binding(B) var 名: sampler;",
+    "深度纹理绑定": "@group(G) @binding(B) var 名: texture_depth_2d;",
+    "比较采样器绑定": "@group(G) @binding(B) var 名: sampler_comparison;",
+    "工作组共享": "var<workgroup> 名: T;",
+    "计算入口项": "@compute @workgroup_size(N) fn 函数(…)",
+    "顶点入口项": "@vertex fn 函数(…) -> …",
+    "片元入口项": "@fragment fn 函数(…) -> …",
+}
