@@ -61,9 +61,15 @@ LITERAL_CONSTRUCTORS = {"新浮三二": ("float", 32), "新浮十六": ("float",
 LITERAL_LIMITS = {("float", 32): 3.4028234663852886e38, ("float", 16): 65504.0,
                   ("int", 32): (-(2 ** 31), 2 ** 31 - 1), ("uint", 32): (0, 2 ** 32 - 1)}
 
+#: Subgroup-matrix loads and stores: their 起 and 步 (arguments 2 and 3) count
+#: elements and must be multiples of 8 (seed 着十二: ldmatrix rows are 16 bytes)
+FRAGMENT_MEMORY = frozenset("""载入矩阵片甲 载入矩阵片乙 载入矩阵片累 载入矩阵片累前八行 载矩阵片甲前八行
+载矩阵片甲自存储 载矩阵片乙自存储 载矩阵片乙自转置存储 存矩阵片累 存矩阵片累前八行 存矩阵片累到存储""".split())
+
 #: what a builtin's call must satisfy beyond its type, by builtin name → ItemChecker method
 CALL_RULES = {**{name: "_literal_range" for name in LITERAL_CONSTRUCTORS},
               **{name: "_writable" for name in WRITING_BUILTINS},
+              **{name: "_fragment_offsets" for name in FRAGMENT_MEMORY},
               "选择": "_select_shape"}
 
 
@@ -653,6 +659,13 @@ class ItemChecker:
             self.error(args[2], f"「选择」的条件应为「爻」或与值同样长的爻向量，这里值是{self.show(value)}，"
                                 f"条件是{self.show(cond)}")
 
+    def _fragment_offsets(self, callee: str, args: list[ir.Expr], name_span) -> None:
+        """A constant 起 or 步 of a fragment load or store that is not a multiple of 8."""
+        for what, arg in zip(("起", "步"), args[1:3]):
+            value = _written_number(arg)
+            if isinstance(value, int) and value % 8:
+                self.error(arg, f"「{callee}」的{what}须是 8 的倍数（按元素计，着十二），这里是 {value}")
+
     def _writable(self, callee: str, args: list[ir.Expr], name_span) -> None:
         """A builtin that writes memory needs a buffer declared 读写."""
         target = args[0]
@@ -777,6 +790,13 @@ def _closest_name(name: str, candidates) -> str | None:
 def _closest(name: str, candidates) -> str:
     best = _closest_name(name, candidates)
     return f"；是不是「{best}」？" if best else ""
+
+
+def _written_number(e: ir.Expr) -> int | float | None:
+    """The number of a literal or a typed literal (「新无三二」于「八」), else None."""
+    if isinstance(e, ir.Call) and e.kind == "builtin" and e.name in LITERAL_CONSTRUCTORS:
+        return ir.literal_value(e.args[0])
+    return ir.literal_value(e)
 
 
 def _poison(t) -> None:
