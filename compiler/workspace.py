@@ -152,8 +152,10 @@ class Workspace:
         builtin_key = self._builtin_key()
         builtins = None if key == builtin_key else self._check(builtin_key, stack).exports
         deps, diags, opened, qualified, paths = self._imports(key, parsed, stack)
+        # what the imports resolved to, their messages included (a new package or
+        # module changes them without changing this file)
         dep_key = (loaded.source.text, tuple(d.fingerprint for d in deps), tuple(paths),
-                   builtins.fingerprint if builtins else "")
+                   tuple((d.start, d.end, d.message) for d in diags), builtins.fingerprint if builtins else "")
         cached = self._modules.get(key)
         if cached is not None and cached[0] == dep_key:
             return cached[1]

@@ -225,9 +225,6 @@ def test_a_workspace_builtin_package_created_later_is_used(tmp_path):
     assert diag_view(ws, files["库。着色器。豫"]) != []
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: an item's cached check ignores which module a qualifier 「甲」 "
-                   "names: the item-cache fingerprint hashes the imported interfaces' fingerprints but not "
-                   "their local names, so 寻「试」之「甲」 → 寻「试」之「乙」 (same interface) keeps 「甲」之「步」 valid")
 def test_a_qualifier_that_no_longer_names_an_import_is_an_error(tmp_path):
     lib = PRELUDE + "「步」乃「无三二」也。\n「步」者「新无三二」于「%s」也。\n"
     main = PRELUDE + "寻「试」之「%s」之书。\n" + SEED_DOUBLE_BODY.replace("（「新无三二」于「二」）", "（「甲」之「步」）")
@@ -252,9 +249,6 @@ def switch_project(tmp_path: Path) -> Path:
     return tmp_path / "主。着色器。豫"
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: switching 寻观 between two modules with the same interface reuses "
-                   "the importer's cached item results, which still point at the old module: MSL raises "
-                   "ValueError (msl/writer.py _dependencies), PTX says 找不到函数「倍」的定义")
 def test_switching_an_import_between_same_interface_modules_translates_like_fresh(tmp_path):
     path = switch_project(tmp_path)
     ws = Workspace(tmp_path)
@@ -263,8 +257,6 @@ def test_switching_an_import_between_same_interface_modules_translates_like_fres
     assert_same(ws, [path], translate=[path])
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: same root cause: a warm Generator (build service) emits 金属源/"
-                   "并线汇编源 failure comments after the source switches to a same-interface module")
 def test_generator_after_switching_an_import_equals_a_fresh_generation(tmp_path):
     path = switch_project(tmp_path)
     gen = Generator(Workspace(tmp_path))
@@ -274,8 +266,6 @@ def test_generator_after_switching_an_import_equals_a_fresh_generation(tmp_path)
     assert gen.generate(path).warnings == []
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: same root cause: after a module is renamed (moved) and its importer "
-                   "updated, the importer's cached items still name the old path; MSL translation raises ValueError")
 def test_renaming_a_module_translates_like_fresh(tmp_path):
     files = project(tmp_path)
     ws = Workspace(tmp_path)
@@ -287,9 +277,6 @@ def test_renaming_a_module_translates_like_fresh(tmp_path):
     assert_same(ws, [use], translate=[use])
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Workspace._check caches a module by (text, imports' fingerprints, "
-                   "paths) only, so import-resolution messages stay stale after packages/files change "
-                   "(未知的包 is still said once the package exists but is not declared)")
 def test_import_errors_follow_a_new_package(tmp_path):
     main = PRELUDE + "寻观「乙包」之「库」之书。\n「乙」者「新无三二」于「一」也。\n"
     write(tmp_path, {"甲/包.json": '{"名": "甲包", "依赖": ["点染"]}', "甲/主。着色器。豫": main})
@@ -302,8 +289,6 @@ def test_import_errors_follow_a_new_package(tmp_path):
     assert_same(ws, [path])
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the 「是不是…？」 hint of a missing module is cached with the "
-                   "importer's text and not recomputed when a similarly named module appears")
 def test_the_closest_module_hint_follows_the_folder(tmp_path):
     write(tmp_path, {"包.json": MANIFEST, "主。着色器。豫": PRELUDE + "寻观「试」之「常量甲」之书。\n"})
     path = tmp_path / "主。着色器。豫"
@@ -420,9 +405,6 @@ def test_fingerprint_covers_the_workspace_builtin_declarations(tmp_path):
     assert generator_state(gen, use) == generator_state(Generator(Workspace(tmp_path)), use)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Generator._still_current compares a 2-tuple (mtime, size) from "
-                   "_disk_stamp with Workspace.load's 4-tuple stamp, so the 'only stat the inputs' fast path "
-                   "never matches and every repeated request re-hashes every input (docs/生成.md 增量)")
 def test_an_unchanged_request_only_stats_its_inputs(tmp_path, monkeypatch):
     files = project(tmp_path)
     gen = Generator(Workspace(tmp_path))
@@ -469,8 +451,6 @@ def test_build_service_without_output_dir_reports_text_changes(tmp_path):
     assert [a["改动"] for a in answers] == [True, False, True, False, True, True]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: BuildService remembers answers only for requests without 输出目录, "
-                   "so 改动 compares with an older answer, not 'this service's previous answer for the same file'")
 def test_build_service_change_flag_after_a_request_with_an_output_dir(tmp_path):
     files = project(tmp_path)
     service = BuildService(Workspace(tmp_path))

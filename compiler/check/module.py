@@ -275,9 +275,11 @@ class ModuleChecker:
     def _types_fingerprint(self) -> str:
         """What signatures can depend on: the type names in scope."""
         h = hashlib.blake2b(digest_size=16)
-        for layer in [self.inp.builtins, *self.inp.opened, *self.inp.qualified.values()]:
+        # which module each layer is (two modules can share an interface) and by what qualifier
+        layers = [("", self.inp.builtins), *(("", m) for m in self.inp.opened), *sorted(self.inp.qualified.items())]
+        for qualifier, layer in layers:
             if layer is not None:
-                h.update(layer.fingerprint.encode())
+                h.update(f"{qualifier}\0{layer.path}\0{layer.fingerprint}\0".encode())
         for name, t in self.exports.types.items():
             h.update(f"T{name}{t.kind}{t.params}{t.type!r}".encode())
         return h.hexdigest()

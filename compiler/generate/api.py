@@ -16,7 +16,6 @@ an import that was missing is found once it exists.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,15 +31,6 @@ class WriteResult:
     generated: Generated
     output: Path | None      # where the module was written (None on errors)
     changed: bool            # whether the file was (re)written
-
-
-def _disk_stamp(path: str):
-    """What Workspace.load compares to decide whether to read a file again."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_mtime_ns, st.st_size)
 
 
 class Generator:
@@ -69,7 +59,9 @@ class Generator:
     def _still_current(self, last: Generated, stamps: list) -> bool:
         if last.text is None:
             return False
-        if all(_disk_stamp(p) == stamp for p, stamp in zip(last.inputs, stamps)):
+        # Workspace.load stats each input (an open document counts by its text) and
+        # reads it again only when its stamp moved
+        if all(self.ws.load(p).stamp == stamp for p, stamp in zip(last.inputs, stamps)):
             return True
         if fingerprint(self.ws, last.inputs, last.labels) != last.fingerprint:
             return False

@@ -57,9 +57,9 @@ class BuildService:
         ws = self.gen.ws
         if result is None:
             changed = self._answered.get(generated.source, None) != generated.text
-            self._answered[generated.source] = generated.text
         else:
             changed = result.changed
+        self._answered[generated.source] = generated.text     # every answer is the previous one of the next
         return {"编号": number, "文件": file, "模块": generated.text,
                 "错误": [d.format(ws.source(d.path), _shown(ws, d.path)) for d in generated.diagnostics],
                 "警告": generated.warnings, "改动": changed,
