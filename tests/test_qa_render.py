@@ -520,70 +520,58 @@ REJECTIONS = [
            "「片」乃化「片元坐标」为「片元颜色」者也。\n"
            "「片」者得「p」而「写共享数组」于「共」于（「新无三二」于「零」）于（「p」中「零」）；「p」也。\n"
            + VERTEX + FRAGMENT_ENTRY, ("片", "片项"), ("「共」",)),
-    # ---- accepted today, and then naga rejects the WGSL (or, for the last, WGSL forbids it)
+    # ---- stage rules and entry outputs every target shares (naga or WGSL would refuse these)
     reject("discard_in_vertex", "wgsl",
            "「顶二」乃化「顶点序号」为「裁剪位置」者也。\n"
            "「顶二」者得「序」而（若「序」等于（「新无三二」于「零」）则「舍弃」于「元」）；" + CLIP + "也。\n" + VERTEX_ENTRY,
-           ("顶二", "顶二项"), ("「舍弃」",),
-           short_of="BUG: 「舍弃」 in a vertex entry is accepted; naga: Uses operations forbidden at this stage"),
+           ("顶二", "顶二项"), ("「舍弃」",)),
     reject("derivative_in_compute", "wgsl",
            "「数据」乃「存储缓冲」于（「数组」于「浮三二」）也。\n"
            "「数据」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。\n"
            "「算」乃化「全局调用号」为「有」者也。\n"
            "「算」者得「号」而「写数组」于「数据」于（「号」中「零」）于（「横差」于（「读数组」于「数据」于（「号」中「零」）））也。\n"
            "「算项」乃「计算入口」也。\n「算项」者「计算入口项」于「算」于（「组值」【「工作组大小」者「四」也】）也。\n",
-           ("算", "算项"), ("「横差」",),
-           short_of="BUG: 「横差」 in a compute entry is accepted; naga: Uses operations forbidden at this stage"),
+           ("算", "算项"), ("「横差」",)),
     reject("implicit_lod_sample_in_vertex", "wgsl",
            TEXTURE + "「样」乃「采样器」也。\n"
            "「样」者「采样器绑定」于（「组值」【「组」者「零」也，「号」者「一」也】）也。\n"
            "「顶二」乃化「顶点序号」为「裁剪位置」者也。\n"
            "「顶二」者得「序」而「采样纹理」于「图」于「样」于（「新浮三二」于「零」与「新浮三二」于「零」）也。\n" + VERTEX_ENTRY,
-           ("顶二", "顶二项"), ("「采样纹理」",),
-           short_of="BUG: 「采样纹理」 in a vertex entry is accepted; naga: Uses operations forbidden at this stage"),
+           ("顶二", "顶二项"), ("「采样纹理」",)),
     reject("fragment_returning_bool", "wgsl",
            "「片」乃化「片元坐标」为「爻」者也。\n「片」者得「p」而「p」中「零」大于「新浮三二」于「一」也。\n"
-           + VERTEX + FRAGMENT_ENTRY, ("片", "片项"), ("「爻」",),
-           short_of="BUG: a fragment entry returning 「爻」 becomes -> @location(0) bool; naga rejects it"),
+           + VERTEX + FRAGMENT_ENTRY, ("片", "片项"), ("「爻」",)),
     reject("vertex_output_bool_field", "wgsl",
            "「出」即「组类」【「位置」乃「裁剪位置」也，「活」乃「爻」也】也。\n"
            "「顶二」乃化「顶点序号」为「出」者也。\n"
            "「顶二」者得「序」而「组值」【「位置」者" + CLIP + "也，「活」者「序」等于（「新无三二」于「零」）也】也。\n"
-           + VERTEX_ENTRY, ("出", "顶二", "顶二项"), ("「活」",),
-           short_of="BUG: a 「爻」 field of a vertex output struct gets @location; naga rejects it"),
+           + VERTEX_ENTRY, ("出", "顶二", "顶二项"), ("「活」",)),
     reject("sample_mask_as_vertex_output", "wgsl",
            "「出」即「组类」【「位置」乃「裁剪位置」也，「掩」乃「采样掩码」也】也。\n"
            "「顶二」乃化「顶点序号」为「出」者也。\n"
            "「顶二」者得「序」而「组值」【「位置」者" + CLIP + "也，「掩」者「序」也】也。\n" + VERTEX_ENTRY,
-           ("出", "顶二", "顶二项"), ("「采样掩码」",),
-           short_of="BUG: 「采样掩码」 as a vertex output is accepted by 检查/译 (only 金属 rejects it); naga rejects"),
+           ("出", "顶二", "顶二项"), ("「采样掩码」",)),
     reject("two_clip_positions", "wgsl",
            "「出」即「组类」【「位置」乃「裁剪位置」也，「二位置」乃「裁剪位置」也】也。\n"
            "「顶二」乃化「顶点序号」为「出」者也。\n"
            "「顶二」者得「序」而令「q」为" + CLIP + "而「组值」【「位置」者「q」也，「二位置」者「q」也】也。\n"
-           + VERTEX_ENTRY, ("出", "顶二", "顶二项"), ("「裁剪位置」",),
-           short_of="BUG: two 「裁剪位置」 outputs in one struct are accepted; naga rejects the duplicate builtin"),
+           + VERTEX_ENTRY, ("出", "顶二", "顶二项"), ("「裁剪位置」",)),
     reject("two_frag_depths", "wgsl",
            "「出」即「组类」【「深」乃「片元深度」也，「深二」乃「片元深度」也】也。\n"
            "「片」乃化「片元坐标」为「出」者也。\n"
            "「片」者得「p」而「组值」【「深」者「p」中「二」也，「深二」者「p」中「二」也】也。\n"
-           + VERTEX + FRAGMENT_ENTRY, ("出", "片", "片项"), ("「片元深度」",),
-           short_of="BUG: two 「片元深度」 outputs in one struct are accepted; naga rejects the duplicate builtin"),
+           + VERTEX + FRAGMENT_ENTRY, ("出", "片", "片项"), ("「片元深度」",)),
     reject("nested_struct_in_vertex_output", "wgsl",
            "「内」即「组类」【「a」乃「四维浮」也】也。\n"
            "「出」即「组类」【「位置」乃「裁剪位置」也，「套」乃「内」也】也。\n"
            "「顶二」乃化「顶点序号」为「出」者也。\n"
            "「顶二」者得「序」而「组值」【「位置」者" + CLIP + "也，「套」者「组值」【「a」者" + CLIP + "也】也】也。\n"
-           + VERTEX_ENTRY, ("出", "顶二", "顶二项"), ("「套」",),
-           short_of="BUG: a struct-typed field of an entry output gets @location (金属 rejects it, 译 does not); "
-                    "naga rejects"),
+           + VERTEX_ENTRY, ("出", "顶二", "顶二项"), ("「套」",)),
     reject("workgroup_variable_in_fragment_wgsl", "wgsl",
            "「共」乃「工作组变量」于（「定长数组」于「浮三二」于「四」）也。\n「共」者「工作组共享」于「元」也。\n"
            "「片」乃化「片元坐标」为「片元颜色」者也。\n"
            "「片」者得「p」而「写共享数组」于「共」于（「新无三二」于「零」）于（「p」中「零」）；「p」也。\n"
-           + VERTEX + FRAGMENT_ENTRY, ("片", "片项"), ("「共」",),
-           short_of="BUG: a workgroup variable used by a fragment entry is accepted for WGSL (WGSL allows the "
-                    "workgroup address space only in compute shaders; 金属 rejects it)"),
+           + VERTEX + FRAGMENT_ENTRY, ("片", "片项"), ("「共」",)),
 ]
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 
+from .. import ir
 from ..diagnostics import Diagnostic
+from .stages import stage_problems
 
 #: target name → module (relative to this package) exposing translate(ws, checked)
 TARGETS = {"wgsl": ".wgsl", "msl": ".msl", "ptx": ".ptx"}
@@ -54,4 +56,14 @@ def translate(ws, path, target: str) -> Translation:
         return Translation(None, [], errors)
     if checked.module.is_interface:
         return Translation(None, [], [Diagnostic(checked.module.path, 0, 0, INTERFACE_ONLY)])
+    problems = _stage_problems(ws, checked.module)
+    if problems:
+        return Translation(None, [], problems)
     return backend.translate(ws, checked)
+
+
+def _stage_problems(ws, module) -> list[Diagnostic]:
+    """Stage rules every target shares (stages.py), over this file's entries."""
+    modules = [m for m in (ws.check(p).module for p in module.imports) if not m.is_interface] + [module]
+    found = [d for e in module.decls if isinstance(e, ir.Entry) for d in stage_problems(modules, e)]
+    return list({(d.path, d.start, d.message): d for d in found}.values())

@@ -17,7 +17,7 @@ from ..diagnostics import Diagnostic, LocalDiagnostic
 from ..syntax import ast
 from ..source import SourceFile
 from ..syntax.parser import ParsedFile, ParsedItem, number_value
-from ..types import (ERROR, UNIT, Printer, TCon, TError, TFun, TRecord, Type, deep_resolve, resolve,
+from ..types import (BOOL, ERROR, UNIT, Printer, TCon, TError, TFun, TRecord, Type, deep_resolve, resolve,
                      vector_parts, is_scalar)
 from .classes import FAMILIES
 from .expressions import ENTRY_CONSTRUCTORS, RESOURCE_CONSTRUCTORS, RUNTIME_BUILTINS, ItemChecker
@@ -457,13 +457,14 @@ class ModuleChecker:
             problem = _entry_input_problem(p, stage)
             if problem:
                 checker.error(at, f"入口函数「{function}」的参数{self.show(p)}{problem}")
-        result = resolve(t.result)
+        if stage == "计算":
+            return
         if stage == "顶点" and not _has_position(t.result):
             checker.error(at, f"顶点入口函数「{function}」须返回「裁剪位置」或含「裁剪位置」字段的结构，这里返回{self.show(t.result)}")
-        if stage == "片元" and isinstance(result, TRecord) is False and result != UNIT:
-            alias = t.result.alias
-            if alias in BUILTIN_IO and stage not in BUILTIN_IO[alias].outputs:
-                checker.error(at, f"片元入口函数「{function}」不能返回{self.show(t.result)}")
+            return
+        problem = _entry_output_problem(t.result, stage, self.show)
+        if problem:
+            checker.error(at, f"{stage}入口函数「{function}」的返回值{problem}")
 
     def _const_rules(self, checker: ItemChecker, value: ir.Expr) -> None:
         """Constants are WGSL const-expressions (seed 着四.5); checked once
@@ -678,9 +679,39 @@ def _entry_input_problem(p: Type, stage: str) -> str | None:
         return None
     if stage == "计算":
         return "不是内建输入：计算入口的参数只能是内建输入或由它们组成的结构（着四.3）"
-    if is_scalar(t, include_literals=False) or vector_parts(t) is not None:
+    if _location_value(p):
         return None
-    return "不能作入口输入：只能是内建输入、数值标量、向量或由它们组成的结构"
+    return "不能作入口输入：只能是内建输入、数值标量、数值向量或由它们组成的结构"
+
+
+def _entry_output_problem(t: Type, stage: str, show) -> str | None:
+    """Seed 着四.3: a render entry returns builtin outputs of its stage and
+    location values (numeric scalars or vectors), each builtin at most once."""
+    r = resolve(t)
+    if r == UNIT:
+        return None
+    fields = r.fields if isinstance(r, TRecord) else (("", t),)
+    seen: set[str] = set()
+    for name, ft in fields:
+        where = f"的字段「{name}」" if name else ""
+        alias = ft.alias
+        if alias in BUILTIN_IO:
+            if stage not in BUILTIN_IO[alias].outputs:
+                return f"{where}是{show(ft)}，不能作{stage}入口的输出"
+            if alias in seen:
+                return f"{where}又是{show(ft)}：每个内建输出只能有一个"
+            seen.add(alias)
+        elif not _location_value(ft):
+            return f"{where}是{show(ft)}：位置输出只能是数值标量或数值向量（不能是爻或结构）"
+    return None
+
+
+def _location_value(t: Type) -> bool:
+    """A numeric scalar or vector: what a @location input or output may be."""
+    r = resolve(t)
+    parts = vector_parts(r)
+    scalar = resolve(parts[0]) if parts is not None else r
+    return is_scalar(scalar, include_literals=False) and scalar != BOOL
 
 
 def _has_position(t: Type) -> bool:

@@ -509,11 +509,8 @@ class MslWriter(LineWriter):
         if entry is None or entry[0] is not decl:
             return None
         _, name, fields, _ = entry
-        stages = self.outputs.get(decl.name, set())
-        if len(stages) > 1:
-            raise TranslationFailure(self.at_name(decl), f"结构「{decl.name}」同时是顶点与片元入口的返回类型："
-                                                         "金属的字段属性不同，请分成两个结构")
-        stage = next(iter(stages), None)
+        # one stage at most: a vertex output holds 裁剪位置, which no fragment outputs (the checker's rule)
+        stage = next(iter(self.outputs.get(decl.name, set())), None)
         lines = [f"struct {name} {{"]
         location = 0
         for field_name, t in decl.type.fields:
@@ -526,15 +523,10 @@ class MslWriter(LineWriter):
         return "\n".join(lines)
 
     def _output_attribute(self, decl, field_name: str, t, stage: str, location: int) -> tuple[str, int]:
-        """The stage attribute of a vertex or fragment output field."""
-        alias = t.alias
-        if alias in BUILTIN_IO:
-            if stage not in BUILTIN_IO[alias].outputs:
-                raise TranslationFailure(self.at_name(decl), f"结构「{decl.name}」的字段「{field_name}」是"
-                                                             f"「{alias}」，不能作{stage}入口的输出")
-            return f" [[{BUILTIN_IO[alias].msl}]]", location
-        if not (vector_parts(t) is not None or scalar_kind(t) is not None) or isinstance(resolve(t), TRecord):
-            raise TranslationFailure(self.at_name(decl), f"{stage}入口输出的字段「{field_name}」须是标量或向量")
+        """The stage attribute of a vertex or fragment output field (the checker
+        has made sure it is a builtin output of the stage or a numeric value)."""
+        if t.alias in BUILTIN_IO:
+            return f" [[{BUILTIN_IO[t.alias].msl}]]", location
         attribute = f" [[user(loc{location})]]" if stage == "顶点" else f" [[color({location})]]"
         return attribute, location + 1
 
@@ -716,9 +708,7 @@ class MslWriter(LineWriter):
                 continue
             resource: ir.Resource = self.decls[r]
             name = self.globals[r]
-            if resource.kind == "workgroup":
-                if entry.stage != "计算":
-                    raise TranslationFailure(self.at_name(decl), f"{entry.stage}入口不能用工作组变量「{resource.name}」")
+            if resource.kind == "workgroup":      # compute entries only (backends/stages.py)
                 shared.append(f"{INDENT}threadgroup {self.type_text(resource.inner, self.at_name(decl))} {name};")
                 continue
             if resource.group is None or resource.binding is None:

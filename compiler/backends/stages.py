@@ -1,0 +1,63 @@
+"""What each pipeline stage may use, checked once for every back end.
+
+WGSL (and with it Metal and CUDA) allows some builtins only in some stages:
+舍弃 and the implicit-derivative builtins only in fragment shaders, barriers,
+workgroup memory and subgroup matrices only in compute shaders.  An entry may
+reach such a use through the functions it calls, in any imported module, so
+the rule is checked over the entry's call graph; the message is at the use
+and says through which entry it is reached.
+"""
+
+from __future__ import annotations
+
+from .. import ir
+from ..check.expressions import FRAGMENT_MEMORY
+from ..diagnostics import Diagnostic
+
+COMPUTE, VERTEX, FRAGMENT = "计算", "顶点", "片元"
+
+#: builtin → the stages that may use it (every other builtin: all stages)
+STAGE_BUILTINS: dict[str, frozenset[str]] = {
+    **{name: frozenset({FRAGMENT}) for name in "舍弃 横差 纵差 采样纹理 比较采样".split()},
+    **{name: frozenset({COMPUTE}) for name in "工作组屏障 存储屏障 满矩阵片累 矩阵片乘加".split()},
+    **{name: frozenset({COMPUTE}) for name in FRAGMENT_MEMORY},
+    **{name: frozenset({COMPUTE, FRAGMENT})
+       for name in "子组求和 子组最大 子组最小 子组广播 子组洗牌 子组异或洗牌".split()},
+}
+
+#: resource kind → the stages that may use it
+STAGE_RESOURCES = {"workgroup": frozenset({COMPUTE})}
+
+
+def stage_problems(modules: list[ir.Module], entry: ir.Entry) -> list[Diagnostic]:
+    """Uses the entry's stage may not make, in every function it reaches."""
+    decls = {(m.path, d.name): d for m in modules for d in m.decls}
+    start = next(((m.path, entry.function) for m in reversed(modules)
+                  if isinstance(decls.get((m.path, entry.function)), ir.Function)), None)
+    problems, seen, todo = [], set(), [start] if start else []
+    while todo:
+        key = todo.pop()
+        decl = decls.get(key)
+        if key in seen or not isinstance(decl, ir.Function) or decl.body is None:
+            continue
+        seen.add(key)
+        for node in ir.walk(decl.body):
+            if isinstance(node, ir.Call) and node.kind == "function":
+                todo.append((node.module, node.name))
+            message = _problem(node, decls, entry)
+            if message:
+                problems.append(Diagnostic(key[0], decl.start + node.start, decl.start + node.end, message, decl.name))
+    return problems
+
+
+def _problem(node: ir.Expr, decls: dict, entry: ir.Entry) -> str | None:
+    reached = f"{entry.stage}入口「{entry.name}」经函数「{entry.function}」用到了它"
+    if isinstance(node, ir.Call) and node.kind == "builtin" and entry.stage not in STAGE_BUILTINS.get(node.name, {entry.stage}):
+        allowed = "、".join(sorted(STAGE_BUILTINS[node.name]))
+        return f"「{node.name}」只能用在{allowed}入口里：{reached}"
+    if isinstance(node, ir.GlobalRef):
+        resource = decls.get((node.module, node.name))
+        if isinstance(resource, ir.Resource) and entry.stage not in STAGE_RESOURCES.get(resource.kind, {entry.stage}):
+            allowed = "、".join(sorted(STAGE_RESOURCES[resource.kind]))
+            return f"工作组变量「{node.name}」只能用在{allowed}入口里：{reached}"
+    return None
