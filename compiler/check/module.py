@@ -140,9 +140,10 @@ class ModuleChecker:
         items = self.inp.parsed.items
         self._collect(items)
         self._declare_constructors()
+        self._declare_broken(items, types=True)     # before the signatures that use them
         self._declare_typedefs()
         self._declare_signatures()
-        self._declare_broken(items)
+        self._declare_broken(items, types=False)
         fingerprint = self._check_unsigned()
         self.exports.fingerprint = fingerprint
         for item in items:
@@ -284,14 +285,16 @@ class ModuleChecker:
             h.update(f"T{name}{t.kind}{t.params}{t.type!r}".encode())
         return h.hexdigest()
 
-    def _declare_broken(self, items: list[ParsedItem]) -> None:
+    def _declare_broken(self, items: list[ParsedItem], types: bool) -> None:
         """Names of items that did not parse stay known (with an unknown type),
         so their uses elsewhere do not add errors."""
         for item in items:
-            if item.node is None and item.name and item.kind != "即":
-                self.exports.values.setdefault(item.name, ValueEntry(item.name, "const", self.path, ERROR))
-            elif item.node is None and item.name:
+            if item.node is not None or not item.name or (item.kind == "即") != types:
+                continue
+            if types:
                 self.exports.types.setdefault(item.name, TypeEntry(item.name, "alias", self.path, ERROR))
+            else:
+                self.exports.values.setdefault(item.name, ValueEntry(item.name, "const", self.path, ERROR))
 
     def _check_unsigned(self) -> str:
         """Infer the unsigned constants in dependency order; returns the

@@ -134,6 +134,10 @@ def _lex_error(text: str, pos: int, end: int, tokens: list[Token]) -> int:
         # stop before a nested 「 or the item's 。 so the next item stays intact
         stops = [i for i in (text.find("「", pos + 1, line_end), text.find("。", pos + 1, line_end)) if i != -1]
         stop = min(stops) if stops else line_end
+        rest = _name_continued(text, line_end, end) if stop == line_end else None
+        if rest is not None:    # one mistake, one message: the 」 on the next line belongs to it
+            tokens.append(Token("ERROR", text[pos:rest], pos, rest, "名字不能跨行：「与」之间有换行"))
+            return rest
         tokens.append(Token("ERROR", text[pos:stop], pos, stop, "名字没有结束：同一行里缺少与此「对应的「」」"))
         return stop
     if ch == "『":
@@ -149,6 +153,19 @@ def _lex_error(text: str, pos: int, end: int, tokens: list[Token]) -> int:
     shown = bad if len(bad) <= 20 else bad[:20] + "…"
     tokens.append(Token("ERROR", bad, pos, stop, f"无法识别的文字「{shown}」：名字须写在「」里，关键字见语言参考"))
     return stop
+
+
+def _name_continued(text: str, line_end: int, end: int) -> int | None:
+    """Where a name broken by a line break ends: just after the first 」 of
+    the next line, when no 「 or 。 comes before it; else None."""
+    if line_end >= end:
+        return None
+    next_end = text.find("\n", line_end + 1, end)
+    next_end = end if next_end == -1 else next_end
+    close = text.find("」", line_end + 1, next_end)
+    if close == -1 or any(c in text[line_end + 1:close] for c in "「。"):
+        return None
+    return close + 1
 
 
 #: ASCII punctuation typed where the full-width punctuation of 豫言 belongs.

@@ -18,7 +18,7 @@ import lark
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from . import ast
-from .lexer import SURFACE, Comment, Token, iter_lex, name_content
+from .lexer import KEYWORDS, SURFACE, Comment, Token, iter_lex, name_content
 
 #: Deepest nesting the later (recursive) stages are asked to handle.
 MAX_DEPTH = 400
@@ -307,8 +307,8 @@ def _to_lark(tokens: list[Token], base: int) -> list[lark.Token]:
 
 
 def _describe(tok_type: str, value: str) -> str:
-    if tok_type == "NAME":
-        return f"名字{value}"
+    if tok_type in ("NAME", "STRING"):
+        return f"{SURFACE[tok_type]}{value}"
     if tok_type == "$END":
         return "项的结尾"
     return f"「{SURFACE.get(tok_type, value)}」"
@@ -320,7 +320,8 @@ _FIRST = ("YE", "RPAR", "RBRACK", "PERIOD", "ER", "THEN", "ELSE", "WEI", "DEF")
 def _expected_text(expected: set[str]) -> str:
     """The expected tokens: those that close or continue a form first, then the rest."""
     first = [_describe(t, "") for t in _FIRST if t in expected]
-    words = first + sorted(_describe(t, "") if t != "NAME" else "名字" for t in expected if t not in _FIRST)
+    # strings are never valid in a shader source (seed 着五): not worth suggesting
+    words = first + sorted(_describe(t, "") for t in expected if t not in _FIRST and t != "STRING")
     if len(words) > 8:
         words = words[:8] + ["……"]
     return "、".join(words)
@@ -358,13 +359,14 @@ def _unclosed(tokens: list[Token]) -> str | None:
     return stack[-1] if stack else None
 
 
-def _syntax_error(err: UnexpectedInput, length: int, owed: str | None = None) -> SyntaxDiagnostic:
+def _syntax_error(err: UnexpectedInput, length: int, owed: str | None = None,
+                  written_period: bool = True) -> SyntaxDiagnostic:
     if isinstance(err, UnexpectedToken):
         tok = err.token
         expected = _expected_text(_acceptable(err))
         if tok.type in ("PERIOD", "$END") and owed:
             expected = _describe(owed, "")  # an unclosed bracket explains more than the grammar's guesses
-        if tok.type == "$END":
+        if tok.type == "$END" or (tok.type == "PERIOD" and not written_period):
             return SyntaxDiagnostic(length, length, f"语法错误：项没有写完，此处应为{expected}")
         if tok.type == "PERIOD":
             return SyntaxDiagnostic(tok.start_pos, tok.end_pos,
@@ -372,6 +374,12 @@ def _syntax_error(err: UnexpectedInput, length: int, owed: str | None = None) ->
         found = _describe(tok.type, str(tok))
         return SyntaxDiagnostic(tok.start_pos, tok.end_pos, f"语法错误：此处不应出现{found}，应为{expected}")
     return SyntaxDiagnostic(0, length, "语法错误")
+
+
+def _bracketed_keyword(tokens: list[Token], base: int, at: int) -> Token | None:
+    """A keyword written as a name (「也」, 「若」) at or just before the error."""
+    before = [t for t in tokens if t.start - base < at]
+    return next((t for t in before[-2:][::-1] if t.type == "NAME" and name_content(t.value) in KEYWORDS), None)
 
 
 def _depth_error(tokens: list[Token], base: int) -> SyntaxDiagnostic | None:
@@ -425,10 +433,15 @@ def parse_item_tokens(text: str, tokens: list[Token]) -> ParsedItem:
     try:
         node = _lark().parse(stream)
     except UnexpectedInput as err:
-        error = _syntax_error(err, tokens[-1].end - base, _unclosed(tokens))
+        error = _syntax_error(err, tokens[-1].end - base, _unclosed(tokens), written_period=not missing_period)
         if isinstance(err, UnexpectedToken) and err.token.type == "ELSE" and \
                 _sequence_before_else(tokens, base, err.token.start_pos):
             error.message += SEQUENCE_IN_BRANCH
+        keyword = _bracketed_keyword(tokens, base, error.end)
+        if keyword is not None:     # the real mistake: say it there, not at the token after it
+            word = name_content(keyword.value)
+            error = SyntaxDiagnostic(keyword.start - base, keyword.end - base,
+                                     f"语法错误：「{word}」是关键字，不写在「」里：直接写 {word}")
         return ParsedItem(text, None, [error], name, kind, name_end)
     too_deep = _tree_too_deep(node)
     if too_deep is not None:
@@ -463,17 +476,18 @@ _DEFAULT_CACHE = ItemCache()
 
 
 def _split_points(tokens: list[Token], text: str) -> list[int]:
-    """Indices of tokens that look like the start of a new item at a line start
-    (used to recover from a missing 。)."""
+    """Indices of tokens that look like the start of a new item (used to
+    recover from a missing 。): an import or 「名」乃/者/即/立 first on its line
+    (indentation allowed), or 「名」乃/者/即/立 right after an item's closing 也."""
     points = []
     for i in range(1, len(tokens)):
         t = tokens[i]
-        at_line_start = t.start == 0 or text[t.start - 1] == "\n"
-        if not at_line_start:
-            continue
+        line_start = text.rfind("\n", 0, t.start) + 1
+        first_on_line = not text[line_start:t.start].strip(" \t\r\u3000")
         nxt = tokens[i + 1].type if i + 1 < len(tokens) else None
-        if t.type in ("IMPORT", "IMPORT_OPEN", "OPEN") or (
-                t.type == "NAME" and nxt in ("SIG", "DEF", "TYPEDEF", "CTOR")):
+        starts_definition = t.type == "NAME" and nxt in ("SIG", "DEF", "TYPEDEF", "CTOR")
+        if (first_on_line and (t.type in ("IMPORT", "IMPORT_OPEN", "OPEN") or starts_definition)) or (
+                starts_definition and tokens[i - 1].type == "YE"):
             points.append(i)
     return points
 
@@ -590,8 +604,7 @@ def _common_suffix(a: str, b: str, limit: int) -> int:
 def _parse_group(text: str, group: list[Token], cache: ItemCache) -> list[ParsedItem]:
     start = group[0].start
     item = cache.get(text[start:group[-1].end], group)
-    if item.node is not None or not item.errors or any(
-            t.type == "ERROR" for t in group):
+    if item.node is not None or not item.errors:
         return [item.with_start(start, "")]
     points = _split_points(group, text)
     if not points:
