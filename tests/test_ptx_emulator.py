@@ -204,12 +204,14 @@ class Memory:
         return (number + 1) << 32
 
     def layout_shared(self, shared: dict[str, tuple[int, int]]) -> None:
+        """A block's .shared variables, holding junk as on a GPU (WGSL's zeroed
+        workgroup memory must come from the kernel itself)."""
         offset, self.symbols = 16, {}
         for name, (align, size) in shared.items():
             offset = (offset + align - 1) // align * align
             self.symbols[name] = offset
             offset += size
-        self.shared = bytearray(offset)
+        self.shared = bytearray(b"\xa5" * offset)
 
     def _where(self, space: str, address: int, size: int) -> tuple[bytearray, int]:
         if space == "shared":

@@ -157,6 +157,12 @@ def 记录次序(run):
 
 
 @program
+def 工作组初值(run):
+    out = run("工作组初值", "读初值入口", {"出": np.full(128, 0xDEADBEEF, np.uint32)}, 2)["出"]
+    np.testing.assert_array_equal(out, np.zeros(128, np.uint32))
+
+
+@program
 def 矩阵杂项(run):
     table = (rng(5).integers(-32, 32, (4, 4)) / 4).astype(np.float32)       # exact in f32, so bits compare
     offset = np.array([3, -2, 5, -9], np.int32)

@@ -199,9 +199,6 @@ BIG_SHARED = storage("出", "浮三二", 0) + """
 """ + entry("核", "六四")
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: two 32 KiB workgroup arrays (64 KiB of .shared) translate without a "
-                                       "message; ptxas and the driver's JIT reject the kernel (uses too much shared "
-                                       "data, 0x10000 bytes, 0xc000 max)")
 def test_workgroup_memory_over_48k_is_refused_when_translating():
     _, _, result = _compile(BIG_SHARED)
     assert result.text is None
@@ -233,9 +230,6 @@ def _poison_shared(monkeypatch):
     monkeypatch.setattr(emulator.Memory, "layout_shared", poisoned)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: workgroup variables are not zero-initialised in PTX; WGSL zero-"
-                                       "initialises var<workgroup> (lavapipe gives 0 here), a GPU's .shared memory "
-                                       "holds the previous block's bytes")
 def test_workgroup_variables_start_at_zero_like_wgsl(monkeypatch):
     _, _, result = _compile(UNWRITTEN)
     assert result.text is not None
@@ -285,10 +279,6 @@ def test_fragments_in_a_whole_warp_compute_the_product():
     np.testing.assert_array_equal(out, a @ a.T)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: subgroup matrices in an entry of 16 threads (or 48: a half warp) "
-                                       "translate without a message; ldmatrix/mma.sync.aligned need all 32 lanes, "
-                                       "on a GPU the result is undefined (the emulator stops with 'ldmatrix 须由整个"
-                                       "线程束一起执行')")
 @pytest.mark.parametrize("size", ["一六", "四八"])
 def test_fragments_need_whole_warps(size):
     _, _, result = _compile(FRAGMENT + entry("核", size))
@@ -310,7 +300,7 @@ DIVERGENT_BARRIER = storage("出", "浮三二", 0) + """
 """ + entry("核", "六四")
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: 工作组屏障 inside 若 on 局部调用序 (half the workgroup) translates to "
+@pytest.mark.xfail(strict=True, reason="LIMITATION (docs/语言.md): 工作组屏障 inside 若 on 局部调用序 (half the workgroup) translates to "
                                        "bar.sync 0 behind a divergent branch: undefined on a GPU (all threads of the "
                                        "CTA must reach it); WGSL forbids a barrier outside uniform control flow, but "
                                        "neither the checker nor the PTX writer says so (naga accepts it too)")
@@ -449,13 +439,7 @@ def test_every_failing_call_is_named_in_chinese(step, at, shown):
 def _cleanup_params():
     out = []
     for step, at, _ in STEPS:
-        marks = ()
-        if step == "cuMemcpyHtoD_v2":
-            marks = pytest.mark.xfail(strict=True, reason="BUG: runtime.Driver._upload leaks the device memory it "
-                                                          "has just allocated when cuMemcpyHtoD fails (the address "
-                                                          "never reaches `allocations`, so the finally block cannot "
-                                                          "free it)")
-        out.append(pytest.param(step, at, id=step, marks=marks))
+        out.append(pytest.param(step, at, id=step))
     return out
 
 

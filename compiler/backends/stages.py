@@ -2,7 +2,8 @@
 
 WGSL (and with it Metal and CUDA) allows some builtins only in some stages:
 舍弃 and the implicit-derivative builtins only in fragment shaders, barriers,
-workgroup memory and subgroup matrices only in compute shaders.  An entry may
+workgroup memory and subgroup matrices only in compute shaders (and those
+only in workgroups of whole subgroups).  An entry may
 reach such a use through the functions it calls, in any imported module, so
 the rule is checked over the entry's call graph; the message is at the use
 and says through which entry it is reached.
@@ -27,6 +28,10 @@ STAGE_BUILTINS: dict[str, frozenset[str]] = {
 
 #: resource kind → the stages that may use it
 STAGE_RESOURCES = {"workgroup": frozenset({COMPUTE})}
+
+#: subgroup-matrix builtins: the whole subgroup (warp, SIMD-group) runs them together
+FRAGMENT_BUILTINS = frozenset(FRAGMENT_MEMORY | {"满矩阵片累", "矩阵片乘加"})
+WHOLE_SUBGROUP = 32     # Metal's SIMD-group and CUDA's warp (seed 着十一)
 
 
 def stage_problems(modules: list[ir.Module], entry: ir.Entry) -> list[Diagnostic]:
@@ -55,6 +60,10 @@ def _problem(node: ir.Expr, decls: dict, entry: ir.Entry) -> str | None:
     if isinstance(node, ir.Call) and node.kind == "builtin" and entry.stage not in STAGE_BUILTINS.get(node.name, {entry.stage}):
         allowed = "、".join(sorted(STAGE_BUILTINS[node.name]))
         return f"「{node.name}」只能用在{allowed}入口里：{reached}"
+    if isinstance(node, ir.Call) and node.kind == "builtin" and node.name in FRAGMENT_BUILTINS \
+            and entry.workgroup_size and entry.workgroup_size % WHOLE_SUBGROUP:
+        return (f"子组矩阵片须由整个子组（{WHOLE_SUBGROUP} 个调用）一起执行：计算入口「{entry.name}」的工作组大小"
+                f" {entry.workgroup_size} 不是 {WHOLE_SUBGROUP} 的倍数（着十二）")
     if isinstance(node, ir.GlobalRef):
         resource = decls.get((node.module, node.name))
         if isinstance(resource, ir.Resource) and entry.stage not in STAGE_RESOURCES.get(resource.kind, {entry.stage}):

@@ -715,7 +715,7 @@ class MslWriter(LineWriter):
                 continue
             slot = self._slot(resource)
             params.append((self._resource_type(resource, self.at_name(decl)), name, f"{SLOT_KIND[resource.kind]}({slot})"))
-        self.lines[:0] = shared
+        self.lines[:0] = shared + self._zero_threadgroup(shared, entry, params)
         if not uses.lengths:
             return []
         lengths = [(self._slot(self.decls[r]), r[1]) for r in self.resources if r in uses.lengths]
@@ -724,6 +724,25 @@ class MslWriter(LineWriter):
                                                          f"它已绑定给别的缓冲（组 1 号 14）：换一个绑定号")
         params.append(("constant uint*", self.lengths_name, f"buffer({LENGTHS_SLOT})"))
         return lengths
+
+    def _zero_threadgroup(self, shared: list[str], entry: ir.Entry, params) -> list[str]:
+        """WGSL zero-fills workgroup memory when a workgroup starts; Metal's
+        threadgroup memory holds whatever was there.  Each thread clears every
+        N-th byte of every threadgroup variable, then the group meets."""
+        if not shared:
+            return []
+        index = next((n for _, n, a in params if a == "thread_index_in_threadgroup"), None)
+        if index is None:
+            index = self.scope.claim("yy_序")
+            params.append(("uint", index, "thread_index_in_threadgroup"))
+        step = entry.workgroup_size or 1
+        lines = []
+        for line in shared:
+            name = line.rstrip(";").rsplit(" ", 1)[1]
+            i = self.scope.claim("yy_i")
+            lines.append(f"{INDENT}for (uint {i} = {index}; {i} < sizeof({name}); {i} += {step}u) "
+                         f"reinterpret_cast<threadgroup uchar*>(&{name})[{i}] = 0;")
+        return lines + [f"{INDENT}threadgroup_barrier(mem_flags::mem_threadgroup);"]
 
     def _entry_result(self, decl: ir.Function, entry: ir.Entry) -> str:
         t = decl.type.result

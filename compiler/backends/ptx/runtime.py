@@ -121,7 +121,11 @@ class Driver:
         address = ctypes.c_uint64()
         self.check(self.lib.cuMemAlloc_v2(ctypes.byref(address), max(len(data), 4)), "cuMemAlloc")
         if data:
-            self.check(self.lib.cuMemcpyHtoD_v2(address.value, data, len(data)), "cuMemcpyHtoD")
+            try:
+                self.check(self.lib.cuMemcpyHtoD_v2(address.value, data, len(data)), "cuMemcpyHtoD")
+            except CudaError:
+                self.lib.cuMemFree_v2(address.value)    # not yet in the caller's list to free
+                raise
         return address.value
 
     def _download(self, address: int, size: int) -> bytes:

@@ -22,15 +22,16 @@ from ...types import TCon, TRecord, Type
 from .. import EntryInfo, Translation
 from ..consteval import KnownValues
 from ..names import target_name
-from .layout import layout_of, memory_leaves, stride_of
+from .layout import layout_of, memory_leaves, round_up, stride_of
 from .mangle import ENTRY_PREFIX, SHARED_PREFIX, mangle
-from .ops import ENTRY_INPUTS, OPS, literal_argument
+from .ops import BARRIER, ENTRY_INPUTS, OPS, literal_argument
 from .scalars import (F16, F32, PRED, S32, U32, U64, Scalar, Unsupported, address_text, concrete, f32_text,
                       fits, is_immediate, is_numeric, is_unit, items, leaves)
 
 HEADER = ".version 8.0\n.target sm_80\n.address_size 64\n"
 REGISTER_CLASSES = (PRED, F16, U32, U64)   # declared in this order: %p %h %r %rd
 STAGE_WORDS = {"顶点": "vertex", "片元": "fragment"}
+MAX_SHARED_BYTES = 48 * 1024    # static .shared per block that every sm_80+ device takes
 
 
 # ---------------------------------------------------------------- values
@@ -178,12 +179,37 @@ class Writer:
                 env = {id(p): self._entry_input(p) for p in fn.params}
                 self.known.evaluate(fn.body)
                 self.value(fn.body, env)
+            self._zero_shared(entry.workgroup_size or 1)
         except Unsupported as err:
             self._report(getattr(err, "site", None) or site, err.span or (0, site.decl.name_end), err.message)
             return None
         params = self._params()
         info = PtxEntryInfo(entry.name, name, "计算", entry.workgroup_size or 1, params)
         return self._assemble(name, info), info
+
+    def _zero_shared(self, block: int) -> None:
+        """WGSL zero-fills workgroup memory when a workgroup starts; .shared
+        holds whatever was there.  Each thread clears every block-th word of
+        every .shared array, then the block meets at a barrier."""
+        if not self.shared:
+            return
+        total = sum(self.shared_size.values())
+        if total > MAX_SHARED_BYTES:
+            raise Unsupported(f"工作组变量共 {total} 字节，超过千手静态共享内存的上限 {MAX_SHARED_BYTES} 字节（48 KiB）")
+        body, self.lines = self.lines, []
+        tid = self.op("mov.u32", U32, "%tid.x")
+        for symbol, size in self.shared_size.items():
+            index = self.copy(U32, tid)
+            top, done = self.new_labels("zero", "zeroed")
+            self.label(top)
+            self.emit(f"@{self.op('setp.ge.u32', PRED, index, str(size // 4))} bra {done}")
+            base = self.op("mov.u64", U64, symbol)
+            self.emit(f"st.shared.u32 [{self.op('add.s64', U64, base, self.op('mul.wide.u32', U64, index, '4'))}], 0")
+            self.emit(f"add.u32 {index}, {index}, {block}")
+            self.emit(f"bra {top}")
+            self.label(done)
+        self.emit(BARRIER)
+        self.lines += body
 
     # ------------------------------------------------------------ per-entry state
 
@@ -195,6 +221,7 @@ class Writer:
         self.buffers: dict[tuple[int, int], _BufferUse] = {}
         self.shared: dict[str, str] = {}
         self.shared_align: dict[str, int] = {}
+        self.shared_size: dict[str, int] = {}
         self.site: Site | None = None
 
     @contextmanager
@@ -319,7 +346,8 @@ class Writer:
         layout = layout_of(resource.inner)
         align = max(layout.align, align, self.shared_align.get(symbol, 1))
         self.shared_align[symbol] = align
-        self.shared[symbol] = f"\t.shared .align {align} .b8 {symbol}[{max(layout.size, 1)}];"
+        self.shared_size[symbol] = size = round_up(max(layout.size, 1), 4)    # cleared a word at a time
+        self.shared[symbol] = f"\t.shared .align {align} .b8 {symbol}[{size}];"
         return symbol
 
     def location(self, resource: ir.Resource) -> tuple[str, str]:
