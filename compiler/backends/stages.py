@@ -34,21 +34,36 @@ FRAGMENT_BUILTINS = frozenset(FRAGMENT_MEMORY | {"满矩阵片累", "矩阵片�
 WHOLE_SUBGROUP = 32     # Metal's SIMD-group and CUDA's warp (seed 着十一)
 
 
-def stage_problems(modules: list[ir.Module], entry: ir.Entry) -> list[Diagnostic]:
-    """Uses the entry's stage may not make, in every function it reaches."""
+def reachable(modules: list[ir.Module], entry: ir.Entry):
+    """(module path, function) of every function the entry runs, its own first."""
     decls = {(m.path, d.name): d for m in modules for d in m.decls}
     start = next(((m.path, entry.function) for m in reversed(modules)
                   if isinstance(decls.get((m.path, entry.function)), ir.Function)), None)
-    problems, seen, todo = [], set(), [start] if start else []
+    seen, todo = set(), [start] if start else []
     while todo:
         key = todo.pop()
         decl = decls.get(key)
         if key in seen or not isinstance(decl, ir.Function) or decl.body is None:
             continue
         seen.add(key)
+        yield key, decl
+        todo += [(n.module, n.name) for n in ir.walk(decl.body) if isinstance(n, ir.Call) and n.kind == "function"]
+
+
+def workgroup_variables(modules: list[ir.Module], entry: ir.Entry) -> list[tuple[str, str]]:
+    """(module path, name) of every workgroup variable the entry uses, in declaration order."""
+    used = {(n.module, n.name) for _, decl in reachable(modules, entry) for n in ir.walk(decl.body)
+            if isinstance(n, ir.GlobalRef)}
+    return [(m.path, d.name) for m in modules for d in m.decls
+            if isinstance(d, ir.Resource) and d.kind == "workgroup" and (m.path, d.name) in used]
+
+
+def stage_problems(modules: list[ir.Module], entry: ir.Entry) -> list[Diagnostic]:
+    """Uses the entry's stage may not make, in every function it reaches."""
+    decls = {(m.path, d.name): d for m in modules for d in m.decls}
+    problems = []
+    for key, decl in reachable(modules, entry):
         for node in ir.walk(decl.body):
-            if isinstance(node, ir.Call) and node.kind == "function":
-                todo.append((node.module, node.name))
             message = _problem(node, decls, entry)
             if message:
                 problems.append(Diagnostic(key[0], decl.start + node.start, decl.start + node.end, message, decl.name))

@@ -22,6 +22,7 @@ from .. import EntryInfo, Translation
 from ..names import NameAllocator
 from ..text import INDENT, Assign, Code, LineWriter, float_text, narrow_float_text
 from .builtins import BUILTINS, UNAVAILABLE_TYPES
+from ..stages import workgroup_variables
 from ..consteval import ConstEvaluator, is_abstract, scalar_of
 from .layout import buffer_problem
 
@@ -417,6 +418,8 @@ class Writer(LineWriter):
         result = self._result(decl, entry)
         self._evaluate(decl.body)
         self.depth = 1
+        if entry is not None and entry.stage == "计算":
+            self._zero_workgroup(decl, entry, params)
         self.into(decl.body, Return())
         header = []
         if entry is not None:
@@ -445,6 +448,50 @@ class Writer(LineWriter):
             if isinstance(decl, ir.Const) and decl.value is not None:
                 self.global_consts[key] = ConstEvaluator(self._global_const, lambda *_: None).value(decl.value)
         return self.global_consts[key]
+
+    def _zero_workgroup(self, decl: ir.Function, entry: ir.Entry, params: list[str]) -> None:
+        """WebGPU zero-fills workgroup memory when a workgroup starts, but not
+        every implementation does (wgpu-native on lavapipe leaves the previous
+        workgroup's values): clear each variable the entry uses, then meet."""
+        used = workgroup_variables(self.modules, entry)
+        if not used:
+            return
+        index = self._local_index(decl, params)
+        for key in used:
+            name, inner = self.globals[key], self.decls[key].inner
+            t = resolve(inner)
+            if isinstance(t, TCon) and t.name == "定长数组":
+                i = self.scope.claim("yy_i")
+                self.line(f"for (var {i} = {index}; {i} < {t.args[1]}u; {i} += {entry.workgroup_size}u) {{")
+                place, t = f"{name}[{i}]", t.args[0]
+            else:
+                self.line(f"if {index} == 0u {{")
+                place, t = name, inner
+            with self.block():
+                self.line(self._zero_statement(place, t))
+            self.line("}")
+        self.line("workgroupBarrier();")
+
+    def _zero_statement(self, place: str, t) -> str:
+        r = resolve(t)
+        if isinstance(r, TCon) and r.name == "原子":
+            return f"atomicStore(&{place}, {self.type_text(r.args[0], (0, 0))}());"
+        return f"{place} = {self.type_text(t, (0, 0))}();"
+
+    def _local_index(self, decl: ir.Function, params: list[str]) -> str:
+        """The entry's local_invocation_index: its own parameter or struct field, else a new parameter."""
+        for p in decl.params:
+            bound = self.bound.get(id(p))
+            if p.type.alias == "局部调用序" and bound is not None:
+                return bound.text
+            r = resolve(p.type)
+            key = self._struct_key(p.type) if isinstance(r, TRecord) else None
+            for field, ft in r.fields if key is not None and bound is not None else ():
+                if ft.alias == "局部调用序":
+                    return f"{bound.text}.{self.structs[key][2][field]}"
+        name = self.scope.claim("yy_序")
+        params.append(f"@builtin(local_invocation_index) {name}: u32")
+        return name
 
     def _parameters(self, decl: ir.Function, entry: ir.Entry | None) -> list[str]:
         out = []
