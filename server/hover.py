@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..compiler import ir
 from ..compiler.check.expressions import substitute
-from ..compiler.types import INT_LIT, KIND, TError, TFun, Type, deep_resolve
+from ..compiler.types import INT_LIT, KIND, TError, TFun, Type, deep_resolve, resolve
 from . import irwalk
 from .index import Occurrence, Symbol
 from .project import Located, Project
@@ -104,7 +104,12 @@ class HoverWriter:
         if entry is None:
             return None
         if entry.type is not None and entry.kind == "alias":
-            body = self.show(entry.type.named(None))
+            target = entry.type.named(None)
+            body = self.show(target)
+            if body == f"「{s.name}」":
+                # a builtin alias is the printer's own name for its type
+                # (「四维浮」): show what it stands for, one level down
+                body = self.show._structure(resolve(target))
             head = f"「{s.name}」即{body}"
         elif entry.kind == "constructor":
             kinds = tuple(KIND if k == "type" else INT_LIT for k in entry.params)

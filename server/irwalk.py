@@ -12,10 +12,11 @@ from ..compiler.types import TFun, Type
 
 
 def decl_root(decl: ir.Decl | None) -> ir.Expr | None:
-    """The expression a declaration carries (a function body, a constant's value)."""
+    """The expression a declaration carries (a function body, a constant's
+    value, the checked constructor call of a resource or an entry)."""
     if isinstance(decl, ir.Function):
         return decl.body
-    if isinstance(decl, ir.Const):
+    if isinstance(decl, (ir.Const, ir.Resource, ir.Entry)):
         return decl.value
     return None
 

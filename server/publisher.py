@@ -18,6 +18,7 @@ import logging
 from typing import Callable
 
 from ..compiler.diagnostics import Diagnostic
+from ..compiler.packages import is_interface_file
 from .diagnostics import check_diagnostics, internal_error, to_lsp
 from .project import AnalysisFailed, Project
 from .validate import Naga, naga_diagnostics, translation
@@ -95,8 +96,8 @@ class Publisher:
     async def _translate(self, path: str) -> None:
         await asyncio.sleep(0)  # the checker's diagnostics go out first
         doc = self.project.documents.get(path)
-        if doc is None or self.project.too_big(path):
-            return
+        if doc is None or self.project.too_big(path) or is_interface_file(path):
+            return  # an interface file only declares: there is nothing to translate
         text = doc.text
         if any(d.severity == "错误" for d in check_diagnostics(self.project, path)):
             return

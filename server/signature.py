@@ -4,6 +4,8 @@ applied and which of its parameters the cursor is on.
 Read from the tokens before the cursor (the call being typed does not parse
 yet): going back at one parenthesis depth, every 于 is one argument, and the
 chain starts at the name after the last token that cannot be part of it.
+A chain with only 以 (「转换」以▮, a type argument being written) is on its
+first argument.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ class Call:
 
 
 def call_before(tokens: list[Token]) -> Call | None:
-    depth, applies, i = 0, 0, len(tokens) - 1
+    depth, applies, type_args, i = 0, 0, 0, len(tokens) - 1
     while i >= 0:
         t = tokens[i].type
         if t in CLOSING:
@@ -45,13 +47,17 @@ def call_before(tokens: list[Token]) -> Call | None:
             break
         elif depth == 0 and t == "APPLY":
             applies += 1
+        elif depth == 0 and t == "TYARG":
+            type_args += 1
         i -= 1
     chain = tokens[i + 1:]
-    if applies == 0 or not chain or chain[0].type != "NAME":
+    # 「转换」以▮: a type argument being written, before the first 于
+    if (applies == 0 and type_args == 0) or not chain or chain[0].type != "NAME":
         return None
+    argument = max(applies - 1, 0)
     if len(chain) >= 3 and chain[1].type == "OF" and chain[2].type == "NAME":
-        return Call(name_content(chain[2].value), name_content(chain[0].value), applies - 1)
-    return Call(name_content(chain[0].value), None, applies - 1)
+        return Call(name_content(chain[2].value), name_content(chain[0].value), argument)
+    return Call(name_content(chain[0].value), None, argument)
 
 
 class SignatureWriter:

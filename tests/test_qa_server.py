@@ -181,9 +181,6 @@ async def test_every_copied_sample_opens_without_errors(client, root):
         assert errors(first.diagnostics) == [], (rel, [d.message for d in first.diagnostics])
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: opening a clean 。着色器。接口。豫 file publishes the translation's "
-                                       "'着色内建声明（接口文件）只有声明，没有可翻译的内容' as an error at 1:1 "
-                                       "(server/publisher.py _translate does not skip interface files)")
 async def test_opening_an_interface_file_publishes_no_error(client, root):
     since = len(client.published)
     doc_uri = open_document(client, root / TYPES)
@@ -288,9 +285,6 @@ HOVERS_IN_RESOURCES = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: hover inside a resource or entry definition (the 组值 given to "
-                                       "「绑定」/「计算入口项」) answers nothing: server/irwalk.py decl_root only "
-                                       "reads ir.Function bodies and ir.Const values")
 @pytest.mark.parametrize("rel, needle, delta, wanted", HOVERS_IN_RESOURCES,
                          ids=[h[1][:8] + str(h[2]) for h in HOVERS_IN_RESOURCES])
 async def test_hover_inside_resource_and_entry_definitions(client, root, rel, needle, delta, wanted):
@@ -298,8 +292,6 @@ async def test_hover_inside_resource_and_entry_definitions(client, root, rel, ne
     assert found is not None and wanted in found.contents.value
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: hover on a builtin vector/matrix alias prints the alias as its own "
-                                       "definition (「四维浮」即「四维浮」) instead of what it stands for")
 @pytest.mark.parametrize("rel, needle, wanted", [
     ("三角形。着色器。豫", "「四维浮」也", "「四维浮」即「浮三二」与「浮三二」与「浮三二」与「浮三二」"),
     ("纹理。着色器。豫", "以「二维整」", "「二维整」即「整三二」与「整三二」"),
@@ -363,8 +355,6 @@ async def test_definition_of_module_and_package_names(client, root):
     assert rel_of(root, loc.uri) == "包乙/包.json"
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a 组值 later ascribed to a struct (（「r」也「射线」）) keeps its "
-                                       "field names unlinked: no hover of the field, no definition")
 async def test_definition_of_a_field_in_a_record_that_becomes_a_struct(client, root):
     # 包甲/主: 令「r」为「组值」【「起点」者 … 也，「方向」者 … 也】 … （「r」也「射线」）
     found = await definition(client, root, MAIN, "「起点」者", 1)
@@ -414,8 +404,6 @@ async def test_rename_of_a_field_edits_its_uses_in_other_packages(client, root):
     assert {VECTOR, RAY} <= files
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: renaming 射线's field 「起点」 leaves 包甲/主's 「组值」【「起点」者…】 "
-                                       "(ascribed 也「射线」) unchanged, so the renamed program no longer checks")
 async def test_rename_of_a_field_keeps_the_program_checking(client, root):
     changes = (await client.text_document_rename_async(lsp.RenameParams(
         text_document=document(uri(root / VECTOR)), position=pos(text_of(root, VECTOR), "「起点」乃", 1),
@@ -591,8 +579,6 @@ async def test_signature_help_in_yu_chains(client, root, rel, before, head, acti
         assert parameter_labels(sig) == params   # spans in UTF-16 units (the astral name shifts them)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG (missing answer): no signature help right after 以 "
-                                       "(「转换」以▮): server/signature.py call_before needs a 于")
 async def test_signature_help_right_after_yi(client, root):
     found = await signature(client, root, "纹理。着色器。豫", "令「像素」为「转换」以")
     assert found is not None and found.signatures[0].label.startswith("「转换」乃")

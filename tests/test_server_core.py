@@ -216,6 +216,8 @@ def tokens_of(text: str):
     ("「写数组」于「数据」于（「加步」于「甲」）于", "写数组", 2),
     ("「几何」之「加步」于", "加步", 0),
     ("「甲」加「乙」于", "乙", 0),
+    ("「转换」以", "转换", 0),                         # a type argument being written
+    ("「转换」以「二维整」于", "转换", 0),
 ])
 def test_call_before_finds_the_function_and_the_argument(before, head, argument):
     call = call_before(tokens_of(before))
@@ -224,6 +226,39 @@ def test_call_before_finds_the_function_and_the_argument(before, head, argument)
 
 def test_call_before_is_none_outside_an_application():
     assert call_before(tokens_of("令「甲」为「乙」加")) is None
+    assert call_before(tokens_of("令「甲」为「乙」中")) is None
+
+
+RECORDS = """寻观「点染」之「点染本」之书。
+「段」即「组类」【「甲」乃「浮三二」也，「乙」乃「浮三二」也】也。
+「用段」乃化「段」而「浮三二」也。
+「用段」者得「s」而「s」中「甲」也。
+「试」乃化「浮三二」而「浮三二」也。
+「试」者得「x」而令「r」为「组值」【「乙」者「x」也，「甲」者「x」也】而令「q」为「组值」【「甲」者「x」也，「乙」者「x」也】而「用段」于「r」加「用段」于「q」加「q」中「甲」也。
+"""
+
+
+def test_fields_of_records_that_become_a_struct_are_its_fields(tmp_path):
+    """A 组值 bound by 令 meets its struct later: in another field order (the
+    checker adopts it) or in the same order (the types are structural)."""
+    from zhuose.server import navigation
+    from zhuose.server.hover import hover
+    file = tmp_path / "记录。着色器。豫"
+    file.write_text(RECORDS, encoding="utf-8")
+    p = Project(tmp_path)
+    key = p.open(file.as_uri(), 1, RECORDS)
+    for needle in ("「乙」者「x」也，「甲」", "「甲」者「x」也】而令「q」", "「甲」者「x」也，「乙」", "「q」中「甲」"):
+        at = p.locate(key, RECORDS.index(needle) + (len("「q」中") if needle.startswith("「q」") else 0) + 1)
+        text, _ = hover(p, at)
+        assert "结构「段」的字段" in text, (needle, text)
+    at = p.locate(key, RECORDS.index("「甲」乃") + 1)
+    edits = navigation.rename(p, at, "丙")[key]
+    renamed = RECORDS
+    for start, end, new in sorted(edits, reverse=True):
+        renamed = renamed[:start] + new + renamed[end:]
+    assert "「甲」" not in renamed
+    p.open(file.as_uri(), 2, renamed)
+    assert [d.message for d in p.ws.diagnostics(key) if d.severity == "错误"] == []
 
 
 @pytest.mark.parametrize("text, cursor, span", [
