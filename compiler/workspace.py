@@ -11,6 +11,7 @@ that an edit costs only what it changed.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from collections import Counter
 from dataclasses import dataclass
@@ -36,8 +37,14 @@ class Loaded:
     problem: Diagnostic | None = None
 
 
+RECURSION_LIMIT = 20000
+
+
 class Workspace:
     def __init__(self, root: str | Path = ".") -> None:
+        # the checker and back ends recurse a few frames per nesting level, and
+        # programs may nest 400 levels (docs/语言.md): more than Python's default
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
         self.root = Path(root).resolve()
         self.overrides: dict[str, str] = {}
         self.counters: Counter = Counter()

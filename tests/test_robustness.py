@@ -3,6 +3,8 @@ and random bytes or token soups never crash the front end (hypothesis)."""
 
 import random
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from zhuose.compiler.syntax.lexer import KEYWORDS, PUNCTUATION
@@ -125,3 +127,28 @@ def test_random_edits_of_a_real_file_keep_diagnostics_identical(tmp_path):
 def test_long_operator_chains_are_an_error_not_a_crash(tmp_path):
     _, diags = check_file(tmp_path, "链。着色器。豫", PRELUDE + "「甲」者" + "「一」加" * 8000 + "「一」也。")
     assert len(diags) == 1 and "嵌套过深" in diags[0].message
+
+
+@pytest.mark.parametrize("body", [
+    "（" * 398 + "「新无三二」于「一」" + "）" * 398,
+    "负" * 397 + "（「新整三二」于「一」）",
+    "非" * 399 + "「阳」",
+], ids=["parentheses", "negations", "nots"])
+def test_nesting_just_under_the_documented_limit_is_a_program(tmp_path, body):
+    """docs/语言.md: nesting is refused only beyond 400 levels, whatever the kind."""
+    from zhuose.compiler.backends import translate
+    path = tmp_path / "深。着色器。豫"
+    path.write_text("寻观「点染」之「点染本」之书。\n「c」者" + body + "也。\n", encoding="utf-8")
+    ws = Workspace(tmp_path)
+    assert ws.diagnostics(path) == []
+    for target in ("wgsl", "msl", "ptx"):
+        assert translate(ws, path, target).diagnostics == [], target
+
+
+def test_the_largest_f32_literal_is_accepted(tmp_path):
+    """3.4028235e38 rounds to the largest f32 (docs/语言.md); one more ulp's worth is infinity."""
+    path = tmp_path / "大。着色器。豫"
+    path.write_text("寻观「点染」之「点染本」之书。\n「c」者「新浮三二」于「340282350000000000000000000000000000000」也。\n"
+                    "「d」者「新浮三二」于「340282370000000000000000000000000000000」也。\n", encoding="utf-8")
+    (error,) = Workspace(tmp_path).diagnostics(path)
+    assert error.definition == "d" and "绝对值至多 3.4028235e38" in error.message

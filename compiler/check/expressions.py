@@ -58,7 +58,10 @@ RESOURCE_HINTS = {
 #: Typed-literal constructors: (scalar kind, width) for the range check.
 LITERAL_CONSTRUCTORS = {"新浮三二": ("float", 32), "新浮十六": ("float", 16),
                         "新整三二": ("int", 32), "新无三二": ("uint", 32)}
-LITERAL_LIMITS = {("float", 32): 3.4028234663852886e38, ("float", 16): 65504.0,
+#: integers: (lowest, highest); floats: (the largest finite value as written in
+#: messages, the magnitude from which a literal rounds to infinity)
+LITERAL_LIMITS = {("float", 32): ("3.4028235e38", 2.0 ** 128 * (1 - 2.0 ** -25)),
+                  ("float", 16): ("65504", 65520.0),
                   ("int", 32): (-(2 ** 31), 2 ** 31 - 1), ("uint", 32): (0, 2 ** 32 - 1)}
 
 #: Subgroup-matrix loads and stores: their 起 and 步 (arguments 2 and 3) count
@@ -159,8 +162,6 @@ class ItemChecker:
             return len(a.items) == len(b.items) and all(
                 self._unify(x, y, node) for x, y in zip(a.items, b.items))
         if isinstance(a, TRecord):
-            if [n for n, _ in a.fields] == [n for n, _ in b.fields]:
-                return all(self._unify(x, y, node) for (_, x), (_, y) in zip(a.fields, b.fields))
             return self._adopt(a, b, node)
         if isinstance(a, TFun):
             return len(a.params) == len(b.params) and all(
@@ -171,10 +172,14 @@ class ItemChecker:
         return False
 
     def _adopt(self, a: TRecord, b: TRecord, node) -> bool:
-        """An anonymous record (a 组值 bound by 令 before it met its struct) and a
-        struct with the same fields in another order are the same type: the
-        record takes the struct's name and field order when the item is done."""
-        if sorted(n for n, _ in a.fields) != sorted(n for n, _ in b.fields) or (a.alias is None) == (b.alias is None):
+        """Two records unify field by field.  An anonymous record (a 组值 bound by
+        令 before it met its struct) and a struct with the same fields, in any
+        order, are the same type: the record takes the struct's name and field
+        order when the item is done."""
+        names = [n for n, _ in a.fields]
+        if names == [n for n, _ in b.fields] and (a.alias is None) == (b.alias is None):
+            return all(self._unify(x, y, node) for (_, x), (_, y) in zip(a.fields, b.fields))
+        if sorted(names) != sorted(n for n, _ in b.fields) or (a.alias is None) == (b.alias is None):
             return False
         named, anonymous = (a, b) if a.alias is not None else (b, a)
         if not all(self._unify(named.field_type(n), t, node) for n, t in anonymous.fields):
@@ -730,8 +735,9 @@ class ItemChecker:
             return
         limit = LITERAL_LIMITS[(kind, width)]
         if kind == "float":
-            if abs(value) > limit:
-                self.error(arg, f"字面量 {value} 超出「{callee}」的范围（绝对值至多 {limit:g}）")
+            shown, overflow = limit
+            if abs(value) >= overflow:
+                self.error(arg, f"字面量 {value} 超出「{callee}」的范围（绝对值至多 {shown}）")
         elif not limit[0] <= value <= limit[1]:
             self.error(arg, f"字面量 {value} 超出「{callee}」的范围（{limit[0]} 至 {limit[1]}）")
 

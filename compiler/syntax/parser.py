@@ -395,6 +395,14 @@ def _depth_error(tokens: list[Token], base: int) -> SyntaxDiagnostic | None:
     return None
 
 
+#: nodes whose nesting the token count (_depth_error) already limits, or that do not nest (；)
+_COUNTED_BY_TOKENS = (ast.Sequence, ast.Paren, ast.Record, ast.Let, ast.Lambda, ast.If)
+
+
+def _is_unary(n) -> bool:
+    return isinstance(n, ast.Operator) and len(n.operands) == 1
+
+
 def _tree_too_deep(node) -> SyntaxDiagnostic | None:
     """Long chains of left-associative operators nest without brackets; the
     later (recursive) stages get at most MAX_DEPTH levels."""
@@ -403,7 +411,7 @@ def _tree_too_deep(node) -> SyntaxDiagnostic | None:
         n, depth = stack.pop()
         if depth > MAX_DEPTH:
             return SyntaxDiagnostic(node.start, node.end, f"表达式嵌套过深：超过 {MAX_DEPTH} 层，请用 令 分成几步")
-        step = 0 if isinstance(n, ast.Sequence) else 1
+        step = 0 if isinstance(n, _COUNTED_BY_TOKENS) or _is_unary(n) else 1
         stack.extend((c, depth + step) for c in ast.children(n))
     return None
 
