@@ -284,7 +284,8 @@ class ItemChecker:
                 progress = True
                 if not ok:
                     self.error(node, self._bound_message(t, bound, who))
-        reported: set[int] = set()
+        # a call whose other implicit parameter was already wrong has had its message
+        reported: set[int] = {id(node) for meta, node, _ in self._call_metas if isinstance(resolve(meta), TError)}
         for meta, node, callee in self._call_metas:
             root = resolve(meta)
             if isinstance(root, TMeta) and id(node) not in reported and id(root) not in reported:
