@@ -36,10 +36,15 @@ WHOLE_SUBGROUP = 32     # Metal's SIMD-group and CUDA's warp (seed 着十一)
 
 def reachable(modules: list[ir.Module], entry: ir.Entry):
     """(module path, function) of every function the entry runs, its own first."""
-    decls = {(m.path, d.name): d for m in modules for d in m.decls}
     start = next(((m.path, entry.function) for m in reversed(modules)
-                  if isinstance(decls.get((m.path, entry.function)), ir.Function)), None)
-    seen, todo = set(), [start] if start else []
+                  if any(isinstance(d, ir.Function) and d.name == entry.function for d in m.decls)), None)
+    return functions_from(modules, start) if start else iter(())
+
+
+def functions_from(modules: list[ir.Module], start: tuple[str, str]):
+    """Function `start` and every function it calls, directly or not, as ((path, name), declaration)."""
+    decls = {(m.path, d.name): d for m in modules for d in m.decls}
+    seen, todo = set(), [start]
     while todo:
         key = todo.pop()
         decl = decls.get(key)

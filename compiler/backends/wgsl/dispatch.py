@@ -14,6 +14,7 @@ import tempfile
 from dataclasses import dataclass
 
 from ... import ir
+from ..stages import functions_from
 from .layout import padded
 from .writer import function_key
 
@@ -143,20 +144,7 @@ def used_resources(modules: list[ir.Module], function: tuple[str, str]) -> list[
     """The resources an entry function uses, directly or through calls, as
     (module path, declaration), in order of (group, binding)."""
     decls = {(m.path, d.name): d for m in modules for d in m.decls}
-    seen_functions, found = set(), {}
-    stack = [function]
-    while stack:
-        key = stack.pop()
-        decl = decls.get(key)
-        if key in seen_functions or not isinstance(decl, ir.Function) or decl.body is None:
-            continue
-        seen_functions.add(key)
-        nodes = [decl.body]
-        while nodes:
-            e = nodes.pop()
-            nodes.extend(ir.children(e))
-            if isinstance(e, ir.GlobalRef) and isinstance(decls.get((e.module, e.name)), ir.Resource):
-                found[(e.module, e.name)] = decls[(e.module, e.name)]
-            elif isinstance(e, ir.Call) and e.kind == "function":
-                stack.append((e.module, e.name))
+    found = {(e.module, e.name): decls[(e.module, e.name)]
+             for _, decl in functions_from(modules, function) for e in ir.walk(decl.body)
+             if isinstance(e, ir.GlobalRef) and isinstance(decls.get((e.module, e.name)), ir.Resource)}
     return sorted(((k[0], r) for k, r in found.items()), key=lambda kr: (kr[1].group or 0, kr[1].binding or 0))
