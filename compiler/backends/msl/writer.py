@@ -62,6 +62,16 @@ class TranslationFailure(Exception):
 
 
 
+def _written_amount(e: ir.Expr):
+    """The number a shift amount is written as (「新无三二」于「三」, or a vector of one), else None."""
+    if isinstance(e, ir.MakeTuple):
+        amounts = {_written_amount(i) for i in e.items}
+        return amounts.pop() if len(amounts) == 1 else None
+    if isinstance(e, ir.Call) and e.kind == "builtin" and e.name == "新无三二":
+        return ir.literal_value(e.args[0])
+    return ir.literal_value(e)
+
+
 def constant_text(value, scalar) -> str | None:
     """An MSL literal for one known component; an abstract integer beyond 32
     bits is a long (WGSL keeps it exact until it meets a concrete type)."""
@@ -1155,9 +1165,14 @@ class MslWriter(LineWriter):
         return Code(f"min(max({x.text}, {low.text}), {high.text})")
 
     def _builtin_shift(self, call: ir.Call) -> Code:
-        """A signed vector shifts by a vector of its own type in MSL."""
+        """WGSL shifts by the amount mod 32 (C++ leaves 32 or more undefined),
+        so an amount that is not a literal below 32 is masked; a signed vector
+        shifts by a vector of its own type in MSL."""
         a, b = self.arguments(call.args)
         symbol = "<<" if call.name == "左移" else ">>"
+        amount = _written_amount(call.args[1])
+        if amount is None or not 0 <= amount < 32:
+            b = Code(f"{b.operand()} & 31u", atomic=False)
         if scalar_kind(call.type) == "int" and vector_parts(deep_resolve(call.type)) is not None:
             b = Code(f"{self.type_text(call.type, (call.start, call.end))}({b.text})")
         return Code(f"{a.operand()} {symbol} {b.operand()}", atomic=False)
