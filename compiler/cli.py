@@ -179,7 +179,6 @@ def commands() -> list[Command]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
     parser = _parser(commands())
     args = parser.parse_args(argv)
     if not args.command:

@@ -293,14 +293,15 @@ class Printer:
             known = None
         if known:
             return f"「{known}」"
-        text = self._structure(t)
+        text = self.structure(t)
         return text if top or not self._needs_parens(t) else f"（{text}）"
 
     @staticmethod
     def _needs_parens(t: Type) -> bool:
         return (isinstance(t, TCon) and bool(t.args)) or isinstance(t, (TTuple, TFun, TFamily))
 
-    def _structure(self, t: Type) -> str:
+    def structure(self, t: Type) -> str:
+        """t written out from its parts, never as its own name (what an alias stands for)."""
         if isinstance(t, (TCon, TFamily)):
             return "于".join([f"「{t.name}」"] + [self.show(a) for a in t.args])
         if isinstance(t, TTuple):

@@ -109,7 +109,7 @@ class HoverWriter:
             if body == f"「{s.name}」":
                 # a builtin alias is the printer's own name for its type
                 # (「四维浮」): show what it stands for, one level down
-                body = self.show._structure(resolve(target))
+                body = self.show.structure(resolve(target))
             head = f"「{s.name}」即{body}"
         elif entry.kind == "constructor":
             kinds = tuple(KIND if k == "type" else INT_LIT for k in entry.params)

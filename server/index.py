@@ -20,7 +20,7 @@ from ..compiler import ir
 from ..compiler.check.scope import Exports, Scope
 from ..compiler.syntax import ast
 from ..compiler.syntax.parser import ParsedItem, number_value
-from ..compiler.types import TCon, TFamily, TFun, TRecord, TTuple, Type, deep_resolve, resolve
+from ..compiler.types import TFun, TRecord, resolve
 from . import irwalk
 
 #: Symbols that live inside one item (compared by their binder's offset).
@@ -69,7 +69,6 @@ class ItemIndexer:
         self.ctx = ctx
         self.item = item
         self.spans = irwalk.spans(decl)
-        self.structs = self._structs_met(decl)
         self.out: list[Occurrence] = []
 
     # ------------------------------------------------------------ recording
@@ -92,62 +91,10 @@ class ItemIndexer:
 
     def field_symbol(self, record_type, label: str) -> Symbol | None:
         t = resolve(record_type) if record_type is not None else None
-        if isinstance(t, TRecord) and not t.alias:
-            t = self._struct_of(t)
         if not isinstance(t, TRecord) or not t.alias or t.field_type(label) is None:
             return None
         owner = self.ctx.scope.type(t.alias)
         return Symbol("field", label, owner.module if owner else "", owner=t.alias) if owner else None
-
-    # ------------------------------------------------------------ records that are structs
-
-    def _structs_met(self, decl: ir.Decl | None) -> list[TRecord]:
-        """The structs (records with a name) whose type occurs in the item's
-        IR: the types of its expressions and binders and the signatures of
-        the top-level functions it calls."""
-        seen: list[Type] = []
-        if isinstance(decl, ir.Function):
-            seen.extend(p.type for p in decl.params)
-        for e in irwalk.walk(irwalk.decl_root(decl)):
-            seen.append(e.type)
-            if isinstance(e, ir.Let):
-                seen.append(e.var.type)
-            elif isinstance(e, ir.LetFun):
-                seen.extend(p.type for p in e.fun.params)
-                seen.append(e.fun.result)
-            elif isinstance(e, ir.Call) and e.kind == "function":
-                seen.append(self._signature(e.module, e.name))
-        structs: dict[str, TRecord] = {}
-        stack = [t for t in seen if t is not None]
-        while stack:
-            t = resolve(stack.pop())
-            if isinstance(t, TRecord):
-                if t.alias and t.alias not in structs:
-                    structs[t.alias] = deep_resolve(t)
-                stack.extend(ft for _, ft in t.fields)
-            elif isinstance(t, (TCon, TFamily)):
-                stack.extend(t.args)
-            elif isinstance(t, TTuple):
-                stack.extend(t.items)
-            elif isinstance(t, TFun):
-                stack.extend((*t.params, t.result))
-        return list(structs.values())
-
-    def _signature(self, module: str, name: str) -> Type | None:
-        scope = self.ctx.scope
-        for layer in [*scope.layers, *scope.modules.values()]:
-            if layer is not None and layer.path == module and name in layer.values:
-                return layer.values[name].type
-        return None
-
-    def _struct_of(self, record: TRecord) -> TRecord | None:
-        """The struct an anonymous record is: types are structural, so a 组值
-        bound by 令 and later ascribed (（「r」也「射线」）) or passed where a
-        struct is expected is that struct, when the item meets exactly one
-        struct of its shape."""
-        record = deep_resolve(record)
-        same = [s for s in self.structs if s == record]
-        return same[0] if len(same) == 1 else None
 
     # ------------------------------------------------------------ items
 

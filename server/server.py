@@ -412,7 +412,6 @@ def on_counters(ls: ZhuoseServer, params):
 
 
 def main() -> int:
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="着色语言服务 %(levelname)s: %(message)s")
     server.start_io()
     return 0

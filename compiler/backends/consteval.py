@@ -349,11 +349,12 @@ class KnownValues:
     def evaluate(self, body: ir.Expr) -> None:
         if id(body) not in self._done:
             self._done.add(id(body))
-            evaluator = ConstEvaluator(self._global, lambda *_: None)
+            evaluator = ConstEvaluator(self.global_value, lambda *_: None)
             evaluator.value(body)
             self.values.update(evaluator.known)
 
-    def _global(self, ref: ir.GlobalRef):
+    def global_value(self, ref: ir.GlobalRef):
+        """The value of a top-level constant, or None."""
         decl = self.decls.get((ref.module, ref.name))
         if not isinstance(decl, ir.Const) or decl.value is None:
             return None

@@ -671,7 +671,7 @@ class ItemChecker:
     def _fragment_offsets(self, callee: str, args: list[ir.Expr], name_span) -> None:
         """A constant 起 or 步 of a fragment load or store that is not a multiple of 8."""
         for what, arg in zip(("起", "步"), args[1:3]):
-            value = _written_number(arg)
+            value = written_number(arg)
             if isinstance(value, int) and value % 8:
                 self.error(arg, f"「{callee}」的{what}须是 8 的倍数（按元素计，着十二），这里是 {value}")
 
@@ -802,7 +802,7 @@ def _closest(name: str, candidates) -> str:
     return f"；是不是「{best}」？" if best else ""
 
 
-def _written_number(e: ir.Expr) -> int | float | None:
+def written_number(e: ir.Expr) -> int | float | None:
     """The number of a literal or a typed literal (「新无三二」于「八」), else None."""
     if isinstance(e, ir.Call) and e.kind == "builtin" and e.name in LITERAL_CONSTRUCTORS:
         return ir.literal_value(e.args[0])

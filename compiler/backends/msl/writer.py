@@ -31,6 +31,7 @@ from ...builtin.io import BUILTIN_IO
 from ...diagnostics import Diagnostic
 from ...types import TCon, TError, TRecord, TTuple, deep_resolve, matrix_parts, resolve, vector_parts
 from .. import EntryInfo, Translation
+from ...check.expressions import written_number
 from ..consteval import KnownValues, is_abstract, scalar_of as const_scalar
 from ..names import NameAllocator
 from ..text import INDENT, Assign, Code, LineWriter, float_text, narrow_float_text
@@ -67,9 +68,7 @@ def _written_amount(e: ir.Expr):
     if isinstance(e, ir.MakeTuple):
         amounts = {_written_amount(i) for i in e.items}
         return amounts.pop() if len(amounts) == 1 else None
-    if isinstance(e, ir.Call) and e.kind == "builtin" and e.name == "新无三二":
-        return ir.literal_value(e.args[0])
-    return ir.literal_value(e)
+    return written_number(e)
 
 
 def constant_text(value, scalar) -> str | None:
@@ -719,13 +718,14 @@ class MslWriter(LineWriter):
             resource: ir.Resource = self.decls[r]
             name = self.globals[r]
             if resource.kind == "workgroup":      # compute entries only (backends/stages.py)
-                shared.append(f"{INDENT}threadgroup {self.type_text(resource.inner, self.at_name(decl))} {name};")
+                shared.append((self.type_text(resource.inner, self.at_name(decl)), name))
                 continue
             if resource.group is None or resource.binding is None:
                 continue
             slot = self._slot(resource)
             params.append((self._resource_type(resource, self.at_name(decl)), name, f"{SLOT_KIND[resource.kind]}({slot})"))
-        self.lines[:0] = shared + self._zero_threadgroup(shared, entry, params)
+        declarations = [f"{INDENT}threadgroup {t} {name};" for t, name in shared]
+        self.lines[:0] = declarations + self._zero_threadgroup([name for _, name in shared], entry, params)
         if not uses.lengths:
             return []
         lengths = [(self._slot(self.decls[r]), r[1]) for r in self.resources if r in uses.lengths]
@@ -747,8 +747,7 @@ class MslWriter(LineWriter):
             params.append(("uint", index, "thread_index_in_threadgroup"))
         step = entry.workgroup_size or 1
         lines = []
-        for line in shared:
-            name = line.rstrip(";").rsplit(" ", 1)[1]
+        for name in shared:
             i = self.scope.claim("yy_i")
             lines.append(f"{INDENT}for (uint {i} = {index}; {i} < sizeof({name}); {i} += {step}u) "
                          f"reinterpret_cast<threadgroup uchar*>(&{name})[{i}] = 0;")

@@ -343,6 +343,8 @@ class Writer:
         with its layout's alignment, or `align` when a user asks for more
         (ldmatrix wants 16 bytes)."""
         symbol = mangle(resource.name, SHARED_PREFIX)
+        if self.shared_align.get(symbol, 0) >= align:
+            return symbol           # declared already, aligned enough
         layout = layout_of(resource.inner)
         align = max(layout.align, align, self.shared_align.get(symbol, 1))
         self.shared_align[symbol] = align

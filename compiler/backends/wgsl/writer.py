@@ -23,7 +23,7 @@ from ..names import NameAllocator
 from ..text import INDENT, Assign, Code, LineWriter, float_text, narrow_float_text
 from .builtins import BUILTINS, UNAVAILABLE_TYPES
 from ..stages import workgroup_variables
-from ..consteval import ConstEvaluator, is_abstract, scalar_of
+from ..consteval import ConstEvaluator, KnownValues, is_abstract, scalar_of
 from .layout import buffer_problem
 
 SCALARS = {("定长小数", 32): "f32", ("定长小数", 16): "f16", ("定长整数", 32): "i32",
@@ -128,7 +128,7 @@ class Writer(LineWriter):
         self.io_uses: dict[tuple[str, str], set[tuple[str, str]]] = {}
         self.global_names = NameAllocator()
         self.effects: dict[tuple[str, str], bool] = {}
-        self.global_consts: dict[tuple[str, str], object] = {}
+        self.constants = KnownValues(self.decls)       # top-level constants' values
         self._memo: dict[tuple[str, int], bool] = {}
         # where we are: module path, item offset, definition name
         self.path = ""
@@ -435,19 +435,10 @@ class Writer(LineWriter):
 
     def _evaluate(self, e: ir.Expr) -> None:
         """Report const-expressions WebGPU would reject; remember known values."""
-        evaluator = ConstEvaluator(self._global_const, lambda node, message: self.error(
+        evaluator = ConstEvaluator(self.constants.global_value, lambda node, message: self.error(
             (node.start, node.end), f"常量表达式在 WGSL 建模块时就求值：{message}，WebGPU 会拒绝这个着色模块"))
         evaluator.value(e)
         self.known = evaluator.known
-
-    def _global_const(self, ref: ir.GlobalRef):
-        key = (ref.module, ref.name)
-        if key not in self.global_consts:
-            self.global_consts[key] = None
-            decl = self.decls.get(key)
-            if isinstance(decl, ir.Const) and decl.value is not None:
-                self.global_consts[key] = ConstEvaluator(self._global_const, lambda *_: None).value(decl.value)
-        return self.global_consts[key]
 
     def _zero_workgroup(self, decl: ir.Function, entry: ir.Entry, params: list[str]) -> None:
         """WebGPU zero-fills workgroup memory when a workgroup starts, but not
