@@ -452,7 +452,7 @@ def test_render_stages_have_no_workgroup_memory(tmp_path):
         「片入口」乃「片元入口」也。
         「片入口」者「片元入口项」于「片」也。
         """)
-    # every target shares the stage rules (backends/stages.py): the message is at the use
+    # every target shares the stage rules (valid/stages.py): the message is at the use
     assert messages(ws, result) == ["例。着色器。豫:5:22: 在「片」中：工作组变量「共」只能用在计算入口里："
                                     "片元入口「片入口」经函数「片」用到了它"]
 

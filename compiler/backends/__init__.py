@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from .. import ir
 from ..diagnostics import Diagnostic
-from .stages import stage_problems
+from ..valid.stages import stage_problems
 
 #: target name → module (relative to this package) exposing translate(ws, checked)
 TARGETS = {"wgsl": ".wgsl", "msl": ".msl", "ptx": ".ptx"}

@@ -32,7 +32,7 @@ from ...diagnostics import Diagnostic
 from ...types import TCon, TError, TRecord, TTuple, deep_resolve, matrix_parts, resolve, vector_parts
 from .. import EntryInfo, Translation
 from ...check.expressions import written_number
-from ..consteval import KnownValues, is_abstract, scalar_of as const_scalar
+from ...valid.consteval import KnownValues, is_abstract, scalar_of as const_scalar
 from ..names import NameAllocator
 from ..text import INDENT, Assign, Code, LineWriter, float_text, narrow_float_text
 from . import fragments
@@ -717,7 +717,7 @@ class MslWriter(LineWriter):
                 continue
             resource: ir.Resource = self.decls[r]
             name = self.globals[r]
-            if resource.kind == "workgroup":      # compute entries only (backends/stages.py)
+            if resource.kind == "workgroup":      # compute entries only (valid/stages.py)
                 shared.append((self.type_text(resource.inner, self.at_name(decl)), name))
                 continue
             if resource.group is None or resource.binding is None:

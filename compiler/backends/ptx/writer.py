@@ -20,7 +20,7 @@ from ...check.expressions import RUNTIME_BUILTINS
 from ...diagnostics import Diagnostic
 from ...types import TCon, TRecord, Type
 from .. import EntryInfo, Translation
-from ..consteval import KnownValues
+from ...valid.consteval import KnownValues
 from ..names import target_name
 from .layout import layout_of, memory_leaves, round_up, stride_of
 from .mangle import ENTRY_PREFIX, SHARED_PREFIX, mangle

@@ -14,7 +14,7 @@ import tempfile
 from dataclasses import dataclass
 
 from ... import ir
-from ..stages import functions_from
+from ...valid.stages import functions_from
 from .layout import padded
 from .writer import function_key
 

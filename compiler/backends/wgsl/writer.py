@@ -22,8 +22,8 @@ from .. import EntryInfo, Translation
 from ..names import NameAllocator
 from ..text import INDENT, Assign, Code, LineWriter, float_text, narrow_float_text
 from .builtins import BUILTINS, UNAVAILABLE_TYPES
-from ..stages import workgroup_variables
-from ..consteval import ConstEvaluator, KnownValues, is_abstract, scalar_of
+from ...valid.stages import workgroup_variables
+from ...valid.consteval import ConstEvaluator, KnownValues, is_abstract, scalar_of
 from .layout import buffer_problem
 
 SCALARS = {("定长小数", 32): "f32", ("定长小数", 16): "f16", ("定长整数", 32): "i32",
