@@ -21,6 +21,7 @@ import pytest
 
 from frontend_util import LANGUAGE_SUM, PRELUDE, SEED_DOUBLE, check_text, write
 from test_ptx_programs import PTXAS
+from tint_judge import tint_validate
 from wgpu_device import device_for, run_entry, validate
 from zhuose.compiler.backends import translate
 from zhuose.compiler.backends.wgsl.dispatch import WebGPUError, create_module
@@ -173,6 +174,7 @@ def test_constant_builtins_pass_naga(tmp_path, t, expr, value):
     they evaluate to (checked against NumPy's bit patterns)."""
     text = wgsl_of(tmp_path, f"「c」乃「{t}」也。\n「c」者{expr}也。\n")
     assert naga_accepts(text)
+    tint_validate(text)
     written = re.search(r"const c: [^=]+= (.*);", text).group(1)
     numbers = [float(x.rstrip("fu")) for x in re.findall(r"-?[0-9][0-9.e+-]*[fu]?", written.split("(", 1)[-1])]
     expected = value if isinstance(value, tuple) else (value,)

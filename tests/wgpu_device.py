@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from references import grid
+from tint_judge import tint_validate
 from zhuose.compiler import ir
 from zhuose.compiler.backends import translate
 from zhuose.compiler.backends.wgsl.dispatch import (WebGPUError, buffer_for, create_module, entry_resources,
@@ -44,8 +45,9 @@ def adapter_info() -> dict:
 
 def validate(wgsl: str):
     """create_shader_module on a real device: naga parses and validates the
-    WGSL; a rejection fails the test with naga's message."""
+    WGSL; then Tint judges it too.  A rejection fails the test with the message."""
     device = device_for(wgsl)
+    tint_validate(wgsl)
     try:
         return create_module(device, wgsl)
     except WebGPUError as err:
@@ -58,6 +60,7 @@ def run_entry(ws, path, entry: str, data: dict, groups, textures=()) -> dict:
     result = translate(ws, path, "wgsl")
     assert result.text is not None, [d.message for d in result.diagnostics]
     device_for(result.text)
+    tint_validate(result.text)
     function = next(e.function for e in result.entries if e.item == entry)
     checked = ws.check(path)
     modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
