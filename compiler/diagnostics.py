@@ -17,6 +17,7 @@ class Diagnostic:
     definition: str | None = None   # the enclosing top-level definition's name
     severity: str = "错误"          # or "警告"
     code: str = ""                  # a stable identifier, for quick fixes
+    related: tuple = ()             # (path, start, end, message): where the cause lies
 
     def full_message(self) -> str:
         where = f"在「{self.definition}」中：" if self.definition else ""

@@ -20,6 +20,7 @@ from pathlib import Path
 from .check.module import CheckCache, CheckedModule, ModuleInput, check_module, type_names
 from .check.scope import Exports
 from .diagnostics import Diagnostic
+from .valid.uniformity import uniformity_problems
 from .packages import (BUILTIN_MODULE, BUILTIN_PACKAGE, INTERFACE_SUFFIX, PackageIndex,
                        builtin_interface_path, is_interface_file)
 from .source import SourceFile, decode_source
@@ -179,8 +180,19 @@ class Workspace:
             checked.diagnostics = [d for d in checked.diagnostics
                                    if d is loaded.problem or "\ufffd" not in d.message]
         self.counters["item_checks"] += self.check_cache.item_checks - before
+        checked.diagnostics.extend(self._uniformity(checked, paths))
         self._modules[key] = (dep_key, checked)
         return checked
+
+    def _uniformity(self, checked: CheckedModule, paths: list[str]) -> list[Diagnostic]:
+        """Uniform control flow (valid/uniformity.py), once the module and its imports check clean."""
+        if checked.module.is_interface or any(d.severity == "错误" for d in checked.diagnostics):
+            return []
+        deps = [self._modules[p][1] for p in paths if p in self._modules]
+        if len(deps) < len(paths) or any(d.severity == "错误" for dep in deps for d in dep.diagnostics):
+            return []
+        modules = [dep.module for dep in deps if not dep.module.is_interface] + [checked.module]
+        return uniformity_problems(modules, {m.path: self.load(m.path).source.text for m in modules})
 
     def _builtin_key(self) -> str:
         """The workspace's own 「点染」 package wins over the shipped one."""

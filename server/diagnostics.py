@@ -8,7 +8,7 @@ from __future__ import annotations
 from lsprotocol import types as lsp
 
 from ..compiler.diagnostics import Diagnostic
-from .positions import lsp_range
+from .positions import lsp_range, uri_of
 from .project import Project
 
 SOURCE = "着色"
@@ -18,7 +18,14 @@ SEVERITY = {"错误": lsp.DiagnosticSeverity.Error, "警告": lsp.DiagnosticSeve
 def to_lsp(project: Project, d: Diagnostic) -> lsp.Diagnostic:
     return lsp.Diagnostic(range=lsp_range(project.source(d.path), d.start, d.end),
                           message=d.full_message(), severity=SEVERITY.get(d.severity, lsp.DiagnosticSeverity.Error),
-                          source=SOURCE, code=d.code or None)
+                          source=SOURCE, code=d.code or None, related_information=related(project, d))
+
+
+def related(project: Project, d: Diagnostic) -> list[lsp.DiagnosticRelatedInformation] | None:
+    """Where the cause lies (a uniformity mistake's condition and varying source)."""
+    return [lsp.DiagnosticRelatedInformation(
+        lsp.Location(uri_of(path), lsp_range(project.source(path), start, end)), message)
+        for path, start, end, message in d.related] or None
 
 
 def too_big(project: Project, path: str) -> list[Diagnostic]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..compiler import ir
 from ..compiler.check.expressions import substitute
+from ..compiler.valid.uniformity import CODE, describe, local_uniformity
 from ..compiler.types import INT_LIT, KIND, TError, TFun, Type, deep_resolve, resolve
 from . import irwalk
 from .index import Occurrence, Symbol
@@ -72,7 +73,22 @@ class HoverWriter:
             e = irwalk.spans(self.decl).get((occ.start, occ.end))
             t = e.type if e is not None else None
         shown = f"「{s.name}」乃{self.show(deep_resolve(t))}" if t is not None else f"「{s.name}」"
-        return code(shown) + f"\n\n{LOCAL_KINDS[s.kind]}"
+        uniformity = self.uniformity(s) if s.kind in ("local", "param") else None
+        return code(shown) + f"\n\n{LOCAL_KINDS[s.kind]}" + (f"\n\n{uniformity}" if uniformity else "")
+
+    def uniformity(self, s: Symbol) -> str | None:
+        """Seed 004's Uniform/Varying: 一致 or 各异 (valid/uniformity.py), once the module checks clean."""
+        if not isinstance(self.decl, ir.Function) or self.decl.body is None:
+            return None
+        ws, checked = self.project.ws, self.at.checked
+        if any(d.severity == "错误" and d.code != CODE for d in ws.diagnostics(checked.path)):
+            return None
+        modules = [m for m in (ws.check(p).module for p in checked.module.imports) if not m.is_interface]
+        modules.append(checked.module)
+        taints = local_uniformity(modules, {m.path: ws.source(m.path).text for m in modules},
+                                  checked.module.path, self.decl)
+        taint = next((t for var, t in taints.items() if (var.start, var.end) == (s.at, s.at + len(s.name) + 2)), None)
+        return describe(taint, self.decl) if taint is not None else None
 
     def value(self, s: Symbol, occ: Occurrence) -> str | None:
         checked = self.project.checked(s.path)

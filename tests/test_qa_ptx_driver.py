@@ -300,19 +300,22 @@ DIVERGENT_BARRIER = storage("出", "浮三二", 0) + """
 """ + entry("核", "六四")
 
 
-@pytest.mark.xfail(strict=True, reason="LIMITATION (docs/语言.md): 工作组屏障 inside 若 on 局部调用序 (half the workgroup) translates to "
-                                       "bar.sync 0 behind a divergent branch: undefined on a GPU (all threads of the "
-                                       "CTA must reach it); WGSL forbids a barrier outside uniform control flow, but "
-                                       "neither the checker nor the PTX writer says so (naga accepts it too)")
 def test_barrier_in_non_uniform_control_flow_is_refused():
+    """工作组屏障 inside 若 on 局部调用序 (half the workgroup) would be bar.sync 0 behind a
+    divergent branch, undefined on a GPU: 检查 refuses it at the barrier (docs/语言.md)."""
     folder = Path(tempfile.mkdtemp(prefix="qa_g3_"))
     path = folder / "程序。着色器。豫"
     path.write_text("寻观「点染」之「点染本」之书。\n\n" + DIVERGENT_BARRIER, encoding="utf-8")
     from zhuose.compiler.workspace import Workspace
     ws = Workspace(folder)
     errors = [d for d in ws.diagnostics(path) if d.severity == "错误"]
-    result = translate(ws, path, "ptx")
-    assert errors or result.text is None
+    assert len(errors) == 1 and "「工作组屏障」须在一致控制流中执行" in errors[0].message
+    assert "局部调用序" in errors[0].message and "条件“「序」小于" in errors[0].message
+    position = ws.source(path).position(errors[0].start)
+    assert (position.line, position.column) == (DIVERGENT_BARRIER.count("\n", 0, DIVERGENT_BARRIER.index("「工作组屏障」")) + 2,
+                                               DIVERGENT_BARRIER.index("「工作组屏障」")
+                                               - DIVERGENT_BARRIER.rindex("\n", 0, DIVERGENT_BARRIER.index("「工作组屏障」")) - 1)
+    assert translate(ws, path, "ptx").text is None
 
 
 # ---------------------------------------------------------------- runtime.py behind a recording libcuda

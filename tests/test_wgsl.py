@@ -208,7 +208,7 @@ def test_if_becomes_select_only_for_plain_values(tmp_path):
 
 def test_subgroup_calls_are_never_selected(tmp_path):
     text = wgsl(tmp_path, buffer("出", 0, "浮三二") + """
-「主」乃化「全局调用号」为「有」者也。
+「主」乃化「工作组号」为「有」者也。
 「主」者得「号」而
 　令「x」为「新浮三二」于（「号」中「零」）而
 　「写数组」于「出」于「号」中「零」于（若「x」小于（「新浮三二」于「二」）则「子组求和」于「x」否则「x」）

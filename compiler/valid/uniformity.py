@@ -1,0 +1,415 @@
+"""Uniformity analysis (the WGSL specification's, on 着色's forms), for every target.
+
+Barriers, subgroup operations, subgroup-matrix and tensor-fragment calls,
+derivatives and implicit-level sampling must be reached by the whole group at
+once.  A value is *varying* (各异) when invocations may disagree on it: it
+comes from 「局部调用序」 and the other per-invocation inputs, from read-write
+storage or workgroup memory, from an atomic or a subgroup operation.  Control
+flow is varying under a 「若」 whose condition is varying, and inside a loop
+(a local tail-recursive function) whose continuation is; it reconverges after
+the 「若」 or the loop.  Cells (格) are followed along the flow.  Every
+top-level function gets a summary — does it require uniform control flow,
+which parameters must be uniform, on which parameters its result depends — so
+a call is judged without re-reading the callee, in this module or an imported
+one.  A mistake is reported once, where it can be fixed: at the requiring call
+inside the function when the cause is there, otherwise at the call of the
+function in the caller that makes the flow varying.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import ir
+from ..diagnostics import Diagnostic
+from ..types import TRecord
+
+#: builtins that must run in uniform control flow, beyond every 子组… operation
+#: and every subgroup-matrix (矩阵片) and tensor-fragment (张量片) call
+UNIFORM_BUILTINS = frozenset("工作组屏障 存储屏障 横差 纵差 采样纹理 比较采样".split())
+#: builtin → the argument (by position) that must be uniform
+UNIFORM_ARGUMENTS = {"子组上移洗牌": 1, "子组下移洗牌": 1, "子组异或洗牌": 1}
+#: entry inputs the whole workgroup shares; every other input varies per invocation
+UNIFORM_INPUTS = frozenset("工作组号 工作组数 子组大小".split())
+#: builtins whose result varies even when their arguments do not (memory others may write)
+VARYING_READS = {"读共享数组": "工作组变量", "原子读": "原子", "原子加": "原子", "原子最大": "原子",
+                 "原子最小": "原子", "原子存": "原子"}
+#: reads whose result is varying only from a read-write storage buffer
+STORAGE_READS = frozenset("读数组 读存储".split())
+
+
+def requires_uniform(builtin: str) -> bool:
+    return (builtin in UNIFORM_BUILTINS or builtin.startswith("子组") or "矩阵片" in builtin
+            or "张量片" in builtin)
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a varying value comes from: a description and its span (absolute)."""
+
+    what: str
+    path: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Taint:
+    """A value's (or the control flow's) uniformity: varying because of `source`,
+    or depending on the function's parameters `params`; `cond` is the span of the
+    condition that made control flow so."""
+
+    source: Source | None = None
+    params: frozenset = frozenset()
+    cond: tuple | None = None
+
+    def join(self, other: "Taint") -> "Taint":
+        if other == UNIFORM:
+            return self
+        if self == UNIFORM:
+            return other
+        return Taint(self.source or other.source, self.params | other.params, self.cond or other.cond)
+
+    @property
+    def varying(self) -> bool:
+        return self.source is not None
+
+
+UNIFORM = Taint()
+CODE = "uniformity"      # the diagnostics' code
+
+
+@dataclass(frozen=True)
+class Need:
+    """Why a function needs uniformity: the requiring builtin and the call that reaches it."""
+
+    builtin: str
+    via: str | None = None       # the function called (None: the builtin itself)
+
+
+@dataclass
+class Summary:
+    requires: Need | None = None
+    uniform_params: dict = field(default_factory=dict)     # index → Need
+    result: Taint = UNIFORM
+
+
+@dataclass(eq=False)
+class Cell:
+    taint: Taint
+
+
+@dataclass
+class Fields:
+    """A tuple or record value, its parts' uniformity kept apart."""
+
+    parts: dict
+
+
+def flat(value) -> Taint:
+    if isinstance(value, Fields):
+        out = UNIFORM
+        for part in value.parts.values():
+            out = out.join(flat(part))
+        return out
+    if isinstance(value, Cell):
+        return value.taint
+    return value
+
+
+@dataclass
+class Problem:
+    start: int
+    end: int
+    message: str
+    related: list      # [(path, start, end, message)]
+
+
+class Analysis:
+    """Summaries of every function of the modules, and the problems of one module."""
+
+    def __init__(self, modules: list[ir.Module], sources: dict[str, str]):
+        self.decls = {(m.path, d.name): d for m in modules for d in m.decls}
+        self.sources = sources
+        self.summaries: dict[tuple[str, str], Summary] = {}
+        self.problems: dict[tuple[str, str], list[Problem]] = {}
+        self.entries = {(m.path, d.function): d for m in modules for d in m.decls if isinstance(d, ir.Entry)}
+
+    def summary(self, key: tuple[str, str]) -> Summary:
+        if key not in self.summaries:
+            self.summaries[key] = Summary()          # a cycle (never legal) reads as harmless
+            decl = self.decls.get(key)
+            if isinstance(decl, ir.Function) and decl.body is not None:
+                walker = FunctionWalk(self, key[0], decl, self.entries.get(key))
+                self.summaries[key] = walker.run()
+                self.problems[key] = walker.problems
+        return self.summaries[key]
+
+    def text(self, path: str, start: int, end: int) -> str:
+        return self.sources.get(path, "")[start:end]
+
+
+class FunctionWalk:
+    """One function's body, in evaluation order, with the control flow's uniformity."""
+
+    def __init__(self, analysis: Analysis, path: str, decl: ir.Function, entry: ir.Entry | None):
+        self.analysis, self.path, self.decl, self.entry = analysis, path, decl, entry
+        self.base = decl.start
+        self.summary = Summary()
+        self.problems: list[Problem] = []
+        self.seen: set = set()
+        self.quiet = 0
+        self.cells: list[Cell] = []
+        self.loops: list[dict] = []      # the active loops: {"fun", "cf", "args"}
+
+    # ---------------------------------------------------------------- entry
+
+    def run(self) -> Summary:
+        env = {}
+        for index, var in enumerate(self.decl.params):
+            env[var] = self._input(var) if self.entry else Taint(params=frozenset({index}))
+        result = self.expr(self.decl.body, env, UNIFORM)
+        self.summary.result = flat(result)
+        return self.summary
+
+    def _input(self, var: ir.LocalVar):
+        """An entry parameter: an input, or a record of inputs, each uniform or not by its kind."""
+        if isinstance(var.type, TRecord):
+            return Fields({name: self._input_taint(t, var, name) for name, t in var.type.fields})
+        return self._input_taint(var.type, var, None)
+
+    def _input_taint(self, t, var, field_name) -> Taint:
+        alias = getattr(t, "alias", None)
+        if alias in UNIFORM_INPUTS:
+            return UNIFORM
+        shown = f"「{var.name}」的字段「{field_name}」" if field_name else f"「{var.name}」"
+        kind = f"入口输入「{alias}」" if alias else "入口输入"
+        return Taint(Source(f"{shown}是{kind}，每个调用各不相同", self.path, self.base + var.start,
+                            self.base + var.end))
+
+    # ---------------------------------------------------------------- expressions
+
+    def expr(self, e: ir.Expr, env: dict, cf: Taint):
+        method = getattr(self, "_" + type(e).__name__, None)
+        return method(e, env, cf) if method else UNIFORM
+
+    def _LocalRef(self, e, env, cf):
+        value = env.get(e.var, UNIFORM)
+        return value
+
+    def _Project(self, e, env, cf):
+        base = self.expr(e.base, env, cf)
+        if isinstance(base, Fields):
+            part = base.parts.get(e.field if e.field is not None else e.index)
+            if part is not None:
+                return part
+        return flat(base)
+
+    def _MakeTuple(self, e, env, cf):
+        return Fields({i: self.expr(x, env, cf) for i, x in enumerate(e.items)})
+
+    def _MakeRecord(self, e, env, cf):
+        return Fields({name: self.expr(x, env, cf) for name, x in e.fields})
+
+    def _Seq(self, e, env, cf):
+        value = UNIFORM
+        for item in e.items:
+            value = self.expr(item, env, cf)
+        return value
+
+    def _Let(self, e, env, cf):
+        value = self.expr(e.value, env, cf)
+        return self.expr(e.body, {**env, e.var: value}, cf)
+
+    def _LetFun(self, e, env, cf):
+        return self.expr(e.body, {**env, e.fun: ("fun", e.fun, env)}, cf)
+
+    def _If(self, e, env, cf):
+        cond = flat(self.expr(e.cond, env, cf))
+        inner = cf.join(Taint(cond.source, cond.params, (self.base + e.cond.start, self.base + e.cond.end))
+                        if cond != UNIFORM else UNIFORM)
+        before = self._cells()
+        then = self.expr(e.then, env, inner)
+        after_then = self._cells()
+        self._restore(before)
+        other = self.expr(e.otherwise, env, inner) if e.otherwise is not None else UNIFORM
+        for cell, taint in after_then.items():
+            cell.taint = cell.taint.join(taint)
+        return Taint(cond.source, cond.params).join(flat(then)).join(flat(other))
+
+    def _cells(self) -> dict:
+        return {cell: cell.taint for cell in self.cells}
+
+    def _restore(self, saved: dict) -> None:
+        for cell, taint in saved.items():
+            cell.taint = taint
+
+    # ---------------------------------------------------------------- calls
+
+    def _Call(self, e, env, cf):
+        if e.kind == "local":
+            return self._local_call(e, env, cf)
+        args = [self.expr(a, env, cf) for a in e.args]
+        if e.kind == "function":
+            return self._function_call(e, args, cf)
+        return self._builtin_call(e, args, env, cf)
+
+    def _builtin_call(self, e, args, env, cf):
+        name = e.name
+        if name == "新格":
+            cell = Cell(flat(args[0]).join(Taint(cf.source, cf.params)))
+            self.cells.append(cell)
+            return cell
+        if name == "读格":
+            return args[0].taint if isinstance(args[0], Cell) else flat(args[0])
+        if name == "写格":
+            if isinstance(args[0], Cell):
+                value = flat(args[1])
+                flow = Taint(cf.source, cf.params)
+                args[0].taint = value.join(flow) if flow == UNIFORM else args[0].taint.join(value).join(flow)
+            return UNIFORM
+        if requires_uniform(name):
+            self._require(e, cf, Need(name))
+        if name in UNIFORM_ARGUMENTS and len(args) > UNIFORM_ARGUMENTS[name]:
+            index = UNIFORM_ARGUMENTS[name]
+            self._argument_must_be_uniform(e, e.args[index], flat(args[index]),
+                                           f"「{name}」的第 {index + 1} 个实参须一致（各调用相同）", Need(name))
+        out = UNIFORM
+        for a in args:
+            out = out.join(flat(a))
+        return out.join(self._varying_result(e))
+
+    def _varying_result(self, e) -> Taint:
+        where = (self.path, self.base + e.start, self.base + e.end)
+        if e.name in VARYING_READS:
+            return Taint(Source(f"「{e.name}」读的是{VARYING_READS[e.name]}，别的调用可能正在写", *where))
+        if e.name.startswith("子组"):
+            return Taint(Source(f"「{e.name}」的结果只在子组内一致", *where))
+        if e.name in STORAGE_READS and e.args and isinstance(e.args[0], ir.GlobalRef):
+            resource = self.analysis.decls.get((e.args[0].module, e.args[0].name))
+            if isinstance(resource, ir.Resource) and resource.kind == "storage" and resource.access != "只读":
+                return Taint(Source(f"「{e.name}」读的是读写存储缓冲「{resource.name}」，别的调用可能正在写", *where))
+        return UNIFORM
+
+    def _function_call(self, e, args, cf):
+        summary = self.analysis.summary((e.module, e.name))
+        if summary.requires is not None:
+            self._require(e, cf, Need(summary.requires.builtin, e.name))
+        for index, need in summary.uniform_params.items():
+            if index < len(args):
+                self._argument_must_be_uniform(e, e.args[index], flat(args[index]),
+                                               f"调用「{e.name}」的第 {index + 1} 个实参须一致", Need(need.builtin, e.name))
+        out = Taint(summary.result.source)
+        for index in summary.result.params:
+            if index < len(args):
+                out = out.join(flat(args[index]))
+        return out
+
+    def _local_call(self, e, env, cf):
+        found = env.get(e.local)
+        args = [self.expr(a, env, cf) for a in e.args]
+        for loop in self.loops:
+            if loop["fun"] is e.local:          # the loop goes round again
+                loop["cf"] = loop["cf"].join(cf)
+                loop["args"] = [old if isinstance(old, Fields) else flat(old).join(flat(new))
+                                for old, new in zip(loop["args"], args)]
+                return UNIFORM
+        if found is None:
+            return UNIFORM
+        _, fun, closure = found
+        if not fun.recursive:
+            return self.expr(fun.body, {**closure, **dict(zip(fun.params, args)), fun: found}, cf)
+        return self._loop(fun, found, closure, args, cf)
+
+    def _loop(self, fun, found, closure, args, cf):
+        """A tail-recursive local function is a loop: iterate until the uniformity of its
+        parameters, its control flow and the cells settle, then walk it once more reporting."""
+        loop = {"fun": fun, "cf": cf, "args": list(args)}
+        self.loops.append(loop)
+        self.quiet += 1
+        for _ in range(8):
+            state = (loop["cf"], [flat(a) for a in loop["args"]], self._cells())
+            self.expr(fun.body, {**closure, **dict(zip(fun.params, loop["args"])), fun: found}, loop["cf"])
+            if state == (loop["cf"], [flat(a) for a in loop["args"]], self._cells()):
+                break
+        self.quiet -= 1
+        value = self.expr(fun.body, {**closure, **dict(zip(fun.params, loop["args"])), fun: found}, loop["cf"])
+        self.loops.pop()
+        return flat(value).join(Taint(loop["cf"].source, loop["cf"].params))
+
+    # ---------------------------------------------------------------- requirements
+
+    def _require(self, e, cf: Taint, need: Need) -> None:
+        if cf.varying:
+            what = f"调用「{need.via}」（它用到「{need.builtin}」）" if need.via else f"「{need.builtin}」"
+            self._report(e, f"{what}须在一致控制流中执行", cf.cond, cf.source)
+        elif cf.params or self.entry is None:
+            if self.summary.requires is None:
+                self.summary.requires = need
+            for index in cf.params:
+                self.summary.uniform_params.setdefault(index, need)
+
+    def _argument_must_be_uniform(self, call, arg, taint: Taint, what: str, need: Need) -> None:
+        if taint.varying:
+            self._report(arg, what, None, taint.source)
+        for index in taint.params:
+            self.summary.uniform_params.setdefault(index, need)
+
+    def _report(self, e, what: str, cond, source: Source) -> None:
+        start, end = self.base + e.start, self.base + e.end
+        if self.quiet or (start, end) in self.seen:
+            return
+        self.seen.add((start, end))
+        related = []
+        if cond is not None:
+            shown = self.analysis.text(self.path, *cond)
+            why = f"：条件“{shown}”各异，{source.what}"
+            related.append((self.path, cond[0], cond[1], f"条件“{shown}”各异，控制流在这里分叉"))
+        else:
+            why = f"：这个值各异，{source.what}"
+        related.append((source.path, source.start, source.end, source.what))
+        self.problems.append(Problem(start, end, what + why, related))
+
+
+def uniformity_problems(modules: list[ir.Module], sources: dict[str, str]) -> list[Diagnostic]:
+    """The uniformity mistakes in the last module's functions (the others are its imports)."""
+    module = modules[-1]
+    analysis = Analysis(modules, sources)
+    out = []
+    for decl in module.decls:
+        if isinstance(decl, ir.Function) and decl.body is not None:
+            analysis.summary((module.path, decl.name))
+            for p in analysis.problems.get((module.path, decl.name), []):
+                out.append(Diagnostic(module.path, p.start, p.end, p.message, decl.name, code=CODE,
+                                      related=tuple(p.related)))
+    return out
+
+
+def local_uniformity(modules: list[ir.Module], sources: dict[str, str], path: str, decl: ir.Function) -> dict:
+    """LocalVar → Taint of every local name of one function (for hover)."""
+    analysis = Analysis(modules, sources)
+    walker = FunctionWalk(analysis, path, decl, analysis.entries.get((path, decl.name)))
+    seen: dict = {}
+    original = walker.expr
+
+    def record(e, env, cf):
+        value = original(e, env, cf)
+        for var, v in env.items():
+            if isinstance(var, ir.LocalVar):
+                seen[var] = flat(v) if var not in seen else seen[var].join(flat(v))
+        return value
+
+    walker.expr = record
+    walker.quiet = 1
+    walker.run()
+    return seen
+
+
+def describe(taint: Taint, decl: ir.Function) -> str:
+    """一致 / 各异, in words, for hover."""
+    if taint.varying:
+        return f"各异：{taint.source.what}"
+    if taint.params:
+        names = "、".join(f"「{decl.params[i].name}」" for i in sorted(taint.params) if i < len(decl.params))
+        return f"一致与否随参数{names}：调用处实参一致时一致"
+    return "一致：同一工作组的所有调用得到相同的值"
