@@ -38,6 +38,10 @@ VARYING_READS = {"读共享数组": "工作组变量", "原子读": "原子", "�
 STORAGE_READS = frozenset("读数组 读存储".split())
 
 
+def astuple_span(source: "Source") -> tuple:
+    return source.path, source.start, source.end
+
+
 def requires_uniform(builtin: str) -> bool:
     return (builtin in UNIFORM_BUILTINS or builtin.startswith("子组") or "矩阵片" in builtin
             or "张量片" in builtin)
@@ -175,7 +179,13 @@ class FunctionWalk:
     def _input(self, var: ir.LocalVar):
         """An entry parameter: an input, or a record of inputs, each uniform or not by its kind."""
         if isinstance(var.type, TRecord):
-            return Fields({name: self._input_taint(t, var, name) for name, t in var.type.fields})
+            parts = {name: self._input_taint(t, var, name) for name, t in var.type.fields}
+            varying = next((t for t in parts.values() if t.varying), None)
+            # WGSL judges an entry parameter struct as a whole: one varying field makes every field varying
+            if varying is None:
+                return Fields(parts)
+            whole = Taint(Source(varying.source.what + "（WGSL 把入口参数结构按整体算）", *astuple_span(varying.source)))
+            return Fields({name: whole for name in parts})
         return self._input_taint(var.type, var, None)
 
     def _input_taint(self, t, var, field_name) -> Taint:

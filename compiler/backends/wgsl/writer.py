@@ -23,6 +23,7 @@ from ..names import NameAllocator
 from ..text import INDENT, Assign, Code, LineWriter, float_text, narrow_float_text
 from .builtins import BUILTINS, UNAVAILABLE_TYPES
 from ...valid.stages import workgroup_variables
+from ...valid.uniformity import requires_uniform
 from ...valid.consteval import ConstEvaluator, KnownValues, is_abstract, scalar_of
 from .layout import buffer_problem
 
@@ -851,7 +852,8 @@ class Writer(LineWriter):
 
     def _form_infix(self, e, spec) -> Code:
         a, b = self.operands(e.args)
-        return Code(f"{a.operand()} {spec.text} {b.operand()}", atomic=False)
+        return Code(f"{a.operand()} {_EAGER.get(spec.text, spec.text) if _needs_uniform(e.args[1]) else spec.text} "
+                    f"{b.operand()}", atomic=False)
 
     def _form_prefix(self, e, spec) -> Code:
         (a,) = self.operands(e.args)
@@ -914,3 +916,12 @@ class Writer(LineWriter):
     def _form_unavailable(self, e, spec) -> None:
         self.error((e.name_start, e.name_end), spec.text)
         return Code("?") if not is_unit(e.type) else None
+
+
+#: 且/或 whose right operand must run in uniform control flow: `&`/`|` evaluate it
+#: always, where `&&`/`||` would put it behind the left operand (a branch, for Tint)
+_EAGER = {"&&": "&", "||": "|"}
+
+
+def _needs_uniform(e: ir.Expr) -> bool:
+    return any(isinstance(n, ir.Call) and n.kind == "builtin" and requires_uniform(n.name) for n in ir.walk(e))

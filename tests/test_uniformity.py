@@ -1,0 +1,199 @@
+"""Uniform control flow (compiler/valid/uniformity.py): for each kind of varying
+source and each operation that needs uniform control flow, a program 检查 must
+refuse at the right line and column, naming the condition and the source, and a
+close variant it must accept — whose WGSL naga and Tint accept too."""
+
+from __future__ import annotations
+
+import pytest
+
+from zhuose.compiler.backends import translate
+from zhuose.compiler.workspace import Workspace
+
+from tint_judge import tint_errors
+from wgpu_device import validate
+
+HEAD = """寻观「点染」之「点染本」之书。
+
+「数据」乃「存储缓冲」于（「数组」于「无三二」）也。
+「数据」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。
+「表」乃「存储缓冲」于（「数组」于「无三二」）也。
+「表」者「绑定」于（「组值」【「组」者「零」也，「号」者「一」也，「访问」者「只读」也】）也。
+「计数」乃「存储缓冲」于（「数组」于（「原子」于「无三二」））也。
+「计数」者「绑定」于（「组值」【「组」者「零」也，「号」者「二」也，「访问」者「读写」也】）也。
+「共」乃「工作组变量」于（「定长数组」于「无三二」于「六四」）也。
+「共」者「工作组共享」于「元」也。
+「界」乃「无三二」也。
+「界」者「新无三二」于「三」也。
+
+"""
+ENTRY = """
+「核入口」乃「计算入口」也。
+「核入口」者「计算入口项」于「核」于（「组值」【「工作组大小」者「六四」也】）也。
+"""
+
+
+def kernel(param: str, body: str, helpers: str = "") -> str:
+    return HEAD + helpers + f"「核」乃化「{param}」为「有」者也。\n「核」者得「号」而\n{body}\n也。\n" + ENTRY
+
+
+def diagnostics(tmp_path, text: str):
+    path = tmp_path / "程序。着色器。豫"
+    path.write_text(text, encoding="utf-8")
+    ws = Workspace(tmp_path)
+    return ws, path, [d for d in ws.diagnostics(path) if d.severity == "错误"]
+
+
+def position(text: str, needle: str) -> tuple[int, int]:
+    at = text.index(needle)
+    return text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+
+
+BARRIER = "「工作组屏障」于「元」"
+SUBGROUP = "「写数组」于「数据」于「界」于（「子组求和」于「界」）"
+VARYING = {      # kind of source → (entry parameter, condition, what the message names)
+    "局部调用序": ("局部调用序", "「号」大于「界」", "入口输入「局部调用序」"),
+    "局部调用号": ("局部调用号", "「号」中「零」大于「界」", "入口输入「局部调用号」"),
+    "全局调用号": ("全局调用号", "「号」中「零」大于「界」", "入口输入「全局调用号」"),
+    "子组调用序": ("子组调用序", "「号」大于「界」", "入口输入「子组调用序」"),
+    "读写存储": ("工作组号", "「读数组」于「数据」于「界」大于「界」", "读写存储缓冲「数据」"),
+    "工作组变量": ("工作组号", "「读共享数组」于「共」于「界」大于「界」", "工作组变量"),
+    "原子": ("工作组号", "「原子加」于「计数」于「界」于「界」大于「界」", "原子"),
+    "子组结果": ("工作组号", "「子组求和」于「界」大于「界」", "只在子组内一致"),
+}
+UNIFORM = {      # the close variants: a condition every invocation of the workgroup agrees on
+    "工作组号": ("工作组号", "「号」中「零」大于「界」"),
+    "工作组数": ("工作组数", "「号」中「零」大于「界」"),
+    "只读存储": ("局部调用序", "「读数组」于「表」于「界」大于「界」"),
+    "常量": ("局部调用序", "「界」大于（「新无三二」于「二」）"),
+    "数组长度": ("局部调用序", "「数组长度」于「数据」大于「界」"),
+}
+
+
+def refused(tmp_path, text: str, needle: str, *named: str):
+    _, _, errors = diagnostics(tmp_path, text)
+    assert len(errors) == 1, [e.message for e in errors]
+    ws_text = text
+    (error,) = errors
+    ws, path, _ = diagnostics(tmp_path, text)
+    pos = ws.source(path).position(error.start)
+    assert (pos.line + 1, pos.column + 1) == position(ws_text, needle), error.message
+    for word in named:
+        assert word in error.message, error.message
+    return error
+
+
+def accepted(tmp_path, text: str) -> str:
+    ws, path, errors = diagnostics(tmp_path, text)
+    assert not errors, [e.message for e in errors]
+    result = translate(ws, path, "wgsl")
+    assert result.text is not None, [d.message for d in result.diagnostics]
+    validate(result.text)          # naga and Tint
+    return result.text
+
+
+@pytest.mark.parametrize("kind", VARYING)
+@pytest.mark.parametrize("op", [BARRIER, "「存储屏障」于「元」", SUBGROUP], ids=["工作组屏障", "存储屏障", "子组求和"])
+def test_a_varying_condition_refuses_the_operation(tmp_path, kind, op):
+    param, cond, source = VARYING[kind]
+    text = kernel(param, f"　若{cond}则{op}否则「元」")
+    needle = op if op != SUBGROUP else "「子组求和」于「界」）"
+    refused(tmp_path, text, needle, "须在一致控制流中执行", f"条件“{cond}”各异", source)
+
+
+@pytest.mark.parametrize("kind", UNIFORM)
+@pytest.mark.parametrize("op", [BARRIER, SUBGROUP], ids=["工作组屏障", "子组求和"])
+def test_a_uniform_condition_accepts_it(tmp_path, kind, op):
+    param, cond = UNIFORM[kind]
+    accepted(tmp_path, kernel(param, f"　若{cond}则{op}否则「元」"))
+
+
+HELPER = "「等」乃化「无三二」为「有」者也。\n「等」者得「n」而若「n」大于「界」则「工作组屏障」于「元」否则「元」也。\n\n"
+
+
+def test_a_helper_that_waits_is_refused_at_its_call_in_a_divergent_branch(tmp_path):
+    text = kernel("局部调用序", "　若「号」大于「界」则「等」于「元」否则「元」",
+                  "「等」乃化「有」为「有」者也。\n「等」者得「u」而「工作组屏障」于「u」也。\n\n")
+    refused(tmp_path, text, "「等」于「元」", "调用「等」（它用到「工作组屏障」）须在一致控制流中执行", "局部调用序")
+
+
+def test_a_helper_whose_parameter_guards_a_barrier_needs_a_uniform_argument(tmp_path):
+    text = kernel("局部调用序", "　「等」于「号」", HELPER)
+    refused(tmp_path, text, "「号」\n也", "调用「等」的第 1 个实参须一致", "局部调用序")
+    accepted(tmp_path, kernel("工作组号", "　「等」于（「号」中「零」）", HELPER))
+
+
+def test_a_helpers_varying_result_is_followed(tmp_path):
+    helper = "「读」乃化「无三二」为「无三二」者也。\n「读」者得「i」而「读数组」于「数据」于「i」也。\n\n"
+    text = kernel("工作组号", f"　若「读」于「界」大于「界」则{BARRIER}否则「元」", helper)
+    refused(tmp_path, text, BARRIER, "读写存储缓冲「数据」")
+    helper = "「读」乃化「无三二」为「无三二」者也。\n「读」者得「i」而「读数组」于「表」于「i」也。\n\n"
+    accepted(tmp_path, kernel("工作组号", f"　若「读」于「界」大于「界」则{BARRIER}否则「元」", helper))
+
+
+LOOP = """　令「环」为得「k」而
+　　若「k」小于{bound}
+　　则（{op}；「环」于（「k」加（「新无三二」于「一」）））
+　　否则「元」
+　而「环」于（「新无三二」于「零」）"""
+
+
+def test_a_loop_whose_trip_count_varies_refuses_a_barrier_inside(tmp_path):
+    text = kernel("工作组号", LOOP.format(bound="「读数组」于「数据」于「界」", op=BARRIER))
+    refused(tmp_path, text, BARRIER, "须在一致控制流中执行", "读写存储缓冲「数据」")
+    accepted(tmp_path, kernel("工作组号", LOOP.format(bound="「读数组」于「表」于「界」", op=BARRIER)))
+
+
+def test_control_flow_reconverges_after_a_varying_loop(tmp_path):
+    body = LOOP.format(bound="「读数组」于「数据」于「界」", op="「元」") + f"；\n　{BARRIER}"
+    accepted(tmp_path, kernel("工作组号", body))
+
+
+def test_a_cell_written_under_a_varying_condition_is_varying(tmp_path):
+    body = ("　令「c」为「新格」于「界」而\n　（若「号」大于「界」则「写格」于「c」于「号」否则「元」）；\n"
+            f"　若「读格」于「c」大于「界」则{BARRIER}否则「元」")
+    refused(tmp_path, kernel("局部调用序", body), BARRIER, "局部调用序")
+    body = ("　令「c」为「新格」于「号」而\n　「写格」于「c」于「界」；\n"
+            f"　若「读格」于「c」大于「界」则{BARRIER}否则「元」")
+    accepted(tmp_path, kernel("局部调用序", body))
+
+
+def test_the_mask_of_a_shuffle_must_be_uniform(tmp_path):
+    text = kernel("子组调用序", "　「写数组」于「数据」于「号」于（「子组异或洗牌」于「号」于「号」）")
+    refused(tmp_path, text, "「号」）", "「子组异或洗牌」的第 2 个实参须一致", "子组调用序")
+    accepted(tmp_path, kernel("子组调用序", "　「写数组」于「数据」于「号」于（「子组异或洗牌」于「号」于「界」）"))
+
+
+def test_and_with_a_subgroup_operation_on_the_right_is_not_short_circuit(tmp_path):
+    body = "　若（「号」大于「界」）且（（「子组求和」于「号」）大于「界」）则「写数组」于「数据」于「号」于「号」否则「元」"
+    text = accepted(tmp_path, kernel("局部调用序", body))
+    assert "(序 > 三) & (subgroupAdd" in text.replace("号", "序") or " & (subgroupAdd" in text
+
+
+def test_an_entry_struct_mixing_uniform_and_varying_inputs_is_varying_as_a_whole(tmp_path):
+    struct = "「输入」即「组类」【「组」乃「工作组号」也，「序」乃「局部调用序」也】也。\n\n"
+    text = kernel("输入", f"　若「号」中「组」中「零」大于「界」则{BARRIER}否则「元」", struct)
+    refused(tmp_path, text, BARRIER, "「号」的字段「序」", "按整体算")
+    struct = "「输入」即「组类」【「组」乃「工作组号」也，「大小」乃「子组大小」也】也。\n\n"
+    accepted(tmp_path, kernel("输入", f"　若「号」中「组」中「零」大于「界」则{BARRIER}否则「元」", struct))
+
+
+def test_one_mistake_one_message_through_nested_branches(tmp_path):
+    body = f"　若「号」大于「界」则（若「号」大于（「新无三二」于「九」）则{BARRIER}否则「元」）否则「元」"
+    refused(tmp_path, kernel("局部调用序", body), BARRIER, "局部调用序")
+
+
+def test_varying_is_refused_for_msl_and_ptx_too(tmp_path):
+    ws, path, _ = diagnostics(tmp_path, kernel("局部调用序", f"　若「号」大于「界」则{BARRIER}否则「元」"))
+    for target in ("msl", "ptx"):
+        assert translate(ws, path, target).text is None
+
+
+def test_tint_agrees_on_what_naga_lets_through(tmp_path):
+    """The refused program, translated as if it were accepted, is what Tint rejects."""
+    wgsl = ("@compute @workgroup_size(64) fn m(@builtin(local_invocation_index) i: u32) {\n"
+            "  if i > 3u { workgroupBarrier(); }\n}\n")
+    errors = tint_errors(wgsl)
+    if errors is None:
+        pytest.skip("没有 Tint")
+    assert errors and "uniform control flow" in errors[0]
