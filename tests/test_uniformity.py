@@ -197,3 +197,45 @@ def test_tint_agrees_on_what_naga_lets_through(tmp_path):
     if errors is None:
         pytest.skip("没有 Tint")
     assert errors and "uniform control flow" in errors[0]
+
+
+# ---------------------------------------------------------------- differential against Tint
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+ATOMS = ["号", "「组」", "「读数组」于「数据」于「界」", "「读数组」于「表」于「界」", "「子组求和」于「组」", "「界」"]
+OPS = ["「工作组屏障」于「元」", "「写数组」于「数据」于「界」于（「子组求和」于「界」）", "「元」"]
+
+
+@st.composite
+def programs(draw):
+    """The body of a kernel: nested 若 over conditions built from uniform and varying values,
+    barriers and subgroup operations inside and after them."""
+    def block(depth):
+        op = draw(st.sampled_from(OPS))
+        if depth == 0 or draw(st.booleans()):
+            return op
+        atom = draw(st.sampled_from(ATOMS))
+        inner = block(depth - 1)
+        cond = f"（{atom}）大于「界」" if not atom.startswith("号") else "「号」大于「界」"
+        return f"（若{cond}则（{inner}）否则「元」）；{op}"
+    return block(3)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(programs())
+def test_the_verdict_equals_tints(tmp_path_factory, body):
+    """检查's verdict on random programs equals Tint's on their WGSL (translated as if accepted)."""
+    tmp_path = tmp_path_factory.mktemp("u")
+    text = kernel("局部调用序", "　令「组」为「界」而\n　" + body)
+    ws, path, errors = diagnostics(tmp_path, text)
+    ours = [e for e in errors if e.code == "uniformity"]
+    assert len(ours) == len(errors), [e.message for e in errors]
+    checked = ws.check(path)
+    checked.diagnostics[:] = [d for d in checked.diagnostics if d.code != "uniformity"]   # translate anyway
+    result = translate(ws, path, "wgsl")
+    assert result.text is not None, [d.message for d in result.diagnostics]
+    tint = tint_errors(result.text)
+    if tint is None:
+        pytest.skip("没有 Tint")
+    assert bool(ours) == bool(tint), (text, [e.message for e in ours], tint, result.text)
