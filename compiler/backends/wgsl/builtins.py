@@ -60,6 +60,8 @@ BUILTINS: dict[str, Builtin] = {
     **{name: Builtin("infix", op) for name, op in _INFIX.items()},
     **{name: Builtin("prefix", op) for name, op in _PREFIX.items()},
     **_MATH,
+    # WGSL refuses clamp whose constant low exceeds its constant high: see Writer._form_clamp
+    "夹紧": Builtin("clamp", "clamp"),
     **{name: Builtin("call", fn, effect=True, subgroup=True) for name, fn in _SUBGROUP.items()},
     "工作组屏障": Builtin("call", "workgroupBarrier", effect=True),
     "存储屏障": Builtin("call", "storageBarrier", effect=True),

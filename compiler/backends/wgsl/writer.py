@@ -863,6 +863,15 @@ class Writer(LineWriter):
         codes = self.operands(e.args)
         return self._value_or_statement(e, f"{spec.text}({', '.join(c.text for c in codes if c is not None)})")
 
+    def _form_clamp(self, e, spec) -> Code:
+        """clamp(x, lo, hi) is min(max(x, lo), hi) by WGSL's definition, and
+        that form is written when both bounds are constant and some lo > hi,
+        which WGSL (Tint) refuses as a clamp but the language defines."""
+        x, lo, hi = self.operands(e.args)
+        if _inverted(self.known.get(id(e.args[1])), self.known.get(id(e.args[2]))):
+            return Code(f"min(max({x.text}, {lo.text}), {hi.text})")
+        return Code(f"clamp({x.text}, {lo.text}, {hi.text})")
+
     def _form_index(self, e, spec) -> Code:
         a, i = self.operands(e.args)
         return Code(f"{a.operand()}[{i.text}]")
@@ -921,6 +930,17 @@ class Writer(LineWriter):
 #: 且/或 whose right operand must run in uniform control flow: `&`/`|` evaluate it
 #: always, where `&&`/`||` would put it behind the left operand (a branch, for Tint)
 _EAGER = {"&&": "&", "||": "|"}
+
+
+def _inverted(low, high) -> bool:
+    """Whether known constant bounds have some component with low > high."""
+    if low is None or high is None:
+        return False
+    if isinstance(low, tuple) and isinstance(high, tuple):
+        return any(_inverted(a, b) for a, b in zip(low, high))
+    if isinstance(low, tuple) or isinstance(high, tuple):
+        return False
+    return bool(low > high)
 
 
 def _needs_uniform(e: ir.Expr) -> bool:
