@@ -1,0 +1,79 @@
+"""The reference interpreter (seed 004): a compute entry run deterministically
+on the CPU, with subgroups of a chosen width, and every data race, divergent
+barrier or subgroup operation, out-of-bounds access and integer division by
+zero reported as a fault instead of silently computed.
+
+`run` is the Python API (tests, build plugins, `着色器 运行 … --后端 参照`).
+It interprets the checked IR (compiler/ir.py) that the back ends read; the
+per-node evaluation lives in `machine.py` apart from memory (`memory.py`) and
+the pure builtins (`ops.py`), so that a lowered IR can take the checked IR's
+place later.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import ir
+from ..backends.wgsl.dispatch import used_resources
+from ..backends.wgsl.writer import function_key
+from .machine import Fault, Machine, Texture
+from .memory import Unsupported, storage_region, workgroup_region
+from ..valid.stages import workgroup_variables
+
+__all__ = ["Fault", "Unsupported", "run", "WIDTHS"]
+
+#: the subgroup widths the interpreter accepts
+WIDTHS = (4, 8, 16, 32, 64, 128)
+
+
+def run(ws, path, entry_name: str, buffers: dict, groups, *, subgroup_width: int = 32,
+        schedule_seed: int | None = None, textures: dict | None = None) -> dict:
+    """Dispatch the compute entry `entry_name` of the checked source `path` once.
+
+    `buffers` maps (group, binding) to the bytes of every storage and uniform
+    buffer the entry uses (WGSL layout, as 运行 uploads them); `groups` is a
+    workgroup count or up to three.  Returns the bytes of every writable
+    storage buffer by (group, binding).  Raises Fault (its `.diagnostic` is
+    the `文件:行:列` report) or Unsupported.  `schedule_seed` permutes the
+    order in which subgroups take effect (atomics); `textures` maps (group,
+    binding) to an (h, w, 4) array of texels."""
+    if subgroup_width not in WIDTHS:
+        raise Unsupported(f"子组宽须是 {'、'.join(map(str, WIDTHS))} 之一，给的是 {subgroup_width}")
+    checked = ws.check(path)
+    modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
+    entry = next((d for d in checked.module.decls if isinstance(d, ir.Entry) and d.name == entry_name), None)
+    if entry is None or entry.stage != "计算":
+        raise Unsupported(f"「{entry_name}」不是这个文件的计算入口项")
+    groups = _grid(groups)
+    count = groups[0] * groups[1] * groups[2]
+    regions = {}
+    for module_path, r in used_resources(modules, function_key(modules, entry.function)):
+        key = (r.group, r.binding)
+        if r.kind in ("storage", "uniform"):
+            if key not in buffers:
+                raise Unsupported(f"没有给出组 {r.group} 号 {r.binding}「{r.name}」的数据")
+            kind = "uniform" if r.kind == "uniform" else ("read" if r.access == "只读" else "storage")
+            regions[(module_path, r.name)] = storage_region(r.name, kind, r.inner, bytes(buffers[key]))
+        elif r.kind == "texture" and textures is not None and key in textures:
+            regions[(module_path, r.name)] = Texture(np.asarray(textures[key]))
+        elif r.kind == "sampler":             # sampled nearest, at level 0
+            regions[(module_path, r.name)] = None
+        elif r.kind != "workgroup":
+            raise Unsupported(f"参照解释器不能给入口提供「{r.name}」（{r.kind}）")
+    for module_path, name in workgroup_variables(modules, entry):
+        decl = next(d for m in modules if m.path == module_path for d in m.decls if d.name == name)
+        regions[(module_path, name)] = workgroup_region(name, decl.inner, count)
+    machine = Machine(ws, modules, entry, regions, groups, subgroup_width, schedule_seed)
+    machine.run()
+    out = {}
+    for module_path, r in used_resources(modules, function_key(modules, entry.function)):
+        region = regions.get((module_path, r.name))
+        if r.kind == "storage" and r.access != "只读":
+            out[(r.group, r.binding)] = region.raw.tobytes()
+    return out
+
+
+def _grid(groups) -> tuple[int, int, int]:
+    groups = tuple(groups) if isinstance(groups, (tuple, list)) else (groups,)
+    return tuple(int(g) for g in groups) + (1,) * (3 - len(groups))

@@ -1,0 +1,752 @@
+"""The interpreter: one dispatch executed as one vector over all its invocations.
+
+Every value is a NumPy array with one element per invocation of the dispatch
+(or a NumPy scalar when it is the same for all), and every expression is
+evaluated under an active mask: 「若」 is if-converted (each branch runs under
+its part of the mask, the results are merged), a local tail-recursive function
+runs while any lane still loops, side effects touch only active lanes.  This
+is seed 004's "warp = SIMD" view widened to the whole dispatch: since all
+invocations advance together, a barrier is one point for the whole group, and
+subgroup operations reshape the vector into (subgroup, lane) rows.
+
+The per-node evaluation (`_Literal`, `_Call`, … and the builtin handlers) is
+the only part that reads the checked IR (compiler/ir.py); a lowered IR can
+replace it without touching memory, the race check or the scheduling.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import ir
+from ..backends.wgsl.layout import SCALAR_DTYPES
+from ..backends.wgsl.writer import function_key
+from ..builtin.io import BUILTIN_IO
+from ..diagnostics import Diagnostic
+from ..types import TCon, TRecord, deep_resolve, resolve
+from . import ops
+from .memory import Region, Unsupported, decode, encode
+
+PENDING = object()     # the value of lanes that took a loop's tail call (never read)
+
+MAX_ROUNDS = 10_000_000
+
+
+class Fault(Exception):
+    """A fault of the program (race, divergent barrier, out of bounds, division by zero)."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+class Cell:
+    """A 格: one variable per invocation (an array over lanes)."""
+
+    def __init__(self, value):
+        self.value = value
+
+
+class Texture:
+    """A 纹理二维 given by the caller: an (h, w, 4) array, read by 读纹素 and 纹理尺寸."""
+
+    def __init__(self, texels: np.ndarray):
+        self.texels = texels.astype(np.float32)
+
+
+class _Loop:
+    def __init__(self, args: list, lanes: int):
+        self.args = args
+        self.again = np.zeros(lanes, bool)
+
+
+def _dtype_of(t) -> np.dtype | None:
+    t = resolve(t)
+    if isinstance(t, TCon) and t.name == "爻":
+        return np.dtype(bool)
+    if isinstance(t, TCon) and t.args and (t.name, t.args[0]) in SCALAR_DTYPES:
+        return np.dtype(SCALAR_DTYPES[(t.name, t.args[0])][0])
+    return None
+
+
+def _scalar_type(t):
+    """The scalar (component) type of a scalar or vector type."""
+    t = resolve(t)
+    if isinstance(t, TCon):
+        return t
+    return resolve(t.items[0]) if hasattr(t, "items") else t
+
+
+def merge(c, t, o):
+    """t where c, else o (component by component; a pending side is the other)."""
+    if t is PENDING:
+        return o
+    if o is PENDING or t is o:
+        return t
+    if t is None:
+        return None
+    if isinstance(t, tuple):
+        return tuple(merge(c, a, b) for a, b in zip(t, o))
+    if isinstance(t, dict):
+        return {k: merge(c, t[k], o[k]) for k in t}
+    if isinstance(t, (Cell, Region, Texture)):
+        raise Unsupported("参照解释器不能按条件选择格或资源：直接写它的名字")
+    return np.where(c, t, o)
+
+
+class Machine:
+    """One dispatch of one compute entry."""
+
+    def __init__(self, ws, modules: list[ir.Module], entry: ir.Entry, regions: dict, groups: tuple,
+                 width: int, seed: int | None):
+        self.ws, self.modules, self.entry = ws, modules, entry
+        self.decls = {(m.path, d.name): (m, d) for m in modules for d in m.decls}
+        self.regions = regions          # (module path, name) → Region or Texture
+        self.groups, self.width = groups, width
+        size = entry.workgroup_size
+        count = groups[0] * groups[1] * groups[2]
+        n = count * size
+        self.n, self.size, self.count = n, size, count
+        inv = np.arange(n, dtype=np.int64)
+        self.inv = inv
+        self.wg = inv // size
+        self.local = (inv % size).astype(np.uint32)
+        per_group = -(-size // width)
+        self.subgroups = count * per_group
+        self.sg = self.wg * per_group + self.local // width
+        self.lane = (self.local % width).astype(np.uint32)
+        self.slot = self.sg * width + self.lane                    # position in (subgroup, lane) rows
+        self.exists = np.zeros(self.subgroups * width, bool)
+        self.exists[self.slot] = True
+        order = np.arange(self.subgroups) if seed is None else np.random.default_rng(seed).permutation(self.subgroups)
+        self.rank = order[self.sg] * width + self.lane.astype(np.int64)   # the order atomics take effect in
+        self.barriers = {"workgroup": np.zeros(count, np.int64), "storage": np.zeros(count, np.int64)}
+        self.env: dict[int, object] = {}
+        self.loops: dict[int, _Loop] = {}
+        self.consts: dict[tuple[str, str], object] = {}
+        self.where: tuple[str, ir.Decl] = (modules[-1].path, entry)
+        self.sites: list[tuple[str, int, int, str]] = []
+        self._site_ids: dict[tuple[int, str], int] = {}
+        self._scratch: dict[int, np.ndarray] = {}
+
+    # ------------------------------------------------------------ running
+
+    def run(self) -> None:
+        key = function_key(self.modules, self.entry.function)
+        module, decl = self.decls[key]
+        everyone = np.ones(self.n, bool)
+        with np.errstate(all="ignore"):
+            for p in decl.params:
+                self.env[id(p)] = self._entry_input(p.type)
+            self.where = (module.path, decl)
+            self.eval(decl.body, everyone)
+
+    def _entry_input(self, t):
+        r = resolve(t)
+        if isinstance(r, TRecord):
+            return {name: self._entry_input(ft) for name, ft in r.fields}
+        alias = t.alias
+        if alias not in BUILTIN_IO:
+            return None
+        g = self.groups
+        wg = self.wg
+        wid = (wg % g[0], wg // g[0] % g[1], wg // (g[0] * g[1]))
+        u = lambda a: np.asarray(a).astype(np.uint32)  # noqa: E731
+        zero = np.zeros(self.n, np.uint32)
+        values = {
+            "全局调用号": (u(wid[0] * self.size + self.local), u(wid[1]), u(wid[2])),
+            "局部调用号": (self.local, zero, zero),
+            "局部调用序": self.local,
+            "工作组号": tuple(u(w) for w in wid),
+            "工作组数": tuple(np.uint32(c) for c in g),
+            "子组调用序": self.lane,
+            "子组大小": np.uint32(self.width),
+        }
+        if alias not in values:
+            raise Unsupported(f"计算入口的输入「{alias}」参照解释器不认识")
+        return values[alias]
+
+    # ------------------------------------------------------------ faults
+
+    def site(self, node: ir.Expr) -> int:
+        path, decl = self.where
+        key = (id(node), path)
+        if key not in self._site_ids:
+            self._site_ids[key] = len(self.sites)
+            self.sites.append((path, decl.start + node.start, decl.start + node.end, decl.name))
+        return self._site_ids[key]
+
+    def who(self, inv: int) -> str:
+        wg, local = int(inv) // self.size, int(inv) % self.size
+        g = self.groups
+        if g[1] == 1 and g[2] == 1:
+            group = str(wg)
+        else:
+            group = f"({wg % g[0]},{wg // g[0] % g[1]},{wg // (g[0] * g[1])})"
+        return f"（工作组 {group} 局部 {local}）"
+
+    def place(self, site: int) -> str:
+        path, start, _, _ = self.sites[site]
+        source = self.ws.source(path)
+        if source is None:
+            return ""
+        pos = source.position(start)
+        return f"第 {pos.line + 1} 行第 {pos.column + 1} 列"
+
+    def fault(self, node: ir.Expr, message: str) -> Fault:
+        path, start, end, name = self.sites[self.site(node)]
+        return Fault(Diagnostic(path, start, end, message, name))
+
+    # ------------------------------------------------------------ evaluation
+
+    def eval(self, e: ir.Expr, mask):
+        return getattr(self, "_" + type(e).__name__)(e, mask)
+
+    def _Literal(self, e, mask):
+        dtype = _dtype_of(e.type)
+        if dtype is None:
+            return e.value
+        return dtype.type(e.value)
+
+    def _LocalRef(self, e, mask):
+        return self.env[id(e.var)]
+
+    def _GlobalRef(self, e, mask):
+        key = (e.module, e.name)
+        if key in self.regions:
+            return self.regions[key]
+        if key not in self.consts:
+            module, decl = self.decls[key]
+            if not isinstance(decl, ir.Const):
+                raise Unsupported(f"参照解释器不能运行用到「{e.name}」的程序")
+            saved, self.where = self.where, (module.path, decl)
+            self.consts[key] = self.eval(decl.value, np.ones(self.n, bool))
+            self.where = saved
+        return self.consts[key]
+
+    def _BuiltinValue(self, e, mask):
+        if e.name in ("阳", "阴"):
+            return np.bool_(e.name == "阳")
+        return None
+
+    def _Project(self, e, mask):
+        base = self.eval(e.base, mask)
+        return base[e.field] if e.field is not None else base[e.index]
+
+    def _MakeTuple(self, e, mask):
+        return tuple(self.eval(x, mask) for x in e.items)
+
+    def _MakeRecord(self, e, mask):
+        return {name: self.eval(x, mask) for name, x in e.fields}
+
+    def _If(self, e, mask):
+        cond = self.eval(e.cond, mask)
+        unit = e.otherwise is None or _is_unit(e.type)
+        if not isinstance(cond, np.ndarray):
+            branch = e.then if cond else e.otherwise
+            return None if branch is None else self._unit_or(unit, self.eval(branch, mask))
+        then_mask = mask & cond
+        else_mask = mask & ~cond
+        then = self.eval(e.then, then_mask) if then_mask.any() else PENDING
+        otherwise = self.eval(e.otherwise, else_mask) if e.otherwise is not None and else_mask.any() else PENDING
+        return None if unit else merge(cond, then, otherwise)
+
+    @staticmethod
+    def _unit_or(unit: bool, value):
+        return None if unit else value
+
+    def _Let(self, e, mask):
+        self.env[id(e.var)] = self.eval(e.value, mask)
+        return self.eval(e.body, mask)
+
+    def _LetFun(self, e, mask):
+        return self.eval(e.body, mask)
+
+    def _Seq(self, e, mask):
+        value = None
+        for item in e.items:
+            value = self.eval(item, mask)
+        return value
+
+    def _Call(self, e, mask):
+        if e.kind == "function":
+            return self._call_function(e, mask)
+        if e.kind == "local":
+            return self._call_local(e, mask)
+        handler = BUILTINS.get(e.name)
+        if handler is not None:
+            return handler(self, e, mask)
+        if e.name in ops.PURE:
+            args = [self.eval(a, mask) for a in e.args]
+            if e.name in ops.DIVISIONS and ops.is_int(_first(args[0])):
+                self._check_divisor(e, args[1], mask)
+            return ops.PURE[e.name](*args)
+        raise Unsupported(f"参照解释器还不能运行内建「{e.name}」")
+
+    # ------------------------------------------------------------ calls and loops
+
+    def _call_function(self, e, mask):
+        module, decl = self.decls[(e.module, e.name)]
+        args = [self.eval(a, mask) for a in e.args]
+        for p, a in zip(decl.params, args):
+            self.env[id(p)] = a
+        saved, self.where = self.where, (module.path, decl)
+        try:
+            return self.eval(decl.body, mask)
+        finally:
+            self.where = saved
+
+    def _call_local(self, e, mask):
+        fun = e.local
+        args = [self.eval(a, mask) for a in e.args]
+        loop = self.loops.get(id(fun))
+        if loop is not None:                       # a tail call: the next round of the loop
+            loop.args = [merge(mask, new, old) for new, old in zip(args, loop.args)]
+            loop.again |= mask
+            return PENDING
+        if not fun.recursive:
+            for p, a in zip(fun.params, args):
+                self.env[id(p)] = a
+            return self.eval(fun.body, mask)
+        return self._loop(fun, args, mask)
+
+    def _loop(self, fun: ir.LocalFun, args: list, mask):
+        """Rounds while any lane still loops; each lane's result is its last round's value."""
+        active, result = mask, PENDING
+        for _ in range(MAX_ROUNDS):
+            for p, a in zip(fun.params, args):
+                self.env[id(p)] = a
+            loop = self.loops[id(fun)] = _Loop(list(args), self.n)
+            try:
+                value = self.eval(fun.body, active)
+            finally:
+                del self.loops[id(fun)]
+            result = merge(active & ~loop.again, value, result)
+            active, args = loop.again, loop.args
+            if not active.any():
+                return None if _is_unit(fun.result) else result
+        raise self.fault(fun.body, f"局部循环「{fun.name}」转了 {MAX_ROUNDS} 轮还没有结束")
+
+    # ------------------------------------------------------------ checks
+
+    def _check_divisor(self, e, divisor, mask) -> None:
+        zero = ops.lift(lambda d: np.asarray(d) == 0)(divisor)
+        bad = np.zeros(self.n, bool)
+        for z in (zero if isinstance(zero, tuple) else (zero,)):
+            bad |= mask & z
+        if bad.any():
+            inv = int(np.flatnonzero(bad)[0])
+            raise self.fault(e, f"整数{'除以' if e.name == '除' else '对'}零{'' if e.name == '除' else '取余'}：调用{self.who(inv)}"
+                                f"的除数是 0（WGSL 得{'被除数' if e.name == '除' else ' 0'}，这多半是错误）")
+
+    def uniform_in(self, e, mask, groups: np.ndarray, population: np.ndarray, what: str, unit: str) -> None:
+        """Every group of lanes (workgroup or subgroup) is wholly in or wholly out of the mask."""
+        active = np.bincount(groups[mask], minlength=len(population))
+        partial = np.flatnonzero((active > 0) & (active < population))
+        if len(partial):
+            g = partial[0]
+            members = np.flatnonzero(groups == g)
+            inside = members[mask[members]][0]
+            outside = members[~mask[members]][0]
+            raise self.fault(e, f"{what}只被{unit}的一部分调用执行到：调用{self.who(inside)}到了，"
+                                f"调用{self.who(outside)}没有到（须在一致控制流里）")
+
+    def epoch(self, region: Region, lanes: np.ndarray) -> np.ndarray:
+        kind = "workgroup" if region.kind == "workgroup" else "storage"
+        wg = self.wg[lanes]
+        return (wg << 32) | self.barriers[kind][wg]
+
+    def element(self, e, region: Region, index, mask) -> tuple[np.ndarray, np.ndarray]:
+        """(active lanes, flat element numbers) of an access to region[index], bounds checked."""
+        lanes = np.flatnonzero(mask)
+        idx = np.broadcast_to(np.asarray(index, np.int64), (self.n,))[lanes] if np.ndim(index) else \
+            np.full(len(lanes), int(index), np.int64)
+        bad = idx >= region.count
+        if bad.any():
+            k = int(np.flatnonzero(bad)[0])
+            raise self.fault(e, f"越界：调用{self.who(lanes[k])}访问「{region.name}」的第 {idx[k]} 个元素，"
+                                f"它只有 {region.count} 个（WGSL 会悄悄夹紧或丢弃）")
+        if region.per_group:
+            idx = idx + self.wg[lanes] * region.per_group
+        return lanes, idx
+
+    def _conflict(self, record, elems, lanes, keys):
+        other, their = record.inv[elems], record.key[elems]
+        separated = ((their >> 32) == (keys >> 32)) & (their != keys)
+        return (other >= 0) & (other != self.inv[lanes]) & ~separated
+
+    def _race(self, e, region, elems, lanes, k, record, mine: str, theirs: str) -> Fault:
+        element = elems[k] - (self.wg[lanes[k]] * region.per_group if region.per_group else 0)
+        other = int(record.inv[elems[k]])
+        return self.fault(e, f"数据竞争：「{region.name}」的第 {element} 个元素被调用{self.who(other)}{theirs}"
+                             f"（{self.place(int(record.site[elems[k]]))}），又被调用{self.who(lanes[k])}{mine}，"
+                             f"两者之间没有屏障")
+
+    def note_read(self, e, region: Region, lanes, elems, atomic: bool = False) -> None:
+        if region.kind == "uniform" or region.kind == "read":
+            return
+        keys = self.epoch(region, lanes)
+        clash = self._conflict(region.write, elems, lanes, keys)
+        if atomic:
+            clash &= ~region.atomic[elems]
+        if clash.any():
+            k = int(np.flatnonzero(clash)[0])
+            raise self._race(e, region, elems, lanes, k, region.write, "读", "原子写" if region.atomic[elems[k]]
+                             else "写")
+        if atomic:
+            return
+        first, second = region.reads
+        moved = (first.inv[elems] >= 0) & (first.inv[elems] != self.inv[lanes])
+        for name in ("inv", "key", "site"):
+            getattr(second, name)[elems[moved]] = getattr(first, name)[elems[moved]]
+        first.inv[elems], first.key[elems], first.site[elems] = self.inv[lanes], keys, self.site(e)
+
+    def note_write(self, e, region: Region, lanes, elems, atomic: bool = False) -> None:
+        keys = self.epoch(region, lanes)
+        if not atomic:
+            self._same_element(e, region, lanes, elems)
+        clash = self._conflict(region.write, elems, lanes, keys)
+        if atomic:
+            clash &= ~region.atomic[elems]
+        if clash.any():
+            k = int(np.flatnonzero(clash)[0])
+            raise self._race(e, region, elems, lanes, k, region.write, "原子写" if atomic else "写",
+                             "原子写" if region.atomic[elems[k]] else "写")
+        for record in region.reads:
+            clash = self._conflict(record, elems, lanes, keys)
+            if clash.any():
+                k = int(np.flatnonzero(clash)[0])
+                raise self._race(e, region, elems, lanes, k, record, "原子写" if atomic else "写", "读")
+        w = region.write
+        w.inv[elems], w.key[elems], w.site[elems] = self.inv[lanes], keys, self.site(e)
+        region.atomic[elems] = atomic
+
+    def _same_element(self, e, region, lanes, elems) -> None:
+        """Two lanes of one store writing one element is a race too."""
+        scratch = self._scratch.get(len(region.write.inv))
+        if scratch is None:
+            scratch = self._scratch[len(region.write.inv)] = np.empty(len(region.write.inv), np.int64)
+        order = np.arange(len(elems))
+        scratch[elems] = order
+        dup = scratch[elems] != order
+        if dup.any():
+            k = int(np.flatnonzero(dup)[0])
+            j = int(scratch[elems[k]])
+            element = elems[k] - (self.wg[lanes[k]] * region.per_group if region.per_group else 0)
+            raise self.fault(e, f"数据竞争：「{region.name}」的第 {element} 个元素同时被调用{self.who(lanes[k])}"
+                                f"与调用{self.who(lanes[j])}写，两者之间没有屏障")
+
+
+def _is_unit(t) -> bool:
+    t = resolve(t)
+    return isinstance(t, TCon) and t.name == "有"
+
+
+def _first(x):
+    while isinstance(x, tuple):
+        x = x[0]
+    return x
+
+
+def _lanes_value(value, lanes):
+    """The value of the given lanes (a uniform value stays as it is)."""
+    if isinstance(value, tuple):
+        return tuple(_lanes_value(v, lanes) for v in value)
+    if isinstance(value, dict):
+        return {k: _lanes_value(v, lanes) for k, v in value.items()}
+    return value[lanes] if isinstance(value, np.ndarray) else value
+
+
+def _scatter(value, lanes, n: int):
+    """A value over the given lanes spread back over all n lanes (the others zero)."""
+    if isinstance(value, tuple):
+        return tuple(_scatter(v, lanes, n) for v in value)
+    if isinstance(value, dict):
+        return {k: _scatter(v, lanes, n) for k, v in value.items()}
+    out = np.zeros(n, value.dtype)
+    out[lanes] = value
+    return out
+
+
+# ---------------------------------------------------------------- builtins with effects or types
+
+def _load(m: Machine, e, region: Region, index, mask):
+    lanes, elems = m.element(e, region, index, mask)
+    m.note_read(e, region, lanes, elems)
+    got = decode(region.views, region.codec, elems * region.stride)
+    return _scatter(got, lanes, m.n)
+
+
+def _store(m: Machine, e, region: Region, index, value, mask) -> None:
+    lanes, elems = m.element(e, region, index, mask)
+    m.note_write(e, region, lanes, elems)
+    encode(region.views, region.codec, elems * region.stride, _lanes_value(_broadcast(value, m.n), lanes))
+
+
+def _broadcast(value, n: int):
+    if isinstance(value, tuple):
+        return tuple(_broadcast(v, n) for v in value)
+    if isinstance(value, dict):
+        return {k: _broadcast(v, n) for k, v in value.items()}
+    return np.broadcast_to(value, (n,))
+
+
+def _read_array(m, e, mask):
+    region, index = m.eval(e.args[0], mask), m.eval(e.args[1], mask)
+    return _load(m, e, region, index, mask)
+
+
+def _write_array(m, e, mask):
+    region, index, value = (m.eval(a, mask) for a in e.args)
+    _store(m, e, region, index, value, mask)
+
+
+def _read_whole(m, e, mask):
+    return _load(m, e, m.eval(e.args[0], mask), np.uint32(0), mask)
+
+
+def _write_whole(m, e, mask):
+    region, value = (m.eval(a, mask) for a in e.args)
+    _store(m, e, region, np.uint32(0), value, mask)
+
+
+def _array_length(m, e, mask):
+    return np.uint32(m.eval(e.args[0], mask).count)
+
+
+def _atomic(update):
+    def run(m: Machine, e, mask):
+        region, index, *rest = (m.eval(a, mask) for a in e.args)
+        lanes, elems = m.element(e, region, index, mask)
+        view = region.views(region.codec.dtype)
+        words = elems * region.stride // region.codec.dtype.itemsize
+        if update is None:
+            m.note_read(e, region, lanes, elems, atomic=True)
+            return _scatter(view[words], lanes, m.n)
+        m.note_write(e, region, lanes, elems, atomic=True)
+        value = np.broadcast_to(rest[0], (m.n,))[lanes]
+        order = np.lexsort((m.rank[lanes], words))
+        old = np.empty(len(lanes), view.dtype)
+        old[order] = _sequential(update, view, words[order], value[order])
+        return None if update == "store" else _scatter(old, lanes, m.n)
+    return run
+
+
+def _sequential(update: str, view: np.ndarray, words: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Atomic updates applied one after another in the given order (sorted by
+    word): the value each one saw, and memory left as the last one left it."""
+    starts = np.r_[True, words[1:] != words[:-1]]
+    group = np.cumsum(starts) - 1
+    first = np.flatnonzero(starts)
+    last = np.r_[first[1:], len(words)] - 1
+    base = view[words]
+    if update == "store":
+        view[words[last]] = values[last]
+        return base
+    if update == "add":
+        wide = values.astype(np.int64) & 0xFFFFFFFF
+        before = np.cumsum(wide) - wide
+        within = before - before[first][group]
+        seen = ((base.astype(np.int64) + within) & 0xFFFFFFFF).astype(np.uint32).view(view.dtype)
+        view[words[last]] = ops.PURE["加"](seen[last], values[last])
+        return seen
+    shift = 2 ** 31 if view.dtype.kind == "i" else 0
+    biased = values.astype(np.int64) + shift               # 0 … 2³² − 1, order kept
+    if update == "min":
+        biased = (2 ** 32 - 1) - biased                    # the minimum is the maximum of these
+    key = group.astype(np.int64) << 33
+    inclusive = np.maximum.accumulate(key + biased) - key
+    before = np.where(starts, -1, np.r_[-1, inclusive[:-1]])
+    stored = base.astype(np.int64) + shift
+    if update == "min":
+        stored = (2 ** 32 - 1) - stored
+    seen_biased = np.maximum(before, stored)
+    if update == "min":
+        seen_biased = (2 ** 32 - 1) - seen_biased
+    seen = (seen_biased - shift).astype(view.dtype)
+    pick = np.maximum if update == "max" else np.minimum
+    view[words[last]] = pick(seen[last], values[last])
+    return seen
+
+
+def _new_cell(m, e, mask):
+    return Cell(m.eval(e.args[0], mask))
+
+
+def _read_cell(m, e, mask):
+    return m.eval(e.args[0], mask).value
+
+
+def _write_cell(m, e, mask):
+    cell, value = (m.eval(a, mask) for a in e.args)
+    cell.value = merge(mask, value, cell.value)
+
+
+def _logical(is_and: bool):
+    def run(m: Machine, e, mask):
+        a = m.eval(e.args[0], mask)
+        rest = mask & a if is_and else mask & ~a
+        if not np.any(rest):
+            return a
+        b = m.eval(e.args[1], rest)
+        return (a & b) if is_and else (a | b)
+    return run
+
+
+def _constructor(m, e, mask):
+    dtype = _dtype_of(e.type)
+    value = ir.literal_value(e.args[0])
+    if value is not None:
+        return dtype.type(value)
+    return ops.convert(m.eval(e.args[0], mask), dtype)
+
+
+def _convert(m, e, mask):
+    dtype = _dtype_of(_scalar_type(e.type))
+    return ops.lift(lambda x: ops.convert(x, dtype))(m.eval(e.args[0], mask))
+
+
+def _bitcast(m, e, mask):
+    value = m.eval(e.args[0], mask)
+    target = deep_resolve(e.type)
+    if isinstance(target, TCon):
+        dtype = _dtype_of(target)
+        if isinstance(value, tuple):              # two halves make one word
+            pair = np.stack(np.broadcast_arrays(*value), -1)
+            return pair.view(dtype)[..., 0] if pair.ndim > 1 else pair.view(dtype)[0]
+        return ops.bitcast(value, dtype)
+    dtypes = [_dtype_of(t) for t in target.items]
+    if not isinstance(value, tuple):              # one word makes two halves
+        halves = np.asarray(value)[..., None].view(dtypes[0])
+        return tuple(halves[..., k] for k in range(len(dtypes)))
+    return tuple(ops.bitcast(v, d) for v, d in zip(value, dtypes))
+
+
+def _select(m, e, mask):
+    no, yes, cond = (m.eval(a, mask) for a in e.args)
+    if isinstance(cond, tuple):
+        return ops.lift(lambda c, y, n: np.where(c, y, n))(cond, yes, no)
+    return merge(cond, yes, no) if isinstance(cond, np.ndarray) else (yes if cond else no)
+
+
+def _component(m, e, mask):
+    value, index = (m.eval(a, mask) for a in e.args)
+    bad = mask & (np.asarray(index) >= len(value))
+    if np.any(bad):
+        inv = int(np.flatnonzero(np.broadcast_to(bad, (m.n,)))[0])
+        raise m.fault(e, f"越界：调用{m.who(inv)}取第 {int(np.broadcast_to(index, (m.n,))[inv])} 个分量，"
+                         f"只有 {len(value)} 个（WGSL 会悄悄夹紧）")
+    choice = np.minimum(np.asarray(index, np.int64), len(value) - 1)
+    if not isinstance(choice, np.ndarray) or choice.ndim == 0:
+        return value[int(choice)]
+
+    def pick(*parts):
+        out = parts[0]
+        for k, part in enumerate(parts[1:], 1):
+            out = np.where(choice == k, part, out)
+        return out
+    return ops.lift(pick)(*value)
+
+
+def _barrier(kind: str):
+    def run(m: Machine, e, mask):
+        m.uniform_in(e, mask, m.wg, np.full(m.count, m.size), f"「{e.name}」", "工作组")
+        reached = np.unique(m.wg[mask])
+        m.barriers[kind][reached] += 1
+    return run
+
+
+_IDENTITY = {"sum": (0, 0), "max": (-np.inf, None), "min": (np.inf, None)}
+
+
+def _subgroup_rows(m: Machine, value, identity):
+    rows = np.full(m.subgroups * m.width, identity, value.dtype)
+    rows[m.slot] = np.broadcast_to(value, (m.n,))
+    return rows.reshape(m.subgroups, m.width)
+
+
+def _subgroup_reduce(kind: str):
+    def one(m: Machine, value):
+        dtype = np.asarray(value).dtype
+        if kind == "sum":
+            identity = dtype.type(0)
+        elif dtype.kind == "f":
+            identity = dtype.type(-np.inf if kind == "max" else np.inf)
+        else:
+            info = np.iinfo(dtype)
+            identity = dtype.type(info.min if kind == "max" else info.max)
+        rows = _subgroup_rows(m, np.asarray(value), identity)
+        reduced = {"sum": np.add, "max": np.maximum, "min": np.minimum}[kind].reduce(rows, axis=1, dtype=dtype)
+        return reduced[m.sg]
+
+    def run(m: Machine, e, mask):
+        value = m.eval(e.args[0], mask)
+        _subgroup_uniform(m, e, mask)
+        return ops.lift(lambda v: one(m, v))(value)
+    return run
+
+
+def _subgroup_uniform(m: Machine, e, mask) -> None:
+    per = np.bincount(m.sg, minlength=m.subgroups)
+    m.uniform_in(e, mask, m.sg, per, f"子组运算「{e.name}」", "子组")
+
+
+def _shuffle(xor: bool):
+    def run(m: Machine, e, mask):
+        value, lane = (m.eval(a, mask) for a in e.args)
+        _subgroup_uniform(m, e, mask)
+        source = (m.lane ^ lane) if xor else np.broadcast_to(np.asarray(lane, np.uint32), (m.n,))
+        source = source.astype(np.int64)
+        slot = m.sg * m.width + np.minimum(source, m.width - 1)
+        bad = mask & ((source >= m.width) | ~m.exists[slot])
+        if bad.any():
+            inv = int(np.flatnonzero(bad)[0])
+            raise m.fault(e, f"「{e.name}」的源调用不存在：调用{m.who(inv)}要子组里第 {int(source[inv])} 号调用的值，"
+                             f"子组宽 {m.width}（结果不确定）")
+        return ops.lift(lambda v: _subgroup_rows(m, np.asarray(v), np.asarray(v).dtype.type(0)).ravel()[slot])(value)
+    return run
+
+
+def _texel(m, e, mask):
+    texture, coords, _level = (m.eval(a, mask) for a in e.args)
+    h, w = texture.texels.shape[:2]
+    x = np.broadcast_to(np.asarray(coords[0], np.int64), (m.n,))
+    y = np.broadcast_to(np.asarray(coords[1], np.int64), (m.n,))
+    bad = mask & ((x < 0) | (x >= w) | (y < 0) | (y >= h))
+    if bad.any():
+        inv = int(np.flatnonzero(bad)[0])
+        raise m.fault(e, f"越界：调用{m.who(inv)}读纹素 ({x[inv]}, {y[inv]})，纹理是 {w}×{h}")
+    texels = texture.texels[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)]
+    return tuple(texels[:, k] for k in range(4))
+
+
+def _texture_size(m, e, mask):
+    h, w = m.eval(e.args[0], mask).texels.shape[:2]
+    return (np.uint32(w), np.uint32(h))
+
+
+def _sample_level(m, e, mask):
+    """Nearest sampling at level 0 (the samplers 运行's callers can give are nearest)."""
+    texture, _sampler, coords, _level = (m.eval(a, mask) for a in e.args)
+    h, w = texture.texels.shape[:2]
+    x = np.clip(np.floor(np.asarray(coords[0], np.float64) * w), 0, w - 1).astype(np.int64)
+    y = np.clip(np.floor(np.asarray(coords[1], np.float64) * h), 0, h - 1).astype(np.int64)
+    texels = texture.texels[y, x]
+    return tuple(texels[..., k] for k in range(4))
+
+
+BUILTINS = {
+    "读数组": _read_array, "读共享数组": _read_array, "写数组": _write_array, "写共享数组": _write_array,
+    "读共享": _read_whole, "读存储": _read_whole, "读均匀": _read_whole,
+    "写共享": _write_whole, "写存储": _write_whole, "数组长度": _array_length,
+    "原子加": _atomic("add"), "原子最大": _atomic("max"), "原子最小": _atomic("min"),
+    "原子存": _atomic("store"), "原子读": _atomic(None),
+    "新格": _new_cell, "读格": _read_cell, "写格": _write_cell,
+    "且": _logical(True), "或": _logical(False),
+    "新浮三二": _constructor, "新浮十六": _constructor, "新整三二": _constructor, "新无三二": _constructor,
+    "转换": _convert, "位转换": _bitcast, "选择": _select, "取元素": _component,
+    "工作组屏障": _barrier("workgroup"), "存储屏障": _barrier("storage"),
+    "子组求和": _subgroup_reduce("sum"), "子组最大": _subgroup_reduce("max"), "子组最小": _subgroup_reduce("min"),
+    "子组广播": _shuffle(False), "子组洗牌": _shuffle(False), "子组异或洗牌": _shuffle(True),
+    "读纹素": _texel, "纹理尺寸": _texture_size, "按层采样纹理": _sample_level,
+}

@@ -1,0 +1,155 @@
+"""Memory the interpreter reads and writes: storage and uniform buffers as the
+bytes 运行 uploads (WGSL layout), workgroup variables (one copy per workgroup,
+zeroed), and the shadow state that finds data races.
+
+An element (of a runtime-sized or fixed-size array, or the whole variable)
+is the unit of the race check: each keeps its last writer and its last two
+readers with the synchronisation epoch of the access.  An epoch key is
+workgroup << 32 | barriers that workgroup has passed; two accesses by
+different invocations conflict unless they are in the same workgroup and a
+barrier lies between them (different keys), so storage accesses of
+different workgroups always conflict within a dispatch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..backends.wgsl.layout import SCALAR_DTYPES, size_align
+from ..types import TCon, TRecord, TTuple, deep_resolve, matrix_parts, vector_parts
+
+
+def _round_up(n: int, align: int) -> int:
+    return (n + align - 1) // align * align
+
+
+# ---------------------------------------------------------------- codecs
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """A scalar at a byte offset."""
+
+    offset: int
+    dtype: np.dtype
+
+
+def codec(t, offset: int = 0):
+    """How a value of type t lies in memory from `offset`: a Leaf for a scalar, a tuple of codecs for a vector, matrix or fixed array, a dict
+    for a record."""
+    t = deep_resolve(t)
+    if isinstance(t, TCon) and t.name == "原子":
+        return codec(t.args[0], offset)
+    if isinstance(t, TCon) and (t.name, t.args[0] if t.args else None) in SCALAR_DTYPES:
+        return Leaf(offset, np.dtype(SCALAR_DTYPES[(t.name, t.args[0])][0]))
+    if isinstance(t, TCon) and t.name == "定长数组":
+        stride = _round_up(*size_align(t.args[0]))
+        return tuple(codec(t.args[0], offset + k * stride) for k in range(t.args[1]))
+    matrix = matrix_parts(t)
+    if matrix is not None:
+        column = TTuple(tuple(matrix[0] for _ in range(matrix[2])))
+        stride = _round_up(*size_align(column))
+        return tuple(codec(column, offset + k * stride) for k in range(matrix[1]))
+    vector = vector_parts(t)
+    if vector is not None:
+        size = size_align(vector[0])[0]
+        return tuple(codec(vector[0], offset + k * size) for k in range(vector[1]))
+    if isinstance(t, TRecord):
+        out, at = {}, offset
+        for name, ft in t.fields:
+            size, align = size_align(ft)
+            at = _round_up(at, align)
+            out[name] = codec(ft, at)
+            at += size
+        return out
+    raise Unsupported(f"参照解释器不能把{t}放进内存")
+
+
+class Unsupported(Exception):
+    """A type or builtin the interpreter does not model (a usage error, not a fault)."""
+
+
+def decode(views, c, byte_base):
+    """The value at byte offsets `byte_base` (one per lane) as codec c says."""
+    if isinstance(c, dict):
+        return {k: decode(views, v, byte_base) for k, v in c.items()}
+    if isinstance(c, Leaf):
+        return views(c.dtype)[(byte_base + c.offset) // c.dtype.itemsize]
+    return tuple(decode(views, part, byte_base) for part in c)
+
+
+def encode(views, c, byte_base, value) -> None:
+    if isinstance(c, dict):
+        for k, v in c.items():
+            encode(views, v, byte_base, value[k])
+        return
+    if isinstance(c, Leaf):
+        views(c.dtype)[(byte_base + c.offset) // c.dtype.itemsize] = value
+        return
+    for part, v in zip(c, value):
+        encode(views, part, byte_base, v)
+
+
+# ---------------------------------------------------------------- memory
+
+
+@dataclass
+class Access:
+    """Who touched an element last: invocation, epoch key, site (source position index), atomic."""
+
+    inv: np.ndarray
+    key: np.ndarray
+    site: np.ndarray
+
+
+class Region:
+    """One buffer or workgroup variable: raw bytes, its elements and their shadow."""
+
+    def __init__(self, name: str, kind: str, raw: np.ndarray, element_type, stride: int, count: int,
+                 per_group: int = 0):
+        self.name, self.kind, self.raw = name, kind, raw
+        self.codec = codec(element_type)
+        self.stride, self.count = stride, count
+        self.per_group = per_group           # workgroup variables: elements per workgroup
+        self._views: dict[np.dtype, np.ndarray] = {}
+        total = len(raw) // stride if stride else 0
+        self.write = Access(np.full(total, -1, np.int64), np.zeros(total, np.int64), np.zeros(total, np.int32))
+        self.atomic = np.zeros(total, bool)
+        self.reads = [Access(np.full(total, -1, np.int64), np.zeros(total, np.int64), np.zeros(total, np.int32))
+                      for _ in range(2)]
+
+    def views(self, dtype: np.dtype) -> np.ndarray:
+        if dtype not in self._views:
+            self._views[dtype] = self.raw.view(dtype)
+        return self._views[dtype]
+
+
+def storage_region(name: str, kind: str, inner, data: bytes) -> Region:
+    """A storage or uniform buffer: a runtime-sized array's elements, or the whole value as one element."""
+    t = deep_resolve(inner)
+    raw = np.frombuffer(bytearray(data + bytes(-len(data) % 4)), np.uint8)
+    if isinstance(t, TCon) and t.name == "数组":
+        stride = _round_up(*size_align(t.args[0]))
+        return Region(name, kind, raw, t.args[0], stride, len(raw) // stride)
+    size = size_align(t)[0]
+    if len(raw) < size:
+        raw = np.concatenate([raw, np.zeros(size - len(raw), np.uint8)])
+    return Region(name, kind, raw, t, _round_up(size, 4), 1)
+
+
+def workgroup_region(name: str, inner, groups: int) -> Region:
+    """A workgroup variable, zeroed, one copy per workgroup: a fixed array's elements, or the whole value."""
+    t = deep_resolve(inner)
+    if isinstance(t, TCon) and t.name == "定长数组":
+        stride, count = _round_up(*size_align(t.args[0])), t.args[1]
+        element = t.args[0]
+    else:
+        stride, count, element = _round_up(size_align(t)[0], 4), 1, t
+    return Region(name, "workgroup", np.zeros(stride * count * groups, np.uint8), element, stride, count, count)
+
+
+def workgroup_bytes(t) -> int:
+    """How many bytes one workgroup's copy takes (for a memory estimate)."""
+    return size_align(deep_resolve(t))[0]

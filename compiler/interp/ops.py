@@ -1,0 +1,250 @@
+"""WGSL's exact semantics of the pure builtins, over NumPy arrays of lanes.
+
+One table keyed by the builtin's Chinese name, like every back end's.  A value
+is a NumPy array (one element per invocation) or a NumPy scalar (the same for
+every invocation); vectors and matrices are tuples of those, applied
+component by component (`lift`).  Integers wrap (NumPy's fixed-width
+arithmetic under `errstate(all="ignore")`); division and remainder, shifts,
+float→integer conversion follow WGSL (docs/内建.md says which).  Integer
+division by zero is not computed here: the machine reports it as a fault first.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+I32_MIN = np.int32(-2 ** 31)
+
+
+def lift(f):
+    """f applied component by component when any argument is a tuple (a vector or matrix)."""
+    def lifted(*args):
+        if any(isinstance(a, tuple) for a in args):
+            n = next(len(a) for a in args if isinstance(a, tuple))
+            return tuple(lifted(*(a[k] if isinstance(a, tuple) else a for a in args)) for k in range(n))
+        return f(*args)
+    return lifted
+
+
+def is_int(x) -> bool:
+    return np.asarray(x).dtype.kind in "iu"
+
+
+def _scalar_if(x, *args):
+    """x as a NumPy scalar when every argument was one (uniform values stay uniform)."""
+    return x if any(isinstance(a, np.ndarray) for a in args) else x[()]
+
+
+def _integer_quotient(a, b):
+    """(quotient, remainder) in int64, truncating; by zero: (a, 0) as WGSL says."""
+    wa, wb = np.asarray(a).astype(np.int64), np.asarray(b).astype(np.int64)
+    safe = np.where(wb == 0, 1, wb)
+    q = np.abs(wa) // np.abs(safe) * np.sign(wa) * np.sign(safe)
+    return np.where(wb == 0, wa, q), np.where(wb == 0, 0, wa - safe * q)
+
+
+def _wrapped(x, dtype):
+    return (x & 0xFFFFFFFF).astype(np.uint32).view(dtype) if dtype.kind == "i" else x.astype(dtype)
+
+
+def _divide(a, b):
+    if not is_int(a):
+        return a / b
+    dtype = np.asarray(a).dtype
+    return _scalar_if(_wrapped(_integer_quotient(a, b)[0], dtype), a, b)
+
+
+def _remainder(a, b):
+    if not is_int(a):
+        return np.fmod(a, b)
+    dtype = np.asarray(a).dtype
+    return _scalar_if(_wrapped(_integer_quotient(a, b)[1], dtype), a, b)
+
+
+def _shift_left(a, b):
+    amount = (b & np.uint32(31)).astype(np.uint32)
+    if np.asarray(a).dtype.kind == "i":
+        return (np.asarray(a).view(np.uint32) << amount).view(np.int32)
+    return a << amount
+
+
+def _shift_right(a, b):
+    return a >> (b & np.uint32(31)).astype(np.asarray(a).dtype)
+
+
+def _reverse_bits(x):
+    u = np.asarray(x).view(np.uint32).astype(np.uint32)
+    for shift, mask in ((1, 0x55555555), (2, 0x33333333), (4, 0x0F0F0F0F), (8, 0x00FF00FF)):
+        s, m = np.uint32(shift), np.uint32(mask)
+        u = ((u >> s) & m) | ((u & m) << s)
+    u = (u >> np.uint32(16)) | (u << np.uint32(16))
+    return u.view(np.asarray(x).dtype) if isinstance(x, np.ndarray) else u.view(np.asarray(x).dtype)[()]
+
+
+def _count_ones(x):
+    a = np.asarray(x)
+    return _scalar_if(np.bitwise_count(a.view(np.uint32) if a.dtype.kind == "i" else a).astype(a.dtype), x)
+
+
+def _sign(x):
+    return np.sign(x).astype(np.asarray(x).dtype)
+
+
+def _clamp(x, lo, hi):
+    return np.minimum(np.maximum(x, lo), hi)
+
+
+def _smoothstep(lo, hi, x):
+    t = _clamp((x - lo) / (hi - lo), np.asarray(0, np.asarray(x).dtype), np.asarray(1, np.asarray(x).dtype))
+    return t * t * (np.asarray(3, t.dtype) - np.asarray(2, t.dtype) * t)
+
+
+def _step(edge, x):
+    return np.where(x < edge, 0, 1).astype(np.asarray(x).dtype)
+
+
+def _fma(a, b, c):
+    dtype = np.asarray(a).dtype
+    return (np.float64(1) * a * b + c).astype(dtype)
+
+
+def _mix(a, b, t):
+    one = np.asarray(1, np.asarray(a).dtype)
+    return a * (one - t) + b * t
+
+
+def _fract(x):
+    return x - np.floor(x)
+
+
+def _inverse_sqrt(x):
+    return np.asarray(1, np.asarray(x).dtype) / np.sqrt(x)
+
+
+def _round(x):
+    return np.rint(x)
+
+
+def same_shape_zero(x):
+    return np.zeros_like(x) if isinstance(x, np.ndarray) else np.asarray(x).dtype.type(0)
+
+
+def dot(a, b):
+    total = a[0] * b[0]
+    for x, y in zip(a[1:], b[1:]):
+        total = total + x * y
+    return total
+
+
+def length(v):
+    return np.sqrt(dot(v, v)) if isinstance(v, tuple) else np.abs(v)
+
+
+def cross(a, b):
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def normalize(v):
+    n = length(v)
+    return tuple(c / n for c in v)
+
+
+def distance(a, b):
+    return length(lift(np.subtract)(a, b))
+
+
+def matrix_multiply(m, x):
+    """Columns m; x a vector (→ vector) or a matrix (→ matrix)."""
+    if isinstance(x[0], tuple):
+        return tuple(matrix_multiply(m, column) for column in x)
+    out = tuple(c * x[0] for c in m[0])
+    for column, k in zip(m[1:], x[1:]):
+        out = tuple(o + c * k for o, c in zip(out, column))
+    return out
+
+
+def transpose(m):
+    return tuple(tuple(column[r] for column in m) for r in range(len(m[0])))
+
+
+def determinant(m):
+    if len(m) == 2:
+        return m[0][0] * m[1][1] - m[1][0] * m[0][1]
+    if len(m) == 3:
+        a, b, c = m
+        return dot(a, cross(b, c))
+    total = None
+    for k in range(4):
+        minor = tuple(tuple(c[r] for r in range(1, 4)) for j, c in enumerate(m) if j != k)
+        term = m[k][0] * determinant(minor)
+        total = term if total is None else (total - term if k % 2 else total + term)
+    return total
+
+
+def unpack_halves(u):
+    u = np.asarray(u, np.uint32)
+    low = (u & np.uint32(0xFFFF)).astype(np.uint16).view(np.float16).astype(np.float32)
+    high = (u >> np.uint32(16)).astype(np.uint16).view(np.float16).astype(np.float32)
+    return (low, high)
+
+
+def pack_halves(v):
+    low = np.asarray(v[0], np.float32).astype(np.float16).view(np.uint16).astype(np.uint32)
+    high = np.asarray(v[1], np.float32).astype(np.float16).view(np.uint16).astype(np.uint32)
+    return low | (high << np.uint32(16))
+
+
+def convert(x, dtype: np.dtype):
+    """WGSL's value conversion: float→integer truncates and clamps (NaN gives 0),
+    i32↔u32 reinterpret the bits, integer→float and float→float round."""
+    a = np.asarray(x)
+    if dtype.kind in "iu" and a.dtype.kind == "f":
+        lo, hi = (-2147483648.0, 2147483520.0) if dtype.kind == "i" else (0.0, 4294967040.0)
+        wide = np.nan_to_num(np.trunc(a.astype(np.float64)), nan=0.0)
+        out = np.clip(wide, lo, hi).astype(dtype)
+    elif dtype.kind in "iu" and a.dtype.kind in "iu":
+        out = a.astype(np.int64).astype(np.uint32).view(np.uint32).astype(dtype) if a.dtype.kind == "i" and dtype.kind == "u" \
+            else a.view(dtype) if a.dtype.itemsize == dtype.itemsize else a.astype(dtype)
+    elif dtype.kind == "b":
+        out = a != 0
+    elif a.dtype.kind == "b":
+        out = a.astype(dtype)
+    else:
+        out = a.astype(dtype)
+    return out if isinstance(x, np.ndarray) else out[()]
+
+
+def bitcast(x, dtype: np.dtype):
+    """bitcast<T>: the same bits (per component; a pair of f16 makes one 32-bit word)."""
+    a = np.asarray(x)
+    out = a.view(dtype)
+    return out if isinstance(x, np.ndarray) else out[()]
+
+
+#: builtin name → function of the argument values (component by component where it says lift)
+PURE = {
+    "加": lift(np.add), "减": lift(np.subtract), "乘": lift(np.multiply),
+    "除": lift(_divide), "余": lift(_remainder),
+    "左移": lift(_shift_left), "右移": lift(_shift_right),
+    "等于": lift(np.equal), "不等于": lift(np.not_equal), "小于": lift(np.less), "大于": lift(np.greater),
+    "不大于": lift(np.less_equal), "不小于": lift(np.greater_equal),
+    "按位与": lift(np.bitwise_and), "按位或": lift(np.bitwise_or), "异或": lift(np.bitwise_xor),
+    "按位非": lift(np.invert), "非": lift(np.logical_not), "负": lift(np.negative),
+    "绝对值": lift(np.abs), "最大": lift(np.maximum), "最小": lift(np.minimum), "夹紧": lift(_clamp),
+    "混合": lift(_mix), "阶跃": lift(_step), "平滑阶跃": lift(_smoothstep),
+    "平方根": lift(np.sqrt), "逆平方根": lift(_inverse_sqrt), "指数": lift(np.exp), "指数二": lift(np.exp2),
+    "对数": lift(np.log), "对数二": lift(np.log2), "正弦": lift(np.sin), "余弦": lift(np.cos),
+    "正切": lift(np.tan), "双曲正切": lift(np.tanh), "反正弦": lift(np.arcsin), "反余弦": lift(np.arccos),
+    "反正切": lift(np.arctan), "反正切二": lift(np.arctan2), "幂": lift(np.power),
+    "向下取整": lift(np.floor), "向上取整": lift(np.ceil), "四舍五入": lift(_round), "截断": lift(np.trunc),
+    "小数部分": lift(_fract), "饱和": lift(lambda x: _clamp(x, np.asarray(0, np.asarray(x).dtype),
+                                                        np.asarray(1, np.asarray(x).dtype))),
+    "符号": lift(_sign), "融合乘加": lift(_fma),
+    "一位计数": lift(_count_ones), "位反转": lift(_reverse_bits),
+    "点积": dot, "叉积": cross, "长度": length, "距离": distance, "归一化": normalize,
+    "半精度解包": unpack_halves, "半精度打包": pack_halves,
+    "矩阵乘": matrix_multiply, "转置": transpose, "行列式": determinant,
+}
+
+#: the integer builtins whose right operand must not be zero
+DIVISIONS = frozenset({"除", "余"})
