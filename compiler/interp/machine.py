@@ -427,7 +427,7 @@ class Machine:
         if scratch is None:
             scratch = self._scratch[len(region.write.inv)] = np.empty(len(region.write.inv), np.int64)
         order = np.arange(len(elems))
-        scratch[elems] = order
+        scratch[elems[::-1]] = order[::-1]           # the first lane writing each element
         dup = scratch[elems] != order
         if dup.any():
             k = int(np.flatnonzero(dup)[0])

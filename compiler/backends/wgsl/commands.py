@@ -16,6 +16,7 @@ from ...types import TCon, TRecord, TTuple, deep_resolve, resolve
 from .. import translate
 from ...generate.output import os_error_text
 from .dispatch import WebGPUError, buffer_for, entry_resources, run_compute
+from ...interp.command import add_reference_options, run_reference
 from .layout import SCALAR_DTYPES, element_stride, leaf_dtype, size_align
 
 #: the language's names of the scalar types a buffer may hold (for messages)
@@ -45,9 +46,11 @@ def _run_arguments(p) -> None:
                         "如「定长数组」于「三维浮」于「二」是 32 字节、8 个数）；标量类型不同的结构只能用 .npy 给出")
     p.add_argument("--组数", "-g", default=None, metavar="X[,Y[,Z]]",
                    help="派发的工作组数；默认按最长的运行期数组缓冲的元素个数除以工作组大小向上取整")
-    p.add_argument("--后端", default="网页图算", choices=["网页图算", "千手"],
+    p.add_argument("--后端", default="网页图算", choices=["网页图算", "千手", "参照"],
                    help="网页图算：译成 WGSL 在本机 WebGPU 适配器上运行（默认）；"
-                        "千手：译成 PTX 经 CUDA 驱动在英伟达显卡上运行")
+                        "千手：译成 PTX 经 CUDA 驱动在英伟达显卡上运行；"
+                        "参照：在 CPU 上用参照解释器确定地运行，报告数据竞争、越界等错误（不要显卡）")
+    add_reference_options(p)
 
 
 def _run_command(args) -> int:
@@ -93,6 +96,8 @@ def _run(ws, result, args) -> int:
     groups = _groups(args.组数, buffers, resources, entry.workgroup_size)
     if args.后端 == "千手":
         out = _run_on_cuda(ws, args.文件, entry, resources, arrays, groups)
+    elif args.后端 == "参照":
+        out = run_reference(ws, args, entry, buffers, groups)
     else:
         out = run_compute(result.text, function, buffers, groups)
     for r in resources:

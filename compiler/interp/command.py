@@ -1,0 +1,32 @@
+"""`着色器 运行 … --后端 参照`: the options and the call the 运行 handler
+makes; arguments, buffers and printing stay the WebGPU run's."""
+
+from __future__ import annotations
+
+from ..backends.wgsl.dispatch import WebGPUError
+from . import WIDTHS, Fault, Unsupported, run
+
+
+class ReferenceFault(WebGPUError):
+    """A fault found by the interpreter, already printed as a diagnostic (exit status 1)."""
+
+
+def add_reference_options(p) -> None:
+    p.add_argument("--子组宽", type=int, default=32, choices=WIDTHS, metavar="N",
+                   help="参照解释器的子组宽：4、8、16、32（默认）、64 或 128")
+    p.add_argument("--调度种子", type=int, default=None, metavar="种子",
+                   help="参照解释器按这个种子打乱子组的调度次序（影响原子运算的先后），用来暴露依赖次序的结果")
+
+
+def run_reference(ws, args, entry, buffers, groups) -> dict:
+    """The dispatch on the reference interpreter; a fault is printed as `文件:行:列: 消息`."""
+    from ..cli import print_diagnostics
+    data = {(b.group, b.binding): b.data for b in buffers}
+    try:
+        return run(ws, args.文件, entry.name, data, groups, subgroup_width=args.子组宽,
+                   schedule_seed=args.调度种子)
+    except Fault as fault:
+        print_diagnostics(ws, [fault.diagnostic])
+        raise ReferenceFault("参照解释器发现上面的错误，没有写回任何缓冲") from fault
+    except Unsupported as err:
+        raise WebGPUError(f"参照解释器：{err}") from err
