@@ -16,6 +16,8 @@ replace it without touching memory, the race check or the scheduling.
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import numpy as np
 
 from .. import ir
@@ -107,20 +109,13 @@ class Machine:
         count = groups[0] * groups[1] * groups[2]
         n = count * size
         self.n, self.size, self.count = n, size, count
-        inv = np.arange(n, dtype=np.int64)
-        self.inv = inv
+        inv = np.arange(n, dtype=np.int64)          # an invocation's number is its lane in every vector
         self.wg = inv // size
         self.local = (inv % size).astype(np.uint32)
-        per_group = -(-size // width)
-        self.subgroups = count * per_group
-        self.sg = self.wg * per_group + self.local // width
-        self.lane = (self.local % width).astype(np.uint32)
-        self.slot = self.sg * width + self.lane                    # position in (subgroup, lane) rows
-        self.exists = np.zeros(self.subgroups * width, bool)
-        self.exists[self.slot] = True
-        order = np.arange(self.subgroups) if seed is None else np.random.default_rng(seed).permutation(self.subgroups)
-        self.rank = order[self.sg] * width + self.lane.astype(np.int64)   # the order atomics take effect in
+        self.subgroups = count * -(-size // width)
+        self.seed = seed
         self.barriers = {"workgroup": np.zeros(count, np.int64), "storage": np.zeros(count, np.int64)}
+        self._keys: dict[str, np.ndarray] = {}
         self.env: dict[int, object] = {}
         self.loops: dict[int, _Loop] = {}
         self.consts: dict[tuple[str, str], object] = {}
@@ -128,6 +123,38 @@ class Machine:
         self.sites: list[tuple[str, int, int, str]] = []
         self._site_ids: dict[tuple[int, str], int] = {}
         self._scratch: dict[int, np.ndarray] = {}
+
+    # ------------------------------------------------------------ subgroups (made when first needed)
+
+    @cached_property
+    def sg(self) -> np.ndarray:
+        return self.wg * (self.subgroups // self.count) + self.local // self.width
+
+    @cached_property
+    def lane(self) -> np.ndarray:
+        return (self.local % self.width).astype(np.uint32)
+
+    @cached_property
+    def slot(self) -> np.ndarray:
+        """Each invocation's place in the (subgroup, lane) rows."""
+        return self.sg * self.width + self.lane
+
+    @cached_property
+    def subgroup_population(self) -> np.ndarray:
+        return np.bincount(self.sg, minlength=self.subgroups)
+
+    @cached_property
+    def exists(self) -> np.ndarray:
+        exists = np.zeros(self.subgroups * self.width, bool)
+        exists[self.slot] = True
+        return exists
+
+    @cached_property
+    def rank(self) -> np.ndarray:
+        """The order atomics take effect in: subgroups in order, or permuted by the seed."""
+        order = (np.arange(self.subgroups) if self.seed is None
+                 else np.random.default_rng(self.seed).permutation(self.subgroups))
+        return order[self.sg] * self.width + self.lane.astype(np.int64)
 
     # ------------------------------------------------------------ running
 
@@ -148,23 +175,13 @@ class Machine:
         alias = t.alias
         if alias not in BUILTIN_IO:
             return None
-        g = self.groups
-        wg = self.wg
-        wid = (wg % g[0], wg // g[0] % g[1], wg // (g[0] * g[1]))
-        u = lambda a: np.asarray(a).astype(np.uint32)  # noqa: E731
-        zero = np.zeros(self.n, np.uint32)
-        values = {
-            "全局调用号": (u(wid[0] * self.size + self.local), u(wid[1]), u(wid[2])),
-            "局部调用号": (self.local, zero, zero),
-            "局部调用序": self.local,
-            "工作组号": tuple(u(w) for w in wid),
-            "工作组数": tuple(np.uint32(c) for c in g),
-            "子组调用序": self.lane,
-            "子组大小": np.uint32(self.width),
-        }
-        if alias not in values:
+        if alias not in ENTRY_INPUTS:
             raise Unsupported(f"计算入口的输入「{alias}」参照解释器不认识")
-        return values[alias]
+        return ENTRY_INPUTS[alias](self)
+
+    def group_id(self, axis: int) -> np.ndarray:
+        g = self.groups
+        return (self.wg // (1, g[0], g[0] * g[1])[axis] % g[axis]).astype(np.uint32)
 
     # ------------------------------------------------------------ faults
 
@@ -339,8 +356,11 @@ class Machine:
             raise self.fault(e, f"整数{'除以' if e.name == '除' else '对'}零{'' if e.name == '除' else '取余'}：调用{self.who(inv)}"
                                 f"的除数是 0（WGSL 得{'被除数' if e.name == '除' else ' 0'}，这多半是错误）")
 
-    def uniform_in(self, e, mask, groups: np.ndarray, population: np.ndarray, what: str, unit: str) -> None:
-        """Every group of lanes (workgroup or subgroup) is wholly in or wholly out of the mask."""
+    def uniform_in(self, e, mask, groups: np.ndarray, population: np.ndarray, what: str, unit: str) -> np.ndarray:
+        """Every group of lanes (workgroup or subgroup) is wholly in or wholly out of the mask;
+        returns how many lanes of each are in."""
+        if mask.all():
+            return population
         active = np.bincount(groups[mask], minlength=len(population))
         partial = np.flatnonzero((active > 0) & (active < population))
         if len(partial):
@@ -350,16 +370,20 @@ class Machine:
             outside = members[~mask[members]][0]
             raise self.fault(e, f"{what}只被{unit}的一部分调用执行到：调用{self.who(inside)}到了，"
                                 f"调用{self.who(outside)}没有到（须在一致控制流里）")
+        return active
 
     def epoch(self, region: Region, lanes: np.ndarray) -> np.ndarray:
+        """The epoch key of each lane's access (kept for every invocation until the next barrier)."""
         kind = "workgroup" if region.kind == "workgroup" else "storage"
-        wg = self.wg[lanes]
-        return (wg << 32) | self.barriers[kind][wg]
+        keys = self._keys.get(kind)
+        if keys is None:
+            keys = self._keys[kind] = (self.wg << 32) | self.barriers[kind][self.wg]
+        return keys if len(lanes) == self.n else keys[lanes]
 
     def element(self, e, region: Region, index, mask) -> tuple[np.ndarray, np.ndarray]:
         """(active lanes, flat element numbers) of an access to region[index], bounds checked."""
         lanes = np.flatnonzero(mask)
-        idx = np.broadcast_to(np.asarray(index, np.int64), (self.n,))[lanes] if np.ndim(index) else \
+        idx = (index if len(lanes) == self.n else index[lanes]).astype(np.int64) if np.ndim(index) else \
             np.full(len(lanes), int(index), np.int64)
         bad = idx >= region.count
         if bad.any():
@@ -371,9 +395,15 @@ class Machine:
         return lanes, idx
 
     def _conflict(self, record, elems, lanes, keys):
-        other, their = record.inv[elems], record.key[elems]
-        separated = ((their >> 32) == (keys >> 32)) & (their != keys)
-        return (other >= 0) & (other != self.inv[lanes]) & ~separated
+        """Which accesses clash with the recorded one: another invocation, no barrier between."""
+        other = record.inv[elems]
+        clash = (other >= 0) & (other != lanes)           # lanes are invocation numbers
+        suspects = np.flatnonzero(clash)
+        if len(suspects):
+            their, mine = record.key[elems[suspects]], keys[suspects]
+            separated = ((their >> 32) == (mine >> 32)) & (their != mine)
+            clash[suspects[separated]] = False
+        return clash
 
     def _race(self, e, region, elems, lanes, k, record, mine: str, theirs: str) -> Fault:
         element = elems[k] - (self.wg[lanes[k]] * region.per_group if region.per_group else 0)
@@ -396,10 +426,12 @@ class Machine:
         if atomic:
             return
         first, second = region.reads
-        moved = (first.inv[elems] >= 0) & (first.inv[elems] != self.inv[lanes])
-        for name in ("inv", "key", "site"):
-            getattr(second, name)[elems[moved]] = getattr(first, name)[elems[moved]]
-        first.inv[elems], first.key[elems], first.site[elems] = self.inv[lanes], keys, self.site(e)
+        previous = first.inv[elems]
+        moved = np.flatnonzero((previous >= 0) & (previous != lanes))   # another reader: keep it as the second
+        if len(moved):
+            kept = elems[moved]
+            second.inv[kept], second.key[kept], second.site[kept] = previous[moved], first.key[kept], first.site[kept]
+        first.inv[elems], first.key[elems], first.site[elems] = lanes, keys, self.site(e)
 
     def note_write(self, e, region: Region, lanes, elems, atomic: bool = False) -> None:
         keys = self.epoch(region, lanes)
@@ -418,7 +450,7 @@ class Machine:
                 k = int(np.flatnonzero(clash)[0])
                 raise self._race(e, region, elems, lanes, k, record, "原子写" if atomic else "写", "读")
         w = region.write
-        w.inv[elems], w.key[elems], w.site[elems] = self.inv[lanes], keys, self.site(e)
+        w.inv[elems], w.key[elems], w.site[elems] = lanes, keys, self.site(e)
         region.atomic[elems] = atomic
 
     def _same_element(self, e, region, lanes, elems) -> None:
@@ -474,7 +506,7 @@ def _load(m: Machine, e, region: Region, index, mask):
     lanes, elems = m.element(e, region, index, mask)
     m.note_read(e, region, lanes, elems)
     got = decode(region.views, region.codec, elems * region.stride)
-    return _scatter(got, lanes, m.n)
+    return got if len(lanes) == m.n else _scatter(got, lanes, m.n)
 
 
 def _store(m: Machine, e, region: Region, index, value, mask) -> None:
@@ -650,9 +682,9 @@ def _component(m, e, mask):
 
 def _barrier(kind: str):
     def run(m: Machine, e, mask):
-        m.uniform_in(e, mask, m.wg, np.full(m.count, m.size), f"「{e.name}」", "工作组")
-        reached = np.unique(m.wg[mask])
-        m.barriers[kind][reached] += 1
+        active = m.uniform_in(e, mask, m.wg, np.full(m.count, m.size), f"「{e.name}」", "工作组")
+        m.barriers[kind][active > 0] += 1
+        m._keys.pop(kind, None)
     return run
 
 
@@ -660,6 +692,8 @@ _IDENTITY = {"sum": (0, 0), "max": (-np.inf, None), "min": (np.inf, None)}
 
 
 def _subgroup_rows(m: Machine, value, identity):
+    if m.size % m.width == 0:                       # full subgroups: the lanes are the rows already
+        return np.broadcast_to(value, (m.n,)).reshape(m.subgroups, m.width)
     rows = np.full(m.subgroups * m.width, identity, value.dtype)
     rows[m.slot] = np.broadcast_to(value, (m.n,))
     return rows.reshape(m.subgroups, m.width)
@@ -687,8 +721,7 @@ def _subgroup_reduce(kind: str):
 
 
 def _subgroup_uniform(m: Machine, e, mask) -> None:
-    per = np.bincount(m.sg, minlength=m.subgroups)
-    m.uniform_in(e, mask, m.sg, per, f"子组运算「{e.name}」", "子组")
+    m.uniform_in(e, mask, m.sg, m.subgroup_population, f"子组运算「{e.name}」", "子组")
 
 
 def _shuffle(xor: bool):
@@ -698,7 +731,9 @@ def _shuffle(xor: bool):
         source = (m.lane ^ lane) if xor else np.broadcast_to(np.asarray(lane, np.uint32), (m.n,))
         source = source.astype(np.int64)
         slot = m.sg * m.width + np.minimum(source, m.width - 1)
-        bad = mask & ((source >= m.width) | ~m.exists[slot])
+        bad = mask & (source >= m.width)
+        if m.size % m.width:
+            bad |= mask & ~m.exists[slot]
         if bad.any():
             inv = int(np.flatnonzero(bad)[0])
             raise m.fault(e, f"「{e.name}」的源调用不存在：调用{m.who(inv)}要子组里第 {int(source[inv])} 号调用的值，"
@@ -734,6 +769,23 @@ def _sample_level(m, e, mask):
     texels = texture.texels[y, x]
     return tuple(texels[..., k] for k in range(4))
 
+
+def _global_id(m: Machine):
+    zero = np.zeros(m.n, np.uint32)
+    x = m.group_id(0) * np.uint32(m.size) + m.local
+    return (x, m.group_id(1) if m.groups[1] > 1 else zero, m.group_id(2) if m.groups[2] > 1 else zero)
+
+
+#: a compute entry's builtin inputs, by the alias their parameter (or field) is written with
+ENTRY_INPUTS = {
+    "全局调用号": _global_id,
+    "局部调用号": lambda m: (m.local, np.zeros(m.n, np.uint32), np.zeros(m.n, np.uint32)),
+    "局部调用序": lambda m: m.local,
+    "工作组号": lambda m: tuple(m.group_id(k) for k in range(3)),
+    "工作组数": lambda m: tuple(np.uint32(c) for c in m.groups),
+    "子组调用序": lambda m: m.lane,
+    "子组大小": lambda m: np.uint32(m.width),
+}
 
 BUILTINS = {
     "读数组": _read_array, "读共享数组": _read_array, "写数组": _write_array, "写共享数组": _write_array,
