@@ -499,7 +499,7 @@ def test_readme_quick_start_and_npy_example(tmp_path):
     assert code == 0 and out == f"「数据」（组 0 号 0）：{np.array([2, 4, 6, 8, 5, 6, 7, 8], dtype='uint32')}\n"
 
 
-TABLE_OPTIONS = {"检查": [], "译": [], "运行": ["--组数", "--后端"], "金属": ["--详细"], "千手": ["--详细"],
+TABLE_OPTIONS = {"检查": [], "译": [], "运行": ["--组数", "--后端", "--子组宽", "--调度种子"], "金属": ["--详细"], "千手": ["--详细"],
                  "生成": ["--输出目录"], "服务": ["--构建"]}
 ASCII = {"检查": "check", "译": "wgsl", "运行": "run", "金属": "msl", "千手": "ptx", "生成": "generate",
          "服务": "serve"}
@@ -655,6 +655,7 @@ def test_vscode_package_name_matches_readme():
     ("bench_frontend.py", ["--行数", "60", "--次数", "2"]),
     ("bench_server.py", ["--行数", "60", "--次数", "2"]),
     ("bench_generate.py", ["--help"]),
+    ("bench_interp.py", ["--元素数", "4096", "--次数", "1"]),
 ])
 def test_readme_benchmarks_exist_and_start(script, args):
     says("README.md", f"`python bench/{script}`")

@@ -96,6 +96,16 @@ def merge(c, t, o):
     return np.where(c, t, o)
 
 
+def merge_under(c, t, o):
+    """merge, keeping a uniform value uniform when every lane takes the same side."""
+    if isinstance(c, np.ndarray):
+        if c.all():
+            return t
+        if not c.any():
+            return o
+    return merge(c, t, o)
+
+
 class Machine:
     """One dispatch of one compute entry."""
 
@@ -109,9 +119,9 @@ class Machine:
         count = groups[0] * groups[1] * groups[2]
         n = count * size
         self.n, self.size, self.count = n, size, count
-        inv = np.arange(n, dtype=np.int64)          # an invocation's number is its lane in every vector
-        self.wg = inv // size
-        self.local = (inv % size).astype(np.uint32)
+        # an invocation's number (workgroup × size + local index) is its lane in every vector
+        self.wg = np.repeat(np.arange(count, dtype=np.int64), size)
+        self.local = np.tile(np.arange(size, dtype=np.uint32), count)
         self.subgroups = count * -(-size // width)
         self.seed = seed
         self.barriers = {"workgroup": np.zeros(count, np.int64), "storage": np.zeros(count, np.int64)}
@@ -138,6 +148,11 @@ class Machine:
     def slot(self) -> np.ndarray:
         """Each invocation's place in the (subgroup, lane) rows."""
         return self.sg * self.width + self.lane
+
+    @cached_property
+    def row_start(self) -> np.ndarray:
+        """Where each invocation's subgroup row starts in the (subgroup, lane) rows."""
+        return self.sg * self.width
 
     @cached_property
     def subgroup_population(self) -> np.ndarray:
@@ -181,7 +196,8 @@ class Machine:
 
     def group_id(self, axis: int) -> np.ndarray:
         g = self.groups
-        return (self.wg // (1, g[0], g[0] * g[1])[axis] % g[axis]).astype(np.uint32)
+        ids = np.arange(self.count, dtype=np.uint32) // np.uint32((1, g[0], g[0] * g[1])[axis]) % np.uint32(g[axis])
+        return np.repeat(ids, self.size)
 
     # ------------------------------------------------------------ faults
 
@@ -266,7 +282,11 @@ class Machine:
         else_mask = mask & ~cond
         then = self.eval(e.then, then_mask) if then_mask.any() else PENDING
         otherwise = self.eval(e.otherwise, else_mask) if e.otherwise is not None and else_mask.any() else PENDING
-        return None if unit else merge(cond, then, otherwise)
+        if unit:
+            return None
+        if otherwise is PENDING or then is PENDING:
+            return then if otherwise is PENDING else otherwise
+        return merge(cond, then, otherwise)
 
     @staticmethod
     def _unit_or(unit: bool, value):
@@ -318,7 +338,7 @@ class Machine:
         args = [self.eval(a, mask) for a in e.args]
         loop = self.loops.get(id(fun))
         if loop is not None:                       # a tail call: the next round of the loop
-            loop.args = [merge(mask, new, old) for new, old in zip(args, loop.args)]
+            loop.args = [merge_under(mask, new, old) for new, old in zip(args, loop.args)]
             loop.again |= mask
             return PENDING
         if not fun.recursive:
@@ -338,7 +358,7 @@ class Machine:
                 value = self.eval(fun.body, active)
             finally:
                 del self.loops[id(fun)]
-            result = merge(active & ~loop.again, value, result)
+            result = merge_under(active & ~loop.again, value, result)
             active, args = loop.again, loop.args
             if not active.any():
                 return None if _is_unit(fun.result) else result
@@ -729,8 +749,7 @@ def _shuffle(xor: bool):
         value, lane = (m.eval(a, mask) for a in e.args)
         _subgroup_uniform(m, e, mask)
         source = (m.lane ^ lane) if xor else np.broadcast_to(np.asarray(lane, np.uint32), (m.n,))
-        source = source.astype(np.int64)
-        slot = m.sg * m.width + np.minimum(source, m.width - 1)
+        slot = m.row_start + np.minimum(source, np.uint32(m.width - 1))
         bad = mask & (source >= m.width)
         if m.size % m.width:
             bad |= mask & ~m.exists[slot]
