@@ -523,6 +523,8 @@ def _scatter(value, lanes, n: int):
 # ---------------------------------------------------------------- builtins with effects or types
 
 def _load(m: Machine, e, region: Region, index, mask):
+    if np.ndim(index) == 0 and region.kind in ("uniform", "read") and int(index) < region.count:
+        return decode(region.views, region.codec, int(index) * region.stride)    # the same for every lane
     lanes, elems = m.element(e, region, index, mask)
     m.note_read(e, region, lanes, elems)
     got = decode(region.views, region.codec, elems * region.stride)
