@@ -400,3 +400,33 @@ def test_random_integer_programs_agree_bit_for_bit_with_lavapipe(kind):
     def check(expression, width):
         _differential(kind, expression, width)
     check()
+
+
+STORAGE_EXCHANGE = HEADER + buffer("数据", "零") + buffer("出", "一") + """「交换」乃化「全局调用号」为「有」者也。
+「交换」者得「号」而
+　令「序」为「号」中「零」而
+　「写数组」于「数据」于「序」于「序」；
+　「BARRIER」于「元」；
+　「写数组」于「出」于「序」于（「读数组」于「数据」于（「新无三二」于「OTHER」减「序」））
+也。
+""" + entry("交换")
+
+
+@pytest.mark.parametrize("barrier, other, groups, racy", [
+    ("存储屏障", "六三", 1, False),     # storageBarrier orders storage within the workgroup
+    ("工作组屏障", "六三", 1, True),    # workgroupBarrier orders only workgroup memory (WGSL)
+    ("存储屏障", "一二七", 2, True),    # no barrier orders two workgroups within a dispatch
+])
+def test_which_barrier_orders_storage(tmp_path, barrier, other, groups, racy):
+    text = STORAGE_EXCHANGE.replace("BARRIER", barrier).replace("OTHER", other)
+    ws, path = program(tmp_path, "交换", text)
+    n = 64 * groups
+    data = {"数据": np.zeros(n, np.uint32), "出": np.zeros(n, np.uint32)}
+    if not racy:
+        assert interpret(ws, path, "交换入口", data, groups)["出"].tolist() == list(range(n - 1, -1, -1))
+        return
+    d, shown = fault_of(ws, path, "交换入口", data, groups)
+    assert f":{line_of(text, '「写数组」于「出」')}:" in shown
+    written = line_of(text, "「写数组」于「数据」于「序」于「序」")
+    assert d.message.startswith(f"数据竞争：「数据」的第 {n - 1} 个元素被调用（工作组 {groups - 1} 局部 63）"
+                                f"写（第 {written} 行第 2 列），又被调用（工作组 0 局部 0）读，两者之间没有屏障")

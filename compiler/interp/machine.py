@@ -27,7 +27,7 @@ from ..builtin.io import BUILTIN_IO
 from ..diagnostics import Diagnostic
 from ..types import TCon, TRecord, deep_resolve, resolve
 from . import ops
-from .memory import Region, Unsupported, decode, encode
+from .memory import Elements, Region, Unsupported, decode, encode
 
 PENDING = object()     # the value of lanes that took a loop's tail call (never read)
 
@@ -405,9 +405,8 @@ class Machine:
         lanes = np.flatnonzero(mask)
         idx = (index if len(lanes) == self.n else index[lanes]).astype(np.int64) if np.ndim(index) else \
             np.full(len(lanes), int(index), np.int64)
-        bad = idx >= region.count
-        if bad.any():
-            k = int(np.flatnonzero(bad)[0])
+        if len(idx) and idx.max() >= region.count:
+            k = int(np.flatnonzero(idx >= region.count)[0])
             raise self.fault(e, f"越界：调用{self.who(lanes[k])}访问「{region.name}」的第 {idx[k]} 个元素，"
                                 f"它只有 {region.count} 个（WGSL 会悄悄夹紧或丢弃）")
         if region.per_group:
@@ -475,6 +474,8 @@ class Machine:
 
     def _same_element(self, e, region, lanes, elems) -> None:
         """Two lanes of one store writing one element is a race too."""
+        if len(elems) < 2 or (elems[1:] > elems[:-1]).all():       # increasing: all different
+            return
         scratch = self._scratch.get(len(region.write.inv))
         if scratch is None:
             scratch = self._scratch[len(region.write.inv)] = np.empty(len(region.write.inv), np.int64)
@@ -527,14 +528,14 @@ def _load(m: Machine, e, region: Region, index, mask):
         return decode(region.views, region.codec, int(index) * region.stride)    # the same for every lane
     lanes, elems = m.element(e, region, index, mask)
     m.note_read(e, region, lanes, elems)
-    got = decode(region.views, region.codec, elems * region.stride)
+    got = decode(region.views, region.codec, Elements(elems, region.stride))
     return got if len(lanes) == m.n else _scatter(got, lanes, m.n)
 
 
 def _store(m: Machine, e, region: Region, index, value, mask) -> None:
     lanes, elems = m.element(e, region, index, mask)
     m.note_write(e, region, lanes, elems)
-    encode(region.views, region.codec, elems * region.stride, _lanes_value(_broadcast(value, m.n), lanes))
+    encode(region.views, region.codec, Elements(elems, region.stride), _lanes_value(_broadcast(value, m.n), lanes))
 
 
 def _broadcast(value, n: int):

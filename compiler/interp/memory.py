@@ -71,12 +71,29 @@ class Unsupported(Exception):
     """A type or builtin the interpreter does not model (a usage error, not a fault)."""
 
 
+def word_index(byte_base, leaf: Leaf):
+    """The index of a scalar in its dtype's view; `byte_base` is an Elements (or an int) of byte offsets."""
+    if isinstance(byte_base, Elements):
+        if byte_base.stride == leaf.dtype.itemsize and leaf.offset == 0:
+            return byte_base.elems                      # an array of scalars: the element is the index
+        byte_base = byte_base.elems * byte_base.stride
+    return (byte_base + leaf.offset) // leaf.dtype.itemsize
+
+
+@dataclass
+class Elements:
+    """The elements one access touches, by number, and the array's stride in bytes."""
+
+    elems: np.ndarray
+    stride: int
+
+
 def decode(views, c, byte_base):
     """The value at byte offsets `byte_base` (one per lane) as codec c says."""
     if isinstance(c, dict):
         return {k: decode(views, v, byte_base) for k, v in c.items()}
     if isinstance(c, Leaf):
-        return views(c.dtype)[(byte_base + c.offset) // c.dtype.itemsize]
+        return views(c.dtype)[word_index(byte_base, c)]
     return tuple(decode(views, part, byte_base) for part in c)
 
 
@@ -86,7 +103,7 @@ def encode(views, c, byte_base, value) -> None:
             encode(views, v, byte_base, value[k])
         return
     if isinstance(c, Leaf):
-        views(c.dtype)[(byte_base + c.offset) // c.dtype.itemsize] = value
+        views(c.dtype)[word_index(byte_base, c)] = value
         return
     for part, v in zip(c, value):
         encode(views, part, byte_base, v)
