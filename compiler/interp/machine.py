@@ -476,9 +476,9 @@ class Machine:
         """Two lanes of one store writing one element is a race too."""
         if len(elems) < 2 or (elems[1:] > elems[:-1]).all():       # increasing: all different
             return
-        scratch = self._scratch.get(len(region.write.inv))
+        scratch = self._scratch.get(region.elements)
         if scratch is None:
-            scratch = self._scratch[len(region.write.inv)] = np.empty(len(region.write.inv), np.int64)
+            scratch = self._scratch[region.elements] = np.empty(region.elements, np.int64)
         order = np.arange(len(elems))
         scratch[elems[::-1]] = order[::-1]           # the first lane writing each element
         dup = scratch[elems] != order

@@ -14,6 +14,7 @@ different workgroups always conflict within a dispatch.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -121,6 +122,10 @@ class Access:
     site: np.ndarray
 
 
+def _no_access(total: int) -> Access:
+    return Access(np.full(total, -1, np.int64), np.zeros(total, np.int64), np.zeros(total, np.int32))
+
+
 class Region:
     """One buffer or workgroup variable: raw bytes, its elements and their shadow."""
 
@@ -131,11 +136,24 @@ class Region:
         self.stride, self.count = stride, count
         self.per_group = per_group           # workgroup variables: elements per workgroup
         self._views: dict[np.dtype, np.ndarray] = {}
-        total = len(raw) // stride if stride else 0
-        self.write = Access(np.full(total, -1, np.int64), np.zeros(total, np.int64), np.zeros(total, np.int32))
-        self.atomic = np.zeros(total, bool)
-        self.reads = [Access(np.full(total, -1, np.int64), np.zeros(total, np.int64), np.zeros(total, np.int32))
-                      for _ in range(2)]
+
+    @cached_property
+    def write(self) -> Access:
+        """The shadow of the last write (made at the first access: read-only buffers never need one)."""
+        return _no_access(self.elements)
+
+    @cached_property
+    def reads(self) -> list[Access]:
+        """The shadows of the last two readers."""
+        return [_no_access(self.elements), _no_access(self.elements)]
+
+    @cached_property
+    def atomic(self) -> np.ndarray:
+        return np.zeros(self.elements, bool)
+
+    @property
+    def elements(self) -> int:
+        return len(self.raw) // self.stride if self.stride else 0
 
     def views(self, dtype: np.dtype) -> np.ndarray:
         if dtype not in self._views:
