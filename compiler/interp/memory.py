@@ -183,8 +183,3 @@ def workgroup_region(name: str, inner, groups: int) -> Region:
     else:
         stride, count, element = _round_up(size_align(t)[0], 4), 1, t
     return Region(name, "workgroup", np.zeros(stride * count * groups, np.uint8), element, stride, count, count)
-
-
-def workgroup_bytes(t) -> int:
-    """How many bytes one workgroup's copy takes (for a memory estimate)."""
-    return size_align(deep_resolve(t))[0]

@@ -13,9 +13,6 @@ from __future__ import annotations
 
 import numpy as np
 
-I32_MIN = np.int32(-2 ** 31)
-
-
 def lift(f):
     """f applied component by component when any argument is a tuple (a vector or matrix)."""
     def lifted(*args):
@@ -125,10 +122,6 @@ def _round(x):
     return np.rint(x)
 
 
-def same_shape_zero(x):
-    return np.zeros_like(x) if isinstance(x, np.ndarray) else np.asarray(x).dtype.type(0)
-
-
 def dot(a, b):
     total = a[0] * b[0]
     for x, y in zip(a[1:], b[1:]):
@@ -202,9 +195,8 @@ def convert(x, dtype: np.dtype):
         lo, hi = (-2147483648.0, 2147483520.0) if dtype.kind == "i" else (0.0, 4294967040.0)
         wide = np.nan_to_num(np.trunc(a.astype(np.float64)), nan=0.0)
         out = np.clip(wide, lo, hi).astype(dtype)
-    elif dtype.kind in "iu" and a.dtype.kind in "iu":
-        out = a.astype(np.int64).astype(np.uint32).view(np.uint32).astype(dtype) if a.dtype.kind == "i" and dtype.kind == "u" \
-            else a.view(dtype) if a.dtype.itemsize == dtype.itemsize else a.astype(dtype)
+    elif dtype.kind in "iu" and a.dtype.itemsize == dtype.itemsize:      # i32 ↔ u32: the same bits
+        out = a.view(dtype)
     elif dtype.kind == "b":
         out = a != 0
     elif a.dtype.kind == "b":
