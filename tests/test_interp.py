@@ -430,3 +430,18 @@ def test_which_barrier_orders_storage(tmp_path, barrier, other, groups, racy):
     written = line_of(text, "「写数组」于「数据」于「序」于「序」")
     assert d.message.startswith(f"数据竞争：「数据」的第 {n - 1} 个元素被调用（工作组 {groups - 1} 局部 63）"
                                 f"写（第 {written} 行第 2 列），又被调用（工作组 0 局部 0）读，两者之间没有屏障")
+
+
+def test_run_prints_exactly_what_the_webgpu_run_prints(tmp_path):
+    """Same arguments, same lines; the .npy of a writable buffer is written back the same way."""
+    pytest.importorskip("wgpu")
+    x = np.arange(600, dtype=np.uint32) * np.uint32(2654435761)
+    outputs = {}
+    for backend in ("网页图算", "参照"):
+        np.save(tmp_path / "输入.npy", x)
+        np.save(tmp_path / "输出.npy", np.zeros(600, np.uint32))
+        result = _cli("运行", str(SAMPLES / "前缀和。着色器。豫"), "扫描入口", "0:0=输入.npy", "0:1=输出.npy",
+                      "--后端", backend, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        outputs[backend] = (result.stdout, (tmp_path / "输出.npy").read_bytes())
+    assert outputs["网页图算"] == outputs["参照"]
