@@ -70,12 +70,20 @@ def entry(function: str, size: str = "六四") -> str:
             f"「{function}入口」者「计算入口项」于「{function}」于（「组值」【「工作组大小」者「{size}」也】）也。\n")
 
 
-def program(tmp_path, name: str, text: str):
+NOT_UNIFORM = "须在一致控制流中执行"
+
+
+def program(tmp_path, name: str, text: str, divergent: bool = False):
+    """A checked source; `divergent` ones are refused by 检查's uniformity analysis (and by 运行), and
+    the interpreter, which does not trust that analysis, must find the same mistake when it happens."""
     path = tmp_path / f"{name}。着色器。豫"
     path.write_text(text, encoding="utf-8")
     ws = Workspace(tmp_path)
-    errors = [d for d in ws.diagnostics(path) if d.severity == "错误"]
-    assert not errors, [d.message for d in errors]
+    errors = [d.message for d in ws.diagnostics(path) if d.severity == "错误"]
+    if divergent:
+        assert errors and all(NOT_UNIFORM in m for m in errors), errors
+    else:
+        assert not errors, errors
     return ws, path
 
 
@@ -177,15 +185,15 @@ DIVERGENT_BARRIER = HEADER + buffer("数据", "零") + """「共享」乃「工�
 「屏障」乃化「局部调用序」为「有」者也。
 「屏障」者得「局」而
 　「写共享数组」于「共享」于「局」于「局」；
-　若「局」小于（「新无三二」于「LIMIT」）则「工作组屏障」于「元」；
+　BARRIER；
 　「写数组」于「数据」于「局」于（「读共享数组」于「共享」于（「新无三二」于「六三」减「局」））
 也。
 """ + entry("屏障")
 
 
 def test_a_barrier_reached_by_part_of_the_workgroup(tmp_path):
-    text = DIVERGENT_BARRIER.replace("LIMIT", "三二")
-    ws, path = program(tmp_path, "半屏障", text)
+    text = DIVERGENT_BARRIER.replace("BARRIER", "若「局」小于（「新无三二」于「三二」）则「工作组屏障」于「元」")
+    ws, path = program(tmp_path, "半屏障", text, divergent=True)
     d, shown = fault_of(ws, path, "屏障入口", {"数据": np.zeros(64, np.uint32)}, 1)
     assert f":{line_of(text, '「工作组屏障」')}:" in shown
     assert "「工作组屏障」只被工作组的一部分调用执行到" in d.message
@@ -193,21 +201,21 @@ def test_a_barrier_reached_by_part_of_the_workgroup(tmp_path):
 
 
 def test_a_barrier_every_invocation_reaches(tmp_path):
-    ws, path = program(tmp_path, "全屏障", DIVERGENT_BARRIER.replace("LIMIT", "六四"))
+    ws, path = program(tmp_path, "全屏障", DIVERGENT_BARRIER.replace("BARRIER", "「工作组屏障」于「元」"))
     out = interpret(ws, path, "屏障入口", {"数据": np.zeros(64, np.uint32)}, 1)
     assert out["数据"].tolist() == list(range(63, -1, -1))
 
 
 SUBGROUP = HEADER + buffer("数据", "零") + """「子组」乃化「局部调用序」为「有」者也。
 「子组」者得「局」而
-　若「局」小于（「新无三二」于「LIMIT」）则「写数组」于「数据」于「局」于（「子组求和」于「局」）
+　BODY
 也。
 """ + entry("子组")
 
 
 def test_a_subgroup_operation_reached_by_part_of_the_subgroup(tmp_path):
-    text = SUBGROUP.replace("LIMIT", "三")
-    ws, path = program(tmp_path, "半子组", text)
+    text = SUBGROUP.replace("BODY", "若「局」小于（「新无三二」于「三」）则「写数组」于「数据」于「局」于（「子组求和」于「局」）")
+    ws, path = program(tmp_path, "半子组", text, divergent=True)
     d, shown = fault_of(ws, path, "子组入口", {"数据": np.zeros(64, np.uint32)}, 1)
     assert f":{line_of(text, '「子组求和」')}:" in shown
     assert "子组运算「子组求和」只被子组的一部分调用执行到" in d.message
@@ -215,7 +223,8 @@ def test_a_subgroup_operation_reached_by_part_of_the_subgroup(tmp_path):
 
 
 def test_a_subgroup_operation_whole_subgroups_reach(tmp_path):
-    ws, path = program(tmp_path, "整子组", SUBGROUP.replace("LIMIT", "三二"))
+    body = "令「和」为「子组求和」于「局」而\n　若「局」小于（「新无三二」于「三二」）则「写数组」于「数据」于「局」于「和」"
+    ws, path = program(tmp_path, "整子组", SUBGROUP.replace("BODY", body))
     out = interpret(ws, path, "子组入口", {"数据": np.zeros(64, np.uint32)}, 1, subgroup_width=16)
     i = np.arange(64)
     expected = np.where(i < 32, np.repeat(i.reshape(-1, 16).sum(1), 16), 0)
@@ -267,7 +276,7 @@ WIDTHS = HEADER + buffer("和", "零") + buffer("道号", "一") + buffer("宽",
 　令「序」为「调」中「序」而
 　令「道」为「调」中「道」而
 　令「步」为得「值」又得「跨」而
-　　若「跨」不小于「调」中「宽」则「值」
+　　若「跨」不小于（「新无三二」于「一二八」）则「值」
 　　否则（
 　　　令「够」为「道」不小于「跨」而
 　　　令「邻」为「子组洗牌」于「值」于（「选择」于「道」于（「道」减「跨」）于「够」）而
@@ -445,3 +454,11 @@ def test_run_prints_exactly_what_the_webgpu_run_prints(tmp_path):
         assert result.returncode == 0, result.stderr
         outputs[backend] = (result.stdout, (tmp_path / "输出.npy").read_bytes())
     assert outputs["网页图算"] == outputs["参照"]
+
+
+def test_a_program_with_a_type_error_is_not_run(tmp_path):
+    from zhuose.compiler.interp import Unsupported
+    path = tmp_path / "坏。着色器。豫"
+    path.write_text(STORE.replace("INDEX", "「未知」"), encoding="utf-8")
+    with pytest.raises(Unsupported, match="程序有错误，不能运行：在「写」中：未知的名字「未知」"):
+        run(Workspace(tmp_path), path, "写入口", {(0, 0): bytes(256)}, 1)

@@ -20,6 +20,7 @@ from ..backends.wgsl.writer import function_key
 from .machine import Fault, Machine, Texture
 from .memory import Unsupported, storage_region, workgroup_region
 from ..valid.stages import workgroup_variables
+from ..valid.uniformity import CODE as UNIFORMITY
 
 __all__ = ["Fault", "Unsupported", "run", "WIDTHS"]
 
@@ -37,10 +38,17 @@ def run(ws, path, entry_name: str, buffers: dict, groups, *, subgroup_width: int
     storage buffer by (group, binding).  Raises Fault (its `.diagnostic` is
     the `文件:行:列` report) or Unsupported.  `schedule_seed` permutes the
     order in which subgroups take effect (atomics); `textures` maps (group,
-    binding) to an (h, w, 4) array of texels."""
+    binding) to an (h, w, 4) array of texels.
+
+    A program 检查 refuses only for its uniformity analysis still runs here,
+    so that the invocations that part at a barrier can be seen; any other
+    error makes it Unsupported."""
     if subgroup_width not in WIDTHS:
         raise Unsupported(f"子组宽须是 {'、'.join(map(str, WIDTHS))} 之一，给的是 {subgroup_width}")
     checked = ws.check(path)
+    errors = [d for d in ws.diagnostics(path) if d.severity == "错误" and d.code != UNIFORMITY]
+    if errors:
+        raise Unsupported(f"程序有错误，不能运行：{errors[0].full_message()}")
     modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
     entry = next((d for d in checked.module.decls if isinstance(d, ir.Entry) and d.name == entry_name), None)
     if entry is None or entry.stage != "计算":
