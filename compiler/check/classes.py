@@ -45,6 +45,18 @@ def _is_32bit_scalar(t: TypeOrIndex) -> bool:
     return isinstance(resolve(t), TCon) and resolve(t).name in (FLOAT, INT, UINT) and _width(t) == 32
 
 
+def _subgroup_scalar(t: TypeOrIndex, kinds: set[str]) -> bool:
+    """A scalar every target can move between lanes: 32-bit, or the 16-bit float."""
+    return _kind(t) in kinds and (_is_32bit_scalar(t) or (_kind(t) == "float" and _width(t) == 16))
+
+
+def _subgroup_value(t: TypeOrIndex, kinds: set[str]) -> bool:
+    """A subgroup operation's value: such a scalar or a vector of one (爻 never:
+    WGSL's subgroup builtins take no bool, PTX's shuffles move 32-bit words)."""
+    parts = vector_parts(t)
+    return _subgroup_scalar(parts[0] if parts else t, kinds) and (parts is not None or is_scalar(t))
+
+
 def _bit_castable(t: TypeOrIndex) -> bool:
     if _is_32bit_scalar(t):
         return True
@@ -78,7 +90,9 @@ CLASSES: dict[str, tuple[Callable[[TypeOrIndex], bool], str]] = {
     "浮向量": (lambda t: vector_parts(t) is not None and _kind(vector_parts(t)[0]) == "float",
              "浮点向量"),
     "原子值": (lambda t: resolve(t) in (TCon(UINT, (32,)), TCon(INT, (32,))), "「无三二」或「整三二」"),
-    "子组值": (lambda t: _is_32bit_scalar(t), "32 位标量（浮三二、无三二、整三二）"),
+    "子组值": (lambda t: _subgroup_value(t, NUMERIC),
+             "32 位标量（浮三二、无三二、整三二）、浮十六，或它们的向量（爻与其他位宽不行）"),
+    "子组整值": (lambda t: _subgroup_value(t, {"int", "uint"}), "无三二、整三二或它们的向量"),
     "位型": (_bit_castable, "32 位标量、32 位标量的向量或二维、四维半精度向量"),
     "可索引": (_indexable, "向量、矩阵或定长数组"),
     "矩阵": (lambda t: matrix_parts(t) is not None, "矩阵"),

@@ -17,13 +17,18 @@ from ..diagnostics import Diagnostic
 
 COMPUTE, VERTEX, FRAGMENT = "计算", "顶点", "片元"
 
+#: every subgroup operation (seed 着十一 and beyond): compute and fragment stages, uniform control flow
+SUBGROUP_BUILTINS = frozenset("""
+子组求和 子组最大 子组最小 子组广播 子组洗牌 子组异或洗牌 子组求积 子组按位与 子组按位或 子组按位异或 子组前缀和 子组前缀积 子组排他前缀和 子组排他前缀积 子组上移洗牌 子组下移洗牌 子组广播首个 子组任一 子组全都 子组投票 子组选一
+""".split())
+
 #: builtin → the stages that may use it (every other builtin: all stages)
 STAGE_BUILTINS: dict[str, frozenset[str]] = {
     **{name: frozenset({FRAGMENT}) for name in "舍弃 横差 纵差 采样纹理 比较采样".split()},
     **{name: frozenset({COMPUTE}) for name in "工作组屏障 存储屏障 满矩阵片累 矩阵片乘加".split()},
     **{name: frozenset({COMPUTE}) for name in FRAGMENT_MEMORY},
     **{name: frozenset({COMPUTE, FRAGMENT})
-       for name in "子组求和 子组最大 子组最小 子组广播 子组洗牌 子组异或洗牌".split()},
+       for name in SUBGROUP_BUILTINS},
 }
 
 #: resource kind → the stages that may use it

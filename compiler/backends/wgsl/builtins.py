@@ -48,6 +48,12 @@ _SUBGROUP = {
     "子组求和": "subgroupAdd", "子组最大": "subgroupMax", "子组最小": "subgroupMin",
     # subgroupBroadcast needs a constant lane (seed 着十一): both become subgroupShuffle
     "子组广播": "subgroupShuffle", "子组洗牌": "subgroupShuffle", "子组异或洗牌": "subgroupShuffleXor",
+    "子组求积": "subgroupMul", "子组按位与": "subgroupAnd", "子组按位或": "subgroupOr", "子组按位异或": "subgroupXor",
+    "子组前缀和": "subgroupInclusiveAdd", "子组前缀积": "subgroupInclusiveMul",
+    "子组排他前缀和": "subgroupExclusiveAdd", "子组排他前缀积": "subgroupExclusiveMul",
+    "子组上移洗牌": "subgroupShuffleUp", "子组下移洗牌": "subgroupShuffleDown",
+    "子组广播首个": "subgroupBroadcastFirst", "子组任一": "subgroupAny", "子组全都": "subgroupAll",
+    "子组投票": "subgroupBallot", "子组选一": "subgroupElect",
 }
 
 _NO_WGSL = "WGSL 没有子组矩阵片（着十二）：用到它的内核只能译成 MSL 或 PTX"
