@@ -66,6 +66,8 @@ textureSampleCompare textureSampleCompareLevel textureSampleGrad textureSampleLe
 transpose trunc unpack2x16float unpack2x16snorm unpack2x16unorm unpack4x8snorm unpack4x8unorm
 workgroupBarrier workgroupUniformLoad subgroupAdd subgroupMax subgroupMin subgroupShuffle
 subgroupShuffleXor subgroupBroadcast subgroupBallot subgroupAll subgroupAny
+subgroupMul subgroupAnd subgroupOr subgroupXor subgroupInclusiveAdd subgroupInclusiveMul subgroupExclusiveAdd
+subgroupExclusiveMul subgroupShuffleUp subgroupShuffleDown subgroupBroadcastFirst subgroupElect
 """.split()
 
 #: C++ keywords and the Metal Shading Language's own keywords and types.
@@ -115,6 +117,9 @@ sin sinh smoothstep sqrt step tan tanh transpose trunc popcount reverse_bits as_
 discard_fragment threadgroup_barrier simdgroup_barrier atomic_fetch_add_explicit
 atomic_fetch_max_explicit atomic_fetch_min_explicit atomic_load_explicit atomic_store_explicit
 simd_sum simdgroup_half8x8 simdgroup_float8x8 simdgroup_multiply simd_max simd_min simd_broadcast simd_shuffle simd_shuffle_xor simdgroup_load
+simd_product simd_and simd_or simd_xor simd_prefix_inclusive_sum simd_prefix_inclusive_product
+simd_prefix_exclusive_sum simd_prefix_exclusive_product simd_shuffle_up simd_shuffle_down simd_broadcast_first
+simd_any simd_all simd_ballot simd_vote simd_is_first
 simdgroup_store simdgroup_multiply_accumulate sample read get_width get_height sample_compare
 level select
 """.split()

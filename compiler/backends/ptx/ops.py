@@ -18,6 +18,7 @@ from .fragments import FRAGMENT_OPS, FRAGMENT_SPELLINGS
 from .layout import stride_of
 from .scalars import (F16, F32, PRED, S32, U32, Scalar, Unsupported, address_text, concrete, f32_text, f32_value,
                       is_immediate, items, leaves)
+from .subgroups import SUBGROUP_OPS, SUBGROUP_SPELLINGS
 
 # ---------------------------------------------------------------- instruction tables
 
@@ -81,17 +82,8 @@ MACHINE_PRED = {"gt": "setp.gt.f32", "lt": "setp.lt.f32", "le": "setp.le.f32", "
 LOG2_E = 1.4426950408889634
 LN_2 = 0.6931471805599453
 
-#: subgroup reduction → (combining builtin, identity per kind) (seed 着十一)
-REDUCTIONS = {
-    "子组求和": ("加", {"f32": "0.0", "u32": "0", "s32": "0"}),
-    "子组最大": ("最大", {"f32": "0fFF800000", "u32": "0", "s32": "-2147483648"}),
-    "子组最小": ("最小", {"f32": "0f7F800000", "u32": "4294967295", "s32": "2147483647"}),
-}
-WARP_LANES = "31"   # shfl.sync's clamp operand: the whole 32-lane warp
-
-#: atomic builtin → atom.global operation; shuffle builtin → shfl.sync mode
+#: atomic builtin → atom.global operation
 ATOMICS = {"原子加": "add", "原子最大": "max", "原子最小": "min"}
-SHUFFLES = {"子组广播": "idx", "子组洗牌": "idx", "子组异或洗牌": "bfly"}
 BARRIER = "bar.sync 0"
 
 
@@ -468,7 +460,7 @@ def _atomic_store(w, call, args):
     return []
 
 
-# ---------------------------------------------------------------- cells, barriers, subgroups
+# ---------------------------------------------------------------- cells, barriers
 
 
 def _new_cell(w, call, args):
@@ -484,31 +476,6 @@ def _write_cell(w, call, args):
 def _barrier(w, call, args):
     w.emit(BARRIER)
     return []
-
-
-def _reduce(w, call, args):
-    """A butterfly over the warp's active lanes; a lane that is not active
-    contributes the identity (seed 着十一)."""
-    combine, identities = REDUCTIONS[call.name]
-    kind = leaves(args[0].type)[0]
-    members = w.op("activemask.b32", U32)
-    lane = w.op("mov.u32", U32, "%laneid")
-    total = w.in_register(kind, args[0].parts[0])
-    for offset in ("16", "8", "4", "2", "1"):
-        other = w.op("shfl.sync.bfly.b32", kind, total, offset, WARP_LANES, members)
-        active = w.op("setp.ne.u32", PRED, w.op("bfe.u32", U32, members, w.op("xor.b32", U32, lane, offset), "1"), "0")
-        other = w.op(f"selp.{kind.name}", kind, other, identities[kind.name], active)
-        total = scalar_op(w, combine, kind, total, other)
-    return [total]
-
-
-def _shuffle(mode: str):
-    def emit(w, call, args):
-        kind = leaves(args[0].type)[0]
-        members = w.op("activemask.b32", U32)
-        return [w.op(f"shfl.sync.{mode}.b32", kind, w.in_register(kind, args[0].parts[0]), args[1].parts[0],
-                     WARP_LANES, members)]
-    return emit
 
 
 # ---------------------------------------------------------------- entry inputs
@@ -579,8 +546,7 @@ OPS = {
     "原子读": _atomic_load, "原子存": _atomic_store,
     "新格": _new_cell, "读格": _new_cell, "写格": _write_cell,
     "工作组屏障": _barrier, "存储屏障": _barrier,
-    **{name: _reduce for name in REDUCTIONS},
-    **{name: _shuffle(mode) for name, mode in SHUFFLES.items()},
+    **SUBGROUP_OPS,
     **FRAGMENT_OPS,
 }
 
@@ -622,11 +588,6 @@ def _instructions_of(name: str, kinds=None) -> str:
     return " / ".join(sorted({table[k] for k in kinds or table if table[k]})) or "（不需指令）"
 
 
-def _reduction_of(name: str) -> str:
-    combine, identities = REDUCTIONS[name]
-    return f"shfl.sync.bfly.b32 与 {_instructions_of(combine, identities)}，五轮"
-
-
 #: what each declaration word becomes (hover); textures and samplers have no PTX form (着十)
 DECLARATION_SPELLINGS = {
     "绑定": ".param .u64 p_gG_bB（cvta.to.global.u64 后 ld/st.global）",
@@ -645,8 +606,7 @@ SPELLERS = (
     (COMPARISONS, lambda name: f"setp.{COMPARISONS[name]}.T"),
     (FORMULAS, lambda name: "（浮点指令序列：" + "、".join(formula_instructions(FORMULAS[name])) + "）"),
     (ATOMICS, lambda name: f"atom.global.{ATOMICS[name]}.T"),
-    (SHUFFLES, lambda name: f"shfl.sync.{SHUFFLES[name]}.b32"),
-    (REDUCTIONS, _reduction_of),
+    (SUBGROUP_SPELLINGS, SUBGROUP_SPELLINGS.get),
     (("工作组屏障", "存储屏障"), lambda name: BARRIER),
     (LITERAL_CONSTRUCTORS, lambda name: "（立即数，或 cvt）"),
     (("转换",), lambda name: "cvt.T.S"),

@@ -1,0 +1,218 @@
+"""Subgroup operations on the warp (seed 着十一, its limits lifted), keyed by
+the builtin's Chinese name.
+
+The warp's members are the lanes active at the call (activemask); a lane
+that is not active — the tail of a partial warp — contributes the identity
+of the combining operation, for reductions and scans alike.  Values move
+between lanes as 32-bit words: an f16 rides in the low half of a word, a
+vector goes component by component.  Reductions are butterflies of
+shfl.sync.bfly (the bitwise ones redux.sync, which sm_80 has for b32);
+inclusive scans are five shfl.sync.up steps (Hillis–Steele) in which a lane
+below the distance, or whose source is inactive, takes the identity; an
+exclusive scan is the inclusive one moved up by one lane.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .scalars import F16, PRED, U32, Scalar, leaves
+
+WARP_LANES = "31"   # shfl.sync's clamp operand for idx/down/bfly: the whole 32-lane warp
+UP_CLAMP = "0"      # shfl.sync.up's clamp operand: lane 0 is the lower bound
+BUTTERFLY = ("16", "8", "4", "2", "1")
+SCAN_STEPS = ("1", "2", "4", "8", "16")
+
+
+@dataclass(frozen=True)
+class Combine:
+    """A combining operation: its instruction per kind and its identity per
+    kind (f32 and integers as immediates of the kind, f16 as the bits of a word)."""
+
+    instructions: dict[str, str]
+    identities: dict[str, str]
+
+
+COMBINES = {
+    "加": Combine({"f32": "add.rn.f32", "f16": "add.rn.f16", "u32": "add.u32", "s32": "add.s32"},
+                 {"f32": "0.0", "f16": "0x00000000", "u32": "0", "s32": "0"}),
+    "乘": Combine({"f32": "mul.rn.f32", "f16": "mul.rn.f16", "u32": "mul.lo.u32", "s32": "mul.lo.s32"},
+                 {"f32": "0f3F800000", "f16": "0x00003C00", "u32": "1", "s32": "1"}),
+    "最大": Combine({"f32": "max.f32", "f16": "max.f16", "u32": "max.u32", "s32": "max.s32"},
+                   {"f32": "0fFF800000", "f16": "0x0000FC00", "u32": "0", "s32": "-2147483648"}),
+    "最小": Combine({"f32": "min.f32", "f16": "min.f16", "u32": "min.u32", "s32": "min.s32"},
+                   {"f32": "0f7F800000", "f16": "0x00007C00", "u32": "4294967295", "s32": "2147483647"}),
+}
+
+#: butterfly reductions → combining operation
+REDUCTIONS = {"子组求和": "加", "子组最大": "最大", "子组最小": "最小", "子组求积": "乘"}
+#: bitwise reductions → redux.sync operation (sm_80: b32 only; an inactive lane is simply not a member)
+REDUX = {"子组按位与": "and", "子组按位或": "or", "子组按位异或": "xor"}
+#: scans → (combining operation, exclusive)
+SCANS = {"子组前缀和": ("加", False), "子组前缀积": ("乘", False),
+         "子组排他前缀和": ("加", True), "子组排他前缀积": ("乘", True)}
+#: shuffles → shfl.sync mode (broadcast takes a lane index like shuffle, seed 着十一)
+SHUFFLES = {"子组广播": "idx", "子组洗牌": "idx", "子组异或洗牌": "bfly", "子组上移洗牌": "up", "子组下移洗牌": "down"}
+VOTES = {"子组任一": "any", "子组全都": "all"}
+
+
+# ---------------------------------------------------------------- lanes and words
+
+
+def _members(w) -> str:
+    return w.op("activemask.b32", U32)
+
+
+def _lane(w) -> str:
+    return w.op("mov.u32", U32, "%laneid")
+
+
+def _word_kind(kind: Scalar) -> Scalar:
+    """The register a shuffled value lands in: f16 in a 32-bit word."""
+    return U32 if kind is F16 else kind
+
+
+def _word(w, kind: Scalar, x: str) -> str:
+    x = w.in_register(kind, x)
+    return w.op("mov.b32", U32, f"{{{x}, {x}}}") if kind is F16 else x
+
+
+def _unword(w, kind: Scalar, word: str) -> str:
+    if kind is not F16:
+        return word
+    low, high = w.reg(F16), w.reg(F16)
+    w.emit(f"mov.b32 {{{low}, {high}}}, {word}")
+    return low
+
+
+def _shuffle_word(w, kind: Scalar, mode: str, x: str, b: str, members: str) -> str:
+    clamp = UP_CLAMP if mode == "up" else WARP_LANES
+    return w.op(f"shfl.sync.{mode}.b32", _word_kind(kind), _word(w, kind, x), b, clamp, members)
+
+
+def _or_identity(w, kind: Scalar, combine: Combine, word: str, valid: str) -> str:
+    """The shuffled value where the source lane took part, else the identity."""
+    selected = w.op(f"selp.{'b32' if kind is F16 else kind.name}", _word_kind(kind),
+                    word, combine.identities[kind.name], valid)
+    return _unword(w, kind, selected)
+
+
+def _combine(w, combine: Combine, kind: Scalar, a: str, b: str) -> str:
+    return w.op(combine.instructions[kind.name], kind, a, b)
+
+
+def _lane_is_member(w, members: str, source: str) -> str:
+    return w.op("setp.ne.u32", PRED, w.op("bfe.u32", U32, members, source, "1"), "0")
+
+
+# ---------------------------------------------------------------- emitters
+
+
+def _reduce(w, call, args):
+    """A butterfly over the warp's active lanes; a lane that is not active
+    contributes the identity (seed 着十一)."""
+    combine = COMBINES[REDUCTIONS[call.name]]
+    members, lane = _members(w), _lane(w)
+    out = []
+    for kind, x in zip(leaves(args[0].type), args[0].parts):
+        total = w.in_register(kind, x)
+        for offset in BUTTERFLY:
+            other = _shuffle_word(w, kind, "bfly", total, offset, members)
+            active = _lane_is_member(w, members, w.op("xor.b32", U32, lane, offset))
+            total = _combine(w, combine, kind, total, _or_identity(w, kind, combine, other, active))
+        out.append(total)
+    return out
+
+
+def _redux(w, call, args):
+    members = _members(w)
+    return [w.op(f"redux.sync.{REDUX[call.name]}.b32", kind, w.in_register(kind, x), members)
+            for kind, x in zip(leaves(args[0].type), args[0].parts)]
+
+
+def _scan_step_valid(w, members: str, lane: str, step: str) -> str:
+    """Whether lane − step is a lane of the warp that takes part."""
+    inside = w.op("setp.ge.u32", PRED, lane, step)
+    return w.op("and.pred", PRED, inside, _lane_is_member(w, members, w.op("sub.u32", U32, lane, step)))
+
+
+def _scan(w, call, args):
+    name, exclusive = SCANS[call.name]
+    combine = COMBINES[name]
+    members, lane = _members(w), _lane(w)
+    valid = {step: _scan_step_valid(w, members, lane, step) for step in SCAN_STEPS}
+    out = []
+    for kind, x in zip(leaves(args[0].type), args[0].parts):
+        total = w.in_register(kind, x)
+        for step in SCAN_STEPS:
+            other = _shuffle_word(w, kind, "up", total, step, members)
+            total = _combine(w, combine, kind, total, _or_identity(w, kind, combine, other, valid[step]))
+        if exclusive:
+            total = _or_identity(w, kind, combine, _shuffle_word(w, kind, "up", total, "1", members), valid["1"])
+        out.append(total)
+    return out
+
+
+def _shuffle(w, call, args):
+    mode = SHUFFLES[call.name]
+    members = _members(w)
+    return [_unword(w, kind, _shuffle_word(w, kind, mode, x, args[1].parts[0], members))
+            for kind, x in zip(leaves(args[0].type), args[0].parts)]
+
+
+def _first_lane(w, members: str) -> str:
+    """The lowest active lane: the highest set bit of members & −members."""
+    lowest = w.op("and.b32", U32, members, w.op("neg.s32", U32, members))
+    return w.op("bfind.u32", U32, lowest)
+
+
+def _broadcast_first(w, call, args):
+    members = _members(w)
+    first = _first_lane(w, members)
+    return [_unword(w, kind, _shuffle_word(w, kind, "idx", x, first, members))
+            for kind, x in zip(leaves(args[0].type), args[0].parts)]
+
+
+def _elect(w, call, args):
+    members = _members(w)
+    return [w.op("setp.eq.u32", PRED, _lane(w), _first_lane(w, members))]
+
+
+def _vote(w, call, args):
+    return [w.op(f"vote.sync.{VOTES[call.name]}.pred", PRED, w.in_register(PRED, args[0].parts[0]), _members(w))]
+
+
+def _ballot(w, call, args):
+    """Bit i of x for lane i; a warp has 32 lanes, so y, z and w are 0."""
+    word = w.op("vote.sync.ballot.b32", U32, w.in_register(PRED, args[0].parts[0]), _members(w))
+    return [word, "0", "0", "0"]
+
+
+SUBGROUP_OPS = {
+    **{name: _reduce for name in REDUCTIONS},
+    **{name: _redux for name in REDUX},
+    **{name: _scan for name in SCANS},
+    **{name: _shuffle for name in SHUFFLES},
+    "子组广播首个": _broadcast_first, "子组选一": _elect, "子组投票": _ballot,
+    **{name: _vote for name in VOTES},
+}
+
+
+# ---------------------------------------------------------------- spellings (hover)
+
+
+def _instructions(combine: str) -> str:
+    return " / ".join(sorted(set(COMBINES[combine].instructions.values())))
+
+
+SUBGROUP_SPELLINGS = {
+    **{name: f"shfl.sync.bfly.b32 与 {_instructions(c)}，五轮" for name, c in REDUCTIONS.items()},
+    **{name: f"redux.sync.{op}.b32" for name, op in REDUX.items()},
+    **{name: f"shfl.sync.up.b32 与 {_instructions(c)}，五步" + ("，再上移一道" if ex else "")
+       for name, (c, ex) in SCANS.items()},
+    **{name: f"shfl.sync.{mode}.b32" for name, mode in SHUFFLES.items()},
+    "子组广播首个": "bfind.u32（activemask 的最低位）与 shfl.sync.idx.b32",
+    "子组选一": "activemask 的最低位等于 %laneid",
+    **{name: f"vote.sync.{op}.pred" for name, op in VOTES.items()},
+    "子组投票": "vote.sync.ballot.b32（y、z、w 为 0）",
+}
