@@ -242,6 +242,48 @@ def 子组归约(run):
         print(f"子组大小为 {size}：蝶形归约跨 16 个线程，只在子组不小于 32 时有意义，不核对「蝶形和」")
 
 
+def subgroups(n: int, workgroup: int, size: int) -> list[np.ndarray]:
+    """The global indices of each subgroup: every workgroup's invocations in
+    local order, `size` at a time; a workgroup that is not a multiple of the
+    size ends in a partial subgroup (its missing lanes are inactive)."""
+    return [np.arange(g + first, g + min(first + size, workgroup))
+            for g in range(0, n, workgroup) for first in range(0, workgroup, size)]
+
+
+def _ballot_words(bits: np.ndarray) -> tuple[int, int]:
+    mask = sum(1 << i for i, b in enumerate(bits) if b)
+    return mask & 0xFFFFFFFF, mask >> 32 & 0xFFFFFFFF
+
+
+@reference
+def 子组投票与前缀(run):
+    n, workgroup = 96, 48
+    x = rng().integers(1, 8, n).astype(np.uint32)
+    x[5] = 0                                   # 全都 is false in the first subgroup only
+    out = run("子组投票与前缀", "投票与前缀入口", {"输入": x, "输出": np.zeros((n * 4, 4), np.uint32),
+                                           "大小": np.zeros(1, np.uint32)}, 2)
+    size = int(out["大小"][0])
+    assert size in (4, 8, 16, 32, 64, 128)
+    got = out["输出"].reshape(n, 16)
+    expected, checked = np.zeros((n, 16), np.uint32), np.ones((n, 16), bool)
+    with np.errstate(over="ignore"):
+        for lanes in subgroups(n, workgroup, size):
+            v, k = x[lanes], len(lanes)
+            inclusive_sum, inclusive_product = np.cumsum(v, dtype=np.uint32), np.cumprod(v, dtype=np.uint32)
+            columns = [
+                np.prod(v, dtype=np.uint32), np.bitwise_and.reduce(v), np.bitwise_or.reduce(v),
+                np.bitwise_xor.reduce(v), inclusive_sum, inclusive_product, inclusive_sum - v,
+                np.concatenate([[1], inclusive_product[:-1]]).astype(np.uint32),
+                np.concatenate([[0], v[:-1]]), np.concatenate([v[1:], [0]]), v[0],
+                int((v > 6).any()), int((v > 0).all()), *_ballot_words(v & 1 == 1),
+                (np.arange(k) == 0).astype(np.uint32)]
+            for c, column in enumerate(columns):
+                expected[lanes, c] = column
+            checked[lanes[0], 8] = False        # 上移: no invocation below the first
+            checked[lanes[-1], 9] = False       # 下移: none above the last active one
+    same(got[checked], expected[checked])
+
+
 def _halves(shape, seed):
     """Random inputs exactly representable in f16, so f16 loads lose nothing."""
     return rng(seed).integers(-64, 64, shape).astype(np.float32) / np.float32(16)

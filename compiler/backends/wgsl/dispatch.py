@@ -4,7 +4,9 @@ subcommand and the tests share this.
 Naga (wgpu's shader compiler) implements subgroup operations as a device
 feature and does not accept the `enable subgroups;` directive that the seed
 (着十一) and browsers require, so that one line is dropped before the text is
-handed to wgpu.
+handed to wgpu; nor does it know `subgroupElect()`, which it is given as
+`(subgroupExclusiveAdd(1u) == 0u)` — true exactly for the lowest active
+invocation, the same meaning (docs/后端.md).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from .layout import padded
 from .writer import function_key
 
 SUBGROUPS_DIRECTIVE = "enable subgroups;"
+NAGA_ELECT = ("subgroupElect()", "(subgroupExclusiveAdd(1u) == 0u)")
 
 
 class WebGPUError(Exception):
@@ -27,7 +30,8 @@ class WebGPUError(Exception):
 
 def for_wgpu(wgsl: str) -> str:
     """The WGSL as naga accepts it (see the module docstring)."""
-    return "\n".join(line for line in wgsl.split("\n") if line != SUBGROUPS_DIRECTIVE)
+    text = "\n".join(line for line in wgsl.split("\n") if line != SUBGROUPS_DIRECTIVE)
+    return text.replace(*NAGA_ELECT)
 
 
 def required_features(wgsl: str) -> list[str]:
