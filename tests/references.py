@@ -284,6 +284,42 @@ def 子组投票与前缀(run):
     same(got[checked], expected[checked])
 
 
+@reference
+def 流压缩(run):
+    x = rng(2).integers(0, 1000, 96).astype(np.uint32)
+    out = run("流压缩", "压缩入口", {"输入": x, "输出": np.full(96, 0xFFFFFFFF, np.uint32),
+                                 "个数": np.zeros(1, np.uint32)}, 2)
+    kept = x[x % 2 == 1]
+    same(out["个数"], u32(len(kept)))
+    same(np.sort(out["输出"][:len(kept)]), np.sort(kept))
+    same(out["输出"][len(kept):], np.full(96 - len(kept), 0xFFFFFFFF, np.uint32))
+
+
+@reference
+def 子组向量与半精度(run):
+    n, workgroup = 96, 48
+    x = rng(3).integers(0, 8, (n, 4)).astype(np.float32)
+    x[:, 0] -= 4                                # negative halves too
+    out = run("子组向量与半精度", "向量归约入口", {
+        "输入": x, "浮出": np.zeros((n, 4), np.float32), "半出": np.zeros((n, 4), np.float16),
+        "无出": np.zeros((n, 4), np.uint32), "大小": np.zeros(1, np.uint32)}, 2)
+    size = int(out["大小"][0])
+    assert size in (4, 8, 16, 32, 64, 128)
+    floats, halves, words = np.zeros((n, 4), np.float32), np.zeros((n, 4), np.float16), np.zeros((n, 4), np.uint32)
+    for lanes in subgroups(n, workgroup, size):
+        v = x[lanes]
+        floats[lanes, :3] = v[:, :3].sum(0)
+        floats[lanes, 3] = np.cumsum(v[:, 3])
+        halves[lanes, 0], halves[lanes, 1] = v[:, 0].sum(), v[:, 0].max()
+        halves[lanes, 2:] = np.cumsum(v[:, 1:3], 0)
+        pair = v[:, 2:].astype(np.uint32)
+        words[lanes, :2] = np.cumsum(pair, 0)
+        words[lanes, 2:] = np.bitwise_xor.reduce(pair, 0)
+    same(out["浮出"], floats)
+    same(out["半出"], halves)
+    same(out["无出"], words)
+
+
 def _halves(shape, seed):
     """Random inputs exactly representable in f16, so f16 loads lose nothing."""
     return rng(seed).integers(-64, 64, shape).astype(np.float32) / np.float32(16)
