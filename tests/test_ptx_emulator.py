@@ -4,7 +4,8 @@ NVIDIA GPU (tests/test_ptx_runtime.py runs them on both).
 
 It reads the writer's PTX (one instruction per line), runs every thread of a
 block as a generator and synchronises them at bar.sync (the whole block) and
-at activemask and shfl.sync (the warp: 32 consecutive threads).  f32 and f16
+at activemask, shfl.sync, vote.sync and redux.sync (the warp: 32 consecutive
+threads; a warp instruction's membermask must name only lanes executing it).  f32 and f16
 arithmetic is IEEE in NumPy; the .approx functions are computed exactly.
 A global address is (buffer number + 1) · 2³² + offset, and an access outside
 its buffer, or outside the shared variables, is an error — so a wrong address
@@ -23,7 +24,7 @@ import pytest
 from test_ptx_math import fma32
 
 WARP = 32
-WARP_INSTRUCTIONS = ("activemask", "shfl", "ldmatrix", "mma")
+WARP_INSTRUCTIONS = ("activemask", "shfl", "vote", "redux", "ldmatrix", "mma")
 SPECIAL = re.compile(r"%(tid|ntid|ctaid|nctaid)\.([xyz])$")
 LINE = re.compile(r"^(?:@(!?)(%p\d+)\s+)?(\S+)\s*(.*?);$")
 
@@ -456,6 +457,11 @@ class Thread:
         a, pos, length = (self.get(o, "u32") for o in ops[1:])
         self.set(ops[0], (a >> pos) & ((1 << length) - 1) if pos < 32 else 0)
 
+    def _bfind(self, parts, ops):
+        """bfind.u32: the position of the most significant set bit, 0xFFFFFFFF when none."""
+        a = self.get(ops[1], "u32") & 0xFFFFFFFF
+        self.set(ops[0], a.bit_length() - 1 if a else 0xFFFFFFFF)
+
     def _copysign(self, parts, ops):
         sign, magnitude = self.value(ops[1], "f32"), self.value(ops[2], "f32")
         self.set(ops[0], from_float(np.copysign(magnitude, sign), "f32"))
@@ -504,13 +510,55 @@ class Thread:
             if mask != (1 << WARP) - 1:
                 raise EmulatorError(f"{ins.parts[0]} 须由整个线程束一起执行，这里活跃的线程是 {mask:#x}")
             return (self._ldmatrix if ins.parts[0] == "ldmatrix" else self._mma)(ins, lanes)
-        mode = ins.op.split(".")[2]
-        value_of = {lane: t.get(ins.operands[1], "b32") for lane, t in lanes.items()}
-        b = self.get(ins.operands[2], "u32")
-        source = self.lane ^ b if mode == "bfly" else b & 31
-        if not (mask >> source) & 1 or source not in value_of:
+        members = self.get(ins.operands[-1], "u32")
+        if members & ~mask or not (members >> self.lane) & 1:
+            raise EmulatorError(f"{ins.op} 的 membermask {members:#x} 含有没有执行它的线程（执行的是 {mask:#x}）")
+        if ins.parts[0] == "vote":
+            return self._vote(ins, lanes, members)
+        if ins.parts[0] == "redux":
+            return self._redux(ins, lanes, members)
+        source = self._shuffle_source(ins.parts[2], self.get(ins.operands[2], "u32"), self.get(ins.operands[3], "u32"))
+        if not (members >> source) & 1:
             return 0        # undefined on a GPU
-        return value_of[source]
+        return lanes[source].get(ins.operands[1], "b32")
+
+    def _shuffle_source(self, mode: str, b: int, c: int) -> int:
+        """The source lane of shfl.sync (PTX ISA 9.7.9.6): c packs the clamp
+        value (bits 0–4) and the segment mask (bits 8–12); out of range, a
+        lane reads its own value."""
+        lane, segment = self.lane, (c >> 8) & 0x1F
+        low = lane & segment
+        bound = low | (c & 0x1F & ~segment)
+        if mode == "up":
+            j, inside = lane - b, lane - b >= bound
+        elif mode == "down":
+            j, inside = lane + b, lane + b <= bound
+        elif mode == "bfly":
+            j, inside = lane ^ b, (lane ^ b) <= bound
+        else:
+            j = low | (b & 0x1F & ~segment)
+            inside = j <= bound
+        return j if inside else lane
+
+    def _vote(self, ins: Instruction, lanes: dict[int, "Thread"], members: int):
+        """vote.sync (PTX ISA 9.7.13.9): over the lanes of membermask."""
+        votes = {lane: bool(t.get(ins.operands[1], "pred")) for lane, t in lanes.items() if (members >> lane) & 1}
+        mode = ins.parts[2]
+        if mode == "ballot":
+            return sum(1 << lane for lane, v in votes.items() if v)
+        return any(votes.values()) if mode == "any" else all(votes.values())
+
+    def _redux(self, ins: Instruction, lanes: dict[int, "Thread"], members: int) -> int:
+        """redux.sync (PTX ISA 9.7.13.10): .and/.or/.xor on .b32, .add/.min/.max on .u32/.s32."""
+        operation, kind = ins.parts[2], ins.parts[3]
+        values = [t.value(ins.operands[1], "s32" if kind == "s32" else "u32")
+                  for lane, t in lanes.items() if (members >> lane) & 1]
+        combine = {"and": lambda a, b: a & b, "or": lambda a, b: a | b, "xor": lambda a, b: a ^ b,
+                   "add": lambda a, b: a + b, "min": min, "max": max}[operation]
+        total = values[0]
+        for v in values[1:]:
+            total = combine(total, v)
+        return total & 0xFFFFFFFF
 
 
     def _ldmatrix(self, ins: Instruction, lanes: dict[int, "Thread"]) -> list[int]:
@@ -687,3 +735,69 @@ def test_emulator_arithmetic_semantics():
     assert t.regs["%p1"] is True
     t.execute(Instruction(None, "setp.eq.and.s32", ["%p2", "-1", "-1", "%p1"]))
     assert t.regs["%p2"] is True
+
+
+WARP_KERNEL = """
+.version 8.0
+.target sm_80
+.address_size 64
+
+.visible .entry w(
+\t.param .u64 p_out
+)
+.reqntid 40, 1, 1
+{
+\t.reg .pred %p<4>;
+\t.reg .b32 %r<20>;
+\t.reg .b64 %rd<4>;
+\tld.param.u64 %rd1, [p_out];
+\tcvta.to.global.u64 %rd1, %rd1;
+\tmov.u32 %r1, %tid.x;
+\tactivemask.b32 %r2;
+\tshfl.sync.up.b32 %r3, %r1, 3, 0, %r2;
+\tshfl.sync.down.b32 %r4, %r1, 3, 31, %r2;
+\tsetp.ne.u32 %p1, %r1, 5;
+\tvote.sync.ballot.b32 %r5, %p1, %r2;
+\tvote.sync.all.pred %p2, %p1, %r2;
+\tselp.u32 %r6, 1, 0, %p2;
+\tredux.sync.xor.b32 %r7, %r1, %r2;
+\tredux.sync.min.s32 %r8, %r1, %r2;
+\tbfind.u32 %r9, %r5;
+\tmul.wide.u32 %rd2, %r1, 28;
+\tadd.s64 %rd2, %rd1, %rd2;
+\tst.global.u32 [%rd2], %r3;
+\tst.global.u32 [%rd2+4], %r4;
+\tst.global.u32 [%rd2+8], %r5;
+\tst.global.u32 [%rd2+12], %r6;
+\tst.global.u32 [%rd2+16], %r7;
+\tst.global.u32 [%rd2+20], %r8;
+\tst.global.u32 [%rd2+24], %r9;
+\tret;
+}
+"""
+
+
+def test_emulator_warp_votes_reductions_and_shifted_shuffles_in_a_partial_warp():
+    """PTX ISA: shfl.up/down out of range keep the lane's own value; vote and
+    redux see only the lanes of membermask (here the 8 lanes of the second warp)."""
+    out = bytearray(40 * 28)
+    launch(WARP_KERNEL, "w", [Memory.address_of(0)], [out], (1, 1, 1))
+    got = np.frombuffer(out, np.uint32).reshape(40, 7)
+    tid = np.arange(40)
+    lane, first = tid % 32, tid - tid % 32
+    count = np.where(tid < 32, 32, 8)
+    np.testing.assert_array_equal(got[:, 0], np.where(lane >= 3, tid - 3, tid))
+    down = got[:, 1][lane + 3 < count]
+    np.testing.assert_array_equal(down, (tid + 3)[lane + 3 < count])
+    assert got[0, 2] == 0xFFFFFFFF & ~(1 << 5) and got[32, 2] == 0xFF
+    np.testing.assert_array_equal(got[:, 3], np.where(tid < 32, 0, 1))
+    np.testing.assert_array_equal(got[:, 4], np.where(tid < 32, np.bitwise_xor.reduce(np.arange(32)),
+                                                      np.bitwise_xor.reduce(np.arange(32, 40))))
+    np.testing.assert_array_equal(got[:, 5], first)
+    np.testing.assert_array_equal(got[:, 6], np.where(tid < 32, 31, 7))
+
+
+def test_emulator_refuses_a_membermask_naming_lanes_that_do_not_execute():
+    broken = WARP_KERNEL.replace("vote.sync.ballot.b32 %r5, %p1, %r2;", "vote.sync.ballot.b32 %r5, %p1, -1;")
+    with pytest.raises(EmulatorError, match="membermask"):
+        launch(broken, "w", [Memory.address_of(0)], [bytearray(40 * 28)], (1, 1, 1))
