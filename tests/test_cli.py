@@ -4,6 +4,8 @@ Chinese help; messages as 文件:行:列: 消息."""
 import subprocess
 import sys
 
+import pytest
+
 from frontend_util import SEED_DOUBLE, write
 
 PRELUDE = "寻观「点染」之「点染本」之书。\n"
@@ -139,3 +141,26 @@ def test_run_explains_a_file_that_is_not_a_npy_in_chinese(tmp_path):
         code, out, err = run(tmp_path, "运行", "加倍。着色器。豫", "加倍入口", f"0:0={name}")
         assert (code, out) == (2, "") and says in err and f"「{name}」" in err, err
         assert not any(word in err for word in ("pickle", "No data", "Failed", "Errno", "directory")), err
+
+
+def test_run_tells_the_subgroup_size_range_once_when_the_kernel_uses_subgroups(tmp_path):
+    """Issue 12: a subgroup kernel's results depend on the width, so 运行 says
+    which widths the adapter may use (once), and nothing for other kernels."""
+    from zhuose.compiler.backends.wgsl.dispatch import WebGPUError, open_device
+    try:
+        open_device(["subgroup"])
+    except WebGPUError as err:
+        pytest.skip(f"跳过：没有带子组特性的 WebGPU 适配器：{err}")
+    write(tmp_path, {"子组。着色器。豫": PRELUDE + (
+        "「数」乃「存储缓冲」于（「数组」于「无三二」）也。\n"
+        "「数」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。\n"
+        "「g」乃化「全局调用号」为「有」者也。\n"
+        "「g」者得「号」而「写数组」于「数」于（「号」中「零」）于（「子组排他前缀和」于（「新无三二」于「一」））也。\n"
+        "「g入口」乃「计算入口」也。\n"
+        "「g入口」者「计算入口项」于「g」于（「组值」【「工作组大小」者「四」也】）也。\n"),
+        "加倍。着色器。豫": DOUBLE})
+    code, out, err = run(tmp_path, "运行", "子组。着色器。豫", "g入口", "0:0=9*4")
+    assert code == 0 and out.startswith("「数」（组 0 号 0）：[0 1 2 3]"), (out, err)
+    assert err.count("的子组大小在") == 1 and err.startswith("着色器：适配器「"), err
+    code, out, err = run(tmp_path, "运行", "加倍。着色器。豫", "加倍入口", "0:0=1,2,3,4")
+    assert code == 0 and "子组" not in err, err

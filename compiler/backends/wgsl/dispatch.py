@@ -12,6 +12,7 @@ invocation, the same meaning (docs/后端.md).
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from dataclasses import dataclass
 
@@ -41,6 +42,23 @@ def required_features(wgsl: str) -> list[str]:
 
 
 _devices: dict[tuple[str, ...], object] = {}
+_sizes_told: set[str] = set()
+
+
+def subgroup_sizes(device) -> tuple[int, int] | None:
+    """The adapter's subgroup size range (wgpu-py 0.32 spells the keys stackgroup_…)."""
+    info = dict(device.adapter.info)
+    low = info.get("subgroup_min_size", info.get("stackgroup_min_size"))
+    high = info.get("subgroup_max_size", info.get("stackgroup_max_size"))
+    return (low, high) if low and high else None
+
+
+def _tell_subgroup_sizes(device) -> None:
+    """Once per adapter, on stderr: the widths a kernel using subgroups may have run at."""
+    name, sizes = device.adapter.info.get("device", ""), subgroup_sizes(device)
+    if sizes and name not in _sizes_told:
+        _sizes_told.add(name)
+        sys.stderr.write(f"着色器：适配器「{name}」的子组大小在 {sizes[0]} 至 {sizes[1]} 之间\n")
 
 
 def _private_runtime_dir() -> None:
@@ -102,6 +120,8 @@ def run_compute(wgsl: str, function: str, buffers: list[BufferData], groups: tup
     (textures, samplers) as (group, binding, make) with make(device) → resource."""
     import wgpu
     device = open_device(required_features(wgsl))
+    if "subgroup" in required_features(wgsl):
+        _tell_subgroup_sizes(device)
     module = create_module(device, wgsl)
     usage = wgpu.BufferUsage
     try:
