@@ -281,3 +281,26 @@ def test_a_misspelt_name_suggests_the_fewest_edits_nearest_first(tmp_path):
     message = one(tmp_path, "「加步」乃化「无三二」为「无三二」者也。\n「加步」者得「x」而「x」也。\n"
                             "「用」乃「无三二」也。\n「用」者「加部」于（「新无三二」于「一」）也。\n")
     assert "「加部」" in message and "是不是「加步」" in message, message
+
+
+def test_subgroup_values_are_32_bit_scalars_f16_and_their_vectors(tmp_path):
+    """Issue 12: every subgroup operation takes 浮十六 and vectors; 爻, and
+    floats for the bitwise ones, are refused with the bound's description."""
+    ok(tmp_path, """「s」乃化「二维半」又化「三维无」又化「爻」为「有」者也。
+「s」者得「h」又得「u」又得「b」而
+　令「甲」为「子组前缀和」于「h」而
+　令「乙」为「子组按位异或」于「u」而
+　令「丙」为「子组上移洗牌」于「h」于（「新无三二」于「一」）而
+　令「丁」为「子组投票」于「b」而
+　令「戊」为「子组选一」于「元」而
+　「元」
+也。""")
+    said = messages(tmp_path, """「t」乃化「爻」又化「浮三二」为「有」者也。
+「t」者得「b」又得「x」而
+　令「甲」为「子组求和」于「b」而
+　令「乙」为「子组按位与」于「x」而
+　「元」
+也。""")
+    assert len(said) == 2, said
+    assert "「爻」不是32 位标量（浮三二、无三二、整三二）、浮十六，或它们的向量（爻与其他位宽不行）" in said[0]
+    assert "「浮三二」不是无三二、整三二或它们的向量" in said[1] and "在「t」中" in said[1]
