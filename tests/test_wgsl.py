@@ -218,6 +218,23 @@ def test_subgroup_calls_are_never_selected(tmp_path):
     assert "select" not in text and "subgroupAdd(x)" in text
 
 
+def test_subgroup_elect_is_standard_wgsl_and_rewritten_only_for_naga(tmp_path):
+    """Issue 12: 译 writes subgroupElect() (Tint, browsers); naga in wgpu 0.32
+    lacks it, so only the text handed to wgpu says the same with an exclusive add."""
+    from zhuose.compiler.backends.wgsl.dispatch import for_wgpu
+    text = wgsl(tmp_path, buffer("出", 0) + """
+「主」乃化「全局调用号」为「有」者也。
+「主」者得「号」而
+　「写数组」于「出」于「号」中「零」于（「选择」于（「新无三二」于「零」）于（「新无三二」于「一」）于（「子组选一」于「元」））
+也。
+""" + compute_entry("主", "四"))
+    assert "select(0u, 1u, subgroupElect())" in text
+    assert "subgroupElect" not in for_wgpu(text) and "subgroupExclusiveAdd(1u) == 0u" in for_wgpu(text)
+    validate(text)
+    out = run(tmp_path, "主入口", {"出": np.full(8, 9, np.uint32)}, 2)["出"]
+    assert out.tolist() == [1, 0, 0, 0, 1, 0, 0, 0]       # one per subgroup (lavapipe: at least 4 wide)
+
+
 def test_discarded_values_and_duplicate_names(tmp_path):
     text = wgsl(tmp_path, buffer("出", 0) + """
 「一加」乃化「无三二」为「无三二」者也。
