@@ -31,9 +31,10 @@ fn 向量归约(调: 调用) {
   let 整对 = vec2<u32>(vec2<f32>(v.z, v.w));
   let 整前缀 = subgroupInclusiveAdd(整对);
   let 整异或 = subgroupXor(整对);
+  let 整大 = subgroupMax(整对);
   浮出[序] = vec4<f32>(重心和.x, 重心和.y, 重心和.z, 扫描);
   半出[序] = vec4<f16>(半和, 半大, 对前缀.x, 对前缀.y);
-  无出[序] = vec4<u32>(整前缀.x, 整前缀.y, 整异或.x, 整异或.y);
+  无出[序] = vec4<u32>(整前缀.x, 整前缀.y, 整异或.x, 整大.y);
   if 序 == 0u {
     大小[0u] = 调.宽;
   }

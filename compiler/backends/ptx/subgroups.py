@@ -44,9 +44,11 @@ COMBINES = {
                    {"f32": "0f7F800000", "f16": "0x00007C00", "u32": "4294967295", "s32": "2147483647"}),
 }
 
-#: butterfly reductions → combining operation
+#: reductions → combining operation: a butterfly, except where redux.sync does it
 REDUCTIONS = {"子组求和": "加", "子组最大": "最大", "子组最小": "最小", "子组求积": "乘"}
-#: bitwise reductions → redux.sync operation (sm_80: b32 only; an inactive lane is simply not a member)
+#: what sm_80's redux.sync has (an inactive lane is simply not a member): add/min/max of
+#: u32 and s32 (floats and products are butterflies), and the bitwise reductions on b32
+REDUX_ARITHMETIC = {"子组求和": "add", "子组最大": "max", "子组最小": "min"}
 REDUX = {"子组按位与": "and", "子组按位或": "or", "子组按位异或": "xor"}
 #: scans → (combining operation, exclusive)
 SCANS = {"子组前缀和": ("加", False), "子组前缀积": ("乘", False),
@@ -116,6 +118,9 @@ def _reduce(w, call, args):
     out = []
     for kind, x in zip(leaves(args[0].type), args[0].parts):
         total = w.in_register(kind, x)
+        if call.name in REDUX_ARITHMETIC and not kind.is_float:
+            out.append(w.op(f"redux.sync.{REDUX_ARITHMETIC[call.name]}.{kind.name}", kind, total, members))
+            continue
         for offset in BUTTERFLY:
             other = _shuffle_word(w, kind, "bfly", total, offset, members)
             active = _lane_is_member(w, members, w.op("xor.b32", U32, lane, offset))
@@ -201,12 +206,14 @@ SUBGROUP_OPS = {
 # ---------------------------------------------------------------- spellings (hover)
 
 
-def _instructions(combine: str) -> str:
-    return " / ".join(sorted(set(COMBINES[combine].instructions.values())))
+def _instructions(combine: str, kinds=("f16", "f32", "u32", "s32")) -> str:
+    return " / ".join(sorted({COMBINES[combine].instructions[k] for k in kinds}))
 
 
 SUBGROUP_SPELLINGS = {
     **{name: f"shfl.sync.bfly.b32 与 {_instructions(c)}，五轮" for name, c in REDUCTIONS.items()},
+    **{name: f"整数 redux.sync.{op}.u32 / .s32；浮点 shfl.sync.bfly.b32 与 "
+             f"{_instructions(REDUCTIONS[name], ('f16', 'f32'))}，五轮" for name, op in REDUX_ARITHMETIC.items()},
     **{name: f"redux.sync.{op}.b32" for name, op in REDUX.items()},
     **{name: f"shfl.sync.up.b32 与 {_instructions(c)}，五步" + ("，再上移一道" if ex else "")
        for name, (c, ex) in SCANS.items()},
