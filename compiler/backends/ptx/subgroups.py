@@ -110,15 +110,21 @@ def _lane_is_member(w, members: str, source: str) -> str:
 # ---------------------------------------------------------------- emitters
 
 
+def _by_redux(name: str, kind: Scalar) -> bool:
+    return name in REDUX_ARITHMETIC and not kind.is_float
+
+
 def _reduce(w, call, args):
-    """A butterfly over the warp's active lanes; a lane that is not active
-    contributes the identity (seed 着十一)."""
+    """redux.sync where sm_80 has it, else a butterfly over the warp's active
+    lanes in which a lane that is not active contributes the identity (seed 着十一)."""
     combine = COMBINES[REDUCTIONS[call.name]]
-    members, lane = _members(w), _lane(w)
+    kinds = leaves(args[0].type)
+    members = _members(w)
+    lane = None if all(_by_redux(call.name, k) for k in kinds) else _lane(w)
     out = []
-    for kind, x in zip(leaves(args[0].type), args[0].parts):
+    for kind, x in zip(kinds, args[0].parts):
         total = w.in_register(kind, x)
-        if call.name in REDUX_ARITHMETIC and not kind.is_float:
+        if _by_redux(call.name, kind):
             out.append(w.op(f"redux.sync.{REDUX_ARITHMETIC[call.name]}.{kind.name}", kind, total, members))
             continue
         for offset in BUTTERFLY:
