@@ -605,3 +605,35 @@ def test_every_builtin_on_every_type_assembles_and_runs(tmp_path):
                            (0, 3): np.array([5, 2, 0xFFFFFFFF, 0], np.uint32), (0, 4): np.zeros(1600, np.float32),
                            (0, 5): np.zeros(1600, np.int32), (0, 6): np.zeros(1600, np.uint32)}, 1)
     assert out[(0, 4)].any() and out[(0, 5)].any() and out[(0, 6)].any()
+
+
+HALF_SUBGROUPS = storage("入", "浮十六", 0, "只读") + storage("出", "四维半", 1) + storage("对", "二维半", 2) + """
+「半子组」乃化「全局调用号」为「有」者也。
+「半子组」者得「号」而
+　令「i」为「号」中「零」而
+　令「h」为「读数组」于「入」于「i」而
+　令「距」为「新无三二」于「1」而
+　「写数组」于「出」于「i」于（「子组上移洗牌」于「h」于「距」与「子组下移洗牌」于「h」于「距」
+　　与「子组广播首个」于「h」与「子组最小」于「h」）；
+　「写数组」于「对」于「i」于（「子组求积」于（「h」与「h」）加「子组排他前缀积」于（「h」与「h」））
+也。
+""" + entry("半子组", "四〇")
+
+
+def test_f16_subgroup_values_ride_in_32_bit_words(tmp_path):
+    """Issue 12: f16 shuffles, broadcast-first, min and products (butterfly and
+    scan) through 32-bit shuffles, in a 40-thread block (the second warp has 8 lanes)."""
+    h = (np.array([1, 1, 1, 2, 1, 1, 1, 1] * 5) * (-1) ** np.arange(40)).astype(np.float16)
+    result = build(tmp_path, HALF_SUBGROUPS)
+    assert "mov.b32" in result.text and "shfl.sync.up.b32" in result.text
+    out = execute(result, {(0, 0): h, (0, 1): np.zeros((40, 4), np.float16), (0, 2): np.zeros((40, 2), np.float16)}, 1)
+    got, pairs = out[(0, 1)], out[(0, 2)]
+    tid = np.arange(40)
+    lane, first, count = tid % 32, tid - tid % 32, np.where(tid < 32, 32, 8)
+    np.testing.assert_array_equal(got[lane >= 1, 0], h[(tid - 1)[lane >= 1]])
+    np.testing.assert_array_equal(got[lane + 1 < count, 1], h[(tid + 1)[lane + 1 < count]])
+    np.testing.assert_array_equal(got[:, 2], h[first])
+    np.testing.assert_array_equal(got[:, 3], [h[f:f + c].min() for f, c in zip(first, count)])
+    product = np.array([np.prod(h[f:f + c], dtype=np.float32) for f, c in zip(first, count)])
+    exclusive = np.array([np.prod(h[f:t], dtype=np.float32) for f, t in zip(first, tid)])
+    np.testing.assert_array_equal(pairs, np.repeat((product + exclusive).astype(np.float16)[:, None], 2, 1))
