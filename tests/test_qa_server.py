@@ -237,7 +237,8 @@ HOVERS = [
     # builtins: type, the type here, documentation, the three spellings
     ("子组归约。着色器。豫", "「子组求和」", 1, [
         "「子组求和」乃凡「甲：子组值」而化「甲」而「甲」", "化「浮三二」而「浮三二」", "subgroupAdd",
-        "| WGSL | `subgroupAdd(…)` |", "| MSL | `simd_sum(甲)` |", "| PTX | `shfl.sync.bfly.b32"]),
+        "| WGSL | `subgroupAdd(…)` |", "| MSL | `simd_sum(甲)` |",
+        "| PTX | `整数 redux.sync.add.u32 / .s32；浮点 shfl.sync.bfly.b32"]),
     ("纹理。着色器。豫", "「采样纹理」于", 1, [
         "「采样纹理」乃化（「纹理二维」于「浮三二」）又化「采样器」又化「二维浮」为「四维浮」者",
         "| WGSL | `textureSample(…)` |", "| MSL | `甲.sample(乙, 丙)` |", "| PTX | （此目标没有） |"]),
