@@ -722,24 +722,96 @@ def _subgroup_rows(m: Machine, value, identity):
     return rows.reshape(m.subgroups, m.width)
 
 
+#: a subgroup combination → its ufunc
+_COMBINE = {"sum": np.add, "product": np.multiply, "max": np.maximum, "min": np.minimum,
+            "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}
+
+
+def _identity(kind: str, dtype):
+    """What a missing lane (the tail of a partial subgroup) contributes."""
+    if kind in ("sum", "or", "xor"):
+        return dtype.type(0)
+    if kind == "product":
+        return dtype.type(1)
+    if kind == "and":
+        return ~dtype.type(0)
+    if dtype.kind == "f":
+        return dtype.type(-np.inf if kind == "max" else np.inf)
+    info = np.iinfo(dtype)
+    return dtype.type(info.min if kind == "max" else info.max)
+
+
 def _subgroup_reduce(kind: str):
     def one(m: Machine, value):
         dtype = np.asarray(value).dtype
-        if kind == "sum":
-            identity = dtype.type(0)
-        elif dtype.kind == "f":
-            identity = dtype.type(-np.inf if kind == "max" else np.inf)
-        else:
-            info = np.iinfo(dtype)
-            identity = dtype.type(info.min if kind == "max" else info.max)
-        rows = _subgroup_rows(m, np.asarray(value), identity)
-        reduced = {"sum": np.add, "max": np.maximum, "min": np.minimum}[kind].reduce(rows, axis=1, dtype=dtype)
-        return reduced[m.sg]
+        rows = _subgroup_rows(m, np.asarray(value), _identity(kind, dtype))
+        return _COMBINE[kind].reduce(rows, axis=1, dtype=dtype)[m.sg]
 
     def run(m: Machine, e, mask):
         value = m.eval(e.args[0], mask)
         _subgroup_uniform(m, e, mask)
         return ops.lift(lambda v: one(m, v))(value)
+    return run
+
+
+def _subgroup_scan(kind: str, exclusive: bool):
+    """Inclusive (or exclusive) prefix combination along each subgroup's lanes."""
+    def one(m: Machine, value):
+        dtype = np.asarray(value).dtype
+        identity = _identity(kind, dtype)
+        rows = _subgroup_rows(m, np.asarray(value), identity)
+        scanned = _COMBINE[kind].accumulate(rows, axis=1, dtype=dtype)
+        if exclusive:
+            scanned = np.concatenate([np.full((len(rows), 1), identity, dtype), scanned[:, :-1]], axis=1)
+        return scanned[m.sg, m.lane]
+
+    def run(m: Machine, e, mask):
+        value = m.eval(e.args[0], mask)
+        _subgroup_uniform(m, e, mask)
+        return ops.lift(lambda v: one(m, v))(value)
+    return run
+
+
+def _shifted_shuffle(up: bool):
+    """子组上移洗牌 / 子组下移洗牌: a source outside the subgroup gives the
+    invocation its own value (as Metal and PTX do; WGSL leaves it undefined)."""
+    def run(m: Machine, e, mask):
+        value, delta = (m.eval(a, mask) for a in e.args)
+        _subgroup_uniform(m, e, mask)
+        lane = m.lane.astype(np.int64)
+        source = lane - np.int64(delta) if up else lane + np.int64(delta)
+        inside = (source >= 0) & (source < m.width)
+        slot = m.row_start + np.where(inside, source, lane).astype(np.uint32)
+        if m.size % m.width:
+            inside &= m.exists[slot]
+            slot = np.where(inside, slot, m.row_start + m.lane)
+        return ops.lift(lambda v: _subgroup_rows(m, np.asarray(v), np.asarray(v).dtype.type(0)).ravel()[slot])(value)
+    return run
+
+
+def _broadcast_first(m: Machine, e, mask):
+    """Lane 0 is the first active invocation: in uniform control flow every lane of a subgroup runs."""
+    value = m.eval(e.args[0], mask)
+    _subgroup_uniform(m, e, mask)
+    return ops.lift(lambda v: _subgroup_rows(m, np.asarray(v), np.asarray(v).dtype.type(0))[m.sg, 0])(value)
+
+
+def _elect(m: Machine, e, mask):
+    _subgroup_uniform(m, e, mask)
+    return m.lane == 0
+
+
+def _vote(kind: str):
+    def run(m: Machine, e, mask):
+        condition = m.eval(e.args[0], mask)
+        _subgroup_uniform(m, e, mask)
+        rows = _subgroup_rows(m, np.asarray(condition, bool), kind == "all")
+        if kind == "ballot":
+            padded = np.zeros((len(rows), 128), np.uint64)
+            padded[:, :m.width] = rows
+            words = (padded.reshape(-1, 4, 32) << np.arange(32, dtype=np.uint64)).sum(-1).astype(np.uint32)
+            return tuple(words[m.sg, k] for k in range(4))
+        return (rows.all(1) if kind == "all" else rows.any(1))[m.sg]
     return run
 
 
@@ -822,5 +894,12 @@ BUILTINS = {
     "工作组屏障": _barrier("workgroup"), "存储屏障": _barrier("storage"),
     "子组求和": _subgroup_reduce("sum"), "子组最大": _subgroup_reduce("max"), "子组最小": _subgroup_reduce("min"),
     "子组广播": _shuffle(False), "子组洗牌": _shuffle(False), "子组异或洗牌": _shuffle(True),
+    "子组求积": _subgroup_reduce("product"), "子组按位与": _subgroup_reduce("and"),
+    "子组按位或": _subgroup_reduce("or"), "子组按位异或": _subgroup_reduce("xor"),
+    "子组前缀和": _subgroup_scan("sum", False), "子组前缀积": _subgroup_scan("product", False),
+    "子组排他前缀和": _subgroup_scan("sum", True), "子组排他前缀积": _subgroup_scan("product", True),
+    "子组上移洗牌": _shifted_shuffle(True), "子组下移洗牌": _shifted_shuffle(False),
+    "子组广播首个": _broadcast_first, "子组选一": _elect,
+    "子组任一": _vote("any"), "子组全都": _vote("all"), "子组投票": _vote("ballot"),
     "读纹素": _texel, "纹理尺寸": _texture_size, "按层采样纹理": _sample_level,
 }
