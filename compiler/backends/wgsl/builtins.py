@@ -106,7 +106,7 @@ FORM_SPELLINGS = {
     "infix": "甲 {} 乙", "prefix": "{}甲", "call": "{}(…)", "atomic": "{}(&甲[乙], …)", "address": "{}(&甲)",
     "literal": "{}(甲)，字面量写成带类型的字面量", "index": "甲[乙]", "store_index": "甲[乙] = 丙",
     "load": "甲", "store": "甲 = 乙", "cell_new": "var 格: T = 甲", "discard": "discard", "convert": "T(甲)",
-    "bitcast": "bitcast<T>(甲)",
+    "bitcast": "bitcast<T>(甲)", "clamp": "{}(甲, 乙, 丙)，两界都是常量且 乙 大于 丙 时写成 min(max(甲, 乙), 丙)",
 }
 
 #: Types WGSL has no spelling for, with the reason.
