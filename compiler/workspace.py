@@ -223,6 +223,7 @@ class Workspace:
             if error:
                 part = node.path[self.packages.failing_part(pkg, names)] if node.path else node
                 diags.append(Diagnostic(key, item.start + part.start, item.start + part.end, error))
+                qualified.setdefault(names[-1], Exports(key, names[-1], failed=True))  # reported here only
                 continue
             dep_key = self.key(file)
             if dep_key in stack:

@@ -326,6 +326,8 @@ class ItemChecker:
         return inner
 
     def _Number(self, node: ast.Number, expected, env, tail):
+        if node.text in env:    # a local wrongly named by a numeral: reported at its binder only
+            return _error_expr(node)
         return ir.Literal(node.start, node.end, FLOAT_LIT if node.is_float else INT_LIT,
                           node.value, node.is_float, node.text)
 
@@ -355,7 +357,7 @@ class ItemChecker:
             self.error((node.start, node.module_end), f"「{node.module}」不是已导入的模块：先写 寻「包」之…之「{node.module}」之书。")
             return None
         entry = module.values.get(node.name)
-        if entry is None:
+        if entry is None and not module.failed:
             hint = _closest(node.name, [*module.values, *module.types])
             self.error((node.name_start, node.end), f"模块「{node.module}」里没有「{node.name}」{hint}")
         return entry
@@ -471,10 +473,15 @@ class ItemChecker:
         cond = self.check(node.cond, BOOL, env)
         if node.otherwise is None:
             if expected is not None and not self.unify(expected, UNIT, node):
-                self.error(node, f"没有「否则」的「若」的值是「有」，这里应为{self.show(expected)}：补上「否则」分支")
+                self.error(node, f"没有「否则」的「若」的值是「有」，这里应为{self.show(expected)}：补上「否则」分支",
+                           "if-without-else")
                 then = self.check(node.then, None, env, tail)
                 return ir.If(node.start, node.end, ERROR, cond, then, None)
-            then = self.check(node.then, UNIT, env, tail)
+            then = self.check(node.then, None if expected is None else UNIT, env, tail)
+            if expected is None and not self.unify(UNIT, then.type, node.then):
+                self.error(node, f"没有「否则」的「若」的值是「有」，「则」分支却是{self.show(self.reduce(then.type))}"
+                                 "：要用它的值就补上「否则」分支", "if-without-else")
+                return ir.If(node.start, node.end, ERROR, cond, then, None)
             return ir.If(node.start, node.end, UNIT, cond, then, None)
         result = expected if expected is not None else TMeta(hint="若的值")
         then = self.check(node.then, result, env, tail)
@@ -490,6 +497,10 @@ class ItemChecker:
         t = self.types.resolve(node.type)
         inner = self.check(node.expr, t, env, tail)
         inner.type = t if not isinstance(resolve(inner.type), TError) else inner.type
+        if expected is not None and not isinstance(resolve(inner.type), TError) \
+                and not self.unify(expected, t, node):     # the ascribed type fixes the expected one
+            self.mismatch(node, expected, t)
+            inner.type = ERROR
         return inner
 
     def _Lambda(self, node: ast.Lambda, expected, env, tail):
@@ -499,7 +510,7 @@ class ItemChecker:
     def binder_name(self, name: str, span) -> None:
         """Numerals are literals, never names (「二」 is 2)."""
         if number_value(name) is not None:
-            self.error(span, f"「{name}」是数字字面量，不能作名字")
+            self.error(span, f"「{name}」是数字字面量，不能作名字：换一个名字，如「{name}号」", "numeral-name")
 
     def _Let(self, node: ast.Let, expected, env, tail):
         self.binder_name(node.name, (node.name_start, node.name_end))

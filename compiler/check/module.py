@@ -17,8 +17,8 @@ from ..diagnostics import Diagnostic, LocalDiagnostic
 from ..syntax import ast
 from ..source import SourceFile
 from ..syntax.parser import ParsedFile, ParsedItem, number_value
-from ..types import (BOOL, ERROR, UNIT, Printer, TCon, TError, TFun, TRecord, Type, deep_resolve, resolve,
-                     vector_parts, is_scalar)
+from ..types import (BOOL, ERROR, FLOAT_LIT, INT_LIT, UNIT, Printer, TCon, TError, TFun, TRecord, TTuple, Type,
+                     deep_resolve, resolve, vector_parts, is_scalar)
 from .classes import FAMILIES
 from .expressions import ENTRY_CONSTRUCTORS, RESOURCE_CONSTRUCTORS, RUNTIME_BUILTINS, ItemChecker
 from .scope import Exports, Scope, TypeEntry, ValueEntry
@@ -379,6 +379,7 @@ class ModuleChecker:
             return ItemResult(None, checker.diags)
         for p in lam.params:
             checker.binder_name(p.name, p)
+        self._sized_signature(checker, node, lam, t)
         params = [ir.LocalVar(p.name, pt, p.start, p.end) for p, pt in zip(lam.params, t.params)]
         env = {p.name: p for p in params}
         body = checker.check(lam.body, t.result, env)
@@ -386,6 +387,17 @@ class ModuleChecker:
         checker.adopt_records(body, params)
         decl = ir.Function(node.name, 0, node.name_end, item.doc, t, params, body, set(checker.calls))
         return ItemResult(decl, checker.diags)
+
+    def _sized_signature(self, checker: ItemChecker, node: ast.Definition, lam: ast.Lambda, t: TFun) -> None:
+        """No target has a run-time 「整数」 or 「小数」, so a top-level function
+        may not take or return one: 检查 refuses what every target refuses."""
+        advice = "：改用定长类型，如「整三二」「浮三二」（「整数」「小数」只是字面量的类型）"
+        for p, pt in zip(lam.params, t.params):
+            if _mentions_literal_type(pt):
+                checker.error(p, f"顶层函数的参数须有定长类型，这里是{self.show(pt)}{advice}", "literal-type-signature")
+        if _mentions_literal_type(t.result):
+            checker.error((node.start, node.name_end), f"顶层函数须返回定长类型，这里是{self.show(t.result)}{advice}",
+                          "literal-type-signature")
 
     def _constructor_call(self, item: ParsedItem, entry: ValueEntry, table: dict):
         """Check a resource's or entry's definition: a call of its constructor."""
@@ -582,6 +594,19 @@ def _access_of(item: ParsedItem | None) -> str | None:
         if f.name == "访问" and isinstance(value, ast.Name):
             return value.name
     return None
+
+
+def _mentions_literal_type(t) -> bool:
+    t = resolve(t)
+    if t in (INT_LIT, FLOAT_LIT):
+        return True
+    if isinstance(t, TCon):
+        return any(_mentions_literal_type(a) for a in t.args if not isinstance(a, int))
+    if isinstance(t, TTuple):
+        return any(_mentions_literal_type(a) for a in t.items)
+    if isinstance(t, TRecord):
+        return any(_mentions_literal_type(a) for _, a in t.fields)
+    return False
 
 
 def _classify(t: Type) -> str:

@@ -53,6 +53,7 @@ class Exports:
     types: dict[str, TypeEntry] = field(default_factory=dict)
     values: dict[str, ValueEntry] = field(default_factory=dict)
     fingerprint: str = ""
+    failed: bool = False    # stands for an import that failed: its names are unknown, not missing
 
 
 class Scope:

@@ -486,10 +486,14 @@ _DEFAULT_CACHE = ItemCache()
 def _split_points(tokens: list[Token], text: str) -> list[int]:
     """Indices of tokens that look like the start of a new item (used to
     recover from a missing 。): an import or 「名」乃/者/即/立 first on its line
-    (indentation allowed), or 「名」乃/者/即/立 right after an item's closing 也."""
+    (indentation allowed), or 「名」乃/者/即/立 right after an item's closing 也.
+    Never inside a closed 【…】: a record's fields look like definitions."""
     points = []
+    inside = _inside_records(tokens)
     for i in range(1, len(tokens)):
         t = tokens[i]
+        if i in inside:
+            continue
         line_start = text.rfind("\n", 0, t.start) + 1
         first_on_line = not text[line_start:t.start].strip(" \t\r\u3000")
         nxt = tokens[i + 1].type if i + 1 < len(tokens) else None
@@ -498,6 +502,18 @@ def _split_points(tokens: list[Token], text: str) -> list[int]:
                 starts_definition and tokens[i - 1].type == "YE"):
             points.append(i)
     return points
+
+
+def _inside_records(tokens: list[Token]) -> set[int]:
+    """Indices of the tokens between a 【 and its matching 】."""
+    inside: set[int] = set()
+    opened: list[int] = []
+    for i, t in enumerate(tokens):
+        if t.type == "LBRACK":
+            opened.append(i)
+        elif t.type == "RBRACK" and opened:
+            inside.update(range(opened.pop() + 1, i))
+    return inside
 
 
 def _doc_before(comments: list[Comment], ci: int, start: int, text: str) -> tuple[str, int]:
