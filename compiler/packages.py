@@ -162,7 +162,7 @@ class PackageIndex:
             if candidate.is_file():
                 return candidate, None
         return None, (f"包内模块不存在：{shown}（着色文件只能导入着色源「名。着色器。豫」"
-                      f"与着色内建声明「名。着色器。接口。豫」）{_closest_module(folder, path[-1])}")
+                      f"与着色内建声明「名。着色器。接口。豫」）{_closest_module(pkg, path)}")
 
     def failing_part(self, importer: Package, path: list[str]) -> int:
         """Which name of a failing import path to point at: the package or the module."""
@@ -172,12 +172,28 @@ class PackageIndex:
         return len(path) - 1
 
 
-def _closest_module(folder: Path, name: str) -> str:
-    """「；是不是「…」？」 for the shader module in folder most like name."""
+def _closest_module(pkg: Package, path: list[str]) -> str:
+    """「；是不是「包」之…之「模块」？」 for the module of the package whose path is
+    most like the one written (a misspelt folder counts: 「几合」 finds 「几何」之「向量」)."""
     import difflib
-    try:
-        stems = [module_stem(p) for p in folder.iterdir() if is_shader_file(p)]
-    except OSError:
+    written = path[1:]
+    best, score = None, 0.0
+    for parts in _module_paths(pkg):
+        whole = difflib.SequenceMatcher(None, "/".join(written), "/".join(parts)).ratio()
+        prefix = difflib.SequenceMatcher(None, "/".join(written), "/".join(parts[:len(written)])).ratio() * 0.9
+        if max(whole, prefix) > score:
+            best, score = parts, max(whole, prefix)
+    if best is None or score < 0.45:
         return ""
-    close = difflib.get_close_matches(name, stems, n=1, cutoff=0.6)
-    return f"；是不是「{close[0]}」？" if close else ""
+    return "；是不是" + "之".join(f"「{p}」" for p in [path[0], *best]) + "？"
+
+
+def _module_paths(pkg: Package) -> list[tuple[str, ...]]:
+    """Every shader module of a package, as its import path below the package."""
+    out = []
+    for folder, dirs, files in os.walk(pkg.root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS
+                         and not (Path(folder) / d / MANIFEST).is_file())
+        rel = Path(folder).relative_to(pkg.root).parts
+        out.extend((*rel, module_stem(f)) for f in sorted(files) if is_shader_file(f))
+    return out

@@ -14,7 +14,7 @@ import os
 import sys
 import threading
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .check.module import CheckCache, CheckedModule, ModuleInput, check_module, type_names
@@ -22,7 +22,7 @@ from .check.scope import Exports
 from .diagnostics import Diagnostic
 from .valid.uniformity import uniformity_problems
 from .packages import (BUILTIN_MODULE, BUILTIN_PACKAGE, INTERFACE_SUFFIX, PackageIndex,
-                       builtin_interface_path, is_interface_file)
+                       SKIPPED_DIRS, builtin_interface_path, is_interface_file, is_shader_file, module_stem)
 from .source import SourceFile, decode_source
 from .syntax import ast
 from .syntax.parser import ItemCache, ParsedFile, parse_file
@@ -249,7 +249,39 @@ class Workspace:
             if dep in self._modules:
                 out.extend(self._modules[dep][1].diagnostics)
         out.extend(checked.diagnostics)
-        return out
+        return [self._import_hint(d) for d in out]
+
+    def _import_hint(self, d: Diagnostic) -> Diagnostic:
+        """An unknown name that another module of the file's packages defines:
+        say which module, as the import to write (the quick fix inserts it)."""
+        if not d.code.startswith("unknown-name:"):
+            return d
+        name = d.code.split(":", 1)[1]
+        with self._lock:
+            path = self._defining_module(d.path, name)
+        if path is None:
+            return d
+        return replace(d, message=f"未知的名字「{name}」：它定义在模块{path}里，先写 寻观{path}之书。",
+                       code="import:" + path)
+
+    def _defining_module(self, key: str, name: str) -> str | None:
+        """The import path (「包」之…之「模块」) of the first module, in the file's
+        own package or a package it depends on, that defines `name`."""
+        own = self.packages.package_of(key)
+        if own.implicit:
+            return None
+        packages = [own] + [self.packages.by_name[n] for n in own.deps
+                            if n in self.packages.by_name and n != BUILTIN_PACKAGE]
+        for pkg in packages:
+            for file in sorted(pkg.root.rglob("*。着色器。*豫")):
+                folders = file.parent.relative_to(pkg.root).parts
+                if not is_shader_file(file) or any(f.startswith(".") or f in SKIPPED_DIRS for f in folders) \
+                        or self.key(file) == key or self.packages.package_of(file) is not pkg:
+                    continue
+                if any(item.name == name and item.kind in ("者", "乃") for item in self.parse(file).items):
+                    parts = [pkg.name, *folders, module_stem(file)]
+                    return "之".join(f"「{p}」" for p in parts)
+        return None
 
     def source(self, path: str | Path) -> SourceFile:
         return self.load(path).source

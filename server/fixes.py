@@ -5,7 +5,9 @@
 - an unknown name → the closest name in scope there: fewest edits first, then
   the user's own (locals, this module, other workspace modules) before the
   builtins (the checker's guess, 是不是「…」？, when none is close);
-- writing through a 只读 storage buffer → make the buffer 读写.
+- writing through a 只读 storage buffer → make the buffer 读写;
+- an unknown name that another module of the package defines (code
+  `import:「包」之…之「模块」`) → write that import after the file's imports.
 """
 
 from __future__ import annotations
@@ -111,7 +113,24 @@ def _access_field(item) -> ast.Node | None:
     return None
 
 
-FIXERS = (wrap_literal, use_guess, make_writable)
+def add_import(project: Project, d: Diagnostic) -> Fix | None:
+    if not d.code.startswith("import:"):
+        return None
+    path = d.code.split(":", 1)[1]
+    imports = [item for item in project.ws.parse(d.path).items if isinstance(item.node, ast.Import)]
+    text = project.source(d.path).text
+    at = 0
+    if imports:
+        end = imports[-1].start + len(imports[-1].text)
+        line_end = text.find("\n", end)
+        at = len(text) if line_end == -1 else line_end + 1
+    line = f"寻观{path}之书。\n"
+    if at == len(text) and text and not text.endswith("\n"):
+        line = "\n" + line
+    return Fix(f"导入模块：{line.strip()}", d, [(d.path, at, at, line)])
+
+
+FIXERS = (wrap_literal, add_import, use_guess, make_writable)
 
 
 def quick_fixes(project: Project, path: str, start: int, end: int) -> list[Fix]:

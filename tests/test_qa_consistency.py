@@ -295,7 +295,7 @@ def test_the_closest_module_hint_follows_the_folder(tmp_path):
     ws = Workspace(tmp_path)
     assert not any("是不是" in d[3] for d in diag_view(ws, path))
     write(tmp_path, {"常量。着色器。豫": PRELUDE + "「倍数」者「新无三二」于「二」也。"})
-    assert any("是不是「常量」" in d[3] for d in diag_view(ws, path))
+    assert any("是不是「试」之「常量」" in d[3] for d in diag_view(ws, path))
 
 
 # ---------------------------------------------------------------- random edit sequences

@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from server_support import GEOMETRY, MAIN, write_workspace
+from server_support import ALONE, GEOMETRY, MAIN, write_workspace
 from zhuose.compiler.backends import Translation
 from zhuose.compiler.syntax.lexer import lex
 from zhuose.server import publisher as publisher_module
@@ -294,3 +294,25 @@ def test_semantic_token_columns_count_astral_characters_twice(tmp_path):
     # 「𠀀」 is 4 UTF-16 units; 乃 follows at 4, 「无三二」 at 5 (5 units), 也 at 10, 。 is skipped
     assert line1[:4] == [(0, 4), (4, 1), (5, 5), (10, 1)]
     assert (12, 4) in line1   # the second 「𠀀」, after 也 (10) and 。 (11)
+
+
+# ---------------------------------------------------------------- quick fix: the import a name needs
+
+
+def test_a_name_defined_in_another_module_names_that_module_and_the_fix_imports_it(project):
+    from zhuose.server.fixes import quick_fixes
+    alone = path(project, "应用/独立。着色器。豫")
+    wrong = ALONE + "「用」乃化「无三二」为「无三二」者也。\n「用」者得「x」而「加步」于「x」也。\n"
+    project.change(project.uri(alone), 2, wrong)
+    (d,) = project.ws.diagnostics(alone)
+    at = wrong.index("「加步」")
+    assert (d.start, d.end, d.definition) == (at, at + len("「加步」"), "用")
+    assert d.code == "import:「库」之「几何」"
+    assert "「库」之「几何」" in d.message
+    fixes = quick_fixes(project, alone, d.start, d.end)
+    (edit,) = fixes[0].edits
+    line_two = wrong.index("\n") + 1
+    assert edit == (alone, line_two, line_two, "寻观「库」之「几何」之书。\n")
+    fixed = wrong[:line_two] + edit[3] + wrong[line_two:]
+    project.change(project.uri(alone), 3, fixed)
+    assert project.ws.diagnostics(alone) == []

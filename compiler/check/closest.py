@@ -8,8 +8,10 @@ similar spelling.  A candidate must be about as close as difflib's ratio 0.5.
 
 from __future__ import annotations
 
+import decimal
 import difflib
 import os
+import re
 from typing import Iterable
 
 from ..packages import builtin_interface_path
@@ -60,3 +62,48 @@ def scope_candidates(scope, locals_: Iterable[str] = (), values_only: bool = Fal
         if not values_only:
             out += [(n, tier) for n in layer.types]
     return out
+
+
+_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
+_NUMBER_WORD = re.compile(r"[零〇一二三四五六七八九两十百千万]+")
+_SIGNED = re.compile(r"[-−－+＋][0-9〇零一二三四五六七八九]+(?:[.点][0-9〇零一二三四五六七八九]+)?")
+_EXPONENT = re.compile(r"[0-9]+(?:\.[0-9]+)?[eE][-+]?[0-9]+")
+
+
+def number_spelling(name: str) -> str | None:
+    """How a number the user meant is written, when a name looks like one
+    in a form 豫言 does not read (「六十四」, 「-2」, 「3.0e38」); else None."""
+    if _NUMBER_WORD.fullmatch(name) and any(c in _UNITS for c in name):
+        value = _number_word_value(name)
+        if value is not None:
+            positional = "".join("零一二三四五六七八九"[int(d)] for d in str(value))
+            return (f"；数字逐位书写，不用十、百、千、万：{value} 写作「{positional}」"
+                    f"（或「{value}」）")
+    if _SIGNED.fullmatch(name):
+        sign, digits = name[0], name[1:]
+        if sign in "+＋":
+            return f"；数字前不写正号：写成「{digits}」"
+        return f"；负数用运算符 负：写成 负「{digits}」（常量或实参处加括号：（负「{digits}」））"
+    if _EXPONENT.fullmatch(name):
+        digits = format(decimal.Decimal(name), "f")
+        shown = f"「{digits}」" if len(digits) <= 48 else "全部数位"
+        return (f"；数字不支持指数写法：只有整数、小数（「三点五」「3.5」）与十六进制（「0x1F」），"
+                f"写成{shown}")
+    return None
+
+
+def _number_word_value(word: str) -> int | None:
+    """「六十四」 → 64, 「一千」 → 1000, 「二十」 → 20 (the counting form)."""
+    total, section, digit = 0, 0, None
+    for c in word:
+        if c in _UNITS:
+            unit = _UNITS[c]
+            if unit == 10000:
+                total = (total + section + (digit or 0)) * unit
+                section, digit = 0, None
+            else:
+                section += (1 if digit is None else digit) * unit
+                digit = None
+        else:
+            digit = 2 if c == "两" else ("零〇一二三四五六七八九".index(c) - 1 if c not in "零〇" else 0)
+    return total + section + (digit or 0)

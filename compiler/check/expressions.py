@@ -19,7 +19,7 @@ from ..types import (BOOL, ERROR, FLOAT_LIT, INT_LIT, UNIT, Printer, TCon, TErro
                      TMeta, TRecord, TTuple, TVar, Type, TypeOrIndex, contains_meta, is_scalar,
                      map_parts, matrix_parts, resolve, vector_parts)
 from ..diagnostics import LocalDiagnostic
-from .closest import ranked, scope_candidates
+from .closest import number_spelling, ranked, scope_candidates
 from .classes import CLASSES, FAMILIES, satisfies
 from .scope import Scope, ValueEntry
 from .typeexpr import TypeResolver
@@ -54,6 +54,10 @@ RESOURCE_HINTS = {
     ("写数组", "均匀缓冲"): "均匀缓冲在着色器里只读：要写就声明成「读写」的存储缓冲",
     ("写存储", "均匀缓冲"): "均匀缓冲在着色器里只读：要写就声明成「读写」的存储缓冲",
     ("读均匀", "存储缓冲"): "用「读存储」或「读数组」", ("读均匀", "工作组变量"): "用「读共享」",
+    **{(atomic, "工作组变量"): "原子操作只能用在读写的存储缓冲上（元素为「原子」于「无三二」"
+                               "或「原子」于「整三二」的「数组」）；工作组内先用「写共享数组」与「工作组屏障」归约，"
+                               "再对存储缓冲做一次原子操作"
+       for atomic in ("原子加", "原子最大", "原子最小", "原子读", "原子存")},
 }
 
 #: Typed-literal constructors: (scalar kind, width) for the range check.
@@ -366,8 +370,10 @@ class ItemChecker:
         if entry is None:
             if self.scope.type(name) is not None:
                 self.error(node, f"「{shown}」是类型，不能当作值")
+            elif number_spelling(name) is not None:
+                self.error(node, f"「{shown}」不是数字的写法{number_spelling(name)}", "number-spelling")
             else:
-                self.error(node, f"未知的名字「{shown}」{self._suggest(name, env)}")
+                self.error(node, f"未知的名字「{shown}」{self._suggest(name, env)}", "unknown-name:" + shown)
             return _error_expr(node)
         if isinstance(resolve(entry.type), TFun) or entry.kind == "function":
             self.error(node, f"函数「{shown}」不能当作值使用（着五）：只能直接调用，如「{shown}」于 实参")
@@ -414,6 +420,10 @@ class ItemChecker:
         else:
             what = "分量" if number is not None else f"字段「{node.label}」"
             hint = "：元组的分量写成 中「零」、中「一」……" if isinstance(t, TTuple) and number is None else ""
+            if isinstance(t, TCon) and t.name == "定长数组":
+                hint = "：中 只取向量的分量与结构的字段；数组的元素用「取元素」于 数组 于 序号（序号是「无三二」）"
+                self.error(label_span, f"{self.show(t)}没有{what}{hint}", "array-projection")
+                return ir.Project(node.start, node.end, ERROR, base, None, None)
             self.error(label_span, f"{self.show(t)}没有{what}{hint}")
         return ir.Project(node.start, node.end, ERROR, base, None, None)
 
@@ -479,8 +489,8 @@ class ItemChecker:
                 return ir.If(node.start, node.end, ERROR, cond, then, None)
             then = self.check(node.then, None if expected is None else UNIT, env, tail)
             if expected is None and not self.unify(UNIT, then.type, node.then):
-                self.error(node, f"没有「否则」的「若」的值是「有」，「则」分支却是{self.show(self.reduce(then.type))}"
-                                 "：要用它的值就补上「否则」分支", "if-without-else")
+                self.error(node.then, f"没有「否则」的「若」的「则」分支须是「有」，这里是{self.show(self.reduce(then.type))}"
+                                      "：要用它的值就补上「否则」分支", "if-without-else")
                 return ir.If(node.start, node.end, ERROR, cond, then, None)
             return ir.If(node.start, node.end, UNIT, cond, then, None)
         result = expected if expected is not None else TMeta(hint="若的值")
@@ -497,8 +507,7 @@ class ItemChecker:
         t = self.types.resolve(node.type)
         inner = self.check(node.expr, t, env, tail)
         inner.type = t if not isinstance(resolve(inner.type), TError) else inner.type
-        if expected is not None and not isinstance(resolve(inner.type), TError) \
-                and not self.unify(expected, t, node):     # the ascribed type fixes the expected one
+        if expected is not None and not self.unify(expected, t, node):   # the ascribed type fixes the expected one
             self.mismatch(node, expected, t)
             inner.type = ERROR
         return inner
@@ -705,7 +714,7 @@ class ItemChecker:
         hint = RESOURCE_HINTS.get((callee, kind))
         if hint is None:
             return False
-        self.error(arg, f"「{arg.name}」是「{kind}」，「{callee}」不能用在它上面：{hint}")
+        self.error(arg, f"「{arg.name}」是「{kind}」，「{callee}」不能用在它上面：{hint}", "wrong-resource")
         return True
 
     def _function_argument(self, arg: ast.Expr, param: TFun, env) -> ir.Expr:

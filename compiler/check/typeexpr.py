@@ -8,6 +8,7 @@ from ..builtin.io import BUILTIN_IO
 from ..syntax import ast
 from ..types import ERROR, TCon, TFamily, TFun, TRecord, TTuple, TVar, Type, TypeOrIndex
 from .classes import CLASSES, FAMILIES
+from .closest import number_spelling
 from .scope import Scope
 
 _LITERAL_INDEX = "「{}」的这个实参须是整数字面量（如「三二」），定长长度与标量宽度只能写成字面量（着八）"
@@ -153,7 +154,7 @@ class TypeResolver:
         entry = self.scope.type(head.name)
         for a, kind in zip(args_nodes, entry.params if entry is not None and entry.kind == "constructor" else ()):
             if kind == "index" and isinstance(a, ast.TypeName) and split_bound(a.name)[0] not in tvars:
-                self.report(a, _LITERAL_INDEX.format(head.name))   # not also 'unknown type'
+                self.report(a, _LITERAL_INDEX.format(head.name) + (number_spelling(a.name) or ""))   # not also 'unknown type'
                 return ERROR
         args = [self._resolve(a, tvars) for a in args_nodes]
         family = self._family_name(head.name, entry)

@@ -273,7 +273,9 @@ class Writer(LineWriter):
     def _scalar_type(self, t: TCon, span) -> str:
         text = SCALARS.get((t.name, t.args[0] if t.args else None))
         if text is None:
-            self.error(span, f"WGSL 没有{self.show(t)}：标量只有「浮三二」「浮十六」「整三二」「无三二」（着三）")
+            written, plain = self.show(t), self.show(TCon(t.name, t.args))
+            shown = written if written == plain else f"{written}（即{plain}）"
+            self.error(span, f"WGSL 没有{shown}：标量只有「浮三二」「浮十六」「整三二」「无三二」（着三）")
             return "?"
         self.uses_f16 |= text == "f16"
         return text
