@@ -40,6 +40,11 @@ def where(text: str, needle: str, occurrence: int = 0) -> str:
 # ---------------------------------------------------------------- one mistake, one message
 
 
+def test_a_top_level_name_that_is_a_numeral_is_one_message_for_signature_and_definition(tmp_path):
+    text = PRELUDE + "「一」乃「浮三二」也。\n「一」者「新浮三二」于「1」也。\n"
+    assert [d[:3] for d in diagnostics(tmp_path, text)] == [(where(text, "「一」乃"), "numeral-name", "一")]
+
+
 def test_a_local_named_by_a_numeral_is_one_message_at_its_binder(tmp_path):
     text = PRELUDE + BUFFER + (
         "「核」乃化「全局调用号」为「有」者也。\n"
@@ -187,7 +192,10 @@ def test_check_refuses_a_top_level_function_on_literal_types(tmp_path):
     """No target has a run-time 「整数」: 检查 refuses what translation cannot express."""
     text = PRELUDE + "「加一」乃化「整数」为「整数」者也。\n「加一」者得「n」而「n」加「一」也。\n"
     found = diagnostics(tmp_path, text)
-    assert [d[:3] for d in found] == [(where(text, "「加一」者"), "literal-type-signature", "加一"),
-                                      (where(text, "「n」而"), "literal-type-signature", "加一")]
+    assert [d[:3] for d in found] == [(where(text, "「加一」者"), "literal-type-signature", "加一")]
+    assert "参数「n」与返回值" in found[0][3]
+    only_param = text.replace("为「整数」者", "为「整三二」者").replace("「n」加「一」", "「新整三二」于「二」")
+    assert [d[:3] for d in diagnostics(tmp_path, only_param)] == [
+        (where(only_param, "「n」而"), "literal-type-signature", "加一")]
     fixed = text.replace("「整数」", "「整三二」").replace("「一」也", "（「新整三二」于「一」）也")
     assert diagnostics(tmp_path, fixed) == []

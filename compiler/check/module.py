@@ -165,6 +165,7 @@ class ModuleChecker:
 
     def _collect(self, items: list[ParsedItem]) -> None:
         interface = self.inp.is_interface
+        numerals: set[str] = set()
         for item in items:
             for err in item.errors:
                 self.report(item, err.start, err.end, err.message)
@@ -176,7 +177,10 @@ class ModuleChecker:
                     self.broken_sigs.add(item.name)
                 continue
             if isinstance(node, (ast.Signature, ast.Definition, ast.TypeDef)) and number_value(node.name) is not None:
-                self.report(item, node.start, node.name_end, f"「{node.name}」是数字字面量，不能作名字")
+                if node.name not in numerals:   # its signature and definition: one mistake, one message
+                    numerals.add(node.name)
+                    self.report(item, node.start, node.name_end,
+                                f"「{node.name}」是数字字面量，不能作名字：换一个名字，如「{node.name}号」", "numeral-name")
                 continue
             if isinstance(node, ast.Import):
                 continue
@@ -390,14 +394,17 @@ class ModuleChecker:
 
     def _sized_signature(self, checker: ItemChecker, node: ast.Definition, lam: ast.Lambda, t: TFun) -> None:
         """No target has a run-time 「整数」 or 「小数」, so a top-level function
-        may not take or return one: 检查 refuses what every target refuses."""
-        advice = "：改用定长类型，如「整三二」「浮三二」（「整数」「小数」只是字面量的类型）"
-        for p, pt in zip(lam.params, t.params):
-            if _mentions_literal_type(pt):
-                checker.error(p, f"顶层函数的参数须有定长类型，这里是{self.show(pt)}{advice}", "literal-type-signature")
-        if _mentions_literal_type(t.result):
-            checker.error((node.start, node.name_end), f"顶层函数须返回定长类型，这里是{self.show(t.result)}{advice}",
-                          "literal-type-signature")
+        may not take or return one: 检查 refuses what every target refuses.
+        One message for the signature: at the name when the result is wrong,
+        else at the first wrong parameter."""
+        params = [p for p, pt in zip(lam.params, t.params) if _mentions_literal_type(pt)]
+        result = _mentions_literal_type(t.result)
+        if not params and not result:
+            return
+        what = "、".join(f"参数「{p.name}」" for p in params) + ("与" if params and result else "") + ("返回值" if result else "")
+        at = (node.start, node.name_end) if result else params[0]
+        checker.error(at, f"顶层函数的{what}须有定长类型，不能是「整数」「小数」（它们只是字面量的类型，"
+                          "没有目标能在运行时表示）：改用「整三二」「浮三二」等", "literal-type-signature")
 
     def _constructor_call(self, item: ParsedItem, entry: ValueEntry, table: dict):
         """Check a resource's or entry's definition: a call of its constructor."""
