@@ -9,6 +9,7 @@ explains the block labels):
   is (or starts with) the marker, or whose text contains it;
 - `json 文件 路径` / `豫 文件 路径` — the files of the package example: every
   shader source in it checks clean and translates;
+- `text 消息` after a mistake — that mistake's message, exactly;
 - `wgsl 译文 文件`, `text 入口表 文件` — what `译` prints for that program;
 - `sh 运行 文件` followed by `text 输出` — the command's standard output.
 
@@ -128,6 +129,22 @@ def test_every_deliberate_mistake_is_one_message_of_its_code(tmp_path, words, bo
     assert len(diags) == 1, shown(ws, diags)
     (d,) = diags
     assert d.code == marker or (d.code and d.code.startswith(marker)) or marker in d.message, shown(ws, diags)
+    quoted = MESSAGES.get(body)
+    assert quoted is None or d.full_message() == quoted.strip()
+
+
+def quoted_messages() -> dict[str, str]:
+    """The 错误 block each `text 消息` block follows, and the message it shows."""
+    all_blocks = blocks()
+    return {before[2]: body for before, (lang, words, body) in zip(all_blocks, all_blocks[1:])
+            if words[:1] == ["消息"] and before[1][:1] == ["错误"]}
+
+
+MESSAGES = quoted_messages()
+
+
+def test_every_message_shown_follows_its_mistake():
+    assert len(MESSAGES) == sum(1 for _, words, _ in blocks() if words[:1] == ["消息"]) >= 2
 
 
 def test_the_package_example_checks_and_translates(tmp_path):
