@@ -224,3 +224,18 @@ def test_docs_point_at_nothing_outside_the_repository(page):
 
 def test_the_readme_links_to_the_guide():
     assert "docs/指南.md" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_number_table_gives_what_the_lexer_reads():
+    from zhuose.compiler.syntax.parser import number_value
+    text = GUIDE.read_text(encoding="utf-8")
+    table = text[text.index("| 写法 | 值 | 类型 |"):]
+    rows = [line.split("|")[1:4] for line in table.splitlines()[2:] if line.startswith("| 「")]
+    assert len(rows) >= 5
+    for written, values, kind in rows:
+        names = re.findall(r"「([^」]+)」", written)
+        values = [float(v) for v in values.strip().split("、")]
+        values = values * len(names) if len(values) == 1 else values
+        assert len(values) == len(names), written
+        for name, value in zip(names, values):
+            assert number_value(name) == (value, kind.strip() == "小数"), name
