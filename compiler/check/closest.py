@@ -73,6 +73,8 @@ _EXPONENT = re.compile(r"[0-9]+(?:\.[0-9]+)?[eE][-+]?[0-9]+")
 def number_spelling(name: str) -> str | None:
     """How a number the user meant is written, when a name looks like one
     in a form 豫言 does not read (「六十四」, 「-2」, 「3.0e38」); else None."""
+    if len(name) > 24:      # no number a person writes; keeps the arithmetic below small
+        return None
     if _NUMBER_WORD.fullmatch(name) and any(c in _UNITS for c in name):
         value = _number_word_value(name)
         if value is not None:
@@ -85,8 +87,9 @@ def number_spelling(name: str) -> str | None:
             return f"；数字前不写正号：写成「{digits}」"
         return f"；负数用运算符 负：写成 负「{digits}」（常量或实参处加括号：（负「{digits}」））"
     if _EXPONENT.fullmatch(name):
-        digits = format(decimal.Decimal(name), "f")
-        shown = f"「{digits}」" if len(digits) <= 48 else "全部数位"
+        exponent = int(re.split("[eE]", name)[1])
+        digits = format(decimal.Decimal(name), "f") if abs(exponent) <= 40 else ""
+        shown = f"「{digits}」" if digits and len(digits) <= 48 else "全部数位"
         return (f"；数字不支持指数写法：只有整数、小数（「三点五」「3.5」）与十六进制（「0x1F」），"
                 f"写成{shown}")
     return None
@@ -99,7 +102,7 @@ def _number_word_value(word: str) -> int | None:
         if c in _UNITS:
             unit = _UNITS[c]
             if unit == 10000:
-                total = (total + section + (digit or 0)) * unit
+                total = ((total + section + (digit or 0)) or 1) * unit
                 section, digit = 0, None
             else:
                 section += (1 if digit is None else digit) * unit
