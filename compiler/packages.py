@@ -178,12 +178,16 @@ def _closest_module(pkg: Package, path: list[str]) -> str:
     import difflib
     written = path[1:]
     best, score = None, 0.0
+    def similar(parts) -> float:
+        return difflib.SequenceMatcher(None, "/".join(written), "/".join(parts)).ratio()
+
     for parts in _module_paths(pkg):
-        whole = difflib.SequenceMatcher(None, "/".join(written), "/".join(parts)).ratio()
-        prefix = difflib.SequenceMatcher(None, "/".join(written), "/".join(parts[:len(written)])).ratio() * 0.9
-        if max(whole, prefix) > score:
-            best, score = parts, max(whole, prefix)
-    if best is None or score < 0.45:
+        whole = similar(parts) if similar(parts) >= 0.6 else 0.0
+        deeper = len(parts) > len(written) and similar(parts[:len(written)]) >= 0.5
+        candidate = max(whole, 0.9 * similar(parts[:len(written)]) if deeper else 0.0)
+        if candidate > score:
+            best, score = parts, candidate
+    if best is None:
         return ""
     return "；是不是" + "之".join(f"「{p}」" for p in [path[0], *best]) + "？"
 
