@@ -34,7 +34,7 @@ from zhuose.compiler.generate.output import TEMPORARY_MARK  # noqa: E402
 from zhuose.compiler.generate.service import BuildService  # noqa: E402
 from zhuose.compiler.workspace import Workspace  # noqa: E402
 
-CLI = [sys.executable, "-m", "zhuose.compiler.cli", "生成"]
+CLI = [sys.executable, "-m", "zhuose.cli", "生成"]
 SERVICE = [sys.executable, "-c", "import sys; from zhuose.compiler.generate.service import serve_build; "
            "from zhuose.compiler.workspace import Workspace; sys.exit(serve_build(sys.stdin, sys.stdout, Workspace('.')))"]
 EDITED = "库/库03。着色器。豫"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..compiler.backends import TargetUnavailable, translate
 from ..compiler.backends.names import target_name
-from ..compiler.backends.wgsl import dispatch
+from ..compiler.runtime import wgpu as runtime
 from ..compiler.diagnostics import Diagnostic
 from .project import Project
 
@@ -64,17 +64,17 @@ class Naga:
 
     def validate(self, wgsl: str) -> NagaError | None:
         """Blocking: run it in a worker thread.  Line numbers in the answer
-        are those of `dispatch.for_wgpu(wgsl)`, the text naga sees."""
+        are those of `runtime.for_wgpu(wgsl)`, the text naga sees."""
         with self._lock:
             try:
-                device = dispatch.open_device(dispatch.required_features(wgsl))
-            except dispatch.WebGPUError:
+                device = runtime.open_device(runtime.required_features(wgsl))
+            except runtime.WebGPUError:
                 self.available = False
                 return None
             self.available = True
             try:
-                dispatch.create_module(device, wgsl)
-            except dispatch.WebGPUError as err:
+                runtime.create_module(device, wgsl)
+            except runtime.WebGPUError as err:
                 return parse_naga(str(err))
         return None
 
@@ -90,7 +90,7 @@ def translation(project: Project, path: str):
 
 def naga_diagnostics(project: Project, path: str, wgsl: str, error: NagaError) -> list[Diagnostic]:
     """naga's complaint placed on the definition the WGSL came from."""
-    seen = dispatch.for_wgpu(wgsl)
+    seen = runtime.for_wgpu(wgsl)
     wgsl_name = error.name or (enclosing_declaration(seen, error.line) if error.line else None)
     message = f"类型检查通过，但 naga 拒绝了生成的 WGSL：{error.message}"
     checked = project.checked(path)

@@ -12,7 +12,7 @@ PRELUDE = "寻观「点染」之「点染本」之书。\n"
 
 
 def run(cwd, *args):
-    p = subprocess.run([sys.executable, "-m", "zhuose.compiler.cli", *args], cwd=cwd,
+    p = subprocess.run([sys.executable, "-m", "zhuose.cli", *args], cwd=cwd,
                        capture_output=True, text=True, encoding="utf-8")
     return p.returncode, p.stdout, p.stderr
 

@@ -15,7 +15,7 @@ from zhuose.compiler.workspace import Workspace
 
 
 def run(cwd, *args):
-    p = subprocess.run([sys.executable, "-m", "zhuose.compiler.cli", *args], cwd=cwd,
+    p = subprocess.run([sys.executable, "-m", "zhuose.cli", *args], cwd=cwd,
                        capture_output=True, text=True, encoding="utf-8")
     return p.returncode, p.stdout, p.stderr
 
@@ -157,7 +157,7 @@ def test_build_service_through_the_command_line(tmp_path):
     write(tmp_path, {"加倍。着色器。豫": DOUBLE})
     requests = [{"文件": "加倍。着色器。豫", "输出目录": "产物", "编号": 1},
                 {"文件": "加倍。着色器。豫", "输出目录": "产物", "编号": 2}]
-    p = subprocess.run([sys.executable, "-m", "zhuose.compiler.cli", "服务", "--构建"], cwd=tmp_path,
+    p = subprocess.run([sys.executable, "-m", "zhuose.cli", "服务", "--构建"], cwd=tmp_path,
                        input="".join(json.dumps(r, ensure_ascii=False) + "\n" for r in requests),
                        capture_output=True, text=True, encoding="utf-8", timeout=120)
     assert p.returncode == 0 and "Traceback" not in p.stderr

@@ -23,7 +23,7 @@ def output_name(source: str) -> str:
 
 def generate_all(root, files, workers=1) -> list[dict[str, str]]:
     """Run `workers` 着色器 生成 processes at once; each one's report, file → 已更新/未改动."""
-    command = [sys.executable, "-m", "zhuose.compiler.cli", "生成", *files, "--输出目录", "产物"]
+    command = [sys.executable, "-m", "zhuose.cli", "生成", *files, "--输出目录", "产物"]
     processes = [subprocess.Popen(command, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                   text=True, encoding="utf-8") for _ in range(workers)]
     reports = []

@@ -10,7 +10,7 @@ import pytest
 
 from references import NOT_WGSL, REFERENCES, SAMPLES, sample_path
 from zhuose.compiler import ir
-from zhuose.compiler.backends.wgsl.dispatch import buffer_for, entry_resources
+from zhuose.compiler.runtime.wgpu import buffer_for, entry_resources
 from zhuose.compiler.interp import Fault, run
 from zhuose.compiler.workspace import Workspace
 
@@ -321,7 +321,7 @@ def test_a_shuffle_from_a_lane_outside_the_subgroup_is_a_fault():
 def _cli(*args, cwd):
     import subprocess
     import sys
-    return subprocess.run([sys.executable, "-m", "zhuose.compiler.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "zhuose.cli", *args], capture_output=True, text=True,
                           cwd=cwd, timeout=120)
 
 

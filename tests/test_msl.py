@@ -406,7 +406,7 @@ def test_interface_files_have_nothing_to_translate(tmp_path):
 
 
 def _cli(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "zhuose.compiler.cli", *args], cwd=cwd, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "zhuose.cli", *args], cwd=cwd, capture_output=True,
                           text=True, timeout=120)
 
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from test_ptx_runtime import FakeCuda
 from zhuose.compiler.backends import translate
-from zhuose.compiler.backends.ptx import runtime
+from zhuose.compiler.runtime import cuda as runtime
 from zhuose.compiler.workspace import Workspace
 
 HEAD = "寻观「点染」之「点染本」之书。\n\n"

@@ -1,6 +1,6 @@
 """Every compute sample's PTX, run and compared with its NumPy reference
 (tests/references.py, one per compute sample, shared by all back ends): on
-an NVIDIA GPU through the CUDA driver helper (runtime.py) when one is here,
+an NVIDIA GPU through the CUDA driver helper (compiler/runtime/cuda.py) when one is here,
 and always on the PTX emulator (tests/test_ptx_emulator.py) behind a
 stand-in for libcuda, so the driver helper's loading, allocation, parameter
 order, launch shape and read-back run too."""
@@ -18,7 +18,7 @@ from references import REFERENCES, SAMPLES, grid, sample_path
 from test_ptx_emulator import Memory, launch, parse
 from zhuose.compiler import ir
 from zhuose.compiler.backends import translate
-from zhuose.compiler.backends.ptx import runtime
+from zhuose.compiler.runtime import cuda as runtime
 from zhuose.compiler.backends.ptx.layout import layout_of
 from zhuose.compiler.backends.ptx.scalars import concrete
 from zhuose.compiler.types import TCon

@@ -16,7 +16,7 @@ from references import SAMPLES, sample_name, translatable
 from zhuose.compiler import ir
 from zhuose.compiler.backends import translate
 from zhuose.compiler.backends.ptx.mangle import ENTRY_PREFIX, mangle
-from zhuose.compiler.cli import main
+from zhuose.cli.main import main
 from zhuose.compiler.workspace import Workspace
 
 WS = Workspace(SAMPLES)

@@ -466,7 +466,7 @@ def test_build_service_change_flag_after_a_request_with_an_output_dir(tmp_path):
 def test_build_service_process_follows_edits_between_requests(tmp_path):
     write(tmp_path, {"加倍。着色器。豫": SEED_DOUBLE})
     source = tmp_path / "加倍。着色器。豫"
-    proc = subprocess.Popen([sys.executable, "-m", "zhuose.compiler.cli", "服务", "--构建"], cwd=tmp_path,
+    proc = subprocess.Popen([sys.executable, "-m", "zhuose.cli", "服务", "--构建"], cwd=tmp_path,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8")
     try:
         def request(number):

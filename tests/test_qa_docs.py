@@ -44,7 +44,7 @@ def says(rel: str, text: str) -> None:
 
 
 def cli(cwd, *args, stdin=None, timeout=120):
-    p = subprocess.run([sys.executable, "-m", "zhuose.compiler.cli", *args], cwd=cwd, input=stdin,
+    p = subprocess.run([sys.executable, "-m", "zhuose.cli", *args], cwd=cwd, input=stdin,
                        capture_output=True, text=True, encoding="utf-8", timeout=timeout)
     return p.returncode, p.stdout, p.stderr
 
@@ -561,15 +561,16 @@ def test_ptx_backend_run_without_cuda_says_skip():
 
 def test_every_path_architecture_names_exists():
     text = doc("ARCHITECTURE.md")
-    named = set(re.findall(r"`((?:compiler|server|editors|samples|tests|bench|docs)/[^`\s]*)`", text))
+    named = set(re.findall(r"`((?:cli|compiler|server|editors|samples|tests|bench|docs)/[^`\s]*)`", text))
     assert len(named) > 30
     for path in named:
         assert list(ROOT.glob(path)) or (ROOT / path).exists(), path
     # files named inside a folder row: `compiler/backends/wgsl/` (`writer.py`, `builtins.py`, `layout.py`)
     for folder, files in [("compiler/backends/wgsl", ["writer.py", "builtins.py", "layout.py"]),
-                          ("compiler/backends/msl", ["fragments.py", "command.py"]),
-                          ("compiler/backends/ptx", ["fragments.py", "command.py"]),
-                          ("compiler/backends/wgsl", ["commands.py"])]:
+                          ("compiler/backends/msl", ["fragments.py"]),
+                          ("compiler/backends/ptx", ["fragments.py"]),
+                          ("compiler/runtime", ["wgpu.py", "cuda.py"]),
+                          ("cli", ["main.py", "translate.py", "run.py"])]:
         for f in files:
             assert (ROOT / folder / f).exists(), (folder, f)
     server_table = re.findall(r"^\| `([a-z]+\.py)`(?:, `([a-z]+\.py)`)*", text, re.M)
@@ -580,11 +581,12 @@ def test_every_path_architecture_names_exists():
 
 
 def test_every_symbol_architecture_names_exists():
-    from zhuose.compiler import backends, cli as cli_module, ir, source, workspace
+    from zhuose.cli import main as cli_module
+    from zhuose.compiler import backends, ir, source, workspace
     from zhuose.compiler.backends.msl import fragments
     from zhuose.compiler.syntax import lexer, parser
     assert isinstance(lexer.KEYWORDS, dict) and parser._Build and parser.ItemCache
-    assert callable(cli_module.commands) and callable(source.decode_source) and source.SourceFile
+    assert cli_module.COMMANDS and callable(source.decode_source) and source.SourceFile
     assert all(callable(getattr(ir, n)) for n in ("children", "walk", "literal_value"))
     assert hasattr(workspace.Workspace(ROOT / "samples"), "counters")
     assert list(__import__("inspect").signature(backends.translate).parameters) == ["ws", "path", "target"]
@@ -601,7 +603,7 @@ def test_every_symbol_architecture_names_exists():
     assert "self.problems" in Path(sys.modules[PackageIndex.__module__].__file__).read_text(encoding="utf-8")
 
 
-MODULES = sorted(p.relative_to(ROOT).as_posix() for d in ("compiler", "server") for p in (ROOT / d).rglob("*.py")
+MODULES = sorted(p.relative_to(ROOT).as_posix() for d in ("cli", "compiler", "server") for p in (ROOT / d).rglob("*.py")
                  if p.name not in ("__init__.py", "__main__.py"))
 
 

@@ -24,7 +24,7 @@ from test_ptx_programs import PTXAS
 from tint_judge import tint_validate
 from wgpu_device import device_for, run_entry, validate
 from zhuose.compiler.backends import translate
-from zhuose.compiler.backends.wgsl.dispatch import WebGPUError, create_module
+from zhuose.compiler.runtime.wgpu import WebGPUError, create_module
 from zhuose.compiler.workspace import Workspace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "metal_shim"))

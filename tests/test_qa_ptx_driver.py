@@ -15,7 +15,7 @@ API, what would go wrong on a GPU:
   workgroup variables read before written (WGSL zero-initialises them; a GPU's
   shared memory holds the previous block's bytes), subgroup matrices in an entry
   whose workgroup is not whole warps, a barrier in non-uniform control flow;
-- runtime.py behind a recording stand-in for libcuda: kernelParams storage and
+- runtime/cuda.py behind a recording stand-in for libcuda: kernelParams storage and
   types, launch shape, synchronise before read-back, the JIT error log, the
   Chinese message of every failing call, and cleanup on every error path.
 
@@ -37,7 +37,7 @@ from test_ptx_programs import compile_, entry, execute, storage
 from test_ptx_runtime import WS, FakeCuda
 from test_ptx_emulator import Memory
 from zhuose.compiler.backends import translate
-from zhuose.compiler.backends.ptx import runtime
+from zhuose.compiler.runtime import cuda as runtime
 
 STATIC_SHARED_LIMIT = 48 * 1024          # bytes of .shared a kernel may declare statically (0xc000)
 PTX_SAMPLES = sorted(SAMPLES.rglob("*。千手"))
@@ -318,7 +318,7 @@ def test_barrier_in_non_uniform_control_flow_is_refused():
     assert translate(ws, path, "ptx").text is None
 
 
-# ---------------------------------------------------------------- runtime.py behind a recording libcuda
+# ---------------------------------------------------------------- runtime/cuda.py behind a recording libcuda
 
 
 class RecordingCuda(FakeCuda):

@@ -307,7 +307,7 @@ def test_broken_import_lines_recover(tmp_path):
 # ---------------------------------------------------------------- the command line
 
 def run_cli(cwd, *args):
-    p = subprocess.run([sys.executable, "-m", "zhuose.compiler.cli", *args], cwd=cwd,
+    p = subprocess.run([sys.executable, "-m", "zhuose.cli", *args], cwd=cwd,
                        capture_output=True, text=True, encoding="utf-8")
     return p.returncode, p.stdout, p.stderr
 

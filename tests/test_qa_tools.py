@@ -89,7 +89,7 @@ WORKSPACE = {
 
 
 def cli(cwd, *args, stdin: str | bytes | None = None):
-    p = subprocess.run([sys.executable, "-m", "zhuose.compiler.cli", *args], cwd=cwd, input=stdin,
+    p = subprocess.run([sys.executable, "-m", "zhuose.cli", *args], cwd=cwd, input=stdin,
                        capture_output=True, text=not isinstance(stdin, bytes), timeout=120,
                        **({} if isinstance(stdin, bytes) else {"encoding": "utf-8"}))
     out, err = p.stdout, p.stderr

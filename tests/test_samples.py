@@ -11,7 +11,7 @@
   shrink, and no error sample directly in `samples/错误/` lacks its golden.
 
 The command line is run in a subprocess, exactly as a user runs it:
-`python -m zhuose.compiler.cli 检查 文件`.
+`python -m zhuose.cli 检查 文件`.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def _source_of(golden: Path) -> Path:
 
 def _check(path: str, cwd: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    return subprocess.run([sys.executable, "-m", "zhuose.compiler.cli", "检查", path],
+    return subprocess.run([sys.executable, "-m", "zhuose.cli", "检查", path],
                           cwd=cwd, capture_output=True, timeout=120, env=env)
 
 

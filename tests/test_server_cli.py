@@ -9,7 +9,7 @@ import sys
 
 from server_support import write_workspace
 
-COMMAND = [sys.executable, "-m", "zhuose.compiler.cli"]
+COMMAND = [sys.executable, "-m", "zhuose.cli"]
 
 
 def frame(message: dict) -> bytes:

@@ -195,7 +195,7 @@ def cli_errors(root: Path, name: str, text: str) -> list[tuple[int, int, str]]:
     """(line, character column, message) of each error `着色器 检查` reports
     for `text` saved as `name` in `root` (both zero-based)."""
     (root / name).write_text(text, encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "zhuose.compiler.cli", "检查", name], cwd=root,
+    run = subprocess.run([sys.executable, "-m", "zhuose.cli", "检查", name], cwd=root,
                          capture_output=True, text=True, encoding="utf-8", timeout=60)
     lines = [m for m in map(DIAGNOSTIC_LINE.match, (run.stdout + run.stderr).splitlines()) if m]
     assert (run.returncode == 0) == (not lines), run.stdout + run.stderr

@@ -609,7 +609,7 @@ def test_every_builtin_function_is_in_the_table():
 
 
 def cli(cwd, *args):
-    p = subprocess.run([sys.executable, "-m", "zhuose.compiler.cli", *args], cwd=cwd, capture_output=True,
+    p = subprocess.run([sys.executable, "-m", "zhuose.cli", *args], cwd=cwd, capture_output=True,
                        text=True, encoding="utf-8")
     return p.returncode, p.stdout, "\n".join(line for line in p.stderr.split("\n")
                                              if "XDG_RUNTIME_DIR" not in line)

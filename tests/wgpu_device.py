@@ -17,7 +17,7 @@ from references import grid
 from tint_judge import tint_validate
 from zhuose.compiler import ir
 from zhuose.compiler.backends import translate
-from zhuose.compiler.backends.wgsl.dispatch import (WebGPUError, buffer_for, create_module, entry_resources,
+from zhuose.compiler.runtime.wgpu import (WebGPUError, buffer_for, create_module, entry_resources,
                                                     open_device, required_features, run_compute)
 
 

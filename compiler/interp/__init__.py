@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import ir
-from ..backends.wgsl.dispatch import used_resources
+from ..runtime.wgpu import used_resources
 from ..backends.wgsl.writer import function_key
 from .machine import Fault, Machine, Texture
 from .memory import Unsupported, storage_region, workgroup_region

@@ -1,5 +1,5 @@
 """Running a compute entry on the local WebGPU adapter (wgpu): the `运行`
-subcommand and the tests share this.
+subcommand, the language server's naga check and the tests share this.
 
 Naga (wgpu's shader compiler) implements subgroup operations as a device
 feature and does not accept the `enable subgroups;` directive that the seed
@@ -16,10 +16,10 @@ import sys
 import tempfile
 from dataclasses import dataclass
 
-from ... import ir
-from ...valid.stages import functions_from
-from .layout import padded
-from .writer import function_key
+from .. import ir
+from ..backends.wgsl.layout import padded
+from ..backends.wgsl.writer import function_key
+from ..valid.stages import functions_from
 
 SUBGROUPS_DIRECTIVE = "enable subgroups;"
 NAGA_ELECT = ("subgroupElect()", "(subgroupExclusiveAdd(1u) == 0u)")

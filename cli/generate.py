@@ -5,9 +5,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..packages import SHADER_SUFFIX
-from .api import Generator
-from .output import os_error_text
+from ..compiler.generate.api import Generator
+from ..compiler.generate.output import os_error_text
+from ..compiler.packages import SHADER_SUFFIX
+from .common import Command, print_diagnostics, shown_path
 
 HELP = "生成高级代码导入着色源时得到的虚拟模块 名。着色生成。豫（豫言源码）"
 DESCRIPTION = ("为着色源生成虚拟模块 名。着色生成。豫：导出「着色源」（WGSL）、「金属源」（MSL）、"
@@ -17,7 +18,7 @@ DESCRIPTION = ("为着色源生成虚拟模块 名。着色生成。豫：导出
                "某个目标译不出来时该导出是一行说明原因的注释，警告写到标准错误。")
 
 
-def add_arguments(p) -> None:
+def _arguments(p) -> None:
     p.add_argument("文件", nargs="+", help=f"着色源文件（名{SHADER_SUFFIX}）")
     p.add_argument("--输出目录", "--out-dir", dest="输出目录", metavar="目录",
                    help="把生成的模块写进这个目录（原子替换；内容相同则不动）")
@@ -33,7 +34,7 @@ def _usage_problem(path: str) -> str | None:
     return None
 
 
-def run(args) -> int:
+def _generate(args) -> int:
     """Exit status 0 when every module was generated, 1 on errors, 2 on misuse."""
     problems = [p for p in map(_usage_problem, args.文件) if p]
     if not args.输出目录 and len(args.文件) > 1:
@@ -67,7 +68,6 @@ def _distinct_sources(gen: Generator, paths: list[str]) -> list[str]:
 def _output_clashes(gen: Generator, paths: list[str], out_dir: str) -> list[str]:
     """Two sources whose modules would be written to one output file (lone files of one name in
     different folders, or one module path in two packages): said before anything is written."""
-    from ..cli import shown_path  # cli imports this module
     by_output: dict[Path, list[str]] = {}
     for path in paths:
         by_output.setdefault(gen.output_path(path, out_dir), []).append(path)
@@ -78,7 +78,6 @@ def _output_clashes(gen: Generator, paths: list[str], out_dir: str) -> list[str]
 
 
 def _generate_one(gen: Generator, path: str, out_dir: str | None) -> int:
-    from ..cli import print_diagnostics, shown_path  # cli imports this module
     try:
         result = gen.write(path, out_dir) if out_dir else None
     except OSError as err:
@@ -95,3 +94,6 @@ def _generate_one(gen: Generator, path: str, out_dir: str | None) -> int:
     else:
         sys.stdout.write(f"{shown_path(str(result.output))}\t{'已更新' if result.changed else '未改动'}\n")
     return 0
+
+
+GENERATE = Command("生成", ["generate"], HELP, DESCRIPTION, _arguments, _generate)

@@ -3,8 +3,9 @@ makes; arguments, buffers and printing stay the WebGPU run's."""
 
 from __future__ import annotations
 
-from ..backends.wgsl.dispatch import WebGPUError
-from . import WIDTHS, Fault, Unsupported, run
+from ..compiler.interp import WIDTHS, Fault, Unsupported, run
+from ..compiler.runtime.wgpu import WebGPUError
+from .common import print_diagnostics
 
 
 class ReferenceFault(WebGPUError):
@@ -20,7 +21,6 @@ def add_reference_options(p) -> None:
 
 def run_reference(ws, args, entry, buffers, groups) -> dict:
     """The dispatch on the reference interpreter; a fault is printed as `文件:行:列: 消息`."""
-    from ..cli import print_diagnostics
     data = {(b.group, b.binding): b.data for b in buffers}
     try:
         return run(ws, args.文件, entry.name, data, groups, subgroup_width=args.子组宽,

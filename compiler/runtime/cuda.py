@@ -12,7 +12,7 @@ from __future__ import annotations
 import ctypes
 import threading
 
-from .writer import PtxEntryInfo
+from ..backends.ptx.writer import PtxEntryInfo
 
 LIBRARIES = ("libcuda.so.1", "libcuda.so", "nvcuda.dll")
 JIT_ERROR_LOG_BUFFER, JIT_ERROR_LOG_BUFFER_SIZE = 5, 6

@@ -1,6 +1,6 @@
-"""The subcommands `着色器 译 文件` (WGSL and the entry table, LANGUAGE.md §8)
-and `着色器 运行 文件 入口项 [绑定=数据 …]` (dispatch a compute entry on the
-local WebGPU adapter, buffers from .npy files or the command line)."""
+"""The subcommand `着色器 运行 文件 入口项 [绑定=数据 …]`: dispatch a compute
+entry once on the local WebGPU adapter (or through CUDA with --后端 千手),
+buffers from .npy files or the command line."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ...cli import Command, _file_argument, print_diagnostics, print_translation, translated
-from ... import ir
-from ...types import TCon, TRecord, TTuple, deep_resolve, resolve
-from .. import translate
-from ...generate.output import os_error_text
-from .dispatch import WebGPUError, buffer_for, entry_resources, run_compute
-from ...interp.command import add_reference_options, run_reference
-from .layout import SCALAR_DTYPES, element_stride, leaf_dtype, size_align
+from ..compiler import ir
+from ..compiler.backends import translate
+from ..compiler.backends.wgsl.layout import SCALAR_DTYPES, element_stride, leaf_dtype, size_align
+from ..compiler.generate.output import os_error_text
+from ..compiler.runtime.wgpu import WebGPUError, buffer_for, entry_resources, run_compute
+from ..compiler.types import TCon, TRecord, TTuple, deep_resolve, resolve
+from .common import Command, file_argument, print_diagnostics, translated
+from .reference import add_reference_options, run_reference
 
 #: the language's names of the scalar types a buffer may hold (for messages)
 DTYPE_NAMES = {"float32": "浮三二", "float16": "浮十六", "int32": "整三二", "uint32": "无三二"}
@@ -29,15 +29,8 @@ class RunProblem(Exception):
     """A mistake on the command line of 运行 (exit status 2)."""
 
 
-def _translate_command(args) -> int:
-    return print_translation(args.文件, "wgsl")
-
-
-# ---------------------------------------------------------------- 运行
-
-
 def _run_arguments(p) -> None:
-    _file_argument(p)
+    file_argument(p)
     p.add_argument("入口项", help="计算入口项的名字（如「加倍入口」）")
     p.add_argument("缓冲", nargs="*", metavar="绑定=数据",
                    help="每个用到的缓冲一项：绑定写「组:号」或资源名，数据写 .npy 文件（读写缓冲运行后写回该文件）"
@@ -112,7 +105,7 @@ def _run(ws, result, args) -> int:
 
 def _run_on_cuda(ws, path: str, entry: ir.Entry, resources, arrays, groups) -> dict:
     """The same dispatch through the PTX back end and the CUDA driver."""
-    from ..ptx.runtime import CudaError, CudaUnavailable, run_compute as run_ptx
+    from ..compiler.runtime.cuda import CudaError, CudaUnavailable, run_compute as run_ptx
     ptx = translate(ws, path, "ptx")
     if ptx.text is None:
         print_diagnostics(ws, ptx.diagnostics)
@@ -289,12 +282,6 @@ def _save(np, path: str, array) -> None:
             Path(temp).unlink(missing_ok=True)
         raise RunProblem(f"写不回「{path}」：{os_error_text(err)}") from err
 
-
-TRANSLATE = Command(
-    "译", ["wgsl"], "把着色源译成 WGSL：WGSL 写到标准输出，入口表写到标准错误",
-    "把一个着色源（名。着色器。豫）连同它导入的着色源译成 WGSL（着三至着六），打印到标准输出；"
-    "入口表每行一个入口项：入口项名<TAB>函数名<TAB>阶段，打印到标准错误。有错误时退出码为 1。",
-    _file_argument, _translate_command)
 
 RUN = Command(
     "运行", ["run"], "在本机的 WebGPU 适配器上派发一个计算入口，打印读写缓冲的结果",

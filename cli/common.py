@@ -1,0 +1,91 @@
+"""What the subcommands share: the Command record, the file argument, and
+printing paths, diagnostics and translations."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from ..compiler.backends import translate
+from ..compiler.diagnostics import Diagnostic
+from ..compiler.packages import is_shader_file
+from ..compiler.workspace import Workspace
+
+
+@dataclass
+class Command:
+    """One subcommand: its Chinese name, ASCII aliases, help and handler."""
+
+    name: str
+    aliases: list[str]
+    help: str
+    description: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+def file_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("文件", help="着色源文件（名。着色器。豫）")
+
+
+def details_argument(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--详细", action="store_true", help=f"入口表每行另加第四列：{what}")
+
+
+def shown_path(path: str) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
+
+
+def print_diagnostics(ws: Workspace, diags: list[Diagnostic], stream=None) -> None:
+    stream = stream or sys.stderr
+    for d in sorted(diags, key=lambda d: (d.path, d.start)):
+        stream.write(d.format(ws.source(d.path), shown_path(d.path)) + "\n")
+
+
+def usage_problem(path: str) -> str | None:
+    """Why a path given on the command line cannot be used (exit status 2)."""
+    if Path(path).is_dir():
+        return f"「{path}」是文件夹，不是着色文件"
+    if not Path(path).is_file():
+        return f"找不到文件「{path}」"
+    if not is_shader_file(path):
+        return f"「{path}」不是着色文件：后缀须是「。着色器。豫」或「。着色器。接口。豫」"
+    return None
+
+
+def translated(path: str, target: str):
+    """(workspace, translation) of a file, or (None, exit status) after
+    printing why not: the shared first half of 译, 金属, 千手 and 运行."""
+    problem = usage_problem(path)
+    if problem:
+        sys.stderr.write(f"着色器：{problem}\n")
+        return None, 2
+    ws = Workspace(".")
+    result = translate(ws, path, target)
+    if result.text is None:
+        print_diagnostics(ws, result.diagnostics)
+        return None, 1
+    return (ws, result), 0
+
+
+def print_translation(path: str, target: str, details: Callable | None = None) -> int:
+    """Target text on stdout; on stderr one entry-table line per entry,
+    `入口项名<TAB>函数名<TAB>阶段` as LANGUAGE.md §8 pins it, plus a fourth
+    column of host details when `details` is given (the --详细 option)."""
+    done, status = translated(path, target)
+    if done is None:
+        return status
+    _, result = done
+    sys.stdout.write(result.text)
+    for entry in result.entries:
+        extra = details(entry) if details else ""
+        sys.stderr.write(f"{entry.item}\t{entry.function}\t{entry.stage}" + (f"\t{extra}" if extra else "") + "\n")
+    return 0

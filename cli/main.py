@@ -1,0 +1,82 @@
+"""The command line: `着色器 子命令 文件` (LANGUAGE.md §8).
+
+`COMMANDS` is the dispatch table; each group of subcommands lives in its own
+module of this package.  Exit status: 0 clean, 1 when the file has errors,
+2 on misuse.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .check import CHECK
+from .common import Command
+from .generate import GENERATE
+from .run import RUN
+from .serve import SERVE
+from .translate import METAL, PTX, WGSL
+
+DESCRIPTION = "着色器：豫言着色方言（着色）的工具链。在仓库根目录运行：工具在当前目录发现包。"
+EPILOG = "报错写到标准错误，格式为 文件:行:列: 消息（消息里带顶层定义名）；有错误时退出码为 1，用法错误为 2。"
+
+#: every subcommand, in the order `--help` lists them
+COMMANDS: list[Command] = [CHECK, GENERATE, WGSL, RUN, METAL, PTX, SERVE]
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    def add_usage(self, usage, actions, groups, prefix=None):
+        return super().add_usage(usage, actions, groups, "用法：" if prefix is None else prefix)
+
+
+_ARGPARSE_MESSAGES = [("the following arguments are required", "缺少参数"),
+                      ("invalid choice", "无效的选择"), ("choose from", "可选"),
+                      ("unrecognized arguments", "无法识别的参数"), ("argument", "参数"),
+                      ("expected one argument", "需要一个值")]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse speaking Chinese: usage line, section titles and errors."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+        self._positionals.title = "位置参数"
+        self._optionals.title = "选项"
+
+    def error(self, message: str):
+        for en, zh in _ARGPARSE_MESSAGES:
+            message = message.replace(en, zh)
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}：用法错误：{message}\n")
+
+
+def _parser(commands: list[Command]) -> argparse.ArgumentParser:
+    parser = _Parser(prog="着色器", description=DESCRIPTION, epilog=EPILOG, add_help=False)
+    parser.add_argument("-h", "--help", action="help", help="显示本帮助并退出")
+    sub = parser.add_subparsers(dest="command", metavar="子命令", parser_class=_Parser)
+    for c in commands:
+        p = sub.add_parser(c.name, aliases=c.aliases, add_help=False, help=c.help,
+                           description=c.description)
+        p.add_argument("-h", "--help", action="help", help="显示本帮助并退出")
+        c.add_arguments(p)
+        p.set_defaults(run=c.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser(COMMANDS)
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        return 130
+    except RecursionError:
+        sys.stderr.write("着色器：输入嵌套太深，超出了分析器的能力：请把表达式分成几步（用 令）\n")
+        return 1
+    except Exception as err:  # a bug in this tool: still no traceback for the user
+        sys.stderr.write(f"着色器：内部错误（{type(err).__name__}：{err}）。请把输入文件与这行消息报告给维护者。\n")
+        return 1
