@@ -3,7 +3,7 @@ every declaration is documented, and docs/内建.md is generated from it."""
 
 from pathlib import Path
 
-from zhuose.compiler.builtin.reference import render
+from zhuose.compiler.reference import render
 from zhuose.compiler.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,4 +50,4 @@ def test_every_required_name_is_declared_and_documented(tmp_path):
 
 def test_reference_document_is_current(tmp_path):
     assert (ROOT / "docs" / "内建.md").read_text(encoding="utf-8") == render(Workspace(tmp_path)), \
-        "docs/内建.md 已过时：运行 python -m zhuose.compiler.builtin.reference > docs/内建.md"
+        "docs/内建.md 已过时：运行 python -m zhuose.compiler.reference > docs/内建.md"

@@ -1,20 +1,20 @@
 """Generates the builtin reference (docs/内建.md) from the interface file, so
 the documentation can never drift from what the checker uses.
 
-    python -m zhuose.compiler.builtin.reference > docs/内建.md
+    python -m zhuose.compiler.reference > docs/内建.md
 """
 
 from __future__ import annotations
 
 import sys
 
-from ..check.scope import TypeEntry, ValueEntry
-from ..types import Printer
-from ..workspace import Workspace
+from .check.scope import TypeEntry, ValueEntry
+from .types import Printer
+from .workspace import Workspace
 
 HEADER = """# 内建名字参考（「点染」之「点染本」）
 
-本文件由 `python -m zhuose.compiler.builtin.reference > docs/内建.md` 从
+本文件由 `python -m zhuose.compiler.reference > docs/内建.md` 从
 `compiler/builtin/点染/点染本。着色器。接口。豫` 生成，请勿手改。
 类型变量写成「甲：类」时，类约束它可取的类型（见 docs/语言.md「类约束」）。
 「组值」不在下表：它不是声明的名字，而是记录值的写法 `「组值」【「字段」者 表达式 也，…】`，
