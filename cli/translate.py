@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from ..compiler.backends.msl.writer import LENGTHS_SLOT
 from ..compiler.backends.ptx.writer import PtxEntryInfo
+from ..compiler.backends.targets import MSL, PTX, WGSL, Target
 from .common import Command, details_argument, file_argument, print_translation
 
 
 def _wgsl(args) -> int:
-    return print_translation(args.文件, "wgsl")
+    return print_translation(args.文件, WGSL.name)
 
 
 def _metal_arguments(p) -> None:
@@ -25,7 +26,7 @@ def _metal_arguments(p) -> None:
 
 
 def _metal(args) -> int:
-    return print_translation(args.文件, "msl", (lambda e: e.host_details()) if args.详细 else None)
+    return print_translation(args.文件, MSL.name, (lambda e: e.host_details()) if args.详细 else None)
 
 
 def _ptx_arguments(p) -> None:
@@ -39,17 +40,22 @@ def ptx_host_details(e: PtxEntryInfo) -> str:
 
 
 def _ptx(args) -> int:
-    return print_translation(args.文件, "ptx", ptx_host_details if args.详细 else None)
+    return print_translation(args.文件, PTX.name, ptx_host_details if args.详细 else None)
 
 
-WGSL = Command(
-    "译", ["wgsl"], "把着色源译成 WGSL：WGSL 写到标准输出，入口表写到标准错误",
+def _command(target: Target, *rest) -> Command:
+    """A translating subcommand: named after its target, the target's name its ASCII alias."""
+    return Command(target.command, [target.name], *rest)
+
+
+WGSL_COMMAND = _command(
+    WGSL, "把着色源译成 WGSL：WGSL 写到标准输出，入口表写到标准错误",
     "把一个着色源（名。着色器。豫）连同它导入的着色源译成 WGSL（着三至着六），打印到标准输出；"
     "入口表每行一个入口项：入口项名<TAB>函数名<TAB>阶段，打印到标准错误。有错误时退出码为 1。",
     file_argument, _wgsl)
 
-METAL = Command(
-    "金属", ["msl"], "把着色源译成 MSL（金属着色语言）：MSL 写到标准输出，入口表写到标准错误",
+MSL_COMMAND = _command(
+    MSL, "把着色源译成 MSL（金属着色语言）：MSL 写到标准输出，入口表写到标准错误",
     "把一个着色源（名。着色器。豫）连同它导入的着色源译成 MSL（着九），打印到标准输出；入口表每行一个入口项："
     "入口项名<TAB>函数名<TAB>阶段，打印到标准错误。加 --详细 时，入口用到「数组长度」的行另有第四列 "
     f"数组长度缓冲={LENGTHS_SLOT}：序号=资源名，…：宿主在 [[buffer({LENGTHS_SLOT})]] 放一个 uint 数组，"
@@ -57,8 +63,8 @@ METAL = Command(
     "有错误时退出码为 1。",
     _metal_arguments, _metal)
 
-PTX = Command(
-    "千手", ["ptx"], "把着色源的计算入口译成 PTX：PTX 写到标准输出，入口表写到标准错误",
+PTX_COMMAND = _command(
+    PTX, "把着色源的计算入口译成 PTX：PTX 写到标准输出，入口表写到标准错误",
     "把一个着色源（名。着色器。豫）的计算入口译成 PTX（着十），打印到标准输出；顶点、片元入口写成一行注释略去，"
     "只有顶点、片元入口的文件报错。入口表每行一个计算入口项：入口项名<TAB>PTX 名<TAB>计算，"
     "写到标准错误；加 --详细 时另有第四列块与参数：宿主发射时块维须恰为（工作组大小, 1, 1），参数依次是各缓冲的设备指针"

@@ -244,3 +244,12 @@ class Module:
     is_interface: bool
     imports: list[str] = field(default_factory=list)  # file paths, dependencies first
     decls: list[Decl] = field(default_factory=list)
+
+
+def function_key(modules: list[Module], name: str) -> tuple[str, str]:
+    """(module path, name) of the function an entry names: the entry's own
+    module (the last), else the nearest import that defines it."""
+    for module in reversed(modules):
+        if any(isinstance(d, Function) and d.name == name for d in module.decls):
+            return (module.path, name)
+    return (modules[-1].path, name)

@@ -5,13 +5,14 @@ comment before their declaration) and what each target makes of them."""
 from __future__ import annotations
 
 from ..compiler import ir
+from ..compiler.backends import BY_NAME
 from ..compiler.check.expressions import substitute
 from ..compiler.valid.uniformity import CODE, describe, local_uniformity
 from ..compiler.types import INT_LIT, KIND, TError, TFun, Type, deep_resolve, resolve
 from . import irwalk
 from .index import Occurrence, Symbol
 from .project import Located, Project
-from .targets import TARGET_TITLES, builtin_spellings
+from .targets import builtin_spellings
 
 LOCAL_KINDS = {"local": "局部名字（令）", "param": "参数", "localfun": "局部函数（令 … 为 得 …）",
                "typevar": "类型变量（凡）"}
@@ -166,7 +167,7 @@ def scheme_text(show, type_params, t: Type) -> str:
 
 
 def spelling_table(name: str) -> str:
-    rows = [f"| {TARGET_TITLES[t]} | {spelling_cell(s)} |" for t, s in builtin_spellings(name).items()]
+    rows = [f"| {BY_NAME[t].title} | {spelling_cell(s)} |" for t, s in builtin_spellings(name).items()]
     return "| 目标 | 写法 |\n| --- | --- |\n" + "\n".join(rows)
 
 

@@ -11,17 +11,14 @@ from __future__ import annotations
 import importlib
 from functools import lru_cache
 
-from ..compiler.backends import TARGETS, TargetUnavailable, translate
+from ..compiler.backends import BY_NAME, TARGETS, TargetUnavailable, translate
 from .positions import lsp_range
-
-#: target name → how the target is called in hover text
-TARGET_TITLES = {"wgsl": "WGSL", "msl": "MSL", "ptx": "PTX"}
 
 
 @lru_cache(maxsize=None)
 def _backend(target: str):
     try:
-        return importlib.import_module(TARGETS[target], "zhuose.compiler.backends")
+        return importlib.import_module(BY_NAME[target].package, "zhuose.compiler.backends")
     except ImportError:
         return None
 
@@ -29,20 +26,20 @@ def _backend(target: str):
 def builtin_spellings(name: str) -> dict[str, str | None]:
     """What `name` becomes in each target; None where that is not known."""
     out: dict[str, str | None] = {}
-    for target in TARGET_TITLES:
-        spell = getattr(_backend(target), "builtin_spelling", None)
+    for target in TARGETS:
+        spell = getattr(_backend(target.name), "builtin_spelling", None)
         try:
-            out[target] = spell(name) if spell is not None else None
+            out[target.name] = spell(name) if spell is not None else None
         except Exception:  # a back end's table in flux must not break hover
-            out[target] = None
+            out[target.name] = None
     return out
 
 
 def preview(project, path: str, target: str) -> dict:
     """The generated text and entry table of `path` for `target`, or its
     errors.  Raises TargetUnavailable for a back end not yet built."""
-    if target not in TARGETS:
-        raise TargetUnavailable(f"未知的目标「{target}」：可用的有 {'、'.join(TARGETS)}")
+    if target not in BY_NAME:
+        raise TargetUnavailable(f"未知的目标「{target}」：可用的有 {'、'.join(BY_NAME)}")
     if project.too_big(path):
         raise TargetUnavailable("文件太大，语言服务不翻译它")
     if not hasattr(_backend(target), "translate"):

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..compiler.backends import TargetUnavailable, translate
 from ..compiler.backends.names import target_name
+from ..compiler.backends.targets import WGSL
 from ..compiler.runtime import wgpu as runtime
 from ..compiler.diagnostics import Diagnostic
 from .project import Project
@@ -106,12 +107,12 @@ def _definition_of(project: Project, checked, wgsl_name: str):
     `wgsl_name` in the WGSL; for one of an imported module, its import."""
     own = project.definition_sites(checked)
     for name, sites in own.items():
-        if target_name(name) == wgsl_name or name == wgsl_name:
+        if wgsl_name in (name, target_name(name, WGSL.reserved), target_name(name)):
             _, start, end = sites.get("者") or next(iter(sites.values()))
             return start, end, name
     for item, target in project.imports(checked):
         reached = [target, *project.checked(target).module.imports]
-        if any(target_name(n) == wgsl_name for p in reached for n in project.definition_sites(project.checked(p))):
+        if any(wgsl_name in (target_name(n, WGSL.reserved), target_name(n)) for p in reached for n in project.definition_sites(project.checked(p))):
             return item.start + item.node.start, item.start + item.node.end, None
     return None
 

@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 from .. import ir
 from ..diagnostics import Diagnostic
 from ..valid.stages import stage_problems
+from .targets import BY_NAME, TARGETS, Target  # noqa: F401 (the target records are public here)
 
-#: target name → module (relative to this package) exposing translate(ws, checked)
-TARGETS = {"wgsl": ".wgsl", "msl": ".msl", "ptx": ".ptx"}
 INTERFACE_ONLY = "着色内建声明（接口文件）只有声明，没有可翻译的内容"
 
 
@@ -44,10 +43,10 @@ class TargetUnavailable(Exception):
 def translate(ws, path, target: str) -> Translation:
     """Check `path` and translate it to `target`; type errors come back as
     diagnostics (with no text)."""
-    if target not in TARGETS:
-        raise TargetUnavailable(f"未知的目标「{target}」：可用的有 {'、'.join(TARGETS)}")
+    if target not in BY_NAME:
+        raise TargetUnavailable(f"未知的目标「{target}」：可用的有 {'、'.join(BY_NAME)}")
     try:
-        backend = importlib.import_module(TARGETS[target], __name__)
+        backend = importlib.import_module(BY_NAME[target].package, __name__)
     except ModuleNotFoundError as err:
         raise TargetUnavailable(f"目标「{target}」的翻译器尚未实现") from err
     checked = ws.check(path)

@@ -1,13 +1,20 @@
-"""Target identifiers for source names: one table and one renaming rule shared
-by the WGSL and MSL back ends, so an entry function has the same name in both.
+"""Target identifiers for source names: the reserved words of each target and
+one renaming rule, parameterised by the words of the target being written.
 
 A source name is written as it is (WGSL and MSL accept Chinese identifiers)
-unless it is reserved in either target, starts with a digit, is not a valid
-identifier, or already starts with the prefix 豫_.  Such a name becomes
-豫_ followed by the name with every `_` and every character that cannot
-continue an identifier written as `_hex_`.  That rewrite is injective, and no
-name left alone starts with 豫_, so distinct source names stay distinct;
-`NameAllocator` then adds _2, _3 … where one scope repeats a name.
+unless it is reserved in the target being written, starts with a digit, is
+not a valid identifier, or already starts with the prefix 豫_.  Such a name
+becomes 豫_ followed by the name with every `_` and every character that
+cannot continue an identifier written as `_hex_`.  That rewrite is injective,
+and no name left alone starts with 豫_, so distinct source names stay
+distinct; `NameAllocator` then adds _2, _3 … where one scope repeats a name.
+
+Each target renames only its own reserved words, so a name reserved in MSL
+alone leaves the WGSL text untouched.  The one exception is an entry
+function: its name is what a host calls, one name in every target (the
+generated module exports it once), so it avoids `ENTRY_WORDS`, the words of
+WGSL and MSL together.  Which words belong to which target is recorded in
+`targets.py`.
 """
 
 from __future__ import annotations
@@ -124,7 +131,10 @@ simdgroup_store simdgroup_multiply_accumulate sample read get_width get_height s
 level select
 """.split()
 
-RESERVED = frozenset(WGSL_KEYWORDS + WGSL_RESERVED + WGSL_PREDECLARED + MSL_KEYWORDS + MSL_FUNCTIONS)
+WGSL_WORDS = frozenset(WGSL_KEYWORDS + WGSL_RESERVED + WGSL_PREDECLARED)
+MSL_WORDS = frozenset(MSL_KEYWORDS + MSL_FUNCTIONS)
+#: what an entry function's name avoids: it is one name in every target
+ENTRY_WORDS = WGSL_WORDS | MSL_WORDS
 
 
 def is_identifier(name: str) -> bool:
@@ -143,9 +153,10 @@ def _escape(name: str) -> str:
     return "".join(out)
 
 
-def target_name(name: str) -> str:
-    """The target identifier of one source name (deterministic, injective)."""
-    if is_identifier(name) and name not in RESERVED and not name.startswith(PREFIX):
+def target_name(name: str, reserved: frozenset[str] = ENTRY_WORDS) -> str:
+    """The target identifier of one source name where `reserved` are the
+    target's words (deterministic, injective for any one `reserved`)."""
+    if is_identifier(name) and name not in reserved and not name.startswith(PREFIX):
         return name
     return PREFIX + _escape(name)
 
@@ -154,11 +165,13 @@ class NameAllocator:
     """Unique identifiers in one scope: the first holder of a name keeps it,
     later ones get _2, _3 … (seed 着五)."""
 
-    def __init__(self, taken=()) -> None:
+    def __init__(self, reserved: frozenset[str], taken=()) -> None:
+        self.reserved = reserved
         self.taken: set[str] = set(taken)
 
-    def claim(self, name: str) -> str:
-        base = target_name(name)
+    def claim(self, name: str, entry: bool = False) -> str:
+        """The identifier of `name` here; `entry` for an entry function, named alike in every target."""
+        base = target_name(name, ENTRY_WORDS if entry else self.reserved)
         candidate, n = base, 1
         while candidate in self.taken:
             n += 1
@@ -168,4 +181,4 @@ class NameAllocator:
 
     def fork(self) -> "NameAllocator":
         """A nested scope that must not reuse any name taken so far."""
-        return NameAllocator(self.taken)
+        return NameAllocator(self.reserved, self.taken)

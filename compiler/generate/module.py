@@ -14,22 +14,12 @@ from pathlib import Path
 
 from .. import backends, ir
 from ..backends.ptx.mangle import ENTRY_PREFIX, mangle
+from ..backends.targets import PTX, TARGETS, Target
 from ..diagnostics import Diagnostic
 from ..packages import GENERATED_SUFFIX
 from .escape import comment, one_line, string_literal
 
 
-@dataclass(frozen=True)
-class Target:
-    """One back end and the export that holds its text."""
-
-    name: str        # the registry's target name
-    export: str      # the generated module's name for the text
-    label: str       # how messages name the language
-
-
-#: in the order the entry table is taken from: the first target that translates
-TARGETS = [Target("wgsl", "着色源", "WGSL"), Target("msl", "金属源", "MSL"), Target("ptx", "并线汇编源", "PTX")]
 PTX_NAME_SUFFIX = "并线汇编名"
 
 
@@ -126,7 +116,7 @@ def translate(ws, path: str, target: Target) -> Outcome:
 def failure_note(outcome: Outcome) -> str:
     """The one-line target comment that replaces text a target could not give
     (`//` starts a line comment in WGSL, MSL and PTX alike)."""
-    return one_line(f"// 着色生成：未能译成 {outcome.target.label}：{outcome.reason}")
+    return one_line(f"// 着色生成：未能译成 {outcome.target.title}：{outcome.reason}")
 
 
 # ---------------------------------------------------------------- the module text
@@ -175,7 +165,7 @@ def entry_table(outcomes: list[Outcome]) -> list[tuple[str, str, str]]:
     translated; PTX names from the PTX text when there is one, otherwise by
     the seed's rule (着十) from the function name, so the export exists either way."""
     first = next(o for o in outcomes if o.text is not None)
-    ptx = next(o for o in outcomes if o.target.name == "ptx")
+    ptx = next(o for o in outcomes if o.target is PTX)
     ptx_names = {e.item: e.function for e in ptx.entries} if ptx.text is not None else {}
     return [(e.item, e.function, ptx_names.get(e.item) or mangle(e.function, ENTRY_PREFIX)) for e in first.entries]
 
@@ -230,7 +220,7 @@ def generate(ws, path: str) -> Generated:
     writer.header()
     writer.sources(outcomes)
     writer.entries(table)
-    warnings = [f"{display_path(ws, key)}: 未能译成 {o.target.label}，「{o.target.export}」只是一行说明：{one_line(o.reason)}"
+    warnings = [f"{display_path(ws, key)}: 未能译成 {o.target.title}，「{o.target.export}」只是一行说明：{one_line(o.reason)}"
                 for o in failed]
     return Generated(key, writer.text(), [], warnings, inputs, labels, digest)
 
@@ -242,5 +232,5 @@ def _nothing_translated(path: str, failed: list[Outcome]) -> list[Diagnostic]:
             found.setdefault((d.path, d.start, d.message), d)
     if found:
         return list(found.values())
-    reasons = "；".join(f"{o.target.label}：{o.reason}" for o in failed)
+    reasons = "；".join(f"{o.target.title}：{o.reason}" for o in failed)
     return [Diagnostic(path, 0, 0, f"没有一个目标译得出这个模块（{reasons}）")]

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 from .. import ir
 from ..backends.wgsl.layout import padded
-from ..backends.wgsl.writer import function_key
 from ..valid.stages import functions_from
 
 SUBGROUPS_DIRECTIVE = "enable subgroups;"
@@ -161,7 +160,7 @@ def buffer_for(r: ir.Resource, data: bytes) -> BufferData:
 
 def entry_resources(modules: list[ir.Module], function: str) -> list[ir.Resource]:
     """The resources the function an entry names uses (the entry's module is the last)."""
-    return [r for _, r in used_resources(modules, function_key(modules, function))]
+    return [r for _, r in used_resources(modules, ir.function_key(modules, function))]
 
 
 def used_resources(modules: list[ir.Module], function: tuple[str, str]) -> list[tuple[str, ir.Resource]]:

@@ -34,6 +34,7 @@ from .. import EntryInfo, Translation
 from ...check.expressions import written_number
 from ...valid.consteval import KnownValues, is_abstract, scalar_of as const_scalar
 from ..names import NameAllocator
+from ..targets import MSL
 from ..text import INDENT, Assign, Code, LineWriter, float_text, narrow_float_text
 from . import fragments
 from .builtins import BUILTINS, CELL, Special, Template
@@ -217,7 +218,7 @@ class MslWriter(LineWriter):
         self.resources: list[tuple[str, str]] = []       # keys in declaration order
         self.entries: dict[tuple[str, str], ir.Entry] = {}
         self.outputs: dict[str, set[str]] = {}           # struct → stages it is the output of
-        self.global_names = NameAllocator()
+        self.global_names = NameAllocator(MSL.reserved)
         self.lengths_name = ""
         self.known = KnownValues(self.decls)
         self.uses: dict[tuple[str, str], Uses] = {}
@@ -334,17 +335,18 @@ class MslWriter(LineWriter):
         return []
 
     def _declare_globals(self) -> None:
+        entry_functions = {ir.function_key(self.modules, e.function) for e in self.own.decls if isinstance(e, ir.Entry)}
         for module in self.modules:
             for decl in module.decls:
                 if not isinstance(decl, (ir.Struct, ir.Resource, ir.Function, ir.Const)):
                     continue
                 key = (module.path, decl.name)
-                self.globals[key] = self.global_names.claim(decl.name)
+                self.globals[key] = self.global_names.claim(decl.name, entry=key in entry_functions)
                 self.decls[key] = decl
                 if isinstance(decl, ir.Resource):
                     self.resources.append(key)
                 if isinstance(decl, ir.Struct) and decl.type is not None:
-                    fields = NameAllocator()
+                    fields = NameAllocator(MSL.reserved)
                     names = {n: fields.claim(n) for n, _ in decl.type.fields}
                     self.structs.setdefault(decl.name, (decl, self.globals[key], names, key))
         self.lengths_name = self.global_names.claim("数组长度")
@@ -389,12 +391,7 @@ class MslWriter(LineWriter):
         return uses
 
     def _function_key(self, entry: ir.Entry) -> tuple[str, str]:
-        """The module that defines an entry's function: the entry's own, else an import."""
-        for module in reversed(self.modules):
-            key = (module.path, entry.function)
-            if isinstance(self.decls.get(key), ir.Function):
-                return key
-        return (self.own.path, entry.function)
+        return ir.function_key(self.modules, entry.function)
 
     def _collect_entries(self) -> None:
         for decl in self.own.decls:

@@ -20,6 +20,7 @@ from ...types import (TCon, TError, TRecord, TTuple, deep_resolve, is_scalar, ma
                       vector_parts)
 from .. import EntryInfo, Translation
 from ..names import NameAllocator
+from ..targets import WGSL
 from ..text import INDENT, Assign, Code, LineWriter, float_text, narrow_float_text
 from .builtins import BUILTINS, UNAVAILABLE_TYPES
 from ...valid.stages import workgroup_variables
@@ -100,15 +101,6 @@ def is_integer(t) -> bool:
     return s is not None and s.kind in ("int", "uint")
 
 
-def function_key(modules: list[ir.Module], name: str) -> tuple[str, str]:
-    """(module path, name) of the function an entry names: the entry's own
-    module (the last), else the nearest import that defines it."""
-    for module in reversed(modules):
-        if any(isinstance(d, ir.Function) and d.name == name for d in module.decls):
-            return (module.path, name)
-    return (modules[-1].path, name)
-
-
 # ---------------------------------------------------------------- the writer
 
 
@@ -127,7 +119,7 @@ class Writer(LineWriter):
         self.structs: dict[tuple[str, str], tuple[ir.Struct, str, dict[str, str]]] = {}
         self.entries: dict[tuple[str, str], ir.Entry] = {}
         self.io_uses: dict[tuple[str, str], set[tuple[str, str]]] = {}
-        self.global_names = NameAllocator()
+        self.global_names = NameAllocator(WGSL.reserved)
         self.effects: dict[tuple[str, str], bool] = {}
         self.constants = KnownValues(self.decls)       # top-level constants' values
         self._memo: dict[tuple[str, int], bool] = {}
@@ -138,7 +130,7 @@ class Writer(LineWriter):
         # the function being written
         self.lines: list[str] = []
         self.depth = 0
-        self.scope = NameAllocator()
+        self.scope = NameAllocator(WGSL.reserved)
         self.bound: dict[int, Code | None] = {}
         self.loops: dict[int, list[tuple[ir.LocalVar, object]]] = {}
         self.known: dict[int, object] = {}
@@ -184,19 +176,20 @@ class Writer(LineWriter):
         return Translation("\n\n".join(chunks) + "\n" if chunks else "", entries, [])
 
     def _declare_globals(self) -> None:
+        entry_functions = {self._function_key(e) for e in self.own.decls if isinstance(e, ir.Entry)}
         for module in self.modules:
             for decl in module.decls:
                 if isinstance(decl, (ir.Struct, ir.Resource, ir.Function, ir.Const)):
                     key = (module.path, decl.name)
-                    self.globals[key] = self.global_names.claim(decl.name)
+                    self.globals[key] = self.global_names.claim(decl.name, entry=key in entry_functions)
                     self.decls[key] = decl
                 if isinstance(decl, ir.Struct) and decl.type is not None:
-                    fields = NameAllocator()
+                    fields = NameAllocator(WGSL.reserved)
                     names = {n: fields.claim(n) for n, _ in decl.type.fields}
                     self.structs[key] = (decl, self.globals[key], names)
 
     def _function_key(self, entry: ir.Entry) -> tuple[str, str]:
-        return function_key(self.modules, entry.function)
+        return ir.function_key(self.modules, entry.function)
 
     def _collect_entries(self) -> None:
         for decl in self.own.decls:

@@ -1,0 +1,32 @@
+"""Every target, recorded once: what the command line, the language server's
+preview and hover, build-time generation and the renaming of names read
+instead of keeping their own copies."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .names import MSL_WORDS, WGSL_WORDS
+
+
+@dataclass(frozen=True)
+class Target:
+    """One target language and everything named after it."""
+
+    name: str                  # translate()'s key, the preview request's target, the ASCII subcommand
+    command: str               # the `着色器` subcommand that prints it
+    title: str                 # how hover, previews and messages name the language
+    suffix: str                # a golden output in samples/: 名 + suffix
+    export: str                # the constant of the generated module 名。着色生成。豫 that holds the text
+    package: str               # the back end, relative to zhuose.compiler.backends
+    reserved: frozenset[str]   # the words renamed to 豫_… in this target's text (names.py)
+
+
+WGSL = Target("wgsl", "译", "WGSL", ".wgsl", "着色源", ".wgsl", WGSL_WORDS)
+MSL = Target("msl", "金属", "MSL", "。金属", "金属源", ".msl", MSL_WORDS)
+#: PTX names are mangled to ASCII behind a prefix (ptx/mangle.py), so no source name clashes with PTX's words
+PTX = Target("ptx", "千手", "PTX", "。千手", "并线汇编源", ".ptx", frozenset())
+
+#: in the order the generated module's entry table is taken from: the first target that translates
+TARGETS: tuple[Target, ...] = (WGSL, MSL, PTX)
+BY_NAME: dict[str, Target] = {t.name: t for t in TARGETS}
