@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..compiler import ir
 from ..compiler.backends import translate
+from ..compiler.backends.targets import PTX, WGSL
 from ..compiler.backends.wgsl.layout import SCALAR_DTYPES, element_stride, leaf_dtype, size_align
 from ..compiler.generate.output import os_error_text
 from ..compiler.runtime.wgpu import WebGPUError, buffer_for, entry_resources, run_compute
@@ -39,7 +40,7 @@ def _run_arguments(p) -> None:
                         "如「定长数组」于「三维浮」于「二」是 32 字节、8 个数）；标量类型不同的结构只能用 .npy 给出")
     p.add_argument("--组数", "-g", default=None, metavar="X[,Y[,Z]]",
                    help="派发的工作组数；默认按最长的运行期数组缓冲的元素个数除以工作组大小向上取整")
-    p.add_argument("--后端", default="网页图算", choices=["网页图算", "千手", "参照"],
+    p.add_argument("--后端", default="网页图算", choices=["网页图算", PTX.command, "参照"],
                    help="网页图算：译成 WGSL 在本机 WebGPU 适配器上运行（默认）；"
                         "千手：译成 PTX 经 CUDA 驱动在英伟达显卡上运行；"
                         "参照：在 CPU 上用参照解释器确定地运行，报告数据竞争、越界等错误（不要显卡）")
@@ -47,7 +48,7 @@ def _run_arguments(p) -> None:
 
 
 def _run_command(args) -> int:
-    done, status = translated(args.文件, "wgsl")
+    done, status = translated(args.文件, WGSL.name)
     if done is None:
         return status
     ws, result = done
@@ -87,7 +88,7 @@ def _run(ws, result, args) -> int:
                          + ("、".join(_describe(r) for r in resources) or "（没有）"))
     buffers = [buffer_for(r, arrays[r.name][0].tobytes()) for r in resources]
     groups = _groups(args.组数, buffers, resources, entry.workgroup_size)
-    if args.后端 == "千手":
+    if args.后端 == PTX.command:
         out = _run_on_cuda(ws, args.文件, entry, resources, arrays, groups)
     elif args.后端 == "参照":
         out = run_reference(ws, args, entry, buffers, groups)
@@ -106,7 +107,7 @@ def _run(ws, result, args) -> int:
 def _run_on_cuda(ws, path: str, entry: ir.Entry, resources, arrays, groups) -> dict:
     """The same dispatch through the PTX back end and the CUDA driver."""
     from ..compiler.runtime.cuda import CudaError, CudaUnavailable, run_compute as run_ptx
-    ptx = translate(ws, path, "ptx")
+    ptx = translate(ws, path, PTX.name)
     if ptx.text is None:
         print_diagnostics(ws, ptx.diagnostics)
         raise WebGPUError(f"入口项「{entry.name}」译不成 PTX")

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from ..compiler.backends import TargetUnavailable, translate
 from ..compiler.backends.names import target_name
 from ..compiler.backends.targets import WGSL
-from ..compiler.runtime import wgpu as runtime
 from ..compiler.diagnostics import Diagnostic
+from ..compiler.runtime import wgpu as runtime
 from .project import Project
 
 _HEADLINE = re.compile(r"^Shader .*?error: (.*)$", re.M)
@@ -84,7 +84,7 @@ def translation(project: Project, path: str):
     """The WGSL translation of a file that checked clean; None while the
     WGSL back end is not built."""
     try:
-        return translate(project.ws, path, "wgsl")
+        return translate(project.ws, path, WGSL.name)
     except TargetUnavailable:
         return None
 
