@@ -296,6 +296,7 @@ def test_bounded_type_variable_in_a_user_interface_file(tmp_path):
 def test_renaming_examples_of_the_backends_doc(tmp_path):
     says("docs/后端.md", "（`a b` → `豫_a_20_b`，\n`_` → `豫__5f_`）")
     says("docs/后端.md", "同一函数里重复的局部名字加 `_2`、`_3`")
+    says("docs/后端.md", "只在 MSL 里保留的名字（如 `kernel`、`float4`）在 WGSL 里照写")   # tests/test_names.py
     out = wgsl(tmp_path, "「a b」乃化「无三二」为「无三二」者也。\n"
                          "「a b」者得「_」而令「u32」为「_」而令「select」为「u32」而「select」加「u32」也。\n"
                          "「g」乃化「无三二」为「无三二」者也。\n"
