@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import ir
 from ..runtime.wgpu import used_resources
-from ..backends.wgsl.writer import function_key
+from ..ir import function_key
 from .machine import Fault, Machine, Texture
 from .memory import Unsupported, storage_region, workgroup_region
 from ..valid.stages import workgroup_variables

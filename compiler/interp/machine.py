@@ -22,7 +22,7 @@ import numpy as np
 
 from .. import ir
 from ..backends.wgsl.layout import SCALAR_DTYPES
-from ..backends.wgsl.writer import function_key
+from ..ir import function_key
 from ..builtin.io import BUILTIN_IO
 from ..diagnostics import Diagnostic
 from ..types import TCon, TRecord, deep_resolve, resolve
