@@ -146,7 +146,7 @@ def test_run_explains_a_file_that_is_not_a_npy_in_chinese(tmp_path):
 def test_run_tells_the_subgroup_size_range_once_when_the_kernel_uses_subgroups(tmp_path):
     """Issue 12: a subgroup kernel's results depend on the width, so 运行 says
     which widths the adapter may use (once), and nothing for other kernels."""
-    from zhuose.compiler.backends.wgsl.dispatch import WebGPUError, open_device
+    from zhuose.compiler.runtime.wgpu import WebGPUError, open_device
     try:
         open_device(["subgroup"])
     except WebGPUError as err:

@@ -180,7 +180,7 @@ def test_the_entry_table_shown_is_what_yi_prints(tmp_path):
 
 
 def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "zhuose.compiler.cli", *args], cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "zhuose.cli", *args], cwd=cwd,
                           capture_output=True, text=True, encoding="utf-8", timeout=300)
 
 

@@ -222,7 +222,7 @@ def test_subgroup_calls_are_never_selected(tmp_path):
 def test_subgroup_elect_is_standard_wgsl_and_rewritten_only_for_naga(tmp_path):
     """Issue 12: 译 writes subgroupElect() (Tint, browsers); naga in wgpu 0.32
     lacks it, so only the text handed to wgpu says the same with an exclusive add."""
-    from zhuose.compiler.backends.wgsl.dispatch import for_wgpu
+    from zhuose.compiler.runtime.wgpu import for_wgpu
     text = wgsl(tmp_path, buffer("出", 0) + """
 「主」乃化「全局调用号」为「有」者也。
 「主」者得「号」而
