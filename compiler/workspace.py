@@ -10,6 +10,7 @@ that an edit costs only what it changed.
 
 from __future__ import annotations
 
+import operator
 import os
 import sys
 import threading
@@ -27,6 +28,7 @@ from .source import SourceFile, decode_source
 from .syntax import ast
 from .syntax.parser import ItemCache, ParsedFile, parse_file
 from .types import Printer
+from .valid import ModuleInfo, validate
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
@@ -56,6 +58,7 @@ class Workspace:
         self._parsed: dict[str, tuple[str, ParsedFile]] = {}
         self._modules: dict[str, tuple[tuple, CheckedModule]] = {}
         self._keys: dict[str, str] = {}
+        self._validated: dict[str, tuple[tuple, ModuleInfo]] = {}
         self._lock = threading.RLock()
 
     # ------------------------------------------------------------ files
@@ -242,13 +245,16 @@ class Workspace:
         return deps, diags, opened, qualified, paths
 
     def diagnostics(self, path: str | Path) -> list[Diagnostic]:
-        """Diagnostics of a module and of every module it imports."""
+        """Diagnostics of a module and of every module it imports; once none
+        of them is an error, the validation pass's too."""
         checked = self.check(path)
         out: list[Diagnostic] = [Diagnostic(self.key(p.path), 0, 0, p.message) for p in self.packages.problems]
         for dep in checked.module.imports:
             if dep in self._modules:
                 out.extend(self._modules[dep][1].diagnostics)
         out.extend(checked.diagnostics)
+        if not any(d.severity == "错误" for d in out):
+            out.extend(self.validate(path).diagnostics)
         return [self._import_hint(d) for d in out]
 
     def _import_hint(self, d: Diagnostic) -> Diagnostic:
@@ -282,6 +288,25 @@ class Workspace:
                     parts = [pkg.name, *folders, module_stem(file)]
                     return "之".join(f"「{p}」" for p in parts)
         return None
+
+    def validate(self, path: str | Path) -> ModuleInfo:
+        """The validation pass (compiler/valid/) over a checked module, cached
+        until it or any module it imports is checked again: its rules follow
+        calls into imported bodies, which an importer's own check does not
+        depend on."""
+        with self._lock:
+            key = self.key(path)
+            checked = self.check(key)
+            imports = [self.check(p) for p in checked.module.imports]
+            stamp = (checked, *imports)
+            cached = self._validated.get(key)
+            if cached is not None and len(cached[0]) == len(stamp) and all(map(operator.is_, cached[0], stamp)):
+                return cached[1]
+            self.counters["validations"] += 1
+            builtins = self.builtins().exports
+            info = validate(checked.module, [c.module for c in imports], Printer(type_names(builtins)))
+            self._validated[key] = (stamp, info)
+            return info
 
     def source(self, path: str | Path) -> SourceFile:
         return self.load(path).source

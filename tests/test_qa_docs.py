@@ -594,7 +594,7 @@ def test_every_symbol_architecture_names_exists():
     assert {"text", "entries", "diagnostics"} <= set(backends.Translation.__dataclass_fields__)
     for target in ("wgsl", "msl", "ptx"):
         module = __import__(f"zhuose.compiler.backends.{target}", fromlist=["translate"])
-        assert list(__import__("inspect").signature(module.translate).parameters) == ["ws", "checked"]
+        assert list(__import__("inspect").signature(module.translate).parameters) == ["info"]
     assert "金矩阵片序幕" in Path(fragments.__file__).read_text(encoding="utf-8")
     from zhuose.compiler.generate import Generator  # noqa: F401
     from zhuose.compiler.generate.lookup import Resolved, dependencies, find_high_level_import, package_of  # noqa

@@ -1,8 +1,9 @@
 """Back ends: each reads the checked IR (compiler/ir.py) and writes one target.
 
-Every back end exposes `translate(ws, checked) -> Translation`; `translate`
-below picks one by target name, so the command line, the language server's
-preview and build-time generation share one entry point.
+Every back end exposes `translate(info) -> Translation`, reading the
+validation pass's `ModuleInfo` (compiler/valid/); `translate` below picks one
+by target name, so the command line, the language server's preview and
+build-time generation share one entry point.
 """
 
 from __future__ import annotations
@@ -10,9 +11,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 
-from .. import ir
 from ..diagnostics import Diagnostic
-from ..valid.stages import stage_problems
 from .targets import BY_NAME, TARGETS, Target  # noqa: F401 (the target records are public here)
 
 INTERFACE_ONLY = "着色内建声明（接口文件）只有声明，没有可翻译的内容"
@@ -41,8 +40,8 @@ class TargetUnavailable(Exception):
 
 
 def translate(ws, path, target: str) -> Translation:
-    """Check `path` and translate it to `target`; type errors come back as
-    diagnostics (with no text)."""
+    """Check and validate `path` and translate it to `target`; type and
+    validation errors come back as diagnostics (with no text)."""
     if target not in BY_NAME:
         raise TargetUnavailable(f"未知的目标「{target}」：可用的有 {'、'.join(BY_NAME)}")
     try:
@@ -55,14 +54,4 @@ def translate(ws, path, target: str) -> Translation:
         return Translation(None, [], errors)
     if checked.module.is_interface:
         return Translation(None, [], [Diagnostic(checked.module.path, 0, 0, INTERFACE_ONLY)])
-    problems = _stage_problems(ws, checked.module)
-    if problems:
-        return Translation(None, [], problems)
-    return backend.translate(ws, checked)
-
-
-def _stage_problems(ws, module) -> list[Diagnostic]:
-    """Stage rules every target shares (stages.py), over this file's entries."""
-    modules = [m for m in (ws.check(p).module for p in module.imports) if not m.is_interface] + [module]
-    found = [d for e in module.decls if isinstance(e, ir.Entry) for d in stage_problems(modules, e)]
-    return list({(d.path, d.start, d.message): d for d in found}.values())
+    return backend.translate(ws.validate(path))

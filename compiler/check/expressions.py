@@ -19,20 +19,12 @@ from ..types import (BOOL, ERROR, FLOAT_LIT, INT_LIT, UNIT, Printer, TCon, TErro
                      TMeta, TRecord, TTuple, TVar, Type, TypeOrIndex, contains_meta, is_scalar,
                      map_parts, matrix_parts, resolve, vector_parts)
 from ..diagnostics import LocalDiagnostic
+from ..valid import registry
+from ..valid.consteval import written_number
 from .closest import number_spelling, ranked, scope_candidates
 from .classes import CLASSES, FAMILIES, satisfies
 from .scope import Scope, ValueEntry
 from .typeexpr import TypeResolver
-
-#: Builtins that only exist at run time (not WGSL const-expressions).
-RUNTIME_BUILTINS = frozenset("""
-读数组 写数组 读共享数组 写共享数组 读共享 写共享 数组长度 读均匀 读存储 写存储
-原子加 原子最大 原子最小 原子读 原子存 新格 读格 写格 横差 纵差 工作组屏障 存储屏障 舍弃
-采样纹理 按层采样纹理 读纹素 纹理尺寸 比较采样 子组求和 子组最大 子组最小 子组广播 子组洗牌 子组异或洗牌
-子组求积 子组按位与 子组按位或 子组按位异或 子组前缀和 子组前缀积 子组排他前缀和 子组排他前缀积 子组上移洗牌 子组下移洗牌 子组广播首个 子组任一 子组全都 子组投票 子组选一
-载入矩阵片甲 载入矩阵片乙 载入矩阵片累 载入矩阵片累前八行 载矩阵片甲前八行 载矩阵片甲自存储 载矩阵片乙自存储
-载矩阵片乙自转置存储 满矩阵片累 矩阵片乘加 存矩阵片累 存矩阵片累前八行 存矩阵片累到存储
-""".split())
 
 #: Resource constructors and entry constructors: only as a whole top-level definition.
 RESOURCE_CONSTRUCTORS = {
@@ -69,15 +61,10 @@ LITERAL_LIMITS = {("float", 32): ("3.4028235e38", 2.0 ** 128 * (1 - 2.0 ** -25))
                   ("float", 16): ("65504", 65520.0),
                   ("int", 32): (-(2 ** 31), 2 ** 31 - 1), ("uint", 32): (0, 2 ** 32 - 1)}
 
-#: Subgroup-matrix loads and stores: their 起 and 步 (arguments 2 and 3) count
-#: elements and must be multiples of 8 (seed 着十二: ldmatrix rows are 16 bytes)
-FRAGMENT_MEMORY = frozenset("""载入矩阵片甲 载入矩阵片乙 载入矩阵片累 载入矩阵片累前八行 载矩阵片甲前八行
-载矩阵片甲自存储 载矩阵片乙自存储 载矩阵片乙自转置存储 存矩阵片累 存矩阵片累前八行 存矩阵片累到存储""".split())
-
 #: what a builtin's call must satisfy beyond its type, by builtin name → ItemChecker method
 CALL_RULES = {**{name: "_literal_range" for name in LITERAL_CONSTRUCTORS},
               **{name: "_writable" for name in WRITING_BUILTINS},
-              **{name: "_fragment_offsets" for name in FRAGMENT_MEMORY},
+              **{name: "_fragment_offsets" for name in registry.of_kind("matrix-memory")},
               "选择": "_select_shape"}
 
 
@@ -821,13 +808,6 @@ def _closest_name(name: str, candidates) -> str | None:
 def _closest(name: str, candidates) -> str:
     best = _closest_name(name, candidates)
     return f"；是不是「{best}」？" if best else ""
-
-
-def written_number(e: ir.Expr) -> int | float | None:
-    """The number of a literal or a typed literal (「新无三二」于「八」), else None."""
-    if isinstance(e, ir.Call) and e.kind == "builtin" and e.name in LITERAL_CONSTRUCTORS:
-        return ir.literal_value(e.args[0])
-    return ir.literal_value(e)
 
 
 def _poison(t) -> None:

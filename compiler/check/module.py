@@ -19,8 +19,9 @@ from ..source import SourceFile
 from ..syntax.parser import ParsedFile, ParsedItem, number_value
 from ..types import (BOOL, ERROR, FLOAT_LIT, INT_LIT, UNIT, Printer, TCon, TError, TFun, TRecord, TTuple, Type,
                      deep_resolve, resolve, vector_parts, is_scalar)
+from ..valid import registry
 from .classes import FAMILIES
-from .expressions import ENTRY_CONSTRUCTORS, RESOURCE_CONSTRUCTORS, RUNTIME_BUILTINS, ItemChecker
+from .expressions import ENTRY_CONSTRUCTORS, RESOURCE_CONSTRUCTORS, ItemChecker
 from .scope import Exports, Scope, TypeEntry, ValueEntry
 from .typeexpr import TypeResolver, intrinsic_name, renamed
 
@@ -505,8 +506,12 @@ class ModuleChecker:
         if checker.diags:
             return
         for e in ir.walk(value):
-            if isinstance(e, ir.Call) and (e.kind != "builtin" or e.name in RUNTIME_BUILTINS):
+            if isinstance(e, ir.Call) and e.kind != "builtin":
                 checker.error((e.start, e.end), f"常量的值须是常量表达式：不能调用「{e.name}」")
+                return
+            if isinstance(e, ir.Call) and not registry.allowed_in_constant(e.name):
+                what = registry.get(e.name).what
+                checker.error((e.start, e.end), f"常量的值须是常量表达式：不能调用「{e.name}」（{what}只在运行时可用）")
                 return
             if isinstance(e, ir.GlobalRef):
                 target = self.scope.value(e.name)

@@ -1,6 +1,82 @@
 """Validation: what runs after checking and before any back end.
 
-The stage rules (`stages.py`) and the constant evaluator (`consteval.py`)
-are target-independent facts about a checked module; back ends read them
-from here instead of deciding them again.
+Like naga's `valid/`, one pass turns a checked module (and the shader
+modules it imports) into a `ModuleInfo`: the facts every back end needs and
+none should decide again — which functions each entry reaches, which
+workgroup variables it uses, the values of constant expressions — plus the
+diagnostics of the rules that span functions and modules (what each stage
+may use, `stages.py`).  `Workspace.validate` runs it (cached) for `检查`, the
+language server and every translation, so all three refuse the same thing.
+
+The pass is a list of steps, `STEPS`; each is a function `step(info)` that
+reads `info.modules` and fills fields of `info` or appends to
+`info.diagnostics`, and may rely on the steps before it.  A new rule (the
+uniformity analysis, say) is one more function appended to `STEPS`.
 """
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import ir
+from ..diagnostics import Diagnostic
+from ..types import Printer
+from .consteval import KnownValues
+from .stages import reachable, stage_problems, workgroup_variables
+
+Key = tuple[str, str]   # (module path, top-level name)
+
+
+@dataclass(eq=False)
+class ModuleInfo:
+    """What the validation pass knows about one shader source."""
+
+    module: ir.Module                 # the file validated
+    modules: list[ir.Module]          # the shader modules it reaches, imports first, itself last
+    show: Printer                     # prints types with the builtin aliases' names
+    decls: dict[Key, ir.Decl] = field(default_factory=dict)
+    entries: list[ir.Entry] = field(default_factory=list)          # the file's own entries
+    reachable: dict[str, list[Key]] = field(default_factory=dict)   # entry name → functions it runs
+    workgroup: dict[str, list[Key]] = field(default_factory=dict)   # entry name → workgroup variables it uses
+    known: KnownValues | None = None  # constant-expression values, evaluated on demand
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def call_graph(info: ModuleInfo) -> None:
+    """Declarations by key, the file's entries, and what each entry reaches."""
+    info.decls = {(m.path, d.name): d for m in info.modules for d in m.decls}
+    info.entries = [d for d in info.module.decls if isinstance(d, ir.Entry)]
+    for entry in info.entries:
+        info.reachable[entry.name] = [key for key, _ in reachable(info.modules, entry)]
+        info.workgroup[entry.name] = workgroup_variables(info.modules, entry)
+
+
+def stage_rules(info: ModuleInfo) -> None:
+    """What each entry's stage may use, in every function it reaches (stages.py)."""
+    found = [d for e in info.entries for d in stage_problems(info.modules, e)]
+    info.diagnostics += {(d.path, d.start, d.message): d for d in found}.values()
+
+
+def constant_values(info: ModuleInfo) -> None:
+    """The WGSL const-expression values the back ends write (consteval.py)."""
+    info.known = KnownValues(info.decls)
+
+
+STEPS = [call_graph, stage_rules, constant_values]
+
+
+def validate(module: ir.Module, imports: list[ir.Module], show: Printer) -> ModuleInfo:
+    """Run every step over `module` and the shader modules it imports
+    (checked without errors; interface modules are left out)."""
+    modules = [m for m in imports if not m.is_interface] + [module]
+    info = ModuleInfo(module, modules, show)
+    for step in STEPS:
+        step(info)
+    return info
+
+
+def reduce_family(name: str, args: tuple):
+    """A type family applied to concrete arguments (「元素」于 T …), for back ends
+    that still meet unreduced families; None when it does not reduce."""
+    from ..check.classes import FAMILIES   # the checker defines the families it solves
+    return FAMILIES[name][1](args)

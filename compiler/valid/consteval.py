@@ -16,12 +16,22 @@ from dataclasses import dataclass
 
 from .. import ir
 from ..types import TCon, deep_resolve, resolve, vector_parts
+from .registry import of_kind
+
+_LITERAL_CONSTRUCTORS = of_kind("literal")
 
 #: scalar kind of a type: (kind, bits); kind is int, uint, float or bool
 _KINDS = {"定长整数": "int", "定长无符号": "uint", "定长小数": "float"}
 _ABSTRACT = {"整数": ("int", 64), "小数": ("float", 64), "爻": ("bool", 1)}
 _SHOWN = {("int", 32): "「整三二」", ("uint", 32): "「无三二」", ("float", 32): "「浮三二」",
           ("float", 16): "「浮十六」", ("int", 64): "「整数」", ("float", 64): "「小数」"}
+
+
+def written_number(e: ir.Expr) -> int | float | None:
+    """The number of a literal or a typed literal (「新无三二」于「八」), else None."""
+    if isinstance(e, ir.Call) and e.kind == "builtin" and e.name in _LITERAL_CONSTRUCTORS:
+        return ir.literal_value(e.args[0])
+    return ir.literal_value(e)
 
 
 class ConstError(Exception):

@@ -12,30 +12,15 @@ and says through which entry it is reached.
 from __future__ import annotations
 
 from .. import ir
-from ..check.expressions import FRAGMENT_MEMORY
 from ..diagnostics import Diagnostic
-
-COMPUTE, VERTEX, FRAGMENT = "计算", "顶点", "片元"
-
-#: every subgroup operation (seed 着十一 and beyond): compute and fragment stages, uniform control flow
-SUBGROUP_BUILTINS = frozenset("""
-子组求和 子组最大 子组最小 子组广播 子组洗牌 子组异或洗牌 子组求积 子组按位与 子组按位或 子组按位异或 子组前缀和 子组前缀积 子组排他前缀和 子组排他前缀积 子组上移洗牌 子组下移洗牌 子组广播首个 子组任一 子组全都 子组投票 子组选一
-""".split())
-
-#: builtin → the stages that may use it (every other builtin: all stages)
-STAGE_BUILTINS: dict[str, frozenset[str]] = {
-    **{name: frozenset({FRAGMENT}) for name in "舍弃 横差 纵差 采样纹理 比较采样".split()},
-    **{name: frozenset({COMPUTE}) for name in "工作组屏障 存储屏障 满矩阵片累 矩阵片乘加".split()},
-    **{name: frozenset({COMPUTE}) for name in FRAGMENT_MEMORY},
-    **{name: frozenset({COMPUTE, FRAGMENT})
-       for name in SUBGROUP_BUILTINS},
-}
+from . import registry
+from .registry import COMPUTE
 
 #: resource kind → the stages that may use it
 STAGE_RESOURCES = {"workgroup": frozenset({COMPUTE})}
 
 #: subgroup-matrix builtins: the whole subgroup (warp, SIMD-group) runs them together
-FRAGMENT_BUILTINS = frozenset(FRAGMENT_MEMORY | {"满矩阵片累", "矩阵片乘加"})
+FRAGMENT_BUILTINS = registry.of_kind("matrix", "matrix-memory")
 WHOLE_SUBGROUP = 32     # Metal's SIMD-group and CUDA's warp (seed 着十一)
 
 
@@ -82,8 +67,8 @@ def stage_problems(modules: list[ir.Module], entry: ir.Entry) -> list[Diagnostic
 
 def _problem(node: ir.Expr, decls: dict, entry: ir.Entry) -> str | None:
     reached = f"{entry.stage}入口「{entry.name}」经函数「{entry.function}」用到了它"
-    if isinstance(node, ir.Call) and node.kind == "builtin" and entry.stage not in STAGE_BUILTINS.get(node.name, {entry.stage}):
-        allowed = "、".join(sorted(STAGE_BUILTINS[node.name]))
+    if isinstance(node, ir.Call) and node.kind == "builtin" and entry.stage not in registry.stages(node.name):
+        allowed = "、".join(sorted(registry.stages(node.name)))
         return f"「{node.name}」只能用在{allowed}入口里：{reached}"
     if isinstance(node, ir.Call) and node.kind == "builtin" and node.name in FRAGMENT_BUILTINS \
             and entry.workgroup_size and entry.workgroup_size % WHOLE_SUBGROUP:

@@ -1,4 +1,4 @@
-"""The MSL back end (seed 着九): `translate(ws, checked)` writes a checked
+"""The MSL back end (seed 着九): `translate(info)` writes a validated
 shader source, with the shader sources it imports, as Metal Shading Language;
 `builtin_spelling(name)` says what a builtin becomes in MSL."""
 
@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import re
 
-from ...check.module import type_names
-from ...types import Printer
 from .. import Translation
 from .builtins import BUILTINS, CELL, CELL_SHOWN, DECLARATION_SPELLINGS, Special
 from .fragments import function_name
@@ -35,11 +33,7 @@ def builtin_spelling(name: str) -> str | None:
     return text.replace("{F}", function_name(b.prelude)) if b.prelude else text
 
 
-def translate(ws, checked) -> Translation:
-    """MSL text and entry table of a checked shader source (no errors in it
+def translate(info) -> Translation:
+    """MSL text and entry table of a validated shader source (no errors in it
     or its imports), or the translation errors."""
-    module = checked.module
-    modules = [ws.check(p).module for p in module.imports]
-    modules = [m for m in modules if not m.is_interface] + [module]
-    show = Printer(type_names(ws.builtins().exports))
-    return MslWriter(modules, show).run()
+    return MslWriter(info).run()

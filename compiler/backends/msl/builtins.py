@@ -169,4 +169,18 @@ DECLARATION_SPELLINGS = {
     "计算入口项": "[[max_total_threads_per_threadgroup(N)]] kernel void 函数(…)",
     "顶点入口项": "vertex … 函数(yy_函数_入 … [[stage_in]], …)",
     "片元入口项": "fragment … 函数(yy_函数_入 … [[stage_in]], …)",
+    "阳": "true", "阴": "false", "元": "（不写出：单位值）",
+    "只读": "const device T*", "读写": "device T*",
 }
+
+
+def registry_entry(name: str):
+    """(this table's row for builtin `name`, None) for the builtin registry
+    (compiler/valid/registry.py); MSL writes every builtin."""
+    if name == CELL:
+        return CELL_SHOWN, None
+    return BUILTINS.get(name) or DECLARATION_SPELLINGS.get(name), None
+
+
+def registry_names() -> list[str]:
+    return [*BUILTINS, CELL, *DECLARATION_SPELLINGS]

@@ -31,8 +31,7 @@ from ...builtin.io import BUILTIN_IO
 from ...diagnostics import Diagnostic
 from ...types import TCon, TError, TRecord, TTuple, deep_resolve, matrix_parts, resolve, vector_parts
 from .. import EntryInfo, Translation
-from ...check.expressions import written_number
-from ...valid.consteval import KnownValues, is_abstract, scalar_of as const_scalar
+from ...valid.consteval import KnownValues, is_abstract, scalar_of as const_scalar, written_number
 from ..names import NameAllocator
 from ..targets import MSL
 from ..text import INDENT, Assign, Code, LineWriter, float_text, narrow_float_text
@@ -205,10 +204,10 @@ class Uses:
 class MslWriter(LineWriter):
     """Writes one shader source (with its imported shader sources) as MSL."""
 
-    def __init__(self, modules: list[ir.Module], show) -> None:
-        self.modules = modules
-        self.own = modules[-1]
-        self.show = show
+    def __init__(self, info) -> None:
+        self.modules = modules = info.modules   # from the validation pass (compiler/valid/)
+        self.own = info.module
+        self.show = info.show
         self.diagnostics: list[Diagnostic] = []
         self.globals: dict[tuple[str, str], str] = {}
         self.decls: dict[tuple[str, str], ir.Decl] = {}

@@ -18,5 +18,5 @@ def builtin_spelling(name: str) -> str | None:
     return ops.spelling(name)
 
 
-def translate(ws, checked) -> Translation:
-    return Writer(ws, checked).translate()
+def translate(info) -> Translation:
+    return Writer(info).translate()

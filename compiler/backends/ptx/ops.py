@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 
 from ... import ir
-from ...check.expressions import LITERAL_CONSTRUCTORS
+from ...valid import registry
 from . import mathseq
 from .fragments import FRAGMENT_OPS, FRAGMENT_SPELLINGS
 from .layout import stride_of
@@ -21,6 +21,9 @@ from .scalars import (F16, F32, PRED, S32, U32, Scalar, Unsupported, address_tex
 from .subgroups import SUBGROUP_OPS, SUBGROUP_SPELLINGS
 
 # ---------------------------------------------------------------- instruction tables
+
+#: typed-literal constructors: an immediate, or a conversion (registry kind "literal")
+LITERAL_CONSTRUCTORS = registry.of_kind("literal")
 
 #: builtin → scalar kind → instruction ("" is the identity)
 INSTRUCTIONS: dict[str, dict[str, str]] = {
@@ -596,7 +599,28 @@ DECLARATION_SPELLINGS = {
     "计算入口项": ".visible .entry yy_…(…) .reqntid N, 1, 1",
     "顶点入口项": "（千手只有计算入口：写成一行注释）",
     "片元入口项": "（千手只有计算入口：写成一行注释）",
+    "阳": "立即数 1（.pred）", "阴": "立即数 0（.pred）", "元": "（不写出：单位值）",
+    "只读": "ld.global", "读写": "ld.global 与 st.global",
 }
+
+_TEXTURES_LATER = "纹理、采样器与片元专用的内建是待办事项（着十）"
+#: builtins the PTX back end does not write, with the reason
+UNAVAILABLE = {
+    **{name: _TEXTURES_LATER for name in "横差 纵差 舍弃 采样纹理 按层采样纹理 读纹素 纹理尺寸 比较采样".split()},
+    **{name: "纹理与采样器是待办事项（着十）" for name in "纹理绑定 采样器绑定 深度纹理绑定 比较采样器绑定".split()},
+}
+
+
+def registry_entry(name: str):
+    """(this back end's emitter or declaration for builtin `name`, or None with
+    the reason PTX lacks it), for the builtin registry (compiler/valid/registry.py)."""
+    if name in UNAVAILABLE:
+        return None, UNAVAILABLE[name]
+    return OPS.get(name) or DECLARATION_SPELLINGS.get(name), None
+
+
+def registry_names() -> list[str]:
+    return [*OPS, *DECLARATION_SPELLINGS, *UNAVAILABLE]
 
 #: (table, how a builtin in it is spelled), first match wins: 除 is an
 #: instruction for floats, 余 and 符号 a float formula, before the generic rest

@@ -13,7 +13,7 @@ import struct
 
 from dataclasses import dataclass
 
-from ...check.classes import FAMILIES
+from ...valid import reduce_family
 from ...types import (FLOAT, INT, UINT, TCon, TFamily, TMeta, TRecord, TTuple, Type, TypeOrIndex,
                       chinese_number, map_parts, resolve)
 
@@ -70,7 +70,7 @@ def concrete(t: TypeOrIndex) -> TypeOrIndex:
         return t
     if isinstance(t, TFamily):
         args = tuple(concrete(a) for a in t.args)
-        reduced = FAMILIES[t.name][1](args)
+        reduced = reduce_family(t.name, args)
         return t if reduced is None else concrete(reduced)
     return map_parts(t, concrete)
 

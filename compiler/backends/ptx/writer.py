@@ -16,15 +16,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ... import ir
-from ...check.expressions import RUNTIME_BUILTINS
 from ...diagnostics import Diagnostic
 from ...types import TCon, TRecord, Type
 from .. import EntryInfo, Translation
-from ...valid.consteval import KnownValues
+from ...valid import registry
 from ..names import target_name
 from .layout import layout_of, memory_leaves, round_up, stride_of
 from .mangle import ENTRY_PREFIX, SHARED_PREFIX, mangle
-from .ops import BARRIER, ENTRY_INPUTS, OPS, literal_argument
+from .ops import BARRIER, ENTRY_INPUTS, OPS, UNAVAILABLE, literal_argument
 from .scalars import (F16, F32, PRED, S32, U32, U64, Scalar, Unsupported, address_text, concrete, f32_text,
                       fits, is_immediate, is_numeric, is_unit, items, leaves)
 
@@ -117,14 +116,12 @@ class _BufferUse:
 class Writer:
     """Translates one checked module's compute entries to PTX."""
 
-    def __init__(self, ws, checked) -> None:
-        self.ws = ws
-        self.module: ir.Module = checked.module
-        imported = [ws.check(p).module for p in checked.module.imports]
-        self.modules = [m for m in imported if not m.is_interface] + [self.module]
-        self.decls = {(m.path, d.name): d for m in self.modules for d in m.decls}
+    def __init__(self, info) -> None:
+        self.module: ir.Module = info.module
+        self.modules = info.modules          # from the validation pass (compiler/valid/)
+        self.decls = info.decls
         self.diagnostics: list[Diagnostic] = []
-        self.known = KnownValues(self.decls)
+        self.known = info.known
 
     # ------------------------------------------------------------ module
 
@@ -656,12 +653,9 @@ class Writer:
 _RESOURCE_WORDS = {"texture": "二维纹理", "sampler": "采样器", "depth_texture": "二维深度纹理",
                    "comparison_sampler": "比较采样器"}
 
-_FRAGMENT_ONLY = frozenset("横差 纵差 舍弃 采样纹理 按层采样纹理 读纹素 纹理尺寸 比较采样".split())
-
-
 def _unsupported_builtin(name: str) -> str:
-    if name in _FRAGMENT_ONLY:
-        return f"千手目标不支持「{name}」：纹理、采样器与片元专用的内建是待办事项（着十）"
+    if name in UNAVAILABLE:
+        return f"千手目标不支持「{name}」：{UNAVAILABLE[name]}"
     return f"千手目标不支持「{name}」"
 
 
@@ -683,4 +677,4 @@ def is_eager(e: ir.Expr) -> bool:
     """Whether `e` may be computed even when its value is not needed: no
     memory access, no effects, no calls of user functions, no branches."""
     return all(isinstance(n, _EAGER_NODES) or (isinstance(n, ir.Call) and n.kind == "builtin"
-                                               and n.name not in RUNTIME_BUILTINS) for n in ir.walk(e))
+                                               and registry.is_pure(n.name)) for n in ir.walk(e))

@@ -1,12 +1,10 @@
-"""The WGSL back end (seed 着三–着八): `translate(ws, checked)` writes a
-checked shader source, with the shader sources it imports, as WGSL;
+"""The WGSL back end (seed 着三–着八): `translate(info)` writes a
+validated shader source, with the shader sources it imports, as WGSL;
 `builtin_spelling(name)` says what a builtin becomes in WGSL."""
 
 from __future__ import annotations
 
-from ...check.module import type_names
 from ...diagnostics import Diagnostic
-from ...types import Printer
 from .. import Translation
 from .builtins import BUILTINS, DECLARATION_SPELLINGS, FORM_SPELLINGS
 from .writer import Writer
@@ -23,14 +21,11 @@ def builtin_spelling(name: str) -> str | None:
     return FORM_SPELLINGS[b.form].format(b.text)
 
 
-def translate(ws, checked) -> Translation:
-    """WGSL text and entry table of a checked shader source (no errors in it
+def translate(info) -> Translation:
+    """WGSL text and entry table of a validated shader source (no errors in it
     or its imports), or the translation errors."""
-    modules = [ws.check(p).module for p in checked.module.imports]
-    modules = [m for m in modules if not m.is_interface] + [checked.module]
-    show = Printer(type_names(ws.builtins().exports))
     try:
-        return Writer(modules, show).run()
+        return Writer(info).run()
     except Exception as err:  # a translator bug must not end in a traceback
         message = f"WGSL 翻译器内部错误（请报告，附上这个文件）：{type(err).__name__}: {err}"
-        return Translation(None, [], [Diagnostic(checked.module.path, 0, 0, message)])
+        return Translation(None, [], [Diagnostic(info.module.path, 0, 0, message)])

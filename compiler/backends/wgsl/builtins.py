@@ -128,4 +128,19 @@ DECLARATION_SPELLINGS = {
     "计算入口项": "@compute @workgroup_size(N) fn 函数(…)",
     "顶点入口项": "@vertex fn 函数(…) -> …",
     "片元入口项": "@fragment fn 函数(…) -> …",
+    "阳": "true", "阴": "false", "元": "（不写出：单位值）",
+    "只读": "var<storage, read>", "读写": "var<storage, read_write>",
 }
+
+
+def registry_entry(name: str):
+    """(this table's row for builtin `name`, or None with the reason WGSL lacks it),
+    for the builtin registry (compiler/valid/registry.py)."""
+    b = BUILTINS.get(name)
+    if b is not None and b.form == "unavailable":
+        return None, b.text
+    return b or DECLARATION_SPELLINGS.get(name), None
+
+
+def registry_names() -> list[str]:
+    return [*BUILTINS, *DECLARATION_SPELLINGS]

@@ -107,10 +107,10 @@ def is_integer(t) -> bool:
 class Writer(LineWriter):
     """Writes one shader source (with its imported shader sources) as WGSL."""
 
-    def __init__(self, modules: list[ir.Module], show) -> None:
-        self.modules = modules
-        self.own = modules[-1]
-        self.show = show                       # types in 豫言 syntax, for messages
+    def __init__(self, info) -> None:
+        self.modules = info.modules            # from the validation pass (compiler/valid/)
+        self.own = info.module
+        self.show = info.show                  # types in 豫言 syntax, for messages
         self.diagnostics: list[Diagnostic] = []
         self.uses_f16 = False
         self.uses_subgroups = False

@@ -1,0 +1,195 @@
+"""The builtin registry: what every builtin of 「点染」之「点染本」 is, once.
+
+The interface file (compiler/builtin/点染/点染本。着色器。接口。豫) gives each
+builtin its name and type; `TABLE` below gives its kind, and the kind gives
+the rest: whether it may appear in a constant expression (a WGSL
+const-expression), the entry stages that may reach it, and whether it must
+run in uniform control flow.  A few rows override the kind's stages or
+uniformity (an implicit-LOD texture sample is fragment-only and uniform, the
+explicit-LOD one is not).  The checker (constants), the validation pass
+(stages) and the back ends (what may be evaluated speculatively) read these
+records instead of keeping their own sets.
+
+How a builtin is written for a target stays in that target's table
+(backends/wgsl/builtins.py, backends/msl/builtins.py, backends/ptx/ops.py);
+`on_target` reads those tables, so a test can prove that every builtin is
+either written or declared unavailable, with a reason, by every target.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from functools import cache
+
+COMPUTE, VERTEX, FRAGMENT = "计算", "顶点", "片元"
+ALL_STAGES = frozenset({COMPUTE, VERTEX, FRAGMENT})
+TARGETS = ("wgsl", "msl", "ptx")
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What all builtins of one kind share, unless a row says otherwise."""
+
+    constant: bool                      # may appear in a constant expression
+    stages: frozenset[str] = ALL_STAGES  # entry stages that may reach it
+    uniform: bool = False               # must run in uniform control flow
+    what: str = ""                      # the kind in Chinese, for messages and docs
+
+
+KINDS: dict[str, Kind] = {
+    "value": Kind(True, what="常值"),
+    "pure": Kind(True, what="纯运算"),
+    "literal": Kind(True, what="字面量构造"),
+    "cell": Kind(False, what="格操作"),
+    "load": Kind(False, what="读内存"),
+    # WGSL: a vertex shader may not write storage buffers (nor hold read_write ones)
+    "store": Kind(False, frozenset({COMPUTE, FRAGMENT}), what="写内存"),
+    "atomic": Kind(False, frozenset({COMPUTE, FRAGMENT}), what="原子操作"),
+    "barrier": Kind(False, frozenset({COMPUTE}), uniform=True, what="屏障"),
+    "subgroup": Kind(False, frozenset({COMPUTE, FRAGMENT}), uniform=True, what="子组运算"),
+    "fragment": Kind(False, frozenset({FRAGMENT}), what="片元专用"),
+    "derivative": Kind(False, frozenset({FRAGMENT}), uniform=True, what="导数"),
+    "texture": Kind(False, what="纹理"),
+    "matrix": Kind(False, frozenset({COMPUTE}), uniform=True, what="子组矩阵片"),
+    # subgroup-matrix loads and stores: 起 and 步 count elements, multiples of 8 (着十二)
+    "matrix-memory": Kind(False, frozenset({COMPUTE}), uniform=True, what="子组矩阵片读写"),
+    "resource": Kind(False, what="资源构造"),
+    "entry": Kind(False, what="入口构造"),
+}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One builtin's line of the table: its kind, and where it differs from the kind."""
+
+    kind: str
+    stages: frozenset[str] | None = None
+    uniform: bool | None = None
+
+
+def _rows(kind: str, names: str, **overrides) -> dict[str, Row]:
+    return {name: Row(kind, **overrides) for name in names.split()}
+
+
+#: builtin name → its row; every value the interface file declares has one
+TABLE: dict[str, Row] = {
+    **_rows("value", "元 阳 阴 只读 读写"),
+    **_rows("resource", "绑定 均匀绑定 纹理绑定 采样器绑定 深度纹理绑定 比较采样器绑定 工作组共享"),
+    **_rows("entry", "计算入口项 顶点入口项 片元入口项"),
+    **_rows("literal", "新浮三二 新浮十六 新整三二 新无三二"),
+    **_rows("pure", """转换 位转换 加 减 乘 除 余 左移 右移 等于 不等于 小于 大于 不大于 不小于
+        按位与 按位或 异或 按位非 且 或 非 负 取元素 绝对值 最大 最小 夹紧 混合 阶跃 平滑阶跃 平方根 逆平方根
+        指数 指数二 对数 对数二 正弦 余弦 正切 双曲正切 反正弦 反余弦 反正切 向下取整 向上取整 四舍五入 截断
+        小数部分 饱和 幂 反正切二 符号 点积 叉积 长度 距离 归一化 融合乘加 选择 半精度解包 半精度打包
+        矩阵乘 转置 行列式 一位计数 位反转"""),
+    **_rows("cell", "新格 读格 写格"),
+    # workgroup memory is compute-only through the resource it names (stages.STAGE_RESOURCES)
+    **_rows("load", "读数组 读共享数组 读共享 数组长度 读均匀 读存储"),
+    **_rows("store", "写数组 写共享数组 写共享 写存储"),
+    **_rows("atomic", "原子加 原子最大 原子最小 原子读 原子存"),
+    **_rows("barrier", "工作组屏障 存储屏障"),
+    **_rows("fragment", "舍弃"),
+    **_rows("derivative", "横差 纵差"),
+    # implicit level of detail: derivatives underneath, so fragment-only and uniform
+    **_rows("texture", "采样纹理 比较采样", stages=frozenset({FRAGMENT}), uniform=True),
+    **_rows("texture", "按层采样纹理 读纹素 纹理尺寸"),
+    **_rows("subgroup", """子组求和 子组最大 子组最小 子组广播 子组洗牌 子组异或洗牌 子组求积 子组按位与 子组按位或
+        子组按位异或 子组前缀和 子组前缀积 子组排他前缀和 子组排他前缀积 子组上移洗牌 子组下移洗牌 子组广播首个 子组任一
+        子组全都 子组投票 子组选一"""),
+    **_rows("matrix", "满矩阵片累 矩阵片乘加"),
+    **_rows("matrix-memory", """载入矩阵片甲 载入矩阵片乙 载入矩阵片累 载入矩阵片累前八行 载矩阵片甲前八行
+        载矩阵片甲自存储 载矩阵片乙自存储 载矩阵片乙自转置存储 存矩阵片累 存矩阵片累前八行 存矩阵片累到存储"""),
+}
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """One builtin: its row resolved against its kind."""
+
+    name: str
+    kind: str
+    constant: bool
+    stages: frozenset[str]
+    uniform: bool
+
+    @property
+    def what(self) -> str:
+        return KINDS[self.kind].what
+
+
+@cache
+def get(name: str) -> Builtin | None:
+    """The record of builtin `name`; None for a name the table does not know
+    (a value of a workspace's own interface file)."""
+    row = TABLE.get(name)
+    if row is None:
+        return None
+    kind = KINDS[row.kind]
+    return Builtin(name, row.kind, kind.constant,
+                   kind.stages if row.stages is None else row.stages,
+                   kind.uniform if row.uniform is None else row.uniform)
+
+
+def of_kind(*kinds: str) -> frozenset[str]:
+    """The names of every builtin of the given kinds."""
+    return frozenset(name for name, row in TABLE.items() if row.kind in kinds)
+
+
+def allowed_in_constant(name: str) -> bool:
+    """Whether a call of `name` may stand in a constant (a WGSL const-expression)."""
+    b = get(name)
+    return b is None or b.constant
+
+
+def stages(name: str) -> frozenset[str]:
+    """The entry stages that may reach a call of `name`."""
+    b = get(name)
+    return ALL_STAGES if b is None else b.stages
+
+
+def needs_uniform_control(name: str) -> bool:
+    """Whether a call of `name` must be made in uniform control flow."""
+    b = get(name)
+    return b is not None and b.uniform
+
+
+def is_pure(name: str) -> bool:
+    """No memory access, no effect, no neighbour: may be computed speculatively."""
+    b = get(name)
+    return b is not None and b.kind in ("pure", "literal", "value")
+
+
+def declared(ws=None) -> list[str]:
+    """Every value the shipped interface file declares, in file order."""
+    from ..workspace import Workspace   # the workspace imports the validation pass
+    ws = ws or Workspace(".")
+    return list(ws.builtins().exports.values)
+
+
+# ---------------------------------------------------------------- targets
+
+#: target → (module of its builtin table, function there answering (spelling, reason))
+TARGET_TABLES = {"wgsl": "..backends.wgsl.builtins", "msl": "..backends.msl.builtins",
+                 "ptx": "..backends.ptx.ops"}
+
+
+@dataclass(frozen=True)
+class OnTarget:
+    """How one target writes a builtin (`entry`: the row of its table), or
+    why it cannot (`reason`); both None when the target's tables miss it."""
+
+    entry: object = None
+    reason: str | None = None
+
+
+def on_target(target: str, name: str) -> OnTarget:
+    """What target `target`'s own table says about builtin `name`."""
+    table = importlib.import_module(TARGET_TABLES[target], __package__)
+    entry, reason = table.registry_entry(name)
+    return OnTarget(entry, reason)
+
+
+def table_names(target: str) -> set[str]:
+    """Every builtin name target `target`'s tables mention (to catch stale rows)."""
+    return set(importlib.import_module(TARGET_TABLES[target], __package__).registry_names())
