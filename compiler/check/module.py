@@ -511,7 +511,7 @@ class ModuleChecker:
                 return
             if isinstance(e, ir.Call) and not registry.allowed_in_constant(e.name):
                 what = registry.get(e.name).what
-                checker.error((e.start, e.end), f"常量的值须是常量表达式：不能调用「{e.name}」（{what}只在运行时可用）")
+                checker.error((e.start, e.end), f"常量的值须是常量表达式：不能调用「{e.name}」（{what}，只在运行时可用）")
                 return
             if isinstance(e, ir.GlobalRef):
                 target = self.scope.value(e.name)

@@ -43,9 +43,9 @@ KINDS: dict[str, Kind] = {
     "literal": Kind(True, what="字面量构造"),
     "cell": Kind(False, what="格操作"),
     "load": Kind(False, what="读内存"),
-    # WGSL: a vertex shader may not write storage buffers (nor hold read_write ones)
-    "store": Kind(False, frozenset({COMPUTE, FRAGMENT}), what="写内存"),
-    "atomic": Kind(False, frozenset({COMPUTE, FRAGMENT}), what="原子操作"),
+    # naga accepts storage writes in a vertex shader (WebGPU's bind group layout refuses them)
+    "store": Kind(False, what="写内存"),
+    "atomic": Kind(False, what="原子操作"),
     "barrier": Kind(False, frozenset({COMPUTE}), uniform=True, what="屏障"),
     "subgroup": Kind(False, frozenset({COMPUTE, FRAGMENT}), uniform=True, what="子组运算"),
     "fragment": Kind(False, frozenset({FRAGMENT}), what="片元专用"),

@@ -85,6 +85,8 @@ MACHINE_PRED = {"gt": "setp.gt.f32", "lt": "setp.lt.f32", "le": "setp.le.f32", "
 LOG2_E = 1.4426950408889634
 LN_2 = 0.6931471805599453
 
+#: 且 and 或: the instruction when the right side is computed eagerly (else a branch)
+LOGIC = {"且": "and.pred", "或": "or.pred"}
 #: atomic builtin → atom.global operation
 ATOMICS = {"原子加": "add", "原子最大": "max", "原子最小": "min"}
 BARRIER = "bar.sync 0"
@@ -616,11 +618,11 @@ def registry_entry(name: str):
     the reason PTX lacks it), for the builtin registry (compiler/valid/registry.py)."""
     if name in UNAVAILABLE:
         return None, UNAVAILABLE[name]
-    return OPS.get(name) or DECLARATION_SPELLINGS.get(name), None
+    return OPS.get(name) or LOGIC.get(name) or DECLARATION_SPELLINGS.get(name), None
 
 
 def registry_names() -> list[str]:
-    return [*OPS, *DECLARATION_SPELLINGS, *UNAVAILABLE]
+    return [*OPS, *LOGIC, *DECLARATION_SPELLINGS, *UNAVAILABLE]
 
 #: (table, how a builtin in it is spelled), first match wins: 除 is an
 #: instruction for floats, 余 and 符号 a float formula, before the generic rest
@@ -634,7 +636,7 @@ SPELLERS = (
     (("工作组屏障", "存储屏障"), lambda name: BARRIER),
     (LITERAL_CONSTRUCTORS, lambda name: "（立即数，或 cvt）"),
     (("转换",), lambda name: "cvt.T.S"),
-    (("且", "或"), lambda name: f"{'and' if name == '且' else 'or'}.pred（右边读内存或有副作用时用 @p bra 短路）"),
+    (LOGIC, lambda name: f"{LOGIC[name]}（右边读内存或有副作用时用 @p bra 短路）"),
     (FRAGMENT_SPELLINGS, FRAGMENT_SPELLINGS.get),
     (OPS, lambda name: "（指令序列）"),
 )

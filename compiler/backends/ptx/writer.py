@@ -23,7 +23,7 @@ from ...valid import registry
 from ..names import target_name
 from .layout import layout_of, memory_leaves, round_up, stride_of
 from .mangle import ENTRY_PREFIX, SHARED_PREFIX, mangle
-from .ops import BARRIER, ENTRY_INPUTS, OPS, UNAVAILABLE, literal_argument
+from .ops import BARRIER, ENTRY_INPUTS, LOGIC, OPS, UNAVAILABLE, literal_argument
 from .scalars import (F16, F32, PRED, S32, U32, U64, Scalar, Unsupported, address_text, concrete, f32_text,
                       fits, is_immediate, is_numeric, is_unit, items, leaves)
 
@@ -552,7 +552,7 @@ class Writer:
             return self.value(closure.fun.body, inner)
 
     def _builtin(self, e: ir.Call, env) -> Value:
-        if e.name in ("且", "或"):
+        if e.name in LOGIC:
             return self._logic(e, env)
         emitter = OPS.get(e.name)
         if emitter is None:
@@ -570,7 +570,7 @@ class Writer:
         left = self.condition(e.args[0], env)
         if is_eager(e.args[1]):
             right = self.value(e.args[1], env).parts[0]
-            return Value(concrete(e.type), [self.op("and.pred" if e.name == "且" else "or.pred", PRED, left, right)])
+            return Value(concrete(e.type), [self.op(LOGIC[e.name], PRED, left, right)])
         result = self.copy(PRED, left)
         (done,) = self.new_labels("skip")
         self.emit(f"@{'!' if e.name == '且' else ''}{left} bra {done}")

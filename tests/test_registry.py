@@ -1,0 +1,307 @@
+"""The builtin registry (compiler/valid/registry.py) and the validation pass.
+
+Exhaustiveness: every builtin the interface file declares has a registry row,
+and every target either writes it (a row of its own table) or says why not;
+no table names a builtin that does not exist.  Then, for every kind, `检查`
+(the command line and the Workspace the language server reads) refuses a use
+where the registry forbids it — in a constant, in a stage — with a Chinese
+message at the use's line and column, naming the definition and the entry;
+the allowed siblings pass.  Which stage forbids what was confirmed with naga
+(tests/wgpu_device.validate): barriers, subgroup operations and
+textureSampleCompare in a vertex shader are "operations forbidden at this
+stage"; storage writes and atomics in a vertex shader are accepted.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from zhuose.compiler.valid import STEPS, registry
+from zhuose.compiler.workspace import Workspace
+
+HEAD = "寻观「点染」之「点染本」之书。\n"
+RESOURCES = """「数据」乃「存储缓冲」于（「数组」于「无三二」）也。
+「数据」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。
+「计数」乃「存储缓冲」于（「数组」于（「原子」于「无三二」））也。
+「计数」者「绑定」于（「组值」【「组」者「零」也，「号」者「一」也，「访问」者「读写」也】）也。
+「共」乃「工作组变量」于（「定长数组」于「浮三二」于「二五六」）也。
+「共」者「工作组共享」于「元」也。
+「图」乃「纹理二维」于「浮三二」也。
+「图」者「纹理绑定」于（「组值」【「组」者「一」也，「号」者「零」也】）也。
+「样」乃「采样器」也。
+「样」者「采样器绑定」于（「组值」【「组」者「一」也，「号」者「一」也】）也。
+"""
+ONE, ZERO = "（「新无三二」于「一」）", "（「新无三二」于「零」）"
+CLIP = "「新浮三二」于「零」与「新浮三二」于「零」与「新浮三二」于「零」与「新浮三二」于「一」"
+
+
+# ---------------------------------------------------------------- exhaustiveness
+
+
+@pytest.fixture(scope="module")
+def declared():
+    return registry.declared(Workspace(Path(__file__).parent))
+
+
+def test_every_declared_builtin_has_a_registry_row(declared):
+    assert [n for n in declared if n not in registry.TABLE] == []
+    assert [n for n in registry.TABLE if n not in declared] == []        # no row for a builtin that is gone
+    assert all(registry.TABLE[n].kind in registry.KINDS for n in declared)
+
+
+@pytest.mark.parametrize("target", registry.TARGETS)
+def test_every_target_writes_each_builtin_or_says_why_not(declared, target):
+    missing, unexplained = [], []
+    for name in declared:
+        found = registry.on_target(target, name)
+        if found.entry is None and found.reason is None:
+            missing.append(name)
+        elif found.entry is None and not re.search(r"[\u4e00-\u9fff]", found.reason):
+            unexplained.append(name)
+    assert missing == [] and unexplained == []
+
+
+@pytest.mark.parametrize("target", registry.TARGETS)
+def test_no_target_table_names_a_builtin_that_does_not_exist(declared, target):
+    assert sorted(registry.table_names(target) - set(declared)) == []
+
+
+def test_the_missing_check_can_fail(monkeypatch):
+    """A builtin added to the interface but not to a table is caught."""
+    from zhuose.compiler.backends.wgsl import builtins as wgsl
+    monkeypatch.delitem(wgsl.BUILTINS, "子组求和")
+    assert registry.on_target("wgsl", "子组求和") == registry.OnTarget(None, None)
+
+
+def test_what_the_registry_says():
+    assert registry.get("子组求和").uniform and registry.stages("子组求和") == {"计算", "片元"}
+    assert not registry.allowed_in_constant("子组求和") and registry.allowed_in_constant("最大")
+    assert registry.stages("按层采样纹理") == registry.ALL_STAGES and registry.stages("采样纹理") == {"片元"}
+    assert registry.needs_uniform_control("横差") and registry.needs_uniform_control("工作组屏障")
+    assert not registry.needs_uniform_control("舍弃") and registry.is_pure("加") and not registry.is_pure("读数组")
+    assert registry.on_target("wgsl", "满矩阵片累").reason and registry.on_target("ptx", "横差").reason
+    assert registry.on_target("msl", "新格").entry and registry.on_target("ptx", "加").entry
+
+
+def test_the_validation_pass_is_a_list_of_steps():
+    assert [s.__name__ for s in STEPS][:2] == ["call_graph", "stage_rules"]
+
+
+# ---------------------------------------------------------------- constants
+
+#: kind → (type, value) of a constant whose value uses a builtin of that kind
+RUNTIME_CONSTANTS = {
+    "cell": ("无三二", "「读格」于（「新格」于" + ONE + "）"),
+    "load": ("无三二", "「读数组」于「数据」于" + ZERO),
+    "store": ("有", "「写数组」于「数据」于" + ZERO + "于" + ONE),
+    "atomic": ("无三二", "「原子加」于「计数」于" + ZERO + "于" + ONE),
+    "barrier": ("有", "「工作组屏障」于「元」"),
+    "subgroup": ("无三二", "「子组求和」于" + ONE),
+    "fragment": ("有", "「舍弃」于「元」"),
+    "derivative": ("浮三二", "「横差」于（「新浮三二」于「一」）"),
+    "texture": ("二维无", "「纹理尺寸」于「图」"),
+    "matrix": ("子组矩阵片累", "「满矩阵片累」于（「新浮三二」于「零」）"),
+    "matrix-memory": ("子组矩阵片累", "「载入矩阵片累」于「共」于" + ZERO + "于（「新无三二」于「一六」）"),
+}
+#: kinds whose constructors may only be whole top-level definitions
+CONSTRUCTOR_CONSTANTS = {
+    "resource": ("无三二", "「数组长度」于（「绑定」于（「组值」【「组」者「二」也，「号」者「零」也，「访问」者「读写」也】））"),
+    "entry": ("无三二", "「最大」于（「计算入口项」于「常」）于" + ONE),
+}
+CONSTANT_OK = {
+    "pure": ("无三二", "「最大」于" + ONE + "于（「新无三二」于「二」）"),
+    "literal": ("浮十六", "「新浮十六」于「一点五」"),
+    "value": ("爻", "「阳」"),
+}
+
+
+def test_every_kind_is_tried_in_a_constant():
+    assert set(RUNTIME_CONSTANTS) | set(CONSTRUCTOR_CONSTANTS) | set(CONSTANT_OK) == set(registry.KINDS)
+    assert all(not registry.KINDS[k].constant for k in RUNTIME_CONSTANTS)
+
+
+def constant_program(type_name: str, value: str) -> str:
+    return HEAD + RESOURCES + f"「常」乃「{type_name}」也。\n「常」者{value}也。\n"
+
+
+def where(text: str, marker: str, line_marker: str | None = None) -> str:
+    """line:column (1-based) of `marker` on the first line holding `line_marker` (default: `marker`)."""
+    line = next(i for i, line in enumerate(text.splitlines()) if (line_marker or marker) in line)
+    return f"{line + 1}:{text.splitlines()[line].index(marker) + 1}"
+
+
+def shown(ws: Workspace, path: Path) -> list[str]:
+    return [d.format(ws.source(d.path), Path(d.path).name) for d in ws.diagnostics(path) if d.severity == "错误"]
+
+
+@pytest.mark.parametrize("kind", sorted(RUNTIME_CONSTANTS))
+def test_a_runtime_builtin_in_a_constant_is_refused(tmp_path, kind):
+    type_name, value = RUNTIME_CONSTANTS[kind]
+    text = constant_program(type_name, value)
+    path = tmp_path / "常。着色器。豫"
+    path.write_text(text, encoding="utf-8")
+    name = re.match(r"「([^」]+)」", value).group(1)
+    at = where(text, value, "「常」者")
+    assert shown(Workspace(tmp_path), path) == [
+        f"常。着色器。豫:{at}: 在「常」中：常量的值须是常量表达式：不能调用「{name}」"
+        f"（{registry.KINDS[kind].what}，只在运行时可用）"]
+
+
+@pytest.mark.parametrize("kind", sorted(CONSTRUCTOR_CONSTANTS))
+def test_a_resource_or_entry_constructor_in_a_constant_is_refused(tmp_path, kind):
+    type_name, value = CONSTRUCTOR_CONSTANTS[kind]
+    text = constant_program(type_name, value)
+    path = tmp_path / "常。着色器。豫"
+    path.write_text(text, encoding="utf-8")
+    name = "绑定" if kind == "resource" else "计算入口项"
+    what = "资源" if kind == "resource" else "入口项"
+    assert f"常。着色器。豫:{where(text, f'「{name}」于', '「常」者')}: 在「常」中：「{name}」只能作{what}的顶层定义（着四）" \
+        in shown(Workspace(tmp_path), path)
+
+
+@pytest.mark.parametrize("kind", sorted(CONSTANT_OK))
+def test_constant_builtins_are_accepted_in_a_constant(tmp_path, kind):
+    path = tmp_path / "常。着色器。豫"
+    path.write_text(constant_program(*CONSTANT_OK[kind]), encoding="utf-8")
+    assert shown(Workspace(tmp_path), path) == []
+
+
+def test_the_command_line_refuses_a_subgroup_operation_in_a_constant(tmp_path):
+    text = constant_program(*RUNTIME_CONSTANTS["subgroup"])
+    path = tmp_path / "常。着色器。豫"
+    path.write_text(text, encoding="utf-8")
+    out = run_cli(tmp_path, path)
+    assert out.returncode == 1
+    assert f"常。着色器。豫:{where(text, '「子组求和」', '「常」者')}: 在「常」中：常量的值须是常量表达式：" \
+           "不能调用「子组求和」（子组运算，只在运行时可用）" in out.stderr
+
+
+def run_cli(cwd: Path, path: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    return subprocess.run([sys.executable, "-m", "zhuose.compiler.cli", "检查", str(path)], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+# ---------------------------------------------------------------- stages
+
+ENTRIES = {
+    "计算": ("「算」乃化「全局调用号」为「有」者也。\n「算」者得「号」而{use}；「元」也。\n"
+             "「入口」乃「计算入口」也。\n「入口」者「计算入口项」于「算」于（「组值」【「工作组大小」者「三二」也】）也。\n"),
+    "顶点": ("「顶」乃化「顶点序号」为「裁剪位置」者也。\n「顶」者得「序」而{use}；" + CLIP + "也。\n"
+             "「入口」乃「顶点入口」也。\n「入口」者「顶点入口项」于「顶」也。\n"),
+    "片元": ("「片」乃化「片元坐标」为「片元颜色」者也。\n「片」者得「p」而{use}；「p」也。\n"
+             "「入口」乃「片元入口」也。\n「入口」者「片元入口项」于「片」也。\n"),
+}
+FUNCTION = {"计算": "算", "顶点": "顶", "片元": "片"}
+
+#: kind → (a statement using a builtin of that kind, a stage that forbids it)
+STAGE_USES = {
+    "barrier": ("「工作组屏障」于「元」", "顶点"),
+    "subgroup": ("令「x」为「子组求和」于" + ONE + "而「元」", "顶点"),
+    "fragment": ("「舍弃」于「元」", "计算"),
+    "derivative": ("令「x」为「横差」于（「新浮三二」于「一」）而「元」", "计算"),
+    "texture": ("令「x」为「采样纹理」于「图」于「样」于（「新浮三二」于「零」与「新浮三二」于「零」）而「元」", "顶点"),
+    "matrix": ("令「m」为「满矩阵片累」于（「新浮三二」于「零」）而「元」", "片元"),
+    "matrix-memory": ("令「m」为「载矩阵片甲自存储」于「数据」于" + ZERO + "于（「新无三二」于「八」）而「元」", "顶点"),
+}
+#: kinds every stage may use, each with a use
+EVERY_STAGE = {
+    "pure": "令「x」为「最大」于" + ONE + "于" + ZERO + "而「元」",
+    "literal": "令「x」为「新浮十六」于「一」而「元」",
+    "cell": "令「c」为「新格」于" + ONE + "而「写格」于「c」于" + ZERO,
+    "load": "令「x」为「读数组」于「数据」于" + ZERO + "而「元」",
+    "store": "「写数组」于「数据」于" + ZERO + "于" + ONE,
+    "atomic": "令「x」为「原子加」于「计数」于" + ZERO + "于" + ONE + "而「元」",
+    "texture": "令「x」为「按层采样纹理」于「图」于「样」于（「新浮三二」于「零」与「新浮三二」于「零」）于（「新浮三二」于「零」）而「元」",
+}
+
+
+def test_every_kind_is_tried_in_a_stage():
+    tried = set(STAGE_USES) | set(EVERY_STAGE) | {"value", "resource", "entry"}   # the last three: no call in a body
+    assert tried == set(registry.KINDS)
+    assert all(registry.stages(next(iter(re.findall(r"「([^」]+)」于", use)))) != registry.ALL_STAGES
+               for use, _ in STAGE_USES.values())
+
+
+def stage_program(stage: str, use: str) -> str:
+    return HEAD + RESOURCES + ENTRIES[stage].format(use=use)
+
+
+def builtin_of(use: str) -> str:
+    return next(n for n in re.findall(r"「([^」]+)」于", use) if n in registry.TABLE)
+
+
+@pytest.mark.parametrize("kind", sorted(STAGE_USES))
+def test_a_builtin_reached_from_a_forbidden_stage_is_refused(tmp_path, kind):
+    use, stage = STAGE_USES[kind]
+    text = stage_program(stage, use)
+    path = tmp_path / "段。着色器。豫"
+    path.write_text(text, encoding="utf-8")
+    name = builtin_of(use)
+    allowed = "、".join(sorted(registry.stages(name)))
+    assert shown(Workspace(tmp_path), path) == [
+        f"段。着色器。豫:{where(text, f'「{name}」于')}: 在「{FUNCTION[stage]}」中：「{name}」只能用在{allowed}入口里："
+        f"{stage}入口「入口」经函数「{FUNCTION[stage]}」用到了它"]
+
+
+@pytest.mark.parametrize("kind", sorted(STAGE_USES))
+def test_the_same_builtin_in_an_allowed_stage_is_accepted(tmp_path, kind):
+    use, _ = STAGE_USES[kind]
+    stage = sorted(registry.stages(builtin_of(use)))[0]
+    path = tmp_path / "段。着色器。豫"
+    path.write_text(stage_program(stage, use), encoding="utf-8")
+    assert shown(Workspace(tmp_path), path) == []
+
+
+@pytest.mark.parametrize("kind", sorted(EVERY_STAGE))
+@pytest.mark.parametrize("stage", sorted(ENTRIES))
+def test_unrestricted_kinds_are_accepted_in_every_stage(tmp_path, kind, stage):
+    path = tmp_path / "段。着色器。豫"
+    path.write_text(stage_program(stage, EVERY_STAGE[kind]), encoding="utf-8")
+    assert shown(Workspace(tmp_path), path) == []
+
+
+def test_the_command_line_refuses_a_barrier_in_a_vertex_shader(tmp_path):
+    use, stage = STAGE_USES["barrier"]
+    text = stage_program(stage, use)
+    path = tmp_path / "段。着色器。豫"
+    path.write_text(text, encoding="utf-8")
+    out = run_cli(tmp_path, path)
+    assert out.returncode == 1
+    assert out.stderr.strip() == (f"段。着色器。豫:{where(text, '「工作组屏障」于')}: 在「顶」中：「工作组屏障」只能用在计算入口里："
+                                  "顶点入口「入口」经函数「顶」用到了它")
+
+
+# ---------------------------------------------------------------- across modules, incrementally
+
+LIBRARY = HEAD + "「斜」乃化「浮三二」为「浮三二」者也。\n「斜」者得「v」而{body}也。\n"
+USER = (HEAD + "寻观「例」之「库」之书。\n"
+        "「算」乃化「全局调用号」为「有」者也。\n「算」者得「号」而令「x」为「斜」于（「新浮三二」于「一」）而「元」也。\n"
+        "「入口」乃「计算入口」也。\n「入口」者「计算入口项」于「算」于（「组值」【「工作组大小」者「一」也】）也。\n")
+
+
+def test_a_body_edit_in_an_imported_module_is_validated_again(tmp_path):
+    """The importer's check is kept (the library's interface did not change),
+    but its validation follows the call into the new body."""
+    (tmp_path / "包.json").write_text('{"名": "例", "依赖": ["点染"]}', encoding="utf-8")
+    lib, user = tmp_path / "库。着色器。豫", tmp_path / "主。着色器。豫"
+    lib.write_text(LIBRARY.format(body="「v」"), encoding="utf-8")
+    user.write_text(USER, encoding="utf-8")
+    ws = Workspace(tmp_path)
+    assert shown(ws, user) == []
+    checks = ws.counters["module_checks"]
+    assert shown(ws, user) == [] and ws.counters["module_checks"] == checks   # nothing re-run
+    text = LIBRARY.format(body="「横差」于「v」")
+    ws.set_document(lib, text)
+    assert shown(ws, user) == [f"库。着色器。豫:{where(text, '「横差」')}: 在「斜」中：「横差」只能用在片元入口里："
+                               "计算入口「入口」经函数「算」用到了它"]
+    assert ws.counters["module_checks"] == checks + 1                           # the library only
+    assert shown(ws, lib) == []                                                  # no entry of its own reaches it
+    ws.set_document(lib, LIBRARY.format(body="「v」"))
+    assert shown(ws, user) == []
