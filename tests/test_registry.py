@@ -200,15 +200,15 @@ ENTRIES = {
 }
 FUNCTION = {"计算": "算", "顶点": "顶", "片元": "片"}
 
-#: kind → (a statement using a builtin of that kind, a stage that forbids it)
+#: kind → (a statement using a builtin of that kind, a stage that forbids it, the stages the message allows)
 STAGE_USES = {
-    "barrier": ("「工作组屏障」于「元」", "顶点"),
-    "subgroup": ("令「x」为「子组求和」于" + ONE + "而「元」", "顶点"),
-    "fragment": ("「舍弃」于「元」", "计算"),
-    "derivative": ("令「x」为「横差」于（「新浮三二」于「一」）而「元」", "计算"),
-    "texture": ("令「x」为「采样纹理」于「图」于「样」于（「新浮三二」于「零」与「新浮三二」于「零」）而「元」", "顶点"),
-    "matrix": ("令「m」为「满矩阵片累」于（「新浮三二」于「零」）而「元」", "片元"),
-    "matrix-memory": ("令「m」为「载矩阵片甲自存储」于「数据」于" + ZERO + "于（「新无三二」于「八」）而「元」", "顶点"),
+    "barrier": ("「工作组屏障」于「元」", "顶点", "计算"),
+    "subgroup": ("令「x」为「子组求和」于" + ONE + "而「元」", "顶点", "计算、片元"),
+    "fragment": ("「舍弃」于「元」", "计算", "片元"),
+    "derivative": ("令「x」为「横差」于（「新浮三二」于「一」）而「元」", "计算", "片元"),
+    "texture": ("令「x」为「采样纹理」于「图」于「样」于（「新浮三二」于「零」与「新浮三二」于「零」）而「元」", "顶点", "片元"),
+    "matrix": ("令「m」为「满矩阵片累」于（「新浮三二」于「零」）而「元」", "片元", "计算"),
+    "matrix-memory": ("令「m」为「载矩阵片甲自存储」于「数据」于" + ZERO + "于（「新无三二」于「八」）而「元」", "顶点", "计算"),
 }
 #: kinds every stage may use, each with a use
 EVERY_STAGE = {
@@ -226,7 +226,7 @@ def test_every_kind_is_tried_in_a_stage():
     tried = set(STAGE_USES) | set(EVERY_STAGE) | {"value", "resource", "entry"}   # the last three: no call in a body
     assert tried == set(registry.KINDS)
     assert all(registry.stages(next(iter(re.findall(r"「([^」]+)」于", use)))) != registry.ALL_STAGES
-               for use, _ in STAGE_USES.values())
+               for use, _, _ in STAGE_USES.values())
 
 
 def stage_program(stage: str, use: str) -> str:
@@ -239,12 +239,11 @@ def builtin_of(use: str) -> str:
 
 @pytest.mark.parametrize("kind", sorted(STAGE_USES))
 def test_a_builtin_reached_from_a_forbidden_stage_is_refused(tmp_path, kind):
-    use, stage = STAGE_USES[kind]
+    use, stage, allowed = STAGE_USES[kind]
     text = stage_program(stage, use)
     path = tmp_path / "段。着色器。豫"
     path.write_text(text, encoding="utf-8")
     name = builtin_of(use)
-    allowed = "、".join(sorted(registry.stages(name)))
     assert shown(Workspace(tmp_path), path) == [
         f"段。着色器。豫:{where(text, f'「{name}」于')}: 在「{FUNCTION[stage]}」中：「{name}」只能用在{allowed}入口里："
         f"{stage}入口「入口」经函数「{FUNCTION[stage]}」用到了它"]
@@ -252,8 +251,8 @@ def test_a_builtin_reached_from_a_forbidden_stage_is_refused(tmp_path, kind):
 
 @pytest.mark.parametrize("kind", sorted(STAGE_USES))
 def test_the_same_builtin_in_an_allowed_stage_is_accepted(tmp_path, kind):
-    use, _ = STAGE_USES[kind]
-    stage = sorted(registry.stages(builtin_of(use)))[0]
+    use, _, allowed = STAGE_USES[kind]
+    stage = allowed.split("、")[-1]
     path = tmp_path / "段。着色器。豫"
     path.write_text(stage_program(stage, use), encoding="utf-8")
     assert shown(Workspace(tmp_path), path) == []
@@ -268,7 +267,7 @@ def test_unrestricted_kinds_are_accepted_in_every_stage(tmp_path, kind, stage):
 
 
 def test_the_command_line_refuses_a_barrier_in_a_vertex_shader(tmp_path):
-    use, stage = STAGE_USES["barrier"]
+    use, stage, _ = STAGE_USES["barrier"]
     text = stage_program(stage, use)
     path = tmp_path / "段。着色器。豫"
     path.write_text(text, encoding="utf-8")
@@ -305,3 +304,21 @@ def test_a_body_edit_in_an_imported_module_is_validated_again(tmp_path):
     assert shown(ws, lib) == []                                                  # no entry of its own reaches it
     ws.set_document(lib, LIBRARY.format(body="「v」"))
     assert shown(ws, user) == []
+
+
+# ---------------------------------------------------------------- one source of truth
+
+
+def test_the_checkers_constructor_tables_agree_with_the_registry():
+    from zhuose.compiler.check.expressions import ENTRY_CONSTRUCTORS, LITERAL_CONSTRUCTORS, RESOURCE_CONSTRUCTORS
+    assert set(LITERAL_CONSTRUCTORS) == registry.of_kind("literal")
+    assert set(RESOURCE_CONSTRUCTORS) == registry.of_kind("resource")
+    assert set(ENTRY_CONSTRUCTORS) == registry.of_kind("entry")
+
+
+def test_back_ends_import_nothing_from_the_checker():
+    backends = Path(registry.__file__).parents[1] / "backends"
+    importing = [p.name for p in backends.rglob("*.py")
+                 if re.search(r"^\s*(from\s+(\.+check\b|zhuose\.compiler\.check)|import\s+zhuose\.compiler\.check)",
+                              p.read_text(encoding="utf-8"), re.M)]
+    assert importing == []

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from functools import cache
 
 COMPUTE, VERTEX, FRAGMENT = "计算", "顶点", "片元"
-ALL_STAGES = frozenset({COMPUTE, VERTEX, FRAGMENT})
+STAGE_ORDER = (COMPUTE, VERTEX, FRAGMENT)
+ALL_STAGES = frozenset(STAGE_ORDER)
 TARGETS = ("wgsl", "msl", "ptx")
 
 
@@ -146,6 +147,11 @@ def stages(name: str) -> frozenset[str]:
     """The entry stages that may reach a call of `name`."""
     b = get(name)
     return ALL_STAGES if b is None else b.stages
+
+
+def stage_words(allowed: frozenset[str]) -> str:
+    """Stages as messages and docs name them: 「计算、片元」."""
+    return "、".join(s for s in STAGE_ORDER if s in allowed)
 
 
 def needs_uniform_control(name: str) -> bool:

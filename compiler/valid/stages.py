@@ -68,7 +68,7 @@ def stage_problems(modules: list[ir.Module], entry: ir.Entry) -> list[Diagnostic
 def _problem(node: ir.Expr, decls: dict, entry: ir.Entry) -> str | None:
     reached = f"{entry.stage}入口「{entry.name}」经函数「{entry.function}」用到了它"
     if isinstance(node, ir.Call) and node.kind == "builtin" and entry.stage not in registry.stages(node.name):
-        allowed = "、".join(sorted(registry.stages(node.name)))
+        allowed = registry.stage_words(registry.stages(node.name))
         return f"「{node.name}」只能用在{allowed}入口里：{reached}"
     if isinstance(node, ir.Call) and node.kind == "builtin" and node.name in FRAGMENT_BUILTINS \
             and entry.workgroup_size and entry.workgroup_size % WHOLE_SUBGROUP:
@@ -77,6 +77,6 @@ def _problem(node: ir.Expr, decls: dict, entry: ir.Entry) -> str | None:
     if isinstance(node, ir.GlobalRef):
         resource = decls.get((node.module, node.name))
         if isinstance(resource, ir.Resource) and entry.stage not in STAGE_RESOURCES.get(resource.kind, {entry.stage}):
-            allowed = "、".join(sorted(STAGE_RESOURCES[resource.kind]))
+            allowed = registry.stage_words(STAGE_RESOURCES[resource.kind])
             return f"工作组变量「{node.name}」只能用在{allowed}入口里：{reached}"
     return None
