@@ -166,10 +166,8 @@ def is_pure(name: str) -> bool:
     return b is not None and b.kind in ("pure", "literal", "value")
 
 
-def declared(ws=None) -> list[str]:
-    """Every value the shipped interface file declares, in file order."""
-    from ..workspace import Workspace   # the workspace imports the validation pass
-    ws = ws or Workspace(".")
+def declared(ws) -> list[str]:
+    """Every value the workspace's interface file declares, in file order."""
     return list(ws.builtins().exports.values)
 
 
