@@ -33,11 +33,12 @@ import pytest
 
 import test_ptx_emulator as emulator
 from references import SAMPLES
-from test_ptx_programs import compile_, entry, execute, storage
+from test_ptx_programs import HEAD, compile_, entry, execute, storage
 from test_ptx_runtime import WS, FakeCuda
 from test_ptx_emulator import Memory
 from zhuose.compiler.backends import translate
 from zhuose.compiler.runtime import cuda as runtime
+from zhuose.compiler.workspace import Workspace
 
 STATIC_SHARED_LIMIT = 48 * 1024          # bytes of .shared a kernel may declare statically (0xc000)
 PTX_SAMPLES = sorted(SAMPLES.rglob("*。千手"))
@@ -281,9 +282,15 @@ def test_fragments_in_a_whole_warp_compute_the_product():
 
 @pytest.mark.parametrize("size", ["一六", "四八"])
 def test_fragments_need_whole_warps(size):
-    _, _, result = _compile(FRAGMENT + entry("核", size))
+    # a validation rule (compiler/valid/stages.py): 检查 refuses it, and so does the translation
+    folder = Path(tempfile.mkdtemp(prefix="qa_g3_"))
+    path = folder / "程序。着色器。豫"
+    path.write_text(HEAD + FRAGMENT + entry("核", size), encoding="utf-8")
+    ws = Workspace(folder)
+    result = translate(ws, path, "ptx")
     assert result.text is None
     assert any("32" in d.message or "线程束" in d.message or "子组" in d.message for d in result.diagnostics)
+    assert [d.message for d in ws.diagnostics(path) if d.severity == "错误"] == [d.message for d in result.diagnostics]
 
 
 DIVERGENT_BARRIER = storage("出", "浮三二", 0) + """

@@ -6,7 +6,8 @@ workgroup memory and subgroup matrices only in compute shaders (and those
 only in workgroups of whole subgroups).  An entry may
 reach such a use through the functions it calls, in any imported module, so
 the rule is checked over the entry's call graph; the message is at the use
-and says through which entry it is reached.
+and says through which entry it is reached.  Which stages allow a builtin is
+the builtin registry's answer (registry.py); this module only walks.
 """
 
 from __future__ import annotations

@@ -624,6 +624,7 @@ def registry_entry(name: str):
 def registry_names() -> list[str]:
     return [*OPS, *LOGIC, *DECLARATION_SPELLINGS, *UNAVAILABLE]
 
+
 #: (table, how a builtin in it is spelled), first match wins: 除 is an
 #: instruction for floats, 余 and 符号 a float formula, before the generic rest
 SPELLERS = (

@@ -653,6 +653,7 @@ class Writer:
 _RESOURCE_WORDS = {"texture": "二维纹理", "sampler": "采样器", "depth_texture": "二维深度纹理",
                    "comparison_sampler": "比较采样器"}
 
+
 def _unsupported_builtin(name: str) -> str:
     if name in UNAVAILABLE:
         return f"千手目标不支持「{name}」：{UNAVAILABLE[name]}"
