@@ -21,7 +21,6 @@ from pathlib import Path
 from .check.module import CheckCache, CheckedModule, ModuleInput, check_module, type_names
 from .check.scope import Exports
 from .diagnostics import Diagnostic
-from .valid.uniformity import uniformity_problems
 from .packages import (BUILTIN_MODULE, BUILTIN_PACKAGE, INTERFACE_SUFFIX, PackageIndex,
                        SKIPPED_DIRS, builtin_interface_path, is_interface_file, is_shader_file, module_stem)
 from .source import SourceFile, decode_source
@@ -183,19 +182,8 @@ class Workspace:
             checked.diagnostics = [d for d in checked.diagnostics
                                    if d is loaded.problem or "\ufffd" not in d.message]
         self.counters["item_checks"] += self.check_cache.item_checks - before
-        checked.diagnostics.extend(self._uniformity(checked, paths))
         self._modules[key] = (dep_key, checked)
         return checked
-
-    def _uniformity(self, checked: CheckedModule, paths: list[str]) -> list[Diagnostic]:
-        """Uniform control flow (valid/uniformity.py), once the module and its imports check clean."""
-        if checked.module.is_interface or any(d.severity == "错误" for d in checked.diagnostics):
-            return []
-        deps = [self._modules[p][1] for p in paths if p in self._modules]
-        if len(deps) < len(paths) or any(d.severity == "错误" for dep in deps for d in dep.diagnostics):
-            return []
-        modules = [dep.module for dep in deps if not dep.module.is_interface] + [checked.module]
-        return uniformity_problems(modules, {m.path: self.load(m.path).source.text for m in modules})
 
     def _builtin_key(self) -> str:
         """The workspace's own 「点染」 package wins over the shipped one."""
@@ -304,7 +292,8 @@ class Workspace:
                 return cached[1]
             self.counters["validations"] += 1
             builtins = self.builtins().exports
-            info = validate(checked.module, [c.module for c in imports], Printer(type_names(builtins)))
+            sources = {c.path: self.load(c.path).source.text for c in [*imports, checked]}
+            info = validate(checked.module, [c.module for c in imports], Printer(type_names(builtins)), sources)
             self._validated[key] = (stamp, info)
             return info
 

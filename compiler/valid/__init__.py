@@ -5,7 +5,7 @@ modules it imports) into a `ModuleInfo`: the facts every back end needs and
 none should decide again — which functions each entry reaches, which
 workgroup variables it uses, the values of constant expressions — plus the
 diagnostics of the rules that span functions and modules (what each stage
-may use, `stages.py`).  `Workspace.validate` runs it (cached) for `检查`, the
+may use, `stages.py`; uniform control flow, `uniformity.py`).  `Workspace.validate` runs it (cached) for `检查`, the
 language server and every translation, so all three refuse the same thing.
 
 The pass is a list of steps, `STEPS`; each is a function `step(info)` that
@@ -23,6 +23,7 @@ from ..diagnostics import Diagnostic
 from ..types import Printer
 from .consteval import KnownValues
 from .stages import reachable, stage_problems, workgroup_variables
+from .uniformity import uniformity_problems
 
 Key = tuple[str, str]   # (module path, top-level name)
 
@@ -34,6 +35,7 @@ class ModuleInfo:
     module: ir.Module                 # the file validated
     modules: list[ir.Module]          # the shader modules it reaches, imports first, itself last
     show: Printer                     # prints types with the builtin aliases' names
+    sources: dict[str, str] = field(default_factory=dict)           # module path → its text
     decls: dict[Key, ir.Decl] = field(default_factory=dict)
     entries: list[ir.Entry] = field(default_factory=list)          # the file's own entries
     reachable: dict[str, list[Key]] = field(default_factory=dict)   # entry name → functions it runs
@@ -62,14 +64,24 @@ def constant_values(info: ModuleInfo) -> None:
     info.known = KnownValues(info.decls)
 
 
-STEPS = [call_graph, stage_rules, constant_values]
+def uniform_control_flow(info: ModuleInfo) -> None:
+    """Barriers, subgroup operations, derivatives … only where the whole group
+    runs (uniformity.py), in every function the file translates: its own and
+    its imports' (each module after the modules it imports)."""
+    for i in range(len(info.modules)):
+        info.diagnostics += uniformity_problems(info.modules[:i + 1], info.sources)
 
 
-def validate(module: ir.Module, imports: list[ir.Module], show: Printer) -> ModuleInfo:
+STEPS = [call_graph, stage_rules, uniform_control_flow, constant_values]
+
+
+def validate(module: ir.Module, imports: list[ir.Module], show: Printer,
+             sources: dict[str, str] | None = None) -> ModuleInfo:
     """Run every step over `module` and the shader modules it imports
-    (checked without errors; interface modules are left out)."""
+    (checked without errors; interface modules are left out); `sources`
+    holds their texts (for the messages that quote a condition)."""
     modules = [m for m in imports if not m.is_interface] + [module]
-    info = ModuleInfo(module, modules, show)
+    info = ModuleInfo(module, modules, show, sources or {})
     for step in STEPS:
         step(info)
     return info

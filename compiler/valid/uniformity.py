@@ -23,10 +23,8 @@ from dataclasses import dataclass, field
 from .. import ir
 from ..diagnostics import Diagnostic
 from ..types import TRecord
+from . import registry
 
-#: builtins that must run in uniform control flow, beyond every 子组… operation
-#: and every subgroup-matrix (矩阵片) and tensor-fragment (张量片) call
-UNIFORM_BUILTINS = frozenset("工作组屏障 存储屏障 横差 纵差 采样纹理 比较采样".split())
 #: builtin → the argument (by position) that must be uniform
 UNIFORM_ARGUMENTS = {"子组上移洗牌": 1, "子组下移洗牌": 1, "子组异或洗牌": 1}
 #: entry inputs the whole workgroup shares; every other input varies per invocation
@@ -43,8 +41,8 @@ def astuple_span(source: "Source") -> tuple:
 
 
 def requires_uniform(builtin: str) -> bool:
-    return (builtin in UNIFORM_BUILTINS or builtin.startswith("子组") or "矩阵片" in builtin
-            or "张量片" in builtin)
+    """Barriers, subgroup and subgroup-matrix calls, derivatives, implicit-LOD sampling (the registry's word)."""
+    return registry.needs_uniform_control(builtin)
 
 
 @dataclass(frozen=True)
