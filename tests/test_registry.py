@@ -184,7 +184,7 @@ def test_the_command_line_refuses_a_subgroup_operation_in_a_constant(tmp_path):
 
 def run_cli(cwd: Path, path: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    return subprocess.run([sys.executable, "-m", "zhuose.compiler.cli", "检查", str(path)], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-m", "zhuose.cli", "检查", str(path)], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=120)
 
 
