@@ -159,7 +159,7 @@ class PackageIndex:
         folder = pkg.root.joinpath(*path[1:-1])
         for suffix in (SHADER_SUFFIX, INTERFACE_SUFFIX):
             candidate = folder / (path[-1] + suffix)
-            if candidate.is_file():
+            if _is_file(candidate):
                 return candidate, None
         return None, (f"包内模块不存在：{shown}（着色文件只能导入着色源「名。着色器。豫」"
                       f"与着色内建声明「名。着色器。接口。豫」）{_closest_module(pkg, path)}")
@@ -172,11 +172,21 @@ class PackageIndex:
         return len(path) - 1
 
 
+def _is_file(path: Path) -> bool:
+    """is_file that takes any OS error (a name too long, a loop) for 'not there'."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _closest_module(pkg: Package, path: list[str]) -> str:
     """「；是不是「包」之…之「模块」？」 for the module of the package whose path is
     most like the one written (a misspelt folder counts: 「几合」 finds 「几何」之「向量」)."""
     import difflib
     written = path[1:]
+    if len("/".join(written)) > 64:
+        return ""   # the comparison is quadratic in the length
     best, score = None, 0.0
     def similar(parts) -> float:
         return difflib.SequenceMatcher(None, "/".join(written), "/".join(parts)).ratio()

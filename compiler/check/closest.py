@@ -4,6 +4,8 @@ One ranking serves the checker's hint (「是不是「…」？」) and the edit
 quick fix, so both offer the same name: fewest edits first, then the nearer
 kind of name (locals, this module, other modules, builtins), then the more
 similar spelling.  A candidate must be about as close as difflib's ratio 0.5.
+Names longer than LONGEST characters get no suggestion: the comparison is
+quadratic in their length, and nobody misspells a name that long.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Iterable
 from ..packages import builtin_interface_path
 
 LOCAL, OWN, IMPORTED, BUILTIN = range(4)
+LONGEST = 64
 
 
 def edit_distance(a: str, b: str) -> int:
@@ -32,9 +35,12 @@ def edit_distance(a: str, b: str) -> int:
 
 def ranked(name: str, candidates: Iterable[tuple[str, int]]) -> list[str]:
     """The close candidates (name, tier), best first."""
+    if len(name) > LONGEST:
+        return []
     tiers: dict[str, int] = {}
     for candidate, tier in candidates:
-        tiers.setdefault(candidate, tier)
+        if len(candidate) <= LONGEST:
+            tiers.setdefault(candidate, tier)
     keyed = []
     for order, (candidate, tier) in enumerate(tiers.items()):
         ratio = difflib.SequenceMatcher(None, name, candidate).ratio()

@@ -194,8 +194,8 @@ class ItemChecker:
         variables = list(params)
         for node in ir.walk(root):
             node.type = retyped(node.type)
-            if isinstance(node, ir.MakeRecord):
-                given = dict(node.fields)
+            if isinstance(node, ir.MakeRecord) and isinstance(resolve(node.type), TRecord):
+                given = dict(node.fields)  # (a record ascribed a wrong type keeps its error type)
                 node.fields = [(n, given[n]) for n, _ in resolve(node.type).fields if n in given]
             if isinstance(node, ir.Let):
                 variables.append(node.var)
@@ -748,7 +748,8 @@ class ItemChecker:
             if abs(value) >= overflow:
                 self.error(arg, f"字面量 {value} 超出「{callee}」的范围（绝对值至多 {shown}）")
         elif not limit[0] <= value <= limit[1]:
-            self.error(arg, f"字面量 {value} 超出「{callee}」的范围（{limit[0]} 至 {limit[1]}）")
+            shown = value if abs(value) < 10 ** 40 else "（超过四十位的整数）"
+            self.error(arg, f"字面量 {shown} 超出「{callee}」的范围（{limit[0]} 至 {limit[1]}）")
 
     def _function_call(self, node, callee, entry, args, type_args, expected, env, name_span):
         t = resolve(self.instantiate(entry, node, callee)[0] if entry.type_params else entry.type)

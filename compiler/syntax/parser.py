@@ -84,6 +84,7 @@ _DIGITS = {c: i for i, c in enumerate("〇一二三四五六七八九")}
 _DIGITS.update({"零": 0}, **{str(i): i for i in range(10)})
 _NUMBER = re.compile(r"[〇零一二三四五六七八九0-9]+(?:[点.][〇零一二三四五六七八九0-9]+)?")
 _HEX = re.compile(r"0[xX][0-9a-fA-F]+")
+_MAX_DIGITS = 400
 
 
 def number_value(content: str) -> tuple[int | float, bool] | None:
@@ -95,6 +96,9 @@ def number_value(content: str) -> tuple[int | float, bool] | None:
     digits = "".join(str(_DIGITS.get(c, c)) for c in content).replace("点", ".")
     if "." in digits:
         return float(digits), True
+    digits = digits.lstrip("0") or "0"
+    if len(digits) > _MAX_DIGITS:
+        return 10 ** _MAX_DIGITS, False  # out of every type's range all the same; int() refuses 4,300+ digits
     return int(digits), False
 
 

@@ -1,0 +1,57 @@
+"""Hostile input (issue 18): each extreme that once escaped as an internal
+error, a hang or an output the target rejects gets a positioned Chinese
+message instead, quickly."""
+
+from __future__ import annotations
+
+import time
+
+from zhuose.compiler.backends import translate
+from zhuose.compiler.workspace import Workspace
+from frontend_util import PRELUDE, write
+
+NAME = "甲。着色器。豫"
+
+
+def checked(root, text):
+    write(root, {NAME: PRELUDE + text})
+    ws = Workspace(root)
+    return ws, ws.diagnostics(root / NAME)
+
+
+def messages(root, text):
+    return [d.message for d in checked(root, text)[1]]
+
+
+def test_a_number_of_thousands_of_digits_is_out_of_range(tmp_path):
+    ws, diags = checked(tmp_path, "「甲」乃「无三二」也。\n「甲」者「新无三二」于「" + "九" * 5000 + "」也。")
+    assert [d.message for d in diags] == ["字面量 （超过四十位的整数） 超出「新无三二」的范围（0 至 4294967295）"]
+    pos = ws.source(tmp_path / NAME).position(diags[0].start)
+    assert (pos.line, pos.column) == (2, 11)  # zero-based: the literal after 「新无三二」于
+
+
+def test_an_import_name_too_long_for_the_file_system_is_not_found(tmp_path):
+    found = messages(tmp_path, "寻观「点染」之「" + "长" * 300 + "」之书。\n")
+    assert len(found) == 1 and found[0].startswith("包内模块不存在：「点染」之「长长")
+
+
+ADOPTED = """「S」即「组类」【「a」乃「无三二」也，「b」乃「无三二」也】也。
+「h」乃化「S」为「无三二」者也。「h」者得「s」而「s」中「a」也。
+「g」乃化「无三二」为「无三二」者也。
+「g」者得「q」而 令「r」为「组值」【「b」者「q」也，「a」者「q」也】而（「h」于「r」）加（{}）也。
+"""
+
+
+def test_a_record_ascribed_a_failed_type_next_to_an_adopted_record(tmp_path):
+    assert messages(tmp_path, ADOPTED.format("（「组值」【「a」者「q」也】 也「未知类」）")) == ["「未知类」不是已知的类型"]
+    wrong = messages(tmp_path, ADOPTED.format("（「组值」【「a」者「q」也】 也「无三二」）"))
+    assert wrong == ["类型不符：应为「无三二」，实为「组类」【「a」乃「无三二」也】"]
+
+
+def test_a_very_long_unknown_name_gets_no_slow_suggestion(tmp_path):
+    long = "甲" * 50000
+    text = f"「g」乃「无三二」也。\n「g」者「{long}」也。\n「{long}乙」乃「无三二」也。\n「{long}乙」者「{long}」也。\n"
+    began = time.perf_counter()
+    found = messages(tmp_path, text)
+    assert time.perf_counter() - began < 1.0
+    assert found == [f"未知的名字「{long}」"] * 2
