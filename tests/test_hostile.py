@@ -55,3 +55,31 @@ def test_a_very_long_unknown_name_gets_no_slow_suggestion(tmp_path):
     found = messages(tmp_path, text)
     assert time.perf_counter() - began < 1.0
     assert found == [f"未知的名字「{long}」"] * 2
+
+
+def bound(group: str, binding: str) -> str:
+    return f"""「甲」乃「存储缓冲」于（「数组」于「浮三二」）也。
+「甲」者「绑定」于（「组值」【「组」者「{group}」也，「号」者「{binding}」也，「访问」者「读写」也】）也。
+「f」乃化「全局调用号」为「有」者也。
+「f」者得「号」而「写数组」于「甲」于（「号」中「零」）于（「新浮三二」于「一点五」）也。
+「e」乃「计算入口」也。
+「e」者「计算入口项」于「f」于（「组值」【「工作组大小」者「六四」也】）也。
+"""
+
+
+def test_group_and_binding_numbers_are_range_checked(tmp_path):
+    ws, diags = checked(tmp_path, bound("九", "4294967295"))
+    assert [d.message for d in diags] == ["组号须在 0 至 3 之间（WebGPU 保证的上限），这里是 9",
+                                          "绑定号须在 0 至 999 之间（WebGPU 保证的上限），这里是 4294967295"]
+    pos = ws.source(tmp_path / NAME).position(diags[1].start)
+    assert (pos.line, pos.column) == (2, 28)
+    assert messages(tmp_path, bound("三", "九九九")) == []
+
+
+def test_ptx_parameter_space_is_a_translation_error_at_its_exact_limit(tmp_path):
+    ws, _ = checked(tmp_path, bound("零", "五四三"))
+    assert translate(ws, tmp_path / NAME, "ptx").text.count(".param .u64") == 544   # 4352 bytes: fits
+    ws, _ = checked(tmp_path, bound("零", "五四四"))
+    result = translate(ws, tmp_path / NAME, "ptx")
+    assert result.text is None
+    assert [d.message.split("：")[0] for d in result.diagnostics] == ["入口「e」的参数共 4360 字节，超出 PTX 4352 字节的参数空间"]

@@ -30,6 +30,8 @@ RESOURCE_TYPES = {"存储缓冲": "storage", "均匀缓冲": "uniform", "工作�
                   "比较采样器": "comparison_sampler"}
 ENTRY_TYPES = {"计算入口": "计算", "顶点入口": "顶点", "片元入口": "片元"}
 MAX_WORKGROUP = 1024
+#: the largest 组 and 号 of a resource: WebGPU guarantees 4 bind groups of 1000 bindings each
+BINDING_LIMITS = {"组": 3, "号": 999}
 
 
 @dataclass(eq=False)
@@ -440,6 +442,9 @@ class ModuleChecker:
                 number = lit.value if isinstance(lit, ast.Number) and not lit.is_float else None
                 if lit is not None and number is None:
                     checker.error(lit, "组号与绑定号须是整数字面量（着三）")
+                elif number is not None and number > BINDING_LIMITS[key]:
+                    what = "组号" if key == "组" else "绑定号"
+                    checker.error(lit, f"{what}须在 0 至 {BINDING_LIMITS[key]} 之间（WebGPU 保证的上限），这里是 {number}")
                 setattr(decl, attr, number)
             access = fields.get("访问")
             decl.access = access.name if isinstance(access, ast.Name) else None

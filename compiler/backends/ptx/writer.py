@@ -31,6 +31,7 @@ HEADER = ".version 8.0\n.target sm_80\n.address_size 64\n"
 REGISTER_CLASSES = (PRED, F16, U32, U64)   # declared in this order: %p %h %r %rd
 STAGE_WORDS = {"顶点": "vertex", "片元": "fragment"}
 MAX_SHARED_BYTES = 48 * 1024    # static .shared per block that every sm_80+ device takes
+MAX_PARAM_BYTES = 4352          # kernel parameter space of PTX 8.0
 
 
 # ---------------------------------------------------------------- values
@@ -110,6 +111,10 @@ class _BufferUse:
     length: str | None = None
 
 
+def _param_bytes(params: list[PtxParam]) -> int:
+    return sum(8 if p.kind == "buffer" else 4 for p in params)
+
+
 # ---------------------------------------------------------------- the writer
 
 
@@ -181,6 +186,11 @@ class Writer:
             self._report(getattr(err, "site", None) or site, err.span or (0, site.decl.name_end), err.message)
             return None
         params = self._params()
+        if _param_bytes(params) > MAX_PARAM_BYTES:
+            self._report(site, (0, site.decl.name_end), f"入口「{entry.name}」的参数共 {_param_bytes(params)} 字节，"
+                         f"超出 PTX {MAX_PARAM_BYTES} 字节的参数空间：组 0 的绑定号从 0 起每号占 8 字节（含未用的占位），"
+                         "请用较小的绑定号")
+            return None
         info = PtxEntryInfo(entry.name, name, "计算", entry.workgroup_size or 1, params)
         return self._assemble(name, info), info
 
