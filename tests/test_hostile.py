@@ -83,3 +83,47 @@ def test_ptx_parameter_space_is_a_translation_error_at_its_exact_limit(tmp_path)
     result = translate(ws, tmp_path / NAME, "ptx")
     assert result.text is None
     assert [d.message.split("：")[0] for d in result.diagnostics] == ["入口「e」的参数共 4360 字节，超出 PTX 4352 字节的参数空间"]
+
+
+WRITE = "（「写数组」于「甲」于「x」于「x」）"
+
+
+def nested_ifs(n: int, inner: str = WRITE) -> str:
+    return "若（「x」小于「x」）则 " * n + inner + " 否则「元」" * n
+
+
+def writer(body: str) -> str:
+    return f"""「甲」乃「存储缓冲」于（「数组」于「无三二」）也。
+「甲」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。
+「f」乃化「全局调用号」为「有」者也。
+「f」者得「号」而 令「x」为「号」中「零」而 {body}也。
+「e」乃「计算入口」也。
+「e」者「计算入口项」于「f」于（「组值」【「工作组大小」者「六四」也】）也。
+"""
+
+
+def local_fun_inside_ifs(inner: int, outer: int) -> str:
+    return writer(f"令「g」为得「y」而 {nested_ifs(inner)} 而（{nested_ifs(outer, '（「g」于「x」）')}）")
+
+
+def test_what_checks_clean_nests_few_enough_blocks_for_naga(tmp_path):
+    from wgpu_device import validate
+    for program in (writer(nested_ifs(119)), local_fun_inside_ifs(50, 50)):
+        ws, diags = checked(tmp_path, program)
+        assert diags == []
+        validate(translate(ws, tmp_path / NAME, "wgsl").text)
+
+
+def test_blocks_nested_past_the_limit_are_refused_by_the_checker(tmp_path):
+    # 120 nested 若 written out, and 64 + 64 once the local function is inlined (naga: 129 braces)
+    for program in (writer(nested_ifs(120)), local_fun_inside_ifs(64, 64)):
+        ws, diags = checked(tmp_path, program)
+        assert [d.message for d in diags] == ["「若」与局部函数嵌套过深：译成目标语言后超过 120 层块（WGSL 至多 127 层），"
+                                              "请把里层拆成顶层函数"]
+        assert diags[0].definition == "f"
+
+
+def test_an_else_if_chain_does_not_nest(tmp_path):
+    chain = "若（「x」小于「x」）则" + WRITE + "否则 "
+    ws, diags = checked(tmp_path, writer(chain * 300 + WRITE))
+    assert diags == []

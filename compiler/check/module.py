@@ -21,6 +21,7 @@ from ..types import (BOOL, ERROR, FLOAT_LIT, INT_LIT, UNIT, Printer, TCon, TErro
                      deep_resolve, resolve, vector_parts, is_scalar)
 from ..valid import registry
 from .classes import FAMILIES
+from .nesting import MESSAGE as NESTING_MESSAGE, too_deep
 from .expressions import ENTRY_CONSTRUCTORS, RESOURCE_CONSTRUCTORS, ItemChecker
 from .scope import Exports, Scope, TypeEntry, ValueEntry
 from .typeexpr import TypeResolver, intrinsic_name, renamed
@@ -392,6 +393,9 @@ class ModuleChecker:
         body = checker.check(lam.body, t.result, env)
         checker.finish()
         checker.adopt_records(body, params)
+        deep = too_deep(body)
+        if deep is not None:
+            checker.error(deep, NESTING_MESSAGE)
         decl = ir.Function(node.name, 0, node.name_end, item.doc, t, params, body, set(checker.calls))
         return ItemResult(decl, checker.diags)
 
