@@ -52,6 +52,7 @@ class Package:
 class ManifestProblem:
     path: Path
     message: str
+    severity: str = "错误"     # or "警告": a duplicate name, a workspace 「点染」
 
 
 def builtin_root() -> Path:
@@ -66,21 +67,37 @@ class PackageIndex:
     """The packages of one workspace, by name and by folder."""
 
     def __init__(self, root: str | Path) -> None:
-        self.root = Path(root).resolve()
+        self._discover(Path(root).resolve())
+        outer = _outermost_package_folder(self.root)
+        if outer is not None and outer.parent != outer and self._missing_dependency():
+            # run from inside a package: its sibling packages live in the folder above it
+            self._discover(outer.parent)
+        self._builtin()
+
+    def _discover(self, root: Path) -> None:
+        self.root = root
         self.by_name: dict[str, Package] = {}
         self.by_root: dict[Path, Package] = {}
         self.problems: list[ManifestProblem] = []
+        self.duplicates: dict[str, list[Path]] = {}
         self._by_folder: dict[Path, Package] = {}
         self._tried: set[Path] = set()    # manifests read once (outside the root, or broken)
-        self._discover()
-
-    def _discover(self) -> None:
         for folder, dirs, files in os.walk(self.root):
             dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
             if MANIFEST in files:
                 self._tried.add(Path(folder) / MANIFEST)
                 self._add(Path(folder) / MANIFEST)
-        if BUILTIN_PACKAGE not in self.by_name:
+
+    def _missing_dependency(self) -> bool:
+        return any(d not in self.by_name and d != BUILTIN_PACKAGE for p in self.by_root.values() for d in p.deps)
+
+    def _builtin(self) -> None:
+        """The shipped 「点染」, unless the workspace has its own (then a warning says so)."""
+        own = self.by_name.get(BUILTIN_PACKAGE)
+        if own is not None:
+            self.problems.append(ManifestProblem(own.root / MANIFEST, f"工作区里的包「{BUILTIN_PACKAGE}」（{own.root}）"
+                                                 f"代替了随工具发布的内建包「{BUILTIN_PACKAGE}」", "警告"))
+        else:
             root = builtin_root()
             pkg = Package(BUILTIN_PACKAGE, root, [], builtin=True)
             self.by_name[BUILTIN_PACKAGE] = pkg
@@ -103,8 +120,10 @@ class PackageIndex:
         pkg = Package(name, manifest.parent.resolve(), list(deps))
         if name in self.by_name:
             # its files still belong to it (their imports resolve as declared);
-            # only importing it by name is ambiguous, and the first one wins
-            self.problems.append(ManifestProblem(manifest, f"包名「{name}」重复：{self.by_name[name].root} 也叫这个名字"))
+            # only importing it by name is ambiguous: an error there, a warning here
+            self.duplicates.setdefault(name, [self.by_name[name].root]).append(pkg.root)
+            self.problems.append(ManifestProblem(manifest, f"包名「{name}」重复：{self.by_name[name].root} 与 {pkg.root} 都叫这个名字（导入它的文件会报错）",
+                                                 "警告"))
         else:
             self.by_name[name] = pkg
         self.by_root[pkg.root] = pkg
@@ -151,6 +170,9 @@ class PackageIndex:
         pkg = self.by_name.get(pkg_name)
         if pkg is None:
             return None, f"未知的包「{pkg_name}」：当前目录下没有「名」为「{pkg_name}」的 包.json"
+        if pkg_name in self.duplicates:
+            places = "、".join(str(p) for p in self.duplicates[pkg_name])
+            return None, f"包名「{pkg_name}」不唯一：{places} 都叫这个名字，改掉其中一个的「名」"
         if pkg_name != importer.name and pkg_name not in importer.deps:
             if importer.implicit:
                 return None, (f"包外的单独文件只能导入「{BUILTIN_PACKAGE}」：把文件放进带 包.json 的包，"
@@ -170,6 +192,15 @@ class PackageIndex:
         if len(path) < 2 or pkg not in self.by_name or (pkg != importer.name and pkg not in importer.deps):
             return 0
         return len(path) - 1
+
+
+def _outermost_package_folder(folder: Path) -> Path | None:
+    """The outermost folder at or above `folder` that holds a 包.json."""
+    found = None
+    for f in [folder, *folder.parents]:
+        if _is_file(f / MANIFEST):
+            found = f
+    return found
 
 
 def _is_file(path: Path) -> bool:

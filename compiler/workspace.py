@@ -236,7 +236,8 @@ class Workspace:
         """Diagnostics of a module and of every module it imports; once none
         of them is an error, the validation pass's too."""
         checked = self.check(path)
-        out: list[Diagnostic] = [Diagnostic(self.key(p.path), 0, 0, p.message) for p in self.packages.problems]
+        out: list[Diagnostic] = [Diagnostic(self.key(p.path), 0, 0, p.message, severity=p.severity)
+                                  for p in self.packages.problems]
         for dep in checked.module.imports:
             if dep in self._modules:
                 out.extend(self._modules[dep][1].diagnostics)

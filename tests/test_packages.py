@@ -90,7 +90,40 @@ def test_workspace_package_named_dianran_takes_precedence(tmp_path):
         "点染/点染本。着色器。接口。豫": "「整数」即「《《内建类型：整数》》」也。\n「只有我」乃「整数」也。",
         "用。着色器。豫": "寻观「点染」之「点染本」之书。\n「常」者「只有我」也。",
     })
-    assert diags(tmp_path, "用。着色器。豫") == []
+    found = Workspace(tmp_path).diagnostics(tmp_path / "用。着色器。豫")
+    # never silently: one warning names the package that shadows the shipped one
+    assert [(d.severity, d.message) for d in found] == [
+        ("警告", f"工作区里的包「点染」（{tmp_path / '点染'}）代替了随工具发布的内建包「点染」")]
+
+
+def test_a_duplicate_package_name_matters_only_where_it_is_imported(tmp_path):
+    write(tmp_path, {
+        "甲/包.json": '{"名": "甲", "依赖": ["点染"]}', "甲/模。着色器。豫": "",
+        "备份/甲/包.json": '{"名": "甲", "依赖": ["点染"]}',
+        "独。着色器。豫": PRELUDE + "「常」者「新无三二」于「一」也。",
+        "乙/包.json": '{"名": "乙", "依赖": ["甲"]}', "乙/用。着色器。豫": "寻「甲」之「模」之书。",
+    })
+    ws = Workspace(tmp_path)
+    lone = ws.diagnostics(tmp_path / "独。着色器。豫")
+    assert [(d.severity, d.message) for d in lone] == [
+        ("警告", f"包名「甲」重复：{tmp_path / '备份/甲'} 与 {tmp_path / '甲'} 都叫这个名字（导入它的文件会报错）")]
+    errors = [d.message for d in ws.diagnostics(tmp_path / "乙/用。着色器。豫") if d.severity == "错误"]
+    assert errors == [f"包名「甲」不唯一：{tmp_path / '备份/甲'}、{tmp_path / '甲'} 都叫这个名字，改掉其中一个的「名」"]
+
+
+def test_run_from_inside_a_package_finds_its_sibling_packages(tmp_path, monkeypatch):
+    write(tmp_path, {
+        "项目/甲/包.json": '{"名": "甲", "依赖": ["点染", "乙"]}',
+        "项目/甲/用。着色器。豫": "寻「乙」之「模」之书。\n「常」者「模」之「壹」也。",
+        "项目/乙/包.json": '{"名": "乙", "依赖": ["点染"]}',
+        "项目/乙/模。着色器。豫": PRELUDE + "「壹」乃「无三二」也。\n「壹」者「新无三二」于「一」也。",
+        "别处/乙/包.json": '{"名": "乙", "依赖": []}',
+    })
+    inside = tmp_path / "项目/甲"
+    assert diags(inside, "用。着色器。豫") == []
+    assert PackageIndex(inside).root == tmp_path / "项目"
+    # a package whose dependencies are all found stays the whole workspace
+    assert PackageIndex(tmp_path / "项目/乙").root == tmp_path / "项目/乙"
 
 
 def test_module_names_inside_packages(tmp_path):
