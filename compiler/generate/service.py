@@ -3,7 +3,8 @@ answers each with one JSON line, keeping the incremental core warm between
 requests (docs/生成.md).
 
 Request:  {"文件": "应用/加倍。着色器。豫", "输出目录": "产物", "编号": 7}
-          (输出目录 and 编号 optional; relative paths are from the workspace root)
+          (输出目录 and 编号 optional; relative paths are from the workspace root,
+          and both must stay inside it)
 Reply:    {"编号": 7, "文件": …, "模块": text or null, "错误": ["文件:行:列: 消息", …],
            "警告": […], "改动": bool, "输出": written path or null}
 
@@ -14,6 +15,10 @@ text differs from this service's previous answer for the same file.
 from __future__ import annotations
 
 import json
+import math
+import os
+import re
+import stat
 from pathlib import Path
 from typing import TextIO
 
@@ -31,22 +36,27 @@ class BuildService:
         self.gen = Generator(workspace)
         self._answered: dict[str, str | None] = {}
 
-    def _path(self, value: str) -> Path:
-        path = Path(value)
-        return path if path.is_absolute() else self.gen.ws.root / path
-
     def answer(self, line: str) -> dict:
+        """One reply; it carries the request's 编号 whenever the line had one."""
         try:
             request = json.loads(line)
         except json.JSONDecodeError as err:
-            return _error(None, None, f"请求不是合法的 JSON：{err.msg}（第 {err.colno} 列）")
+            return _error(_salvaged_number(line), None, f"请求不是合法的 JSON：{err.msg}（第 {err.colno} 列）")
+        except RecursionError:
+            return _error(_salvaged_number(line), None, "请求的 JSON 嵌套过深")
         if not isinstance(request, dict):
             return _error(None, None, "请求须是 JSON 对象：{\"文件\": …, \"输出目录\": …}")
         number, file, out_dir = request.get("编号"), request.get("文件"), request.get("输出目录")
-        problem = _request_problem(file, out_dir, self._path(file) if isinstance(file, str) else None)
+        if not _is_number(number):
+            return _error(None, _json_safe(file), "「编号」须是字符串、整数或有限的小数")
+        problem = _request_problem(file, out_dir) or _path_problem(self.gen.ws.root, file, out_dir)
         if problem:
-            return _error(number, file, problem)
-        return self._generate(number, file, self._path(file), out_dir and self._path(out_dir))
+            return _error(number, _json_safe(file), problem)
+        root = self.gen.ws.root
+        try:
+            return self._generate(number, file, _inside(root, file), out_dir and _inside(root, out_dir))
+        except Exception as err:  # noqa: BLE001 — one bad request must not end the service
+            return _error(number, file, f"内部错误（{type(err).__name__}：{err}）")
 
     def _generate(self, number, file: str, path: Path, out_dir: Path | None) -> dict:
         try:
@@ -73,34 +83,112 @@ def _shown(ws: Workspace, path: str) -> str:
         return display_path(ws, path)
 
 
-def _request_problem(file, out_dir, path: Path | None) -> str | None:
+def _is_number(value) -> bool:
+    """编号 is echoed back, so it must be JSON: no NaN, no Infinity."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return value is None or isinstance(value, (str, int))
+
+
+def _salvaged_number(line: str):
+    """The 编号 of a line that is not JSON as a whole, when it is plainly there."""
+    found = _NUMBER_FIELD.search(line)
+    if not found:
+        return None
+    try:
+        value = json.loads(found.group(1))
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    return value if _is_number(value) else None
+
+
+_NUMBER_FIELD = re.compile(r'"编号"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|"(?:[^"\\]|\\.)*")')
+
+
+def _request_problem(file, out_dir) -> str | None:
     if not isinstance(file, str) or not file:
         return "请求缺少「文件」（着色源的路径，字符串）"
     if out_dir is not None and not isinstance(out_dir, str):
         return "「输出目录」须是字符串"
-    if not path.name.endswith(SHADER_SUFFIX):
+    if out_dir == "":
+        return "「输出目录」是空字符串：不写文件就省掉这一项"
+    for key, value in (("文件", file), ("输出目录", out_dir)):
+        if value is not None and not _usable(value):
+            return f"「{key}」含有不能用在路径里的字符（NUL 或单独的代理码位）"
+    if not file.endswith(SHADER_SUFFIX):
         return f"「{file}」不是着色源：只有「名{SHADER_SUFFIX}」生成模块"
-    if path.is_dir():
-        return f"「{file}」是文件夹，不是着色源文件"
-    if not path.is_file():
-        return f"找不到文件「{file}」"
     return None
+
+
+def _path_problem(root: Path, file: str, out_dir: str | None) -> str | None:
+    """The rules of docs/生成.md: both paths inside the workspace root, the
+    source a regular file."""
+    for key, value in (("文件", file), ("输出目录", out_dir)):
+        if value is not None and _inside(root, value) is None:
+            return f"「{key}」「{value}」在工作区根目录 {root} 之外"
+    path = _inside(root, file)
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return f"找不到文件「{file}」"
+    except OSError as err:
+        return f"读不了「{file}」：{os_error_text(err)}"
+    if stat.S_ISDIR(mode):
+        return f"「{file}」是文件夹，不是着色源文件"
+    if not stat.S_ISREG(mode):
+        return f"「{file}」不是普通文件（管道、设备或套接字），不能作着色源"
+    return None
+
+
+def _inside(root: Path, value: str) -> Path | None:
+    """root/value with . and .. resolved as written; None when it leaves root."""
+    path = Path(os.path.normpath(root / value))
+    return path if path == root or root in path.parents else None
+
+
+def _usable(value: str) -> bool:
+    return "\0" not in value and not any("\ud800" <= c <= "\udfff" for c in value)
+
+
+def _json_safe(value):
+    return value if isinstance(value, str) or value is None else None
 
 
 def _error(number, file, message: str) -> dict:
     return {"编号": number, "文件": file, "模块": None, "错误": [message], "警告": [], "改动": False, "输出": None}
 
 
+def _line(reply: dict) -> str:
+    """The reply as one JSON line; a lone surrogate echoed from the request is
+    written escaped (it cannot be UTF-8)."""
+    text = json.dumps(reply, ensure_ascii=False, allow_nan=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(reply, allow_nan=False)
+    return text + "\n"
+
+
+def _lines(stdin: TextIO):
+    """Text lines; bytes that are not UTF-8 become U+FFFD instead of ending the service."""
+    raw = getattr(stdin, "buffer", None)
+    if raw is None:
+        yield from stdin
+        return
+    for data in raw:
+        yield data.decode("utf-8", errors="replace")
+
+
 def serve_build(stdin: TextIO, stdout: TextIO, workspace: Workspace) -> int:
     """Answer JSON-lines requests from `stdin` on `stdout` until end of input; returns 0."""
     service = BuildService(workspace)
-    for line in stdin:
+    for line in _lines(stdin):
         if not line.strip():
             continue
         try:
             reply = service.answer(line)
         except Exception as err:  # noqa: BLE001 — one bad request must not end the service
             reply = _error(None, None, f"内部错误（{type(err).__name__}：{err}）")
-        stdout.write(json.dumps(reply, ensure_ascii=False) + "\n")
+        stdout.write(_line(reply))
         stdout.flush()
     return 0
