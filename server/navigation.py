@@ -9,6 +9,7 @@ them may import it.
 from __future__ import annotations
 
 import os
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,6 +100,10 @@ def check_new_name(text: str) -> str:
     name = text[1:-1] if text.startswith("「") and text.endswith("」") and len(text) >= 2 else text
     if not name:
         raise RenameRefused("新名字不能为空")
+    if not name.strip():
+        raise RenameRefused("新名字不能只有空白")
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+        raise RenameRefused("名字里不能有控制字符")
     if any(c in name for c in "「」\r\n"):
         raise RenameRefused("名字里不能有「、」或换行")
     if name.startswith("："):

@@ -33,8 +33,11 @@ def path_of(uri: str) -> str | None:
     """The real path a `file:` URI names; None for other schemes."""
     if not isinstance(uri, str) or not uri.startswith("file:"):
         return None
-    path = to_fs_path(uri)
-    return os.path.realpath(path) if path else None
+    try:
+        path = to_fs_path(uri)
+        return os.path.realpath(path) if path and "\0" not in path else None
+    except (ValueError, OSError):   # a malformed URI names no file
+        return None
 
 
 def uri_of(path: str) -> str:

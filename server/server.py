@@ -8,14 +8,19 @@ parse gets an InvalidParams error, and the next request is served.
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import json
 import logging
 import os
 import sys
+import threading
 from pathlib import Path
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.exceptions import (JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest,
+                              JsonRpcParseError)
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -23,6 +28,7 @@ from pygls.protocol.language_server import lsp_method
 from ..compiler.backends import TargetUnavailable
 from . import completion, fixes, hints, hover, navigation, signature, symbols, targets, tokens
 from .diagnostics import to_lsp
+from .frames import MAX_FRAME, Oversized, frames
 from .positions import lsp_range, offset_at, path_of
 from .project import DEFAULT_MAX_CHARS, AnalysisFailed, Project
 from .publisher import Publisher
@@ -66,12 +72,40 @@ class ZhuoseProtocol(LanguageServerProtocol):
         if not isinstance(message, _Answered):
             super().handle_message(message)
 
+    def handle_frame(self, frame: bytes | Oversized) -> None:
+        """One frame's body: a message, or a JSON-RPC error answer (id null:
+        a body that cannot be read has no id) — never a traceback."""
+        if isinstance(frame, Oversized):
+            self._refuse(JsonRpcInvalidRequest(f"消息过长：{frame.length} 字节，上限 {MAX_FRAME} 字节"))
+            return
+        try:
+            message = json.loads(frame, object_hook=self.structure_message)
+        except (ValueError, RecursionError) as err:
+            self._refuse(JsonRpcParseError(f"消息不是合法的 JSON：{err}"))
+            return
+        except Exception as err:  # noqa: BLE001 — pygls cannot type it (and it has no id to answer)
+            self._refuse(JsonRpcInvalidRequest(f"不是 JSON-RPC 消息：{err}"))
+            return
+        if isinstance(message, (dict, list)) or not hasattr(message, "jsonrpc"):
+            self._refuse(JsonRpcInvalidRequest("消息须是 JSON-RPC 对象（不支持批量）"))
+            return
+        try:
+            self.handle_message(message)
+        except Exception as err:  # noqa: BLE001 — a malformed message must not end the server
+            logger.warning("无法处理的消息：%s: %s", type(err).__name__, err)
+            if getattr(message, "id", None) is not None and getattr(message, "method", None):
+                self._send_response(message.id, None, JsonRpcInvalidRequest(f"无法处理的消息：{err}").to_response_error())
+
+    def _refuse(self, error: JsonRpcException) -> None:
+        logger.warning("%s", error)
+        self._send_response(None, None, error.to_response_error())
+
     def _send_handler_result(self, future, *, msg_id):
         """A refusal (RequestFailed: a rename the program does not allow) is
         an expected answer: it goes back as an error response, without the
         traceback and server-error report pygls gives a failing handler."""
         refused = None if future.cancelled() else future.exception()
-        if isinstance(refused, RequestFailed):
+        if isinstance(refused, JsonRpcException):   # RequestFailed, or InvalidParams from a handler's own check
             self._request_futures.pop(msg_id, None)
             logger.info("request %s refused: %s", msg_id, refused)
             self._send_response(msg_id, error=refused.to_response_error())
@@ -107,6 +141,27 @@ class ZhuoseServer(LanguageServer):
     def report_server_error(self, error, source) -> None:
         logger.error("server error: %s", error)
 
+    def start_io(self, stdin=None, stdout=None) -> None:
+        """pygls's stdio loop with a reader that survives malformed frames (frames.py)."""
+        self._stop_event = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(self._serve(frames(stdin or sys.stdin.buffer)))
+        except BrokenPipeError:
+            logger.error("与客户端的连接断了")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
+    async def _serve(self, incoming) -> None:
+        loop = asyncio.get_running_loop()
+        while not self._stop_event.is_set():
+            frame = await loop.run_in_executor(self.thread_pool, next, incoming, None)
+            if frame is None:
+                break
+            self.protocol.handle_frame(frame)
+
 
 def _number(options: dict, key: str, default: float) -> float:
     value = options.get(key, default)
@@ -128,8 +183,8 @@ def answering(fallback):
             except AnalysisFailed as err:  # already reported with the file's diagnostics
                 logger.warning("%s: %s", fn.__name__, err)
                 return fallback
-            except Exception as err:
-                logger.exception("%s failed", fn.__name__)
+            except Exception as err:  # logged in one line: hostile input must not fill the log with tracebacks
+                logger.error("%s failed: %s: %s", fn.__name__, type(err).__name__, err)
                 ls.window_log_message(lsp.LogMessageParams(
                     type=lsp.MessageType.Error, message=f"着色语言服务：{fn.__name__} 出错：{type(err).__name__}: {err}"))
                 return fallback
@@ -411,7 +466,23 @@ def on_counters(ls: ZhuoseServer, params):
     return {**ls.project.ws.counters, "translations": ls.publisher.translations}
 
 
+def _one_line(record: logging.LogRecord) -> bool:
+    """A logged exception becomes one line: pygls logs every message it cannot
+    read with a traceback, and hostile input must not fill the client's log."""
+    message = record.getMessage()
+    if record.exc_info and record.exc_info[1] is not None:
+        err = record.exc_info[1]
+        message = f"{message}: {type(err).__name__}: {err}"
+    if "Traceback" in message or record.exc_info:
+        lines = [line.strip() for line in message.splitlines() if line.strip()]
+        message = lines[0] if len(lines) == 1 else f"{lines[0]} … {lines[-1]}"
+        record.msg, record.args, record.exc_info, record.exc_text = message, (), None, None
+    return True
+
+
 def main() -> int:
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="着色语言服务 %(levelname)s: %(message)s")
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(_one_line)
     server.start_io()
     return 0

@@ -59,3 +59,107 @@ def test_build_service_answers_hostile_lines_with_their_numbers(tmp_path):
     assert replies[13]["编号"] == 14 and replies[13]["错误"] == ["请求缺少「文件」（着色源的路径，字符串）"]
     assert replies[14]["输出"] == str(root / "产物" / "加倍。着色生成。豫")   # normalised
     assert not (tmp_path / "外。着色生成。豫").exists()
+
+
+# ---------------------------------------------------------------- the language server
+
+
+class Lsp:
+    """A raw LSP connection to `python -m zhuose.server`: bytes in, messages out."""
+
+    def __init__(self, root):
+        import queue
+        import threading
+        self.proc = subprocess.Popen([sys.executable, "-m", "zhuose.server"], cwd=root, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.replies: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        out = self.proc.stdout
+        while True:
+            length = None
+            while True:
+                line = out.readline()
+                if not line:
+                    return
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+                elif line == b"\r\n":
+                    break
+            self.replies.put(json.loads(out.read(length)))
+
+    def send(self, raw: bytes):
+        self.proc.stdin.write(raw)
+        self.proc.stdin.flush()
+
+    def frame(self, message) -> bytes:
+        body = message if isinstance(message, bytes) else json.dumps(message).encode()
+        return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+    def request(self, number, method, params) -> bytes:
+        return self.frame({"jsonrpc": "2.0", "id": number, "method": method, "params": params})
+
+    def answer(self, number, timeout=30.0):
+        """The reply to request `number` (replies to id null are collected on the way)."""
+        import time
+        deadline = time.monotonic() + timeout
+        while True:
+            reply = self.replies.get(timeout=max(0.1, deadline - time.monotonic()))
+            if reply.get("id") == number:
+                return reply
+            self.anonymous.append(reply)
+
+    anonymous: list = []
+
+    def close(self) -> str:
+        self.send(self.request(99, "shutdown", None))
+        self.answer(99)
+        self.send(self.frame({"jsonrpc": "2.0", "method": "exit"}))
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+        return self.proc.stderr.read().decode("utf-8", errors="replace")
+
+
+def test_language_server_keeps_answering_after_malformed_frames_and_bodies(tmp_path):
+    write(tmp_path, {"加倍。着色器。豫": SEED_DOUBLE})
+    doc = (tmp_path / "加倍。着色器。豫").as_uri()
+    server = Lsp(tmp_path)
+    server.anonymous = []
+    server.send(server.request(1, "initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}))
+    assert "capabilities" in server.answer(1)["result"]
+    server.send(server.frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+    hover = {"textDocument": {"uri": doc}, "position": {"line": 3, "character": 2}}
+    # a frame larger than the cap, then a short body with no newline that swallows part of the next frame
+    server.send(b"Content-Length: 999999999999\r\n\r\n")
+    server.send(b"Content-Length: 40\r\n\r\n{\"jsonrpc\": \"2.0\", \"id\": 2")
+    server.send(server.request(3, "textDocument/hover", hover))    # eaten by the short frame
+    server.send(server.request(4, "textDocument/hover", hover))
+    assert "result" in server.answer(4)
+    for body in (b"[]", b"123", b"null", b"{", b'{"jsonrpc": "2.0", "id": 5}'):
+        server.send(server.frame(body))
+    server.send(server.request(6, "textDocument/hover", {**hover, "textDocument": {"uri": "file:///a%00b"}}))
+    assert server.answer(6)["result"] is None
+    server.send(server.request(7, "着色/预览", {"uri": 3, "target": "wgsl"}))
+    assert server.answer(7)["error"]["code"] == -32602
+    server.send(server.request(8, "textDocument/hover", {"textDocument": {"uri": doc}, "position": {"line": -5}}))
+    assert server.answer(8)["error"]["code"] == -32602
+    server.send(server.frame({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+                              "params": {"textDocument": {"uri": "file:///x%00y", "languageId": "zhuose",
+                                                          "version": 1, "text": "「"}}}))
+    server.send(server.request(10, "着色/预览", {"uri": doc, "target": "wgsl"}))
+    assert "@compute" in server.answer(10)["result"]["text"]
+    errors = server.close()
+    codes = [r["error"]["code"] for r in server.anonymous if r.get("id") is None]
+    assert codes[0] == -32600 and "999999999999" in server.anonymous[0]["error"]["message"]   # oversized
+    assert codes.count(-32700) >= 2 and codes.count(-32600) >= 4     # bad JSON; [] 123 null, no method
+    assert "Traceback" not in errors, errors
+
+
+def test_rename_refuses_names_that_are_not_valid_in_brackets():
+    import pytest
+    from zhuose.server.navigation import RenameRefused, check_new_name
+    for bad in (" ", "\u3000", "\x00", "「 」", "甲\x07"):
+        with pytest.raises(RenameRefused):
+            check_new_name(bad)
+    assert check_new_name("「新 名」") == "新 名"
