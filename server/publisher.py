@@ -101,7 +101,8 @@ class Publisher:
         text = doc.text
         if any(d.severity == "错误" for d in check_diagnostics(self.project, path)):
             return
-        result = translation(self.project, path)
+        # in a worker thread: translating a large file must not hold up other requests
+        result = await asyncio.get_running_loop().run_in_executor(None, translation, self.project, path)
         if result is None:
             return
         self.translations += 1

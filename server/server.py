@@ -15,6 +15,7 @@ import logging
 import os
 import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from lsprotocol import types as lsp
@@ -156,8 +157,9 @@ class ZhuoseServer(LanguageServer):
 
     async def _serve(self, incoming) -> None:
         loop = asyncio.get_running_loop()
+        reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="读消息")   # not the handlers' pool
         while not self._stop_event.is_set():
-            frame = await loop.run_in_executor(self.thread_pool, next, incoming, None)
+            frame = await loop.run_in_executor(reader, next, incoming, None)
             if frame is None:
                 break
             self.protocol.handle_frame(frame)
@@ -446,6 +448,7 @@ def _param(params, key: str):
 
 
 @server.feature(PREVIEW)
+@server.thread()   # a long translation must not hold up diagnostics and other requests
 @answering(None)
 def on_preview(ls: ZhuoseServer, params):
     """{uri, target: wgsl | msl | ptx} → {target, text, entries, errors}."""

@@ -165,20 +165,26 @@ class NameAllocator:
     """Unique identifiers in one scope: the first holder of a name keeps it,
     later ones get _2, _3 … (seed 着五)."""
 
-    def __init__(self, reserved: frozenset[str], taken=()) -> None:
+    def __init__(self, reserved: frozenset[str], taken=(), parent: "NameAllocator | None" = None) -> None:
         self.reserved = reserved
         self.taken: set[str] = set(taken)
+        self.parent = parent
 
     def claim(self, name: str, entry: bool = False) -> str:
         """The identifier of `name` here; `entry` for an entry function, named alike in every target."""
         base = target_name(name, ENTRY_WORDS if entry else self.reserved)
         candidate, n = base, 1
-        while candidate in self.taken:
+        while self.is_taken(candidate):
             n += 1
             candidate = f"{base}_{n}"
         self.taken.add(candidate)
         return candidate
 
+    def is_taken(self, name: str) -> bool:
+        return name in self.taken or (self.parent is not None and self.parent.is_taken(name))
+
     def fork(self) -> "NameAllocator":
-        """A nested scope that must not reuse any name taken so far."""
-        return NameAllocator(self.reserved, self.taken)
+        """A nested scope that must not reuse any name its parent holds; it
+        refers to the parent instead of copying it (one copy per item made
+        translation quadratic in the number of items)."""
+        return NameAllocator(self.reserved, parent=self)
