@@ -148,3 +148,14 @@ def test_translation_is_linear_in_the_number_of_items(tmp_path):
         began = time.perf_counter()
         assert translate(ws, tmp_path / NAME, target).text
         assert time.perf_counter() - began < 4.0, target   # quadratic: about 6 s here, linear: under 1 s
+
+
+def test_three_hundred_nested_anonymous_records_fail_fast_with_one_message(tmp_path):
+    body = "「组值」【「a」者" * 300 + "（「新无三二」于「一」）" + "也】" * 300
+    ws, diags = checked(tmp_path, f"「甲」者{body}也。\n")
+    assert diags == [] and len(PRELUDE + body) < 10_000
+    for target, said in (("wgsl", "WGSL 写不出没有名字的记录类型"), ("msl", "金属写不出没有名字的记录类型")):
+        began = time.perf_counter()
+        result = translate(ws, tmp_path / NAME, target)
+        assert time.perf_counter() - began < 1.0, target
+        assert result.text is None and [d.message[:len(said)] for d in result.diagnostics] == [said]

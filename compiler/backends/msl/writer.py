@@ -322,7 +322,7 @@ class MslWriter(LineWriter):
         return sorted(found, key=lambda k: (order.index(k[0]), self.decls[k].start))
 
     def _structs_in(self, t) -> list[str]:
-        t = deep_resolve(t)
+        t = resolve(t)   # the recursion resolves the parts (deep_resolve at each level was cubic in the nesting)
         if isinstance(t, TRecord):
             name = self._struct_name(t)
             inner = [s for _, ft in t.fields for s in self._structs_in(ft)]
@@ -487,8 +487,12 @@ class MslWriter(LineWriter):
             return None
         if t.alias in self.structs:
             return t.alias
-        plain = deep_resolve(t)
+        names = [n for n, _ in t.fields]
+        plain = None
         for name, (decl, *_) in self.structs.items():
+            if [n for n, _ in decl.type.fields] != names:
+                continue   # (cheap: resolving deeply at every level of nested records was cubic)
+            plain = plain or deep_resolve(t)
             if deep_resolve(decl.type) == plain:
                 return name
         return None

@@ -33,6 +33,7 @@ SCALARS = {("定长小数", 32): "f32", ("定长小数", 16): "f16", ("定长整
 HANDLES = {"采样器": "sampler", "深度纹理二维": "texture_depth_2d", "比较采样器": "sampler_comparison"}
 STAGE_ATTRIBUTE = {"顶点": "@vertex", "片元": "@fragment"}
 SWIZZLE = "xyzw"
+UNNAMED_RECORD = "WGSL 写不出没有名字的记录类型"
 RESOURCE_TYPES = {"存储缓冲", "均匀缓冲", "工作组变量", "纹理二维", "采样器", "深度纹理二维", "比较采样器"}
 SUBGROUP_IO = {"子组调用序", "子组大小"}
 NOT_PARAMETERS = {"存储缓冲", "均匀缓冲", "工作组变量", "格"}   # textures and samplers may be parameters
@@ -151,6 +152,10 @@ class Writer(LineWriter):
         if not any((x.path, x.definition, x.message) == (d.path, d.definition, d.message) for x in self.diagnostics):
             self.diagnostics.append(d)
 
+    def _reported(self, prefix: str) -> bool:
+        return any((x.path, x.definition) == (self.path, self.definition) and x.message.startswith(prefix)
+                   for x in self.diagnostics)
+
     def at_name(self, decl: ir.Decl):
         return (0, decl.name_end)
 
@@ -229,7 +234,10 @@ class Writer(LineWriter):
     def type_text(self, t, span) -> str | None:
         """The WGSL spelling of a type; None for WGSL's abstract numbers, which
         are never written.  What WGSL cannot express is reported at `span`."""
-        t = deep_resolve(t)
+        shallow = resolve(t)
+        if isinstance(shallow, TRecord) and shallow.alias is None and self._reported(UNNAMED_RECORD):
+            return "?"   # this item fails already; resolving every nested record again was quadratic
+        t = deep_resolve(shallow)
         if isinstance(t, TError):
             return "?"
         if isinstance(t, TTuple):
@@ -237,7 +245,8 @@ class Writer(LineWriter):
         if isinstance(t, TRecord):
             name = self._struct_key(t)
             if name is None:
-                self.error(span, f"WGSL 写不出没有名字的记录类型{self.show(t)}：先用「名」即「组类」【…】也 定义结构")
+                if not self._reported(UNNAMED_RECORD):   # one message per item, not one per nested record
+                    self.error(span, f"{UNNAMED_RECORD}{self.show(t)}：先用「名」即「组类」【…】也 定义结构")
                 return "?"
             return self.structs[name][1]
         if not isinstance(t, TCon):
