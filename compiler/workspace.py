@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import operator
 import os
+import re
 import sys
 import threading
 from collections import Counter
@@ -40,6 +41,7 @@ class Loaded:
 
 
 RECURSION_LIMIT = 20000
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Workspace:
@@ -88,7 +90,10 @@ class Workspace:
         self._loaded.pop(self.key(path), None)
 
     def set_document(self, path: str | Path, text: str) -> None:
-        """An open editor buffer: overrides the file on disk."""
+        """An open editor buffer: overrides the file on disk.  A lone surrogate
+        (JSON can carry one) becomes U+FFFD, as an undecodable byte on disk does."""
+        if _SURROGATE.search(text):
+            text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
         self.overrides[self.key(path)] = text
 
     def close_document(self, path: str | Path) -> None:

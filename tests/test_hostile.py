@@ -159,3 +159,11 @@ def test_three_hundred_nested_anonymous_records_fail_fast_with_one_message(tmp_p
         result = translate(ws, tmp_path / NAME, target)
         assert time.perf_counter() - began < 1.0, target
         assert result.text is None and [d.message[:len(said)] for d in result.diagnostics] == [said]
+
+
+def test_an_editor_buffer_with_a_lone_surrogate_is_checked(tmp_path):
+    write(tmp_path, {NAME: ""})
+    ws = Workspace(tmp_path)
+    ws.set_document(tmp_path / NAME, PRELUDE + "「甲\ud800」者「一」也。\n「乙」者\ud800也。\n")
+    assert [d.message for d in ws.diagnostics(tmp_path / NAME)] == [
+        "无法识别的文字「\ufffd」：名字须写在「」里，关键字见语言参考"]
