@@ -3,7 +3,9 @@
 Handlers are thin: each converts positions, asks one feature module, and
 converts back.  None may take the server down: a handler that fails answers
 with its empty result (and logs why), a request whose parameters do not
-parse gets an InvalidParams error, and the next request is served.
+parse gets an InvalidParams error, and the next request is served.  Frames
+are read by frames.py: a malformed or oversized frame, or a body that is not a
+JSON-RPC object, is answered with a JSON-RPC error and the reader keeps step.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ Each input goes through the public API — Workspace.diagnostics, then
 translate() to WGSL, MSL and PTX — and must hold the toolchain's promises:
 no exception escapes, an input under 10 KB takes at most a second of CPU
 (checking and all three translations together), and whatever checks clean
-and translates is accepted by its target: naga (through wgpu, as the WGSL
-tests do) and ptxas.  Mutations are seeded, so a failure names the seed and
+and translates is accepted by its target: naga and Tint (wgpu_device.validate,
+as the WGSL tests use it) and ptxas.  Mutations are seeded, so a failure names the seed and
 the input that broke.
 
 The budget is ZHUOSE_FUZZ_SECONDS (default 40): CI runs it bounded, a long
