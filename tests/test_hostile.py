@@ -108,17 +108,17 @@ def local_fun_inside_ifs(inner: int, outer: int) -> str:
 
 def test_what_checks_clean_nests_few_enough_blocks_for_naga(tmp_path):
     from wgpu_device import validate
-    for program in (writer(nested_ifs(119)), local_fun_inside_ifs(50, 50)):
+    for program in (writer(nested_ifs(59)), local_fun_inside_ifs(25, 25)):
         ws, diags = checked(tmp_path, program)
         assert diags == []
         validate(translate(ws, tmp_path / NAME, "wgsl").text)
 
 
 def test_blocks_nested_past_the_limit_are_refused_by_the_checker(tmp_path):
-    # 120 nested 若 written out, and 64 + 64 once the local function is inlined (naga: 129 braces)
-    for program in (writer(nested_ifs(120)), local_fun_inside_ifs(64, 64)):
+    # 60 nested 若 written out, and 64 + 64 once the local function is inlined (naga: 129 braces)
+    for program in (writer(nested_ifs(60)), local_fun_inside_ifs(64, 64)):
         ws, diags = checked(tmp_path, program)
-        assert [d.message for d in diags] == ["「若」与局部函数嵌套过深：译成目标语言后超过 120 层块（WGSL 至多 127 层），"
+        assert [d.message for d in diags] == ["「若」与局部函数嵌套过深：译成目标语言后超过 60 层块（WGSL 编译器至多 127 层语句嵌套），"
                                               "请把里层拆成顶层函数"]
         assert diags[0].definition == "f"
 

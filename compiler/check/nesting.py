@@ -3,7 +3,8 @@
 Every 若 that is not a select becomes an `if {…}`, every call of a local
 function is inlined there (a tail-recursive one as a `loop {…}`), so blocks
 nest deeper than the source's brackets show.  naga refuses WGSL whose braces
-nest more than 127 deep; the checker counts conservatively (every 若 is a
+nest more than 127 deep, and Tint counts each if twice (the statement and its
+block) against the same 127; the checker counts conservatively (every 若 is a
 block, an inlined call adds its function's own depth plus one) and refuses
 more than MAX_BLOCKS levels, so whatever `检查` accepts every target takes.
 """
@@ -13,8 +14,8 @@ from __future__ import annotations
 from .. import ir
 from ..types import TCon, resolve
 
-MAX_BLOCKS = 120   # counting the function's own body; naga's limit is 127
-MESSAGE = (f"「若」与局部函数嵌套过深：译成目标语言后超过 {MAX_BLOCKS} 层块（WGSL 至多 127 层），"
+MAX_BLOCKS = 60   # counting the function's own body; Tint takes 62 nested ifs, naga 126
+MESSAGE = (f"「若」与局部函数嵌套过深：译成目标语言后超过 {MAX_BLOCKS} 层块（WGSL 编译器至多 127 层语句嵌套），"
            "请把里层拆成顶层函数")
 
 
