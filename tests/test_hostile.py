@@ -131,7 +131,7 @@ def test_an_else_if_chain_does_not_nest(tmp_path):
 
 def test_a_forked_name_scope_refers_to_its_parent_instead_of_copying_it():
     from zhuose.compiler.backends.names import NameAllocator
-    top = NameAllocator()
+    top = NameAllocator(frozenset())
     for i in range(1000):
         top.claim(f"常{i}")
     item = top.fork()

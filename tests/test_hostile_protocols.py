@@ -19,7 +19,7 @@ def strict(line: str):
 
 
 def build_service(root, lines: list[bytes]) -> list[dict]:
-    proc = subprocess.run([sys.executable, "-m", "zhuose.compiler.cli", "服务", "--构建"], cwd=root,
+    proc = subprocess.run([sys.executable, "-m", "zhuose.cli", "服务", "--构建"], cwd=root,
                           input=b"\n".join(lines) + b"\n", capture_output=True, timeout=120)
     assert proc.returncode == 0 and b"Traceback" not in proc.stderr, proc.stderr.decode(errors="replace")
     return [strict(line) for line in proc.stdout.decode("utf-8").splitlines()]
