@@ -12,6 +12,7 @@ import sys
 
 from .check import CHECK
 from .common import Command
+from .format import FORMAT
 from .generate import GENERATE
 from .run import RUN
 from .serve import SERVE
@@ -21,7 +22,7 @@ DESCRIPTION = "着色器：豫言着色方言（着色）的工具链。在仓�
 EPILOG = "报错写到标准错误，格式为 文件:行:列: 消息（消息里带顶层定义名）；有错误时退出码为 1，用法错误为 2。"
 
 #: every subcommand, in the order `--help` lists them
-COMMANDS: list[Command] = [CHECK, GENERATE, WGSL_COMMAND, RUN, MSL_COMMAND, PTX_COMMAND, SERVE]
+COMMANDS: list[Command] = [CHECK, GENERATE, FORMAT, WGSL_COMMAND, RUN, MSL_COMMAND, PTX_COMMAND, SERVE]
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):

@@ -29,7 +29,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from ..compiler.backends import TargetUnavailable
-from . import completion, fixes, hints, hover, navigation, signature, symbols, targets, tokens
+from . import completion, fixes, formatting, hints, hover, navigation, signature, symbols, targets, tokens
 from .diagnostics import to_lsp
 from .frames import MAX_FRAME, Oversized, frames
 from .positions import lsp_range, offset_at, path_of
@@ -391,6 +391,22 @@ def on_signature_help(ls: ZhuoseServer, params: lsp.SignatureHelpParams):
 def on_document_symbol(ls: ZhuoseServer, params: lsp.DocumentSymbolParams):
     path = ls.project.known(params.text_document.uri)
     return symbols.document_symbols(ls.project, path) if path else []
+
+
+@server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+@answering([])
+def on_formatting(ls: ZhuoseServer, params: lsp.DocumentFormattingParams):
+    path = ls.project.known(params.text_document.uri)
+    return formatting.formatting_edits(ls.project.source(path)) if path else []
+
+
+@server.feature(lsp.TEXT_DOCUMENT_RANGE_FORMATTING)
+@answering([])
+def on_range_formatting(ls: ZhuoseServer, params: lsp.DocumentRangeFormattingParams):
+    path = ls.project.known(params.text_document.uri)
+    if path is None:
+        return []
+    return formatting.formatting_edits(ls.project.source(path), params.range.start.line, params.range.end.line)
 
 
 LEGEND = lsp.SemanticTokensLegend(token_types=tokens.TOKEN_TYPES, token_modifiers=tokens.TOKEN_MODIFIERS)

@@ -14,7 +14,7 @@ import pytest_lsp
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
-from server_support import (GEOMETRY, MAIN, SERVER, document, open_document, position, published,
+from server_support import (ALONE, GEOMETRY, MAIN, SERVER, document, open_document, position, published,
                             replace_document, start, text_at, uri, write_workspace)
 from zhuose.compiler.packages import builtin_interface_path
 
@@ -616,3 +616,29 @@ async def test_an_interface_edit_rechecks_exactly_its_dependents(client, paths):
     assert after["module_checks"] - before["module_checks"] == 3
     assert not [p for p in client.published[since:] if p.uri == uri(paths["alone"])]
     await edit(client, geometry, GEOMETRY)
+
+
+# ---------------------------------------------------------------- formatting
+
+
+async def test_formatting_requests_answer_with_edits_to_the_canonical_layout(client, paths):
+    alone = uri(paths["alone"])
+    messy = ALONE.replace("也。\n「常」者", "也 。\n\n\n\n「常」者")
+    expected = ALONE.replace("也。\n「常」者", "也。\n\n「常」者")   # one blank line at most; 。 glued
+    await edit(client, alone, messy)
+    assert client.server_info.capabilities.document_formatting_provider
+    edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        text_document=document(alone), options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert edits
+    lines = messy.split("\n")
+    for e in sorted(edits, key=lambda e: e.range.start.line, reverse=True):
+        head = "\n".join(lines[:e.range.start.line] + [lines[e.range.start.line][:e.range.start.character]])
+        tail = "\n".join([lines[e.range.end.line][e.range.end.character:]] + lines[e.range.end.line + 1:])
+        lines = (head + e.new_text + tail).split("\n")
+    assert "\n".join(lines) == expected
+    ranged = await client.text_document_range_formatting_async(lsp.DocumentRangeFormattingParams(
+        text_document=document(alone), range=lsp.Range(start=lsp.Position(line=0, character=0),
+                                                       end=lsp.Position(line=1, character=0)),
+        options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert not ranged     # the first lines are already canonical
+    await edit(client, alone, ALONE)
