@@ -31,12 +31,12 @@ def _metal(args) -> int:
 
 def _ptx_arguments(p) -> None:
     file_argument(p)
-    details_argument(p, "宿主发射时的块维与参数次序（块 N×1×1；参数 …）")
+    details_argument(p, "宿主发射时的块维与参数次序（块 X×Y×Z；参数 …）")
 
 
 def ptx_host_details(e: PtxEntryInfo) -> str:
     params = "，".join(p.describe() for p in e.params) or "（无）"
-    return f"块 {e.block}×1×1；参数 {params}"
+    return f"块 {'×'.join(map(str, e.block))}；参数 {params}"
 
 
 def _ptx(args) -> int:
@@ -67,6 +67,6 @@ PTX_COMMAND = _command(
     PTX, "把着色源的计算入口译成 PTX：PTX 写到标准输出，入口表写到标准错误",
     "把一个着色源（名。着色器。豫）的计算入口译成 PTX（着十），打印到标准输出；顶点、片元入口写成一行注释略去，"
     "只有顶点、片元入口的文件报错。入口表每行一个计算入口项：入口项名<TAB>PTX 名<TAB>计算，"
-    "写到标准错误；加 --详细 时另有第四列块与参数：宿主发射时块维须恰为（工作组大小, 1, 1），参数依次是各缓冲的设备指针"
+    "写到标准错误；加 --详细 时另有第四列块与参数：宿主发射时块维须恰为工作组大小（一个数 N 时是 N×1×1），参数依次是各缓冲的设备指针"
     "（全在组 0 时绑定 0 至所用最大号各占一位）与「数组长度」所读的元素个数（.u32）。有错误时退出码为 1。",
     _ptx_arguments, _ptx)

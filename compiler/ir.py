@@ -208,7 +208,8 @@ class Resource(Decl):
 class Entry(Decl):
     stage: str = ""                   # 计算 顶点 片元
     function: str = ""
-    workgroup_size: int | None = None
+    workgroup_size: int | None = None # invocations per workgroup (x·y·z)
+    workgroup_shape: tuple[int, int, int] = (1, 1, 1)   # 「工作组大小」 as (x, y, z)
     value: Expr | None = None         # the checked constructor call (for the editor)
 
 

@@ -459,6 +459,24 @@ def 模糊(run):
 
 
 @reference
+def 二维模板(run):
+    w, h, d = 21, 13, 6
+    sizes = np.array([w, h, d], np.uint32)
+    x = rng().standard_normal(w * h).astype(np.float32)
+    out = run("二维模板", "模板入口", {"尺寸": sizes, "输入": x, "输出": np.zeros(w * h, np.float32),
+                                   "序号": np.zeros(w * h, np.uint32)}, (3, 2))
+    g = x.reshape(h, w)
+    expected = g.copy()
+    expected[1:-1, 1:-1] = (np.float32(4) * g[1:-1, 1:-1] - g[1:-1, :-2] - g[1:-1, 2:] - g[:-2, 1:-1] - g[2:, 1:-1])
+    close(out["输出"], expected.ravel(), atol=1e-5)
+    ys, xs = np.mgrid[0:h, 0:w]
+    same(out["序号"], (xs % 8 + 8 * (ys % 8)).ravel())
+    out = run("二维模板", "编号入口", {"尺寸": sizes, "编号": np.zeros(w * h * d, np.uint32)}, (6, 4, 2))
+    zs, ys, xs = np.mgrid[0:d, 0:h, 0:w]
+    same(out["编号"], ((xs % 4 + 4 * (ys % 4) + 16 * (zs % 4)) * 1025).ravel())
+
+
+@reference
 def 直方图(run):
     x = rng().integers(0, 400, 5000, dtype=np.uint32)
     out = run("直方图", "统计入口", {"数据": x, "桶": np.zeros(256, np.uint32)}, 40)

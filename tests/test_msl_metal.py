@@ -64,7 +64,7 @@ def dispatch(key: str, d) -> dict[int, bytes]:
     for slot, buffer in buffers.items():
         encoder.setBuffer_offset_atIndex_(buffer, 0, slot)
     encoder.dispatchThreadgroups_threadsPerThreadgroup_(Metal.MTLSizeMake(*d.groups),
-                                                        Metal.MTLSizeMake(d.entry.workgroup_size, 1, 1))
+                                                        Metal.MTLSizeMake(*d.entry.workgroup_shape))
     encoder.endEncoding()
     command.commit()
     command.waitUntilCompleted()

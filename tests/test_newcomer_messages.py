@@ -146,16 +146,6 @@ def test_zhong_on_a_fixed_array_points_to_qu_yuan_su(tmp_path):
     assert d[:3] == (where(text, "「零」"), "array-projection", "首") and "「取元素」" in d[3]
 
 
-def test_a_two_dimensional_workgroup_size_says_what_is_allowed(tmp_path):
-    text = PRELUDE + BUFFER + ("「核」乃化「全局调用号」为「有」者也。\n"
-                               "「核」者得「号」而「写数组」于「数据」于（「号」中「零」）于（「号」中「一」）也。\n"
-                               "「入口」乃「计算入口」也。\n"
-                               "「入口」者「计算入口项」于「核」于（「组值」【「工作组大小」者「八」与「八」也】）也。\n")
-    (d,) = diagnostics(tmp_path, text)
-    assert d[:3] == (where(text, "「八」与"), "workgroup-size-dimensions", "入口")
-    assert "--组数" in d[3] and "「六四」" in d[3]
-
-
 def test_atomics_on_workgroup_memory_say_where_atomics_are_allowed(tmp_path):
     text = PRELUDE + ("「共」乃「工作组变量」于（「定长数组」于（「原子」于「无三二」）于「六四」）也。\n"
                       "「共」者「工作组共享」于「元」也。\n"

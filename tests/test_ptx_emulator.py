@@ -48,7 +48,7 @@ class Instruction:
 class Kernel:
     name: str
     params: list[tuple[str, str]]
-    block: int
+    block: tuple[int, int, int]
     shared: dict[str, tuple[int, int]] = field(default_factory=dict)   # symbol → (align, bytes)
     code: list[Instruction] = field(default_factory=list)
     labels: dict[str, int] = field(default_factory=dict)
@@ -96,9 +96,7 @@ def parse(text: str) -> dict[str, Kernel]:
                 _, kind, pname = line.rstrip(",").split()
                 kernel.params.append((pname, kind[1:]))
         elif line.startswith(".reqntid"):
-            x, y, z = (int(v) for v in line[len(".reqntid"):].split(","))
-            assert (y, z) == (1, 1)
-            kernel.block = x
+            kernel.block = tuple(int(v) for v in line[len(".reqntid"):].split(","))
         elif line.startswith(".shared"):
             m = re.match(r"\.shared \.align (\d+) \.b8 (\w+)\[(\d+)\];", line)
             kernel.shared[m.group(2)] = (int(m.group(1)), int(m.group(3)))
@@ -251,8 +249,9 @@ class Thread:
     def __init__(self, kernel: Kernel, memory: Memory, params: dict[str, int], tid: int, ctaid, nctaid) -> None:
         self.k, self.mem, self.params = kernel, memory, params
         self.regs: dict[str, int] = {}
-        self.special = {("tid", "x"): tid, ("tid", "y"): 0, ("tid", "z"): 0,
-                        ("ntid", "x"): kernel.block, ("ntid", "y"): 1, ("ntid", "z"): 1,
+        bx, by, _ = kernel.block    # tid is the linear index: x fastest, as CUDA numbers warps
+        self.special = {("tid", "x"): tid % bx, ("tid", "y"): tid // bx % by, ("tid", "z"): tid // (bx * by),
+                        **{("ntid", d): v for d, v in zip("xyz", kernel.block)},
                         **{("ctaid", d): v for d, v in zip("xyz", ctaid)},
                         **{("nctaid", d): v for d, v in zip("xyz", nctaid)}}
         self.lane = tid % WARP
@@ -600,7 +599,7 @@ class Thread:
 
 def _run_block(kernel: Kernel, memory: Memory, params: dict[str, int], ctaid, grid) -> None:
     memory.layout_shared(kernel.shared)
-    threads = [Thread(kernel, memory, params, t, ctaid, grid) for t in range(kernel.block)]
+    threads = [Thread(kernel, memory, params, t, ctaid, grid) for t in range(math.prod(kernel.block))]
     runs = [t.run() for t in threads]
     state: list = [None] * len(threads)          # None: runnable; a tuple: waiting; "done"
     sends: list = [None] * len(threads)
@@ -716,7 +715,7 @@ def test_emulator_refuses_out_of_bounds_and_unknown_registers():
 
 
 def test_emulator_arithmetic_semantics():
-    t = Thread(Kernel("k", [], 32), Memory([]), {}, 0, (0, 0, 0), (1, 1, 1))
+    t = Thread(Kernel("k", [], (32, 1, 1)), Memory([]), {}, 0, (0, 0, 0), (1, 1, 1))
 
     def run(op, *operands):
         t.execute(Instruction(None, op, ["%r1", *operands]))

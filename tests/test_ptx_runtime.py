@@ -106,7 +106,7 @@ class FakeCuda:
     def cuLaunchKernel(self, function, gx, gy, gz, bx, by, bz, shared, stream, params, extra):
         text, name = self.functions[function.value]
         kernel = parse(text)[name]
-        assert (bx, by, bz) == (kernel.block, 1, 1), "块维须恰为（工作组大小, 1, 1）"
+        assert (bx, by, bz) == kernel.block, "块维须恰为工作组大小（x, y, z）"
         kinds = {"u64": ctypes.c_uint64, "u32": ctypes.c_uint32}
         args = [kinds[kind].from_address(params[i]).value for i, (_, kind) in enumerate(kernel.params)]
         self.launches.append({"name": name, "grid": (gx, gy, gz), "args": args})

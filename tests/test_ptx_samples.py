@@ -5,6 +5,7 @@ error for 千手; the 千手 subcommand prints the PTX and the entry table."""
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import subprocess
@@ -62,8 +63,8 @@ def test_every_compute_entry_is_a_visible_entry(path):
     assert [e.item for e in result.entries] == [e.name for e in entries]
     for info, entry in zip(result.entries, entries):
         assert f".visible .entry {info.function}(" in result.text
-        assert f".reqntid {entry.workgroup_size}, 1, 1" in result.text
-        assert info.block == entry.workgroup_size
+        assert f".reqntid {', '.join(map(str, entry.workgroup_shape))}" in result.text
+        assert info.block == entry.workgroup_shape and math.prod(info.block) == entry.workgroup_size
         assert info.function.startswith(ENTRY_PREFIX) and info.function.isascii()
 
 

@@ -24,6 +24,7 @@ Bugs are strict xfails (reason starts with BUG)."""
 from __future__ import annotations
 
 import ctypes
+import math
 import re
 import tempfile
 from pathlib import Path
@@ -86,7 +87,7 @@ def ids(paths):
 
 @pytest.mark.parametrize("ptx_file", PTX_SAMPLES, ids=ids(PTX_SAMPLES))
 def test_reqntid_and_parameters_match_what_the_host_launches(ptx_file):
-    """着十: .reqntid N, 1, 1 is the workgroup size the host launches as the
+    """着十: .reqntid X, Y, Z is the workgroup size the host launches as the
     block; the .param list is the entry's parameter list (u64 pointers, then u32
     element counts) in the order runtime.kernel_arguments fills kernelParams."""
     result = translated(ptx_file)
@@ -95,8 +96,8 @@ def test_reqntid_and_parameters_match_what_the_host_launches(ptx_file):
     for info in result.entries:
         body = bodies[info.function]
         (reqntid,) = re.findall(r"\.reqntid (\d+), (\d+), (\d+)", body)
-        assert tuple(map(int, reqntid)) == (info.block, 1, 1)
-        assert 1 <= info.block <= 1024
+        assert tuple(map(int, reqntid)) == info.block
+        assert 1 <= math.prod(info.block) <= 1024
         declared = re.findall(r"\.param \.(u64|u32) (\w+)", body)
         assert declared == [("u64" if p.kind == "buffer" else "u32", p.name) for p in info.params]
         values = runtime.kernel_arguments(info, {(p.group, p.binding): bytes(64) for p in info.params
@@ -393,7 +394,7 @@ def test_kernel_params_point_at_u64_pointers_and_u32_counts():
     fake = RecordingCuda()
     runtime.Driver(fake).launch(result.text, info, {(0, 0): bytes(4 * 70)}, (2, 1, 1))
     launch = fake.raw_launch
-    assert launch["block"] == (info.block, 1, 1) and launch["grid"] == (2, 1, 1)
+    assert launch["block"] == info.block and launch["grid"] == (2, 1, 1)
     assert launch["shared"] == 0 and launch["stream"] is None and launch["extra"] is None
     kinds = [p.kind for p in info.params]
     assert kinds == ["buffer", "length"]

@@ -143,8 +143,8 @@ def test_logical_operators_say_how_ptx_short_circuits():
 
 def test_declaration_words_say_what_they_declare_in_each_target():
     assert builtin_spellings("计算入口项") == {
-        "wgsl": "@compute @workgroup_size(N) fn 函数(…)",
+        "wgsl": "@compute @workgroup_size(X[, Y[, Z]]) fn 函数(…)",
         "msl": "[[max_total_threads_per_threadgroup(N)]] kernel void 函数(…)",
-        "ptx": ".visible .entry yy_…(…) .reqntid N, 1, 1",
+        "ptx": ".visible .entry yy_…(…) .reqntid X, Y, Z",
     }
     assert builtin_spellings("纹理绑定")["ptx"] is None        # PTX has no textures (着十)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..types import (FLOAT, TFamily, INT, UINT, TCon, TMeta, TTuple, Type, TypeOrIndex, is_scalar,
+from ..types import (FLOAT, TFamily, INT, UINT, TCon, TMeta, TRecord, TTuple, Type, TypeOrIndex, is_scalar,
                      matrix_parts, resolve, vector_parts)
 
 
@@ -89,6 +89,7 @@ CLASSES: dict[str, tuple[Callable[[TypeOrIndex], bool], str]] = {
     "浮标量": (lambda t: _scalar_only(t, {"float"}), "浮点标量"),
     "浮向量": (lambda t: vector_parts(t) is not None and _kind(vector_parts(t)[0]) == "float",
              "浮点向量"),
+    "计算选项": (lambda t: _compute_options(t), "「计算选项」（工作组大小是一个、两个或三个整数）"),
     "原子值": (lambda t: resolve(t) in (TCon(UINT, (32,)), TCon(INT, (32,))), "「无三二」或「整三二」"),
     "子组值": (lambda t: _subgroup_value(t, NUMERIC),
              "32 位标量（浮三二、无三二、整三二）、浮十六，或它们的向量（爻与其他位宽不行）"),
@@ -99,6 +100,16 @@ CLASSES: dict[str, tuple[Callable[[TypeOrIndex], bool], str]] = {
     "矩阵或向量": (lambda t: matrix_parts(t) is not None or (
         vector_parts(t) is not None and _kind(vector_parts(t)[0]) == "float"), "矩阵或浮点向量"),
 }
+
+
+def _compute_options(t: Type) -> bool:
+    """「计算选项」, or a record whose only field 「工作组大小」 holds one, two
+    or three integers (workgroups in two and three dimensions, an extension)."""
+    if not isinstance(t, TRecord) or [n for n, _ in t.fields] != ["工作组大小"]:
+        return False
+    size = resolve(t.fields[0][1])
+    items = [resolve(i) for i in size.items] if isinstance(size, TTuple) else [size]
+    return len(items) in (1, 2, 3) and all(isinstance(i, TCon) and i.name == "整数" for i in items)
 
 
 def satisfies(t: TypeOrIndex, bound: str) -> bool | None:

@@ -660,6 +660,10 @@ class ItemChecker:
                 out.append(self.check(a, None, env))
             else:
                 out.append(self.check(a, self.reduce(p), env))
+        if len(self.diags) > settled:   # nor does an implicit parameter only the rest would have fixed
+            for m in metas:
+                if isinstance(resolve(m), TMeta):
+                    resolve(m).ref = ERROR
         result = self._result(node, self.reduce(t.result), expected)
         call = ir.Call(node.start, node.end, result, "builtin", callee, out,
                        type_args={v.name: m for v, m in zip(entry.type_params, metas)},

@@ -9,6 +9,7 @@ function body re-checks that item only.
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass, field
 
 from .. import ir
@@ -33,6 +34,7 @@ ENTRY_TYPES = {"计算入口": "计算", "顶点入口": "顶点", "片元入口
 MAX_WORKGROUP = 1024
 #: the largest 组 and 号 of a resource: WebGPU guarantees 4 bind groups of 1000 bindings each
 BINDING_LIMITS = {"组": 3, "号": 999}
+MAX_WORKGROUP_Z = 64
 
 
 @dataclass(eq=False)
@@ -468,31 +470,17 @@ class ModuleChecker:
         decl = ir.Entry(node.name, 0, node.name_end, item.doc, stage, function, value=value)
         if stage == "计算":
             record = _record_arg(call)
-            size = None
-            for f in record.fields if record else []:
-                lit = _strip(f.value)
+            for f in record.fields if record and not checker.diags else []:   # a type error says enough
                 if f.name == "工作组大小":
-                    size = lit.value if isinstance(lit, ast.Number) and not lit.is_float else None
-                    if isinstance(lit, ast.Tuple):
-                        self._multi_dimensional_size(checker, lit)
-                    elif size is None:
-                        checker.error(lit, "工作组大小须是整数字面量")
-                    elif not 1 <= size <= MAX_WORKGROUP:
-                        checker.error(lit, f"工作组大小须在 1 至 {MAX_WORKGROUP} 之间，这里是 {size}")
-            decl.workgroup_size = size
+                    shape = _workgroup_shape(checker, _strip(f.value))
+                    if shape:
+                        decl.workgroup_shape = shape
+                        decl.workgroup_size = math.prod(shape)
+            _name_seed_options(value)
         fn_entry = self.scope.value(function) if function else None
         if fn_entry is not None and isinstance(resolve(fn_entry.type), TFun):
             self._entry_signature(checker, fn_ref, stage, resolve(fn_entry.type), function)
         return ItemResult(decl, checker.diags)
-
-    def _multi_dimensional_size(self, checker: ItemChecker, size: ast.Tuple) -> None:
-        """「八」与「八」: one message that says what is allowed (it replaces the
-        type mismatch the record check reported at the same place)."""
-        checker.diags[:] = [d for d in checker.diags if (d.start, d.end) != (size.start, size.end)]
-        checker.error(size, f"工作组大小只能是一个整数字面量（1 至 {MAX_WORKGROUP}），工作组是一维的："
-                            "二维或三维的网格用 --组数 X,Y,Z 派发多个工作组，"
-                            "在函数里用「全局调用号」中「零」、中「一」、中「二」；"
-                            "要 8×8 个调用同在一组就写「六四」，用 除 与 余 分出行列", "workgroup-size-dimensions")
 
     def _entry_signature(self, checker: ItemChecker, at, stage: str, t: TFun, function: str) -> None:
         """Seed 着四.3: what an entry function may take and return."""
@@ -593,6 +581,42 @@ def _entry_key(name: str, v: ValueEntry) -> str:
 def check_module(inp: ModuleInput, cache: CheckCache, printer: Printer | None = None) -> CheckedModule:
     printer = printer or Printer(type_names(inp.builtins))
     return ModuleChecker(inp, cache, printer).run()
+
+
+def _name_seed_options(call: ir.Call) -> None:
+    """The seed's one-number options record is a 「计算选项」 (so hover and
+    navigation find its field); the entry constructor takes any record its
+    class bound allows, which leaves the record unnamed."""
+    for arg in call.args:
+        t = resolve(arg.type)
+        if isinstance(arg, ir.MakeRecord) and isinstance(t, TRecord) and t.alias is None \
+                and [n for n, _ in t.fields] == ["工作组大小"] and not isinstance(resolve(t.fields[0][1]), TTuple):
+            arg.type = t.named("计算选项")
+
+
+def _workgroup_shape(checker: ItemChecker, value) -> tuple[int, int, int] | None:
+    """(x, y, z) of 「工作组大小」: one number (the seed's form) or, beyond the
+    seed, two or three; each an integer literal, at most MAX_WORKGROUP
+    invocations in all and MAX_WORKGROUP_Z along z."""
+    items = [_strip(i) for i in value.items] if isinstance(value, ast.Tuple) else [value]
+    sizes = []
+    for lit in items:
+        if not isinstance(lit, ast.Number) or lit.is_float:
+            checker.error(lit, "工作组大小须是整数字面量")
+            return None
+        sizes.append(lit.value)
+    if len(sizes) > 3:
+        return None     # the type error (「计算选项」) already says so
+    shape = tuple(sizes + [1] * (3 - len(sizes)))
+    total = math.prod(shape)
+    if not all(shape) or total > MAX_WORKGROUP:
+        where = "" if len(sizes) == 1 else f"（{'×'.join(map(str, sizes))}）"
+        checker.error(value, f"工作组大小须在 1 至 {MAX_WORKGROUP} 之间，这里是 {total}{where}")
+        return None
+    if shape[2] > MAX_WORKGROUP_Z:
+        checker.error(items[2], f"工作组的第三维至多 {MAX_WORKGROUP_Z}，这里是 {shape[2]}")
+        return None
+    return shape
 
 
 def _strip(node):

@@ -864,16 +864,21 @@ def _sample_level(m, e, mask):
     return tuple(texels[..., k] for k in range(4))
 
 
+def _local_id(m: Machine):
+    """(x, y, z) within the workgroup; the local index runs x fastest."""
+    sx, sy, _ = m.entry.workgroup_shape
+    return (m.local % np.uint32(sx), m.local // np.uint32(sx) % np.uint32(sy), m.local // np.uint32(sx * sy))
+
+
 def _global_id(m: Machine):
-    zero = np.zeros(m.n, np.uint32)
-    x = m.group_id(0) * np.uint32(m.size) + m.local
-    return (x, m.group_id(1) if m.groups[1] > 1 else zero, m.group_id(2) if m.groups[2] > 1 else zero)
+    return tuple(m.group_id(k) * np.uint32(s) + local
+                 for k, (s, local) in enumerate(zip(m.entry.workgroup_shape, _local_id(m))))
 
 
 #: a compute entry's builtin inputs, by the alias their parameter (or field) is written with
 ENTRY_INPUTS = {
     "全局调用号": _global_id,
-    "局部调用号": lambda m: (m.local, np.zeros(m.n, np.uint32), np.zeros(m.n, np.uint32)),
+    "局部调用号": _local_id,
     "局部调用序": lambda m: m.local,
     "工作组号": lambda m: tuple(m.group_id(k) for k in range(3)),
     "工作组数": lambda m: tuple(np.uint32(c) for c in m.groups),

@@ -1,7 +1,7 @@
 """Running translated PTX on an NVIDIA GPU through the CUDA driver API
 (ctypes on libcuda; no toolkit, no NVRTC): cuModuleLoadData JIT-compiles the
 PTX for the device, buffers are allocated and copied, the entry is launched
-with blocks of (N, 1, 1) threads (seed 着十) and every buffer is read back.
+with blocks of the entry's (x, y, z) threads (seed 着十; (N, 1, 1) for one number) and every buffer is read back.
 
 Without libcuda or without a device the helper raises CudaUnavailable, whose
 message starts with 跳过, so callers and tests can say why nothing ran.
@@ -108,7 +108,7 @@ class Driver:
                     allocations[key] = self._upload(data)
                 values = kernel_arguments(entry, buffers, allocations)
                 pointers = (ctypes.c_void_p * len(values))(*[ctypes.addressof(v) for v in values])
-                self.check(self.lib.cuLaunchKernel(function, *groups, entry.block, 1, 1, 0, None, pointers, None),
+                self.check(self.lib.cuLaunchKernel(function, *groups, *entry.block, 0, None, pointers, None),
                            "cuLaunchKernel")
                 self.check(self.lib.cuCtxSynchronize(), "cuCtxSynchronize")
                 return {key: self._download(allocations[key], len(data)) for key, data in buffers.items()}
@@ -176,7 +176,7 @@ def driver() -> Driver:
 def run_compute(ptx: str, entry: PtxEntryInfo, buffers: dict[tuple[int, int], bytes],
                 groups: tuple[int, int, int]) -> dict[tuple[int, int], bytes]:
     """Launch `entry` of the PTX text once over `groups` blocks of
-    (entry.block, 1, 1) threads.  `buffers` maps (group, binding) to the bytes
+    entry.block (x, y, z) threads.  `buffers` maps (group, binding) to the bytes
     to upload (laid out as layout.py says); the result maps the same keys to
     the bytes read back after the run.  Raises CudaUnavailable (message
     starting with 跳过) without a driver or device, CudaError when the driver

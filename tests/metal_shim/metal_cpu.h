@@ -123,7 +123,8 @@ template <class T> T& threadgroup_storage(int id) {
   return *static_cast<T*>(std::align(alignof(T), sizeof(T), p, space));
 }
 
-inline void dispatch(uint3 groups, uint size, const std::function<void(const Thread&)>& body) {
+inline void dispatch(uint3 groups, uint3 shape, const std::function<void(const Thread&)>& body) {
+  const uint size = shape.x * shape.y * shape.z;
   for (uint gz = 0; gz < groups.z; ++gz)
     for (uint gy = 0; gy < groups.y; ++gy)
       for (uint gx = 0; gx < groups.x; ++gx) {
@@ -132,7 +133,9 @@ inline void dispatch(uint3 groups, uint size, const std::function<void(const Thr
         for (uint i = 0; i < size; ++i) {
           invocations.emplace_back([&, i] {
             current = Invocation{&group, i};
-            Thread t{uint3(gx * size + i, gy, gz), uint3(i, 0u, 0u), i, uint3(gx, gy, gz), groups,
+            const uint3 local(i % shape.x, i / shape.x % shape.y, i / (shape.x * shape.y));
+            Thread t{uint3(gx * shape.x + local.x, gy * shape.y + local.y, gz * shape.z + local.z), local, i,
+                     uint3(gx, gy, gz), groups,
                      i % simd_width, simd_width};
             body(t);
             SimdGroup& simd = *group.simd[i / simd_width];

@@ -106,7 +106,7 @@ def _dispatcher(index: int, kernel: Kernel) -> str:
     args = ", ".join(_argument(t, a) for t, _, a in e.parameters)
     return (f"namespace yy_k{index} {{\n#include \"k{index}.metal\"\n"
             f"void yy_run(metal_cpu::Buffers& b, metal::uint3 groups) {{\n"
-            f"  metal_cpu::dispatch(groups, {e.workgroup_size}, [&](const metal_cpu::Thread& t) {{ "
+            f"  metal_cpu::dispatch(groups, metal::uint3({', '.join(map(str, e.workgroup_shape))}), [&](const metal_cpu::Thread& t) {{ "
             f"{e.function}({args}); }});\n}}\n}}\n")
 
 

@@ -95,13 +95,19 @@ class MslEntry(EntryInfo):
     workgroup_size: int | None = None
     parameters: list[tuple[str, str, str]] = field(default_factory=list)
     lengths: list[tuple[int, str]] = field(default_factory=list)
+    workgroup_shape: tuple[int, int, int] = (1, 1, 1)
 
     def host_details(self) -> str:
-        """Where the host puts the array lengths, if the entry reads any."""
-        if not self.lengths:
-            return ""
-        pairs = "，".join(f"{slot}={name}" for slot, name in self.lengths)
-        return f"数组长度缓冲={LENGTHS_SLOT}：{pairs}"
+        """The threadgroup shape the host dispatches with when it is not
+        (N, 1, 1), and where the host puts the array lengths, if the entry
+        reads any."""
+        parts = []
+        if self.workgroup_shape[1:] != (1, 1):
+            parts.append("线程组=" + "×".join(map(str, self.workgroup_shape)))
+        if self.lengths:
+            pairs = "，".join(f"{slot}={name}" for slot, name in self.lengths)
+            parts.append(f"数组长度缓冲={LENGTHS_SLOT}：{pairs}")
+        return "；".join(parts)
 
 
 # ---------------------------------------------------------------- destinations
@@ -638,7 +644,8 @@ class MslWriter(LineWriter):
             lines.insert(0, f"[[max_total_threads_per_threadgroup({entry.workgroup_size})]]")
         if stage_in_struct is not None:
             lines[:0] = self._stage_in_struct(stage_in_struct, stage_in) + [""]
-        self.table.append(MslEntry(entry.name, name, entry.stage, entry.workgroup_size, params, lengths))
+        self.table.append(MslEntry(entry.name, name, entry.stage, entry.workgroup_size, params, lengths,
+                                   entry.workgroup_shape))
         return "\n".join(lines)
 
     def _entry_inputs(self, decl: ir.Function, entry: ir.Entry, stage_in_name: str, params, stage_in) -> None:

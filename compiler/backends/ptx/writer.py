@@ -98,9 +98,9 @@ class PtxParam:
 
 @dataclass
 class PtxEntryInfo(EntryInfo):
-    """An entry of the PTX text: its block size and its parameters in order."""
+    """An entry of the PTX text: its block shape (x, y, z) and its parameters in order."""
 
-    block: int = 1
+    block: tuple[int, int, int] = (1, 1, 1)
     params: list[PtxParam] = field(default_factory=list)
 
 
@@ -181,7 +181,7 @@ class Writer:
                 env = {id(p): self._entry_input(p) for p in fn.params}
                 self.known.evaluate(fn.body)
                 self.value(fn.body, env)
-            self._zero_shared(entry.workgroup_size or 1)
+            self._zero_shared(entry.workgroup_size or 1, entry.workgroup_shape[1:] == (1, 1))
         except Unsupported as err:
             self._report(getattr(err, "site", None) or site, err.span or (0, site.decl.name_end), err.message)
             return None
@@ -191,10 +191,10 @@ class Writer:
                          f"超出 PTX {MAX_PARAM_BYTES} 字节的参数空间：组 0 的绑定号从 0 起每号占 8 字节（含未用的占位），"
                          "请用较小的绑定号")
             return None
-        info = PtxEntryInfo(entry.name, name, "计算", entry.workgroup_size or 1, params)
+        info = PtxEntryInfo(entry.name, name, "计算", entry.workgroup_shape, params)
         return self._assemble(name, info), info
 
-    def _zero_shared(self, block: int) -> None:
+    def _zero_shared(self, block: int, one_dimensional: bool) -> None:
         """WGSL zero-fills workgroup memory when a workgroup starts; .shared
         holds whatever was there.  Each thread clears every block-th word of
         every .shared array, then the block meets at a barrier."""
@@ -204,7 +204,7 @@ class Writer:
         if total > MAX_SHARED_BYTES:
             raise Unsupported(f"工作组变量共 {total} 字节，超过千手静态共享内存的上限 {MAX_SHARED_BYTES} 字节（48 KiB）")
         body, self.lines = self.lines, []
-        tid = self.op("mov.u32", U32, "%tid.x")
+        (tid,) = [self.op("mov.u32", U32, "%tid.x")] if one_dimensional else ENTRY_INPUTS["局部调用序"](self)
         for symbol, size in self.shared_size.items():
             index = self.copy(U32, tid)
             top, done = self.new_labels("zero", "zeroed")
@@ -259,7 +259,7 @@ class Writer:
     def _assemble(self, name: str, info: PtxEntryInfo) -> str:
         declared = [f"\t.param .{'u64' if p.kind == 'buffer' else 'u32'} {p.name}" for p in info.params]
         head = f".visible .entry {name}(\n" + ",\n".join(declared) + "\n)" if declared else f".visible .entry {name}()"
-        out = [head, f".reqntid {info.block}, 1, 1", "{"]
+        out = [head, f".reqntid {', '.join(map(str, info.block))}", "{"]
         for k in REGISTER_CLASSES:
             if self.counts[k.reg]:
                 out.append(f"\t.reg .{k.bits} {k.reg}<{self.counts[k.reg] + 1}>;")

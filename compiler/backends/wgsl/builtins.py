@@ -125,7 +125,7 @@ DECLARATION_SPELLINGS = {
     "深度纹理绑定": "@group(G) @binding(B) var 名: texture_depth_2d;",
     "比较采样器绑定": "@group(G) @binding(B) var 名: sampler_comparison;",
     "工作组共享": "var<workgroup> 名: T;",
-    "计算入口项": "@compute @workgroup_size(N) fn 函数(…)",
+    "计算入口项": "@compute @workgroup_size(X[, Y[, Z]]) fn 函数(…)",
     "顶点入口项": "@vertex fn 函数(…) -> …",
     "片元入口项": "@fragment fn 函数(…) -> …",
     "阳": "true", "阴": "false", "元": "（不写出：单位值）",

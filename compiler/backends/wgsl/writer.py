@@ -428,7 +428,7 @@ class Writer(LineWriter):
         self.into(decl.body, Return())
         header = []
         if entry is not None:
-            header.append(f"@compute @workgroup_size({entry.workgroup_size})" if entry.stage == "计算"
+            header.append(f"@compute @workgroup_size({_workgroup_size(entry.workgroup_shape)})" if entry.stage == "计算"
                           else STAGE_ATTRIBUTE[entry.stage])
         header.append(f"fn {self.globals[key]}({', '.join(params)}){result} {{")
         return "\n".join(header + self.lines + ["}"])
@@ -934,6 +934,14 @@ class Writer(LineWriter):
 #: 且/或 whose right operand must run in uniform control flow: `&`/`|` evaluate it
 #: always, where `&&`/`||` would put it behind the left operand (a branch, for Tint)
 _EAGER = {"&&": "&", "||": "|"}
+
+
+def _workgroup_size(shape: tuple[int, int, int]) -> str:
+    """`x`, `x, y` or `x, y, z`: trailing 1s left out, as they were written."""
+    parts = list(shape)
+    while len(parts) > 1 and parts[-1] == 1:
+        parts.pop()
+    return ", ".join(map(str, parts))
 
 
 def _inverted(low, high) -> bool:
