@@ -477,6 +477,13 @@ def 二维模板(run):
 
 
 @reference
+def 共享直方图(run):
+    x = rng().integers(0, 100000, 1000, dtype=np.uint32)
+    out = run("共享直方图", "统计入口", {"数据": x, "桶": np.zeros(17, np.uint32)}, 16)
+    same(out["桶"], np.concatenate([np.bincount(x % 16, minlength=16), [x.max()]]))
+
+
+@reference
 def 直方图(run):
     x = rng().integers(0, 400, 5000, dtype=np.uint32)
     out = run("直方图", "统计入口", {"数据": x, "桶": np.zeros(256, np.uint32)}, 40)

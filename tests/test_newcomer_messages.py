@@ -146,16 +146,6 @@ def test_zhong_on_a_fixed_array_points_to_qu_yuan_su(tmp_path):
     assert d[:3] == (where(text, "「零」"), "array-projection", "首") and "「取元素」" in d[3]
 
 
-def test_atomics_on_workgroup_memory_say_where_atomics_are_allowed(tmp_path):
-    text = PRELUDE + ("「共」乃「工作组变量」于（「定长数组」于（「原子」于「无三二」）于「六四」）也。\n"
-                      "「共」者「工作组共享」于「元」也。\n"
-                      "「核」乃化「全局调用号」为「有」者也。\n"
-                      "「核」者得「号」而「原子加」于「共」于（「新无三二」于「零」）于（「新无三二」于「一」）也。\n"
-                      + ENTRY)
-    (d,) = diagnostics(tmp_path, text)
-    assert d[:3] == (where(text, "「共」于"), "wrong-resource", "核") and "存储缓冲" in d[3]
-
-
 def test_a_type_wgsl_lacks_named_through_an_alias_shows_what_it_is(tmp_path):
     text = PRELUDE + "「短整」即「定长整数」于「一六」也。\n「恒」乃化「短整」为「短整」者也。\n「恒」者得「x」而「x」也。\n"
     write(tmp_path, {"测。着色器。豫": text})

@@ -373,14 +373,15 @@ class Thread:
         self.set(ops[0], self.get(ops[1], "u64"))
 
     def _atom(self, parts, ops):
-        operation, kind = parts[2], parts[3]
+        space, operation, kind = parts[1], parts[2], parts[3]
+        assert space in ("global", "shared"), parts
         address = self.address(ops[1])
-        old = self.mem.load("global", address, 4)
+        old = self.mem.load(space, address, 4)
         old_value = signed(old) if kind == "s32" else old
         value = self.value(ops[2], kind)
         new = {"add": lambda: old_value + value, "max": lambda: max(old_value, value),
                "min": lambda: min(old_value, value)}[operation]()
-        self.mem.store("global", address, 4, new)
+        self.mem.store(space, address, 4, new)
         self.set(ops[0], old)
 
     def _arith(self, parts, ops):

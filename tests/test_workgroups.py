@@ -55,3 +55,34 @@ def test_each_target_spells_the_shape(tmp_path):
     ws = Workspace(tmp_path)
     assert "@compute @workgroup_size(8, 8)\n" in backends.translate(ws, path, "wgsl").text
     assert ".reqntid 8, 8, 1\n" in backends.translate(ws, path, "ptx").text
+
+
+# ---------------------------------------------------------------- atomics on workgroup memory
+
+SHARED = ("「共」乃「工作组变量」于（「定长数组」于{}于「一六」）也。\n「共」者「工作组共享」于「元」也。\n"
+          "「核」乃化「局部调用序」为「有」者也。\n「核」者得「i」而{}也。\n"
+          "「口」乃「计算入口」也。\n「口」者「计算入口项」于「核」于（「组值」【「工作组大小」者「一六」也】）也。\n")
+
+
+@pytest.mark.parametrize("scalar", ["无三二", "整三二"])
+def test_the_atomic_builtins_accept_a_workgroup_array_of_atomics(tmp_path, scalar):
+    body = (f"「原子存」于「共」于「i」于（「新{scalar}」于「零」）；"
+            f"「原子加」于「共」于「i」于（「新{scalar}」于「一」）；"
+            f"「原子最大」于「共」于「i」于（「原子最小」于「共」于「i」于（「原子读」于「共」于「i」））；「元」")
+    ws, errors = check_text(tmp_path, SHARED.format(f"（「原子」于「{scalar}」）", body))
+    assert errors == []
+    path = str(tmp_path / "测。着色器。豫")
+    wgsl = backends.translate(ws, path, "wgsl").text
+    assert f"var<workgroup> 共: array<atomic<{'u32' if scalar == '无三二' else 'i32'}>, 16>;" in wgsl
+    assert "atomicAdd(&共[i], " in wgsl and "atomicStore(&共[yy_i]" in wgsl     # zeroed as an atomic
+    msl = backends.translate(ws, path, "msl").text
+    assert f"threadgroup array<atomic_{'uint' if scalar == '无三二' else 'int'}, 16> 共;" in msl
+    ptx = backends.translate(ws, path, "ptx").text
+    kind = "u32" if scalar == "无三二" else "s32"
+    assert f"atom.shared.add.{kind}" in ptx and f"atom.shared.min.{kind}" in ptx and "ld.relaxed.cta.shared" in ptx
+    assert "atom.global" not in ptx
+
+
+def test_atomics_on_a_plain_workgroup_array_are_refused(tmp_path):
+    msgs = messages(tmp_path, SHARED.format("「无三二」", "「原子加」于「共」于「i」于（「新无三二」于「一」）；「元」"))
+    assert len(msgs) == 1 and "原子数组" in msgs[0] and "工作组变量里「原子」的「定长数组」" in msgs[0], msgs

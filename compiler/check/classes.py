@@ -90,6 +90,8 @@ CLASSES: dict[str, tuple[Callable[[TypeOrIndex], bool], str]] = {
     "浮向量": (lambda t: vector_parts(t) is not None and _kind(vector_parts(t)[0]) == "float",
              "浮点向量"),
     "计算选项": (lambda t: _compute_options(t), "「计算选项」（工作组大小是一个、两个或三个整数）"),
+    "原子数组": (lambda t: _atomic_element(t) is not None,
+             "读写的存储缓冲里「原子」的「数组」，或工作组变量里「原子」的「定长数组」"),
     "原子值": (lambda t: resolve(t) in (TCon(UINT, (32,)), TCon(INT, (32,))), "「无三二」或「整三二」"),
     "子组值": (lambda t: _subgroup_value(t, NUMERIC),
              "32 位标量（浮三二、无三二、整三二）、浮十六，或它们的向量（爻与其他位宽不行）"),
@@ -110,6 +112,23 @@ def _compute_options(t: Type) -> bool:
     size = resolve(t.fields[0][1])
     items = [resolve(i) for i in size.items] if isinstance(size, TTuple) else [size]
     return len(items) in (1, 2, 3) and all(isinstance(i, TCon) and i.name == "整数" for i in items)
+
+
+def _atomic_element(t: Type) -> Type | None:
+    """T of 「存储缓冲」于（「数组」于（「原子」于 T）） or, beyond the seed,
+    「工作组变量」于（「定长数组」于（「原子」于 T）于 N）; else None."""
+    t = resolve(t)
+    wanted = {"存储缓冲": "数组", "工作组变量": "定长数组"}
+    if not (isinstance(t, TCon) and t.name in wanted and t.args):
+        return None
+    array = resolve(t.args[0])
+    if not (isinstance(array, TCon) and array.name == wanted[t.name] and array.args):
+        return None
+    atomic = resolve(array.args[0])
+    if not (isinstance(atomic, TCon) and atomic.name == "原子" and atomic.args):
+        return None
+    element = resolve(atomic.args[0])
+    return element if element in (TCon(UINT, (32,)), TCon(INT, (32,))) else None
 
 
 def satisfies(t: TypeOrIndex, bound: str) -> bool | None:
@@ -177,6 +196,7 @@ def _transpose(args):
 
 FAMILIES: dict[str, tuple[int, Callable]] = {
     "元素": (1, _element),
+    "原子元素": (1, lambda args: _atomic_element(args[0])),
     "同形": (2, _same_shape),
     "矩阵积": (2, _matrix_product),
     "转置形": (1, _transpose),

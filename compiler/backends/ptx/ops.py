@@ -447,21 +447,25 @@ def _array_length(w, call, args):
 def _atomic(operation: str):
     def emit(w, call, args):
         kind = leaves(args[2].type)[0]
-        _, address, offset = w.element_address(args[0].resource, args[1].parts[0], 4)
-        return [w.op(f"atom.global.{operation}.{kind.name}", kind, address_text(address, offset), args[2].parts[0])]
+        space, address, offset = w.element_address(args[0].resource, args[1].parts[0], 4)
+        return [w.op(f"atom.{space}.{operation}.{kind.name}", kind, address_text(address, offset), args[2].parts[0])]
     return emit
+
+
+#: relaxed loads and stores of atomics: a buffer is seen by the whole device, .shared by the block
+ATOMIC_SCOPE = {"global": "relaxed.gpu.global", "shared": "relaxed.cta.shared"}
 
 
 def _atomic_load(w, call, args):
     element = concrete(call.type)
-    _, address, offset = w.element_address(args[0].resource, args[1].parts[0], 4)
-    return w.load("relaxed.gpu.global", address, offset, element)
+    space, address, offset = w.element_address(args[0].resource, args[1].parts[0], 4)
+    return w.load(ATOMIC_SCOPE[space], address, offset, element)
 
 
 def _atomic_store(w, call, args):
     element = concrete(args[2].type)
-    _, address, offset = w.element_address(args[0].resource, args[1].parts[0], 4)
-    w.store("relaxed.gpu.global", address, offset, element, args[2].parts)
+    space, address, offset = w.element_address(args[0].resource, args[1].parts[0], 4)
+    w.store(ATOMIC_SCOPE[space], address, offset, element, args[2].parts)
     return []
 
 
