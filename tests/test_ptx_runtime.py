@@ -20,7 +20,7 @@ from zhuose.compiler import ir
 from zhuose.compiler.backends import translate
 from zhuose.compiler.runtime import cuda as runtime
 from zhuose.compiler.backends.ptx.layout import layout_of
-from zhuose.compiler.backends.ptx.scalars import concrete
+from zhuose.compiler.lower.types import concrete
 from zhuose.compiler.types import TCon
 from zhuose.compiler.workspace import Workspace
 

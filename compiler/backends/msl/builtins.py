@@ -19,9 +19,6 @@ from dataclasses import dataclass
 class Template:
     text: str
     atomic: bool = True     # usable as an operand without parentheses
-    effect: bool = False    # writes or synchronises: never speculated, never reordered
-    reads: bool = False     # reads memory that an effect might change
-    uniform: bool = False   # needs its neighbours (derivatives, SIMD-group): never speculated
     prelude: str | None = None   # the fragment builtin whose prelude function {F} is (fragments.py)
 
 
@@ -29,23 +26,20 @@ class Template:
 class Special:
     method: str             # MslWriter method `_builtin_<method>(call)`
     shown: str              # what hover shows: the spellings the method chooses between
-    effect: bool = False
-    reads: bool = False
-    uniform: bool = False
 
 
 def _op(symbol: str) -> Template:
     return Template(f"{{0:p}} {symbol} {{1:p}}", atomic=False)
 
 
-def _fn(name: str, arity: int = 1, **flags) -> Template:
-    return Template(f"{name}(" + ", ".join(f"{{{i}}}" for i in range(arity)) + ")", **flags)
+def _fn(name: str, arity: int = 1) -> Template:
+    return Template(f"{name}(" + ", ".join(f"{{{i}}}" for i in range(arity)) + ")")
 
 
 def _fragment(name: str, args: str) -> Template:
     """A subgroup-matrix builtin (seed 着十二): a call of its prelude function.  The seed
     has the translator treat every one as an effect that the whole SIMD-group runs."""
-    return Template(f"{{F}}({args})", effect=True, reads=True, uniform=True, prelude=name)
+    return Template(f"{{F}}({args})", prelude=name)
 
 
 _ATOMIC = "memory_order_relaxed"
@@ -71,25 +65,25 @@ BUILTINS: dict[str, Template | Special] = {
     "半精度解包": Template("float2(as_type<half2>({0}))"),
     "半精度打包": Template("as_type<uint>(half2({0}))"),
     # buffers, workgroup memory, cells
-    "读数组": Template("{0:p}[{1}]", reads=True),
-    "写数组": Template("{0:p}[{1}] = {2}", effect=True),
-    "读共享数组": Template("{0:p}[{1}]", reads=True),
-    "写共享数组": Template("{0:p}[{1}] = {2}", effect=True),
-    "读共享": Template("{0}", reads=True),
-    "写共享": Template("{0} = {1}", effect=True),
-    "读均匀": Template("{0}", reads=True),
-    "读存储": Template("{0}", reads=True),
-    "写存储": Template("{0} = {1}", effect=True),
+    "读数组": Template("{0:p}[{1}]"),
+    "写数组": Template("{0:p}[{1}] = {2}"),
+    "读共享数组": Template("{0:p}[{1}]"),
+    "写共享数组": Template("{0:p}[{1}] = {2}"),
+    "读共享": Template("{0}"),
+    "写共享": Template("{0} = {1}"),
+    "读均匀": Template("{0}"),
+    "读存储": Template("{0}"),
+    "写存储": Template("{0} = {1}"),
     "取元素": Template("{0:p}[{1}]"),
     "数组长度": Special("array_length", "（长度表中该缓冲的一项）"),
-    "读格": Template("{0}", reads=True),
-    "写格": Template("{0} = {1}", effect=True),
+    "读格": Template("{0}"),
+    "写格": Template("{0} = {1}"),
     # atomics
-    "原子加": Template(f"atomic_fetch_add_explicit(&{{0:p}}[{{1}}], {{2}}, {_ATOMIC})", effect=True),
-    "原子最大": Template(f"atomic_fetch_max_explicit(&{{0:p}}[{{1}}], {{2}}, {_ATOMIC})", effect=True),
-    "原子最小": Template(f"atomic_fetch_min_explicit(&{{0:p}}[{{1}}], {{2}}, {_ATOMIC})", effect=True),
-    "原子读": Template(f"atomic_load_explicit(&{{0:p}}[{{1}}], {_ATOMIC})", effect=True),
-    "原子存": Template(f"atomic_store_explicit(&{{0:p}}[{{1}}], {{2}}, {_ATOMIC})", effect=True),
+    "原子加": Template(f"atomic_fetch_add_explicit(&{{0:p}}[{{1}}], {{2}}, {_ATOMIC})"),
+    "原子最大": Template(f"atomic_fetch_max_explicit(&{{0:p}}[{{1}}], {{2}}, {_ATOMIC})"),
+    "原子最小": Template(f"atomic_fetch_min_explicit(&{{0:p}}[{{1}}], {{2}}, {_ATOMIC})"),
+    "原子读": Template(f"atomic_load_explicit(&{{0:p}}[{{1}}], {_ATOMIC})"),
+    "原子存": Template(f"atomic_store_explicit(&{{0:p}}[{{1}}], {{2}}, {_ATOMIC})"),
     # math
     "绝对值": _fn("abs"), "最大": _fn("max", 2), "最小": _fn("min", 2), "夹紧": Special("clamp", "clamp(甲, 乙, 丙) / min(max(甲, 乙), 丙)"),
     "混合": _fn("mix", 3), "阶跃": _fn("step", 2), "平滑阶跃": _fn("smoothstep", 3),
@@ -104,37 +98,37 @@ BUILTINS: dict[str, Template | Special] = {
     "选择": Special("select", "丙 ? 乙 : 甲"),
     "矩阵乘": _op("*"), "转置": _fn("transpose"), "行列式": _fn("determinant"),
     "一位计数": _fn("popcount"), "位反转": _fn("reverse_bits"),
-    # fragment-only: derivatives need every neighbouring invocation, so never speculate them
-    "横差": _fn("dfdx", uniform=True), "纵差": _fn("dfdy", uniform=True),
+    # fragment-only derivatives (never speculated: compiler/lower/effects.py)
+    "横差": _fn("dfdx"), "纵差": _fn("dfdy"),
     # control
-    "工作组屏障": Template("threadgroup_barrier(mem_flags::mem_threadgroup)", effect=True, uniform=True),
-    "存储屏障": Template("threadgroup_barrier(mem_flags::mem_device)", effect=True, uniform=True),
-    "舍弃": Template("discard_fragment()", effect=True),
+    "工作组屏障": Template("threadgroup_barrier(mem_flags::mem_threadgroup)"),
+    "存储屏障": Template("threadgroup_barrier(mem_flags::mem_device)"),
+    "舍弃": Template("discard_fragment()"),
     # textures
-    "采样纹理": Template("{0:p}.sample({1}, {2})", reads=True, uniform=True),
-    "按层采样纹理": Template("{0:p}.sample({1}, {2}, level({3}))", reads=True),
-    "读纹素": Special("texel", "甲.read(乙, 丙)", reads=True),
+    "采样纹理": Template("{0:p}.sample({1}, {2})"),
+    "按层采样纹理": Template("{0:p}.sample({1}, {2}, level({3}))"),
+    "读纹素": Special("texel", "甲.read(乙, 丙)"),
     "纹理尺寸": Template("uint2({0:p}.get_width(), {0:p}.get_height())"),
-    "比较采样": Template("{0:p}.sample_compare({1}, {2}, {3})", reads=True),
+    "比较采样": Template("{0:p}.sample_compare({1}, {2}, {3})"),
     # SIMD-groups (seed 着十一): the lane index is a ushort in MSL
-    "子组求和": _fn("simd_sum", uniform=True), "子组最大": _fn("simd_max", uniform=True),
-    "子组最小": _fn("simd_min", uniform=True),
-    "子组广播": Template("simd_shuffle({0}, ushort({1}))", uniform=True),
-    "子组洗牌": Template("simd_shuffle({0}, ushort({1}))", uniform=True),
-    "子组异或洗牌": Template("simd_shuffle_xor({0}, ushort({1}))", uniform=True),
-    "子组求积": _fn("simd_product", uniform=True), "子组按位与": _fn("simd_and", uniform=True),
-    "子组按位或": _fn("simd_or", uniform=True), "子组按位异或": _fn("simd_xor", uniform=True),
-    "子组前缀和": _fn("simd_prefix_inclusive_sum", uniform=True),
-    "子组前缀积": _fn("simd_prefix_inclusive_product", uniform=True),
-    "子组排他前缀和": _fn("simd_prefix_exclusive_sum", uniform=True),
-    "子组排他前缀积": _fn("simd_prefix_exclusive_product", uniform=True),
-    "子组上移洗牌": Template("simd_shuffle_up({0}, ushort({1}))", uniform=True),
-    "子组下移洗牌": Template("simd_shuffle_down({0}, ushort({1}))", uniform=True),
-    "子组广播首个": _fn("simd_broadcast_first", uniform=True),
-    "子组任一": _fn("simd_any", uniform=True), "子组全都": _fn("simd_all", uniform=True),
+    "子组求和": _fn("simd_sum"), "子组最大": _fn("simd_max"),
+    "子组最小": _fn("simd_min"),
+    "子组广播": Template("simd_shuffle({0}, ushort({1}))"),
+    "子组洗牌": Template("simd_shuffle({0}, ushort({1}))"),
+    "子组异或洗牌": Template("simd_shuffle_xor({0}, ushort({1}))"),
+    "子组求积": _fn("simd_product"), "子组按位与": _fn("simd_and"),
+    "子组按位或": _fn("simd_or"), "子组按位异或": _fn("simd_xor"),
+    "子组前缀和": _fn("simd_prefix_inclusive_sum"),
+    "子组前缀积": _fn("simd_prefix_inclusive_product"),
+    "子组排他前缀和": _fn("simd_prefix_exclusive_sum"),
+    "子组排他前缀积": _fn("simd_prefix_exclusive_product"),
+    "子组上移洗牌": Template("simd_shuffle_up({0}, ushort({1}))"),
+    "子组下移洗牌": Template("simd_shuffle_down({0}, ushort({1}))"),
+    "子组广播首个": _fn("simd_broadcast_first"),
+    "子组任一": _fn("simd_any"), "子组全都": _fn("simd_all"),
     # simd_vote is a 64-bit mask (lane i → bit i); WGSL's ballot is four 32-bit words
-    "子组投票": Template("uint4(as_type<uint2>(static_cast<ulong>(simd_ballot({0}))), 0u, 0u)", uniform=True),
-    "子组选一": Template("simd_is_first()", uniform=True),
+    "子组投票": Template("uint4(as_type<uint2>(static_cast<ulong>(simd_ballot({0}))), 0u, 0u)"),
+    "子组选一": Template("simd_is_first()"),
     # subgroup matrices (seed 着十二): 16 × 16 fragments of 2 × 2 simdgroup_matrix blocks (fragments.py)
     "载入矩阵片甲": _fragment("载入矩阵片甲", _SHARED),
     "载入矩阵片乙": _fragment("载入矩阵片乙", _SHARED),

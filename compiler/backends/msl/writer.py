@@ -35,12 +35,13 @@ from ...valid.consteval import KnownValues, is_abstract, scalar_of as const_scal
 from ..names import NameAllocator
 from ..targets import MSL
 from ..text import INDENT, Assign, Code, LineWriter, float_text, narrow_float_text
+from ...lower.effects import Effects
+from ...lower.types import Scalar, scalar
 from . import fragments
 from .builtins import BUILTINS, CELL, Special, Template
 
 HEADER = "#include <metal_stdlib>\nusing namespace metal;"
-SCALARS = {("定长小数", 32): "float", ("定长小数", 16): "half", ("定长整数", 32): "int",
-           ("定长无符号", 32): "uint"}
+SCALARS = {Scalar.F32: "float", Scalar.F16: "half", Scalar.I32: "int", Scalar.U32: "uint"}
 ABSTRACT = {"整数": "int", "小数": "float"}   # what a declared abstract number becomes
 HANDLES = {"采样器": "sampler", "比较采样器": "sampler", "深度纹理二维": "depth2d<float>"}
 COMPONENTS = "xyzw"
@@ -228,7 +229,7 @@ class MslWriter(LineWriter):
         self.known = KnownValues(self.decls)
         self.uses: dict[tuple[str, str], Uses] = {}
         self.table: list[MslEntry] = []
-        self._memo: dict[tuple[str, int], bool] = {}
+        self.effects = Effects(modules)
         self.prelude_names: dict[str, str] = {}          # fragments.NAMES → the names claimed
         self.prelude_used: set[str] = set()              # fragment builtins called
         self.fragments_used = False                      # a fragment type written
@@ -452,7 +453,7 @@ class MslWriter(LineWriter):
             return self.structs[name][1]
         name = head(t)
         if name in ("定长小数", "定长整数", "定长无符号"):
-            text = SCALARS.get((name, t.args[0] if t.args else None))
+            text = SCALARS.get(scalar(t))
             if text is None:
                 raise TranslationFailure(span, f"金属目标没有{self.show(t)}：标量只有「浮三二」「浮十六」「整三二」「无三二」（着三）")
             return text
@@ -775,47 +776,6 @@ class MslWriter(LineWriter):
             raise TranslationFailure(span, f"金属的片元函数不能单独返回{self.show(t)}：把它放进返回的结构")
         return self.type_text(t, span)
 
-    # ------------------------------------------------------------ analysis
-
-    def _any(self, kind: str, e: ir.Expr, test) -> bool:
-        key = (kind, id(e))
-        if key not in self._memo:
-            self._memo[key] = False      # a local function's recursive call adds nothing new
-            self._memo[key] = test(e) or any(self._any(kind, c, test) for c in self._parts(e))
-        return self._memo[key]
-
-    @staticmethod
-    def _parts(e: ir.Expr) -> list[ir.Expr]:
-        """Subexpressions, and the body a local call runs."""
-        parts = ir.children(e)
-        if isinstance(e, ir.Call) and e.kind == "local" and e.local.body is not None:
-            parts.append(e.local.body)
-        return parts
-
-    def has_effects(self, e: ir.Expr) -> bool:
-        """Writes or synchronises: never reordered against what touches memory."""
-        return self._any("effect", e, lambda x: self._call_flag(x, "effect"))
-
-    def must_run(self, e: ir.Expr) -> bool:
-        """Has effects or needs its neighbouring invocations: never speculated."""
-        return self.has_effects(e) or self._any("uniform", e, lambda x: self._call_flag(x, "uniform"))
-
-    def touches_memory(self, e: ir.Expr) -> bool:
-        """Reads or writes memory, so its order against an effect matters."""
-        return self.has_effects(e) or self._any("reads", e, lambda x: self._call_flag(x, "reads"))
-
-    def _call_flag(self, e: ir.Expr, flag: str) -> bool:
-        if not isinstance(e, ir.Call):
-            return False
-        if e.kind == "builtin":
-            spec = BUILTINS.get(e.name)
-            return spec is None or getattr(spec, flag)
-        if e.kind == "function":
-            decl = self.decls.get((e.module, e.name))
-            return isinstance(decl, ir.Function) and decl.body is not None and self._any(
-                flag, decl.body, lambda x: self._call_flag(x, flag))
-        return False
-
     # ------------------------------------------------------------ statements
 
     def into(self, e: ir.Expr, dest) -> None:
@@ -967,7 +927,7 @@ class MslWriter(LineWriter):
                 continue
             if code.text != name:
                 pending.append([name, code, {id(r.var) for r in ir.walk(arg) if isinstance(r, ir.LocalRef)}, p])
-        if any(self.has_effects(arg) for arg in call.args):
+        if any(self.effects.effect(arg) for arg in call.args):
             for item in pending:
                 item[1], item[2] = self._spill(item[1]), set()
         while pending:
@@ -1056,7 +1016,7 @@ class MslWriter(LineWriter):
     def _expr_If(self, e: ir.If) -> Code:
         cond = self.expr(e.cond)
         fragment = head(e.type) in fragments.TYPES      # a SIMD-group matrix is never selected
-        if e.otherwise is not None and not fragment and not (self.must_run(e.then) or self.must_run(e.otherwise)):
+        if e.otherwise is not None and not fragment and not any(self.effects.must_run(b) for b in (e.then, e.otherwise)):
             taken = set(self.scope.taken)
             with self.capture() as lines:
                 then, other = self.expr(e.then), self.expr(e.otherwise)
@@ -1119,13 +1079,13 @@ class MslWriter(LineWriter):
                     code = self.expr(a)
             parts.append((code, lines, a))
         last = max((i for i, (_, lines, _) in enumerate(parts) if lines), default=-1)
-        touching = [self.touches_memory(a) for a in exprs]
-        if any(self.has_effects(a) for a in exprs) and sum(touching) >= 2:
+        touching = [self.effects.touches_memory(a) for a in exprs]
+        if any(self.effects.effect(a) for a in exprs) and sum(touching) >= 2:
             last = len(exprs) - 1
         out = []
         for i, (code, lines, a) in enumerate(parts):
             self.lines.extend(lines)
-            if code is not None and ((i < last and touching[i]) or (eager and self.must_run(a))):
+            if code is not None and ((i < last and touching[i]) or (eager and self.effects.must_run(a))):
                 code = self._spill(code)
             out.append(code)
         return out

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...lower.types import concrete
 from ...types import TCon, TRecord, TTuple, Type
-from .scalars import Scalar, Unsupported, concrete, scalar_of
+from .scalars import Scalar, Unsupported, scalar_of
 
 
 @dataclass(frozen=True)

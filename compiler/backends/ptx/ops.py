@@ -13,10 +13,11 @@ import inspect
 
 from ... import ir
 from ...valid import registry
+from ...lower.types import concrete
 from . import mathseq
 from .fragments import FRAGMENT_OPS, FRAGMENT_SPELLINGS
 from .layout import stride_of
-from .scalars import (F16, F32, PRED, S32, U32, Scalar, Unsupported, address_text, concrete, f32_text, f32_value,
+from .scalars import (F16, F32, PRED, S32, U32, Scalar, Unsupported, address_text, f32_text, f32_value,
                       is_immediate, items, leaves)
 from .subgroups import SUBGROUP_OPS, SUBGROUP_SPELLINGS
 

@@ -13,9 +13,8 @@ import struct
 
 from dataclasses import dataclass
 
-from ...valid import reduce_family
-from ...types import (FLOAT, INT, UINT, TCon, TFamily, TMeta, TRecord, TTuple, Type, TypeOrIndex,
-                      chinese_number, map_parts, resolve)
+from ...lower.types import Scalar as LScalar, concrete, scalar as lowered_scalar
+from ...types import FLOAT, INT, UINT, TCon, TRecord, TTuple, Type, chinese_number
 
 
 @dataclass(frozen=True)
@@ -41,9 +40,9 @@ S32 = Scalar("s32", "%r", "b32", "s32", 4)
 PRED = Scalar("pred", "%p", "pred", "u32", 4)
 U64 = Scalar("u64", "%rd", "b64", "u64", 8)   # addresses only
 
-#: (constructor, width) → scalar kind; 整数 and 小数 (untyped literals) act as i32 and f32
-SCALARS = {(FLOAT, 32): F32, (FLOAT, 16): F16, (INT, 32): S32, (UINT, 32): U32,
-           ("爻", None): PRED, ("整数", None): S32, ("小数", None): F32}
+#: the lowered scalar → register kind; 整数 and 小数 (untyped literals) act as i32 and f32
+SCALARS = {LScalar.F32: F32, LScalar.F16: F16, LScalar.I32: S32, LScalar.U32: U32,
+           LScalar.BOOL: PRED, LScalar.ABSTRACT_INT: S32, LScalar.ABSTRACT_FLOAT: F32}
 
 #: the registers a lane holds of a subgroup matrix fragment (seed 着十二, see fragments.py):
 #: 甲 and 乙 four .b32 registers of two halves each, 累 eight f32
@@ -63,25 +62,9 @@ class Unsupported(Exception):
         self.span = span
 
 
-def concrete(t: TypeOrIndex) -> TypeOrIndex:
-    """t with unification variables followed and type families computed, everywhere."""
-    t = resolve(t)
-    if isinstance(t, int) or isinstance(t, TMeta):
-        return t
-    if isinstance(t, TFamily):
-        args = tuple(concrete(a) for a in t.args)
-        reduced = reduce_family(t.name, args)
-        return t if reduced is None else concrete(reduced)
-    return map_parts(t, concrete)
-
-
 def scalar_of(t: Type) -> Scalar | None:
     """The scalar kind of a scalar type, else None."""
-    t = concrete(t)
-    if not isinstance(t, TCon):
-        return None
-    width = t.args[0] if t.args and isinstance(t.args[0], int) else None
-    return SCALARS.get((t.name, width))
+    return SCALARS.get(lowered_scalar(concrete(t)))
 
 
 def is_numeric(t: Type) -> bool:

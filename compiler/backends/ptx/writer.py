@@ -19,12 +19,13 @@ from ... import ir
 from ...diagnostics import Diagnostic
 from ...types import TCon, TRecord, Type
 from .. import EntryInfo, Translation
-from ...valid import registry
+from ...lower.effects import Effects
+from ...lower.types import concrete
 from ..names import target_name
 from .layout import layout_of, memory_leaves, round_up, stride_of
 from .mangle import ENTRY_PREFIX, SHARED_PREFIX, mangle
 from .ops import BARRIER, ENTRY_INPUTS, LOGIC, OPS, UNAVAILABLE, literal_argument
-from .scalars import (F16, F32, PRED, S32, U32, U64, Scalar, Unsupported, address_text, concrete, f32_text,
+from .scalars import (F16, F32, PRED, S32, U32, U64, Scalar, Unsupported, address_text, f32_text,
                       fits, is_immediate, is_numeric, is_unit, items, leaves)
 
 HEADER = ".version 8.0\n.target sm_80\n.address_size 64\n"
@@ -127,6 +128,7 @@ class Writer:
         self.decls = info.decls
         self.diagnostics: list[Diagnostic] = []
         self.known = info.known
+        self.effects = Effects(self.modules)
 
     # ------------------------------------------------------------ module
 
@@ -578,7 +580,7 @@ class Writer:
         """且 and 或 evaluate their right side only when needed (WGSL && and ||);
         a right side without memory access or effects is computed eagerly."""
         left = self.condition(e.args[0], env)
-        if is_eager(e.args[1]):
+        if self.effects.eager(e.args[1]):
             right = self.value(e.args[1], env).parts[0]
             return Value(concrete(e.type), [self.op(LOGIC[e.name], PRED, left, right)])
         result = self.copy(PRED, left)
@@ -679,13 +681,3 @@ def _no_aliasing_value(t: Type, what: str) -> None:
     if isinstance(t, TCon) and t.name in ("存储缓冲", "均匀缓冲", "工作组变量", "纹理二维", "采样器",
                                           "深度纹理二维", "比较采样器"):
         raise Unsupported(f"千手目标不支持以资源作{what}：资源须直接写出")
-
-
-_EAGER_NODES = (ir.Literal, ir.LocalRef, ir.BuiltinValue, ir.GlobalRef, ir.Project, ir.MakeTuple, ir.MakeRecord)
-
-
-def is_eager(e: ir.Expr) -> bool:
-    """Whether `e` may be computed even when its value is not needed: no
-    memory access, no effects, no calls of user functions, no branches."""
-    return all(isinstance(n, _EAGER_NODES) or (isinstance(n, ir.Call) and n.kind == "builtin"
-                                               and registry.is_pure(n.name)) for n in ir.walk(e))

@@ -10,14 +10,12 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Builtin:
     """`form` says how a call is written (see `Writer._form_*`); `text` is the
-    WGSL operator or function name.  `effect`: writes memory, synchronises or
-    must stay where it is, so it is never evaluated speculatively by select;
-    `reads`: reads memory that statements may change, so it is not moved."""
+    WGSL operator or function name; `subgroup`: needs `enable subgroups;`.
+    What a call does besides its value (effects, reads) is decided once for
+    every target, in compiler/lower/effects.py."""
 
     form: str
     text: str = ""
-    effect: bool = False
-    reads: bool = False
     subgroup: bool = False
 
 
@@ -68,36 +66,36 @@ BUILTINS: dict[str, Builtin] = {
     **_MATH,
     # WGSL refuses clamp whose constant low exceeds its constant high: see Writer._form_clamp
     "夹紧": Builtin("clamp", "clamp"),
-    **{name: Builtin("call", fn, effect=True, subgroup=True) for name, fn in _SUBGROUP.items()},
-    "工作组屏障": Builtin("call", "workgroupBarrier", effect=True),
-    "存储屏障": Builtin("call", "storageBarrier", effect=True),
-    "舍弃": Builtin("discard", effect=True),
-    "读数组": Builtin("index", reads=True),
-    "读共享数组": Builtin("index", reads=True),
+    **{name: Builtin("call", fn, subgroup=True) for name, fn in _SUBGROUP.items()},
+    "工作组屏障": Builtin("call", "workgroupBarrier"),
+    "存储屏障": Builtin("call", "storageBarrier"),
+    "舍弃": Builtin("discard"),
+    "读数组": Builtin("index"),
+    "读共享数组": Builtin("index"),
     "取元素": Builtin("index"),
-    "写数组": Builtin("store_index", effect=True),
-    "写共享数组": Builtin("store_index", effect=True),
-    "读共享": Builtin("load", reads=True),
-    "读存储": Builtin("load", reads=True),
+    "写数组": Builtin("store_index"),
+    "写共享数组": Builtin("store_index"),
+    "读共享": Builtin("load"),
+    "读存储": Builtin("load"),
     "读均匀": Builtin("load"),
-    "写共享": Builtin("store", effect=True),
-    "写存储": Builtin("store", effect=True),
+    "写共享": Builtin("store"),
+    "写存储": Builtin("store"),
     "数组长度": Builtin("address", "arrayLength"),
-    "原子加": Builtin("atomic", "atomicAdd", effect=True),
-    "原子最大": Builtin("atomic", "atomicMax", effect=True),
-    "原子最小": Builtin("atomic", "atomicMin", effect=True),
-    "原子存": Builtin("atomic", "atomicStore", effect=True),
-    "原子读": Builtin("atomic", "atomicLoad", reads=True),
-    "新格": Builtin("cell_new", effect=True),
-    "读格": Builtin("load", reads=True),
-    "写格": Builtin("store", effect=True),
+    "原子加": Builtin("atomic", "atomicAdd"),
+    "原子最大": Builtin("atomic", "atomicMax"),
+    "原子最小": Builtin("atomic", "atomicMin"),
+    "原子存": Builtin("atomic", "atomicStore"),
+    "原子读": Builtin("atomic", "atomicLoad"),
+    "新格": Builtin("cell_new"),
+    "读格": Builtin("load"),
+    "写格": Builtin("store"),
     "新浮三二": Builtin("literal", "f32"),
     "新浮十六": Builtin("literal", "f16"),
     "新整三二": Builtin("literal", "i32"),
     "新无三二": Builtin("literal", "u32"),
     "转换": Builtin("convert"),
     "位转换": Builtin("bitcast"),
-    **{name: Builtin("unavailable", _NO_WGSL, effect=True) for name in _MATRIX_FRAGMENTS},
+    **{name: Builtin("unavailable", _NO_WGSL) for name in _MATRIX_FRAGMENTS},
 }
 
 #: How a call of each form reads in hover, the arguments named 甲 乙 丙 in

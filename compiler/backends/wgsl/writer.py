@@ -27,9 +27,10 @@ from ...valid.stages import workgroup_variables
 from ...valid.uniformity import requires_uniform
 from ...valid.consteval import ConstEvaluator, KnownValues, is_abstract, scalar_of
 from .layout import buffer_problem
+from ...lower.effects import Effects
+from ...lower.types import Scalar, scalar
 
-SCALARS = {("定长小数", 32): "f32", ("定长小数", 16): "f16", ("定长整数", 32): "i32",
-           ("定长无符号", 32): "u32"}
+SCALARS = {Scalar.F32: "f32", Scalar.F16: "f16", Scalar.I32: "i32", Scalar.U32: "u32"}
 HANDLES = {"采样器": "sampler", "深度纹理二维": "texture_depth_2d", "比较采样器": "sampler_comparison"}
 STAGE_ATTRIBUTE = {"顶点": "@vertex", "片元": "@fragment"}
 SWIZZLE = "xyzw"
@@ -121,7 +122,7 @@ class Writer(LineWriter):
         self.entries: dict[tuple[str, str], ir.Entry] = {}
         self.io_uses: dict[tuple[str, str], set[tuple[str, str]]] = {}
         self.global_names = NameAllocator(WGSL.reserved)
-        self.effects: dict[tuple[str, str], bool] = {}
+        self.effects = Effects(self.modules)
         self.constants = KnownValues(self.decls)       # top-level constants' values
         self._memo: dict[tuple[str, int], bool] = {}
         # where we are: module path, item offset, definition name
@@ -273,7 +274,7 @@ class Writer(LineWriter):
         return "?"
 
     def _scalar_type(self, t: TCon, span) -> str:
-        text = SCALARS.get((t.name, t.args[0] if t.args else None))
+        text = SCALARS.get(scalar(t))
         if text is None:
             written, plain = self.show(t), self.show(TCon(t.name, t.args))
             shown = written if written == plain else f"{written}（即{plain}）"
@@ -536,39 +537,10 @@ class Writer(LineWriter):
             self._memo[key] = test(e) or any(self._any(kind, c, test) for c in ir.children(e))
         return self._memo[key]
 
-    def has_effects(self, e: ir.Expr) -> bool:
-        """Writes, synchronises or calls something that must not run speculatively."""
-        return self._any("effects", e, self._effect_here)
-
-    def _effect_here(self, e) -> bool:
-        if not isinstance(e, ir.Call):
-            return False
-        if e.kind == "builtin":
-            spec = BUILTINS.get(e.name)
-            return spec is None or spec.effect
-        if e.kind == "function":
-            return self._function_effects((e.module, e.name))
-        return True
-
-    def _function_effects(self, key) -> bool:
-        if key not in self.effects:
-            self.effects[key] = True
-            decl = self.decls.get(key)
-            self.effects[key] = not isinstance(decl, ir.Function) or decl.body is None or self.has_effects(decl.body)
-        return self.effects[key]
-
     def is_stable(self, e: ir.Expr) -> bool:
-        """Its value cannot change if statements run before it (so it need not be hoisted)."""
-        return not self.has_effects(e) and not self._any("reads", e, self._read_here)
-
-    @staticmethod
-    def _read_here(e) -> bool:
-        if not isinstance(e, ir.Call):
-            return False
-        if e.kind == "builtin":
-            spec = BUILTINS.get(e.name)
-            return spec is None or spec.reads
-        return True
+        """Its value cannot change if statements run before it (so it need not
+        be hoisted): no effects, no memory reads, no calls."""
+        return not (self.effects.must_run(e) or self.effects.reads(e) or self.effects.calls(e))
 
     def needs_statements(self, e: ir.Expr) -> bool:
         """Whether writing e takes statements, not just an expression."""
@@ -591,7 +563,7 @@ class Writer(LineWriter):
         t = deep_resolve(e.type)
         if not (is_scalar(t) or vector_parts(t) is not None):
             return False
-        return not any(self.needs_statements(b) or self.has_effects(b) for b in (e.then, e.otherwise))
+        return not any(self.needs_statements(b) or self.effects.must_run(b) for b in (e.then, e.otherwise))
 
     # ------------------------------------------------------------ statements
 

@@ -1,0 +1,44 @@
+"""The middle between checking and the writers: decisions every target shares,
+taken once on the checked IR (compiler/ir.py) instead of once per writer.
+
+What the three writers (wgsl/writer.py, msl/writer.py, ptx/writer.py) decide
+alike, and where they disagreed before this package:
+
+* Resolved types.  Every writer resolved unification variables itself
+  (`deep_resolve`), PTX also computed type families; each keyed its scalar
+  table by the checker's ("定长小数", 32) tuples.  Now: `types.concrete`
+  (variables followed, families reduced) and the `types.Scalar` enum that
+  every writer's scalar table is keyed by.
+* What an expression does besides its value (`effects.Effects`).  WGSL took
+  its facts from its own builtin table, counted every local call as an
+  effect and every user call as a memory read; MSL had a second table
+  (atomic loads were effects there, reads in WGSL; derivatives, texture
+  sampling and subgroup calls "uniform" in MSL but pure or effects in WGSL;
+  「新格」 missing, so everything) and looked through local calls into their
+  bodies; PTX asked whether a builtin is in the checker's RUNTIME_BUILTINS.
+  The shared decision: one table of facts per builtin (effect, reads,
+  neighbours, runtime), followed through top-level and local calls alike, so
+  a local call is an effect exactly when its body is.  An atomic load reads
+  and does not write.  Derivatives and subgroup calls need their neighbours.
+* Speculation.  A value may be computed before it is known to be needed only
+  when it must not run (`Effects.must_run`: an effect or a neighbour
+  operation) — WGSL's select and MSL's ?: ask this; PTX computes the right
+  side of 且/或 unconditionally only when it is `Effects.eager` (value nodes
+  and constant-like builtins).  WGSL's select stays limited to plain
+  scalar/vector values that need no statements (a printing rule of WGSL).
+* Evaluation order.  Left to right, as WGSL defines it.  An operand whose
+  value a later operand's statements could change is saved first: WGSL saves
+  one that is not stable (`must_run`, `reads` or `calls`) when a later operand
+  needs statements; MSL (C++ leaves operand order unspecified) saves operands
+  that touch memory (`Effects.touches_memory`) when a later one has an effect
+  or needs statements; PTX's instructions are in order by construction.
+* Still in each writer (printing decisions that would change golden text if
+  unified): value placement into destinations (WGSL and MSL each keep
+  Return/Discard/LoopExit; PTX moves registers), inlining of local functions
+  at each call, and tail recursion as loops — WGSL `loop {}` with every
+  changed parameter staged through a `let` when more than one changes, MSL
+  `while (true)` with the assignments ordered so that only a cycle needs a
+  temporary, PTX labels with only parameter registers staged.  Cells and
+  resources passed to a loop are references, never loop variables, in WGSL
+  and MSL; PTX refuses them.
+"""
