@@ -1,0 +1,141 @@
+"""The lowering middle (compiler/lower/): resolved types and the one effects
+analysis the three writers read, tested on the checked IR directly."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from frontend_util import LANGUAGE_SUM, check_text
+from zhuose.compiler import ir
+from zhuose.compiler.check.expressions import RUNTIME_BUILTINS
+from zhuose.compiler.lower.effects import BUILTIN_FACTS, PURE, Effects, builtin_facts
+from zhuose.compiler.lower.types import CONCRETE, Scalar, concrete, scalar
+from zhuose.compiler.types import TCon, TFamily, TTuple, scalar as checker_scalar
+
+INTERFACE = Path(__file__).resolve().parent.parent / "compiler" / "builtin" / "点染" / "点染本。着色器。接口。豫"
+
+BUFFER = """「数据」乃「存储缓冲」于（「数组」于「无三二」）也。
+「数据」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。
+"""
+
+
+def checked(tmp_path: Path, text: str):
+    ws, errors = check_text(tmp_path, text)
+    assert errors == []
+    module = ws.check(tmp_path / "测。着色器。豫").module
+    return module, {d.name: d for d in module.decls if isinstance(d, ir.Function)}
+
+
+def calls(e: ir.Expr, kind: str, name: str | None = None) -> list[ir.Call]:
+    return [n for n in ir.walk(e) if isinstance(n, ir.Call) and n.kind == kind and name in (None, n.name)]
+
+
+# ---------------------------------------------------------------- types
+
+
+def test_scalars_are_an_enum_of_the_checker_types():
+    assert scalar(checker_scalar("定长小数", 32)) is Scalar.F32
+    assert scalar(checker_scalar("定长小数", 16)) is Scalar.F16
+    assert scalar(checker_scalar("定长整数", 32)) is Scalar.I32
+    assert scalar(checker_scalar("定长无符号", 32)) is Scalar.U32
+    assert scalar(TCon("爻", (), "爻")) is Scalar.BOOL
+    assert scalar(TCon("整数", (), "整数")) is Scalar.ABSTRACT_INT
+    assert scalar(checker_scalar("定长小数", 64)) is None           # no target has it
+    assert scalar(TTuple((checker_scalar("定长小数", 32),) * 3)) is None
+    assert Scalar.ABSTRACT_FLOAT not in CONCRETE and len(CONCRETE) == 5
+
+
+def test_concrete_reduces_type_families():
+    f32 = checker_scalar("定长小数", 32)
+    vector = TTuple((f32,) * 3)
+    assert concrete(TFamily("元素", (vector,))) == f32
+    assert concrete(TTuple((TFamily("元素", (vector,)), f32))) == TTuple((f32, f32))
+
+
+# ---------------------------------------------------------------- the builtin table
+
+
+def test_every_fact_names_a_builtin_of_the_interface():
+    declared = set(re.findall(r"「([^」]+)」乃", INTERFACE.read_text(encoding="utf-8")))
+    assert set(BUILTIN_FACTS) <= declared
+
+
+def test_the_runtime_builtins_are_the_checkers():
+    """Until the registry: what may not run speculatively as a constant is what
+    the checker keeps out of constants."""
+    assert {n for n, f in BUILTIN_FACTS.items() if f.runtime} == set(RUNTIME_BUILTINS)
+
+
+@pytest.mark.parametrize("name, effect, reads, neighbours", [
+    ("加", False, False, False), ("读数组", False, True, False), ("写数组", True, False, False),
+    ("原子读", False, True, False), ("原子加", True, False, False), ("工作组屏障", True, False, True),
+    ("横差", False, False, True), ("子组求和", False, False, True), ("采样纹理", False, True, True),
+    ("矩阵片乘加", True, True, True), ("新格", True, False, False), ("数组长度", False, False, False),
+])
+def test_builtin_facts(name, effect, reads, neighbours):
+    f = builtin_facts(name)
+    assert (f.effect, f.reads, f.neighbours) == (effect, reads, neighbours)
+    assert builtin_facts("最大") is PURE
+
+
+# ---------------------------------------------------------------- speculation
+
+
+def test_a_local_call_is_an_effect_exactly_when_its_body_is(tmp_path):
+    module, functions = checked(tmp_path, BUFFER + """
+「纯」乃化「无三二」为「无三二」者也。
+「纯」者得「甲」而
+　令「倍」为得「乙」而「乙」加「乙」
+　而「倍」于「甲」
+也。
+
+「写」乃化「无三二」为「有」者也。
+「写」者得「甲」而
+　令「存」为得「乙」而「写数组」于「数据」于「乙」于「乙」
+　而「存」于「甲」
+也。
+""")
+    effects = Effects([module])
+    (pure,) = calls(functions["纯"].body, "local")
+    (write,) = calls(functions["写"].body, "local")
+    assert not effects.effect(pure) and not effects.must_run(pure) and not effects.reads(pure)
+    assert effects.effect(write) and effects.must_run(write) and effects.touches_memory(write)
+    assert effects.calls(pure) and not effects.eager(pure)
+
+
+def test_a_function_call_has_its_bodys_facts(tmp_path):
+    module, functions = checked(tmp_path, BUFFER + """
+「读」乃化「无三二」为「无三二」者也。
+「读」者得「甲」而「读数组」于「数据」于「甲」也。
+
+「用」乃化「无三二」为「无三二」者也。
+「用」者得「甲」而（「读」于「甲」）加「甲」也。
+""")
+    effects = Effects([module])
+    (call,) = calls(functions["用"].body, "function", "读")
+    assert effects.reads(call) and not effects.effect(call) and not effects.must_run(call)
+
+
+def test_tail_recursion_terminates_the_analysis(tmp_path):
+    module, functions = checked(tmp_path, LANGUAGE_SUM)
+    effects = Effects([module])
+    loops = calls(functions["求和"].body, "local")     # the first call and the tail call inside
+    assert len(loops) == 2 and all(c.local.recursive for c in loops)
+    assert not any(effects.effect(c) or effects.must_run(c) or effects.reads(c) for c in loops)
+
+
+def test_eager_values_are_constant_like(tmp_path):
+    module, functions = checked(tmp_path, BUFFER + """
+「试」乃化「无三二」为「爻」者也。
+「试」者得「甲」而
+　（「甲」小于（「新无三二」于「三」））且（（「读数组」于「数据」于「甲」）小于「甲」）
+也。
+""")
+    effects = Effects([module])
+    (both,) = calls(functions["试"].body, "builtin", "且")
+    left, right = both.args
+    assert effects.eager(left) and not effects.eager(right)
+    assert not effects.must_run(right)          # a read may be speculated, not computed eagerly
