@@ -1,4 +1,5 @@
-"""Pieces of target text that the C-like writers (WGSL, MSL) share."""
+"""Pieces of target text, and the statement walk, that the C-like writers
+(WGSL, MSL) share."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import struct
 
 from contextlib import contextmanager
 from dataclasses import dataclass
+
+from .. import ir
 
 INDENT = "  "
 
@@ -25,15 +28,38 @@ class Code:
         return self.operand() if spec == "p" else self.text
 
 
+# ---------------------------------------------------------------- destinations
+#
+# The statement writers (WGSL, MSL) turn a body expression into statements by
+# placing each value in a destination: the function's return, a variable, a
+# discarded statement, or the exit of a tail-recursive function's loop.
+
+
+class Return:
+    """The function's result."""
+
+
+class Discard:
+    """A value computed for its effects only."""
+
+
 @dataclass
 class Assign:
-    """A value's destination: assignment to a variable."""
+    """Assignment to a variable."""
 
     name: str
 
-    def deliver(self, w, code: Code | None) -> None:
-        if code is not None:
-            w.line(f"{self.name} = {code.text};")
+
+@dataclass
+class LoopExit:
+    """Leaving the loop of the local tail-recursive function `fun` with its
+    value, which then goes to `inner`."""
+
+    fun: object
+    inner: Return | Discard | Assign
+
+
+RETURN, DISCARD = Return(), Discard()
 
 
 def float_text(value) -> str:
@@ -72,3 +98,54 @@ class LineWriter:
             yield
         finally:
             self.depth -= 1
+
+
+class StatementWriter(LineWriter):
+    """The walk both statement writers share: a body expression's value placed
+    in a destination.  A writer supplies how 令 binds (`bind`), how a 若 that
+    needs statements is written (`if_into`, when `is_statement_if`), how a
+    local call is inlined or becomes a loop (`local_call_into`), how a plain
+    value becomes text (`expr`), and the text of a discarded value
+    (`DISCARDED`)."""
+
+    DISCARDED = "{};"
+
+    def into(self, e: ir.Expr, dest) -> None:
+        """Write statements that compute e and deliver its value to dest."""
+        if isinstance(e, ir.Seq):
+            for item in e.items[:-1]:
+                self.into(item, DISCARD)
+            self.into(e.items[-1], dest)
+        elif isinstance(e, ir.Let):
+            self.bind(e.var, e.value)
+            self.into(e.body, dest)
+        elif isinstance(e, ir.LetFun):
+            self.into(e.body, dest)
+        elif isinstance(e, ir.If) and self.is_statement_if(e):
+            self.if_into(e, dest)
+        elif isinstance(e, ir.Call) and e.kind == "local":
+            self.local_call_into(e, dest)
+        else:
+            self.value_into(e, dest)
+
+    def value_into(self, e: ir.Expr, dest) -> None:
+        self.deliver(dest, self.expr(e))
+
+    def deliver(self, dest, code: Code | None) -> None:
+        """Place a value (None: of type 有, nothing to place) in dest."""
+        if isinstance(dest, LoopExit):
+            self.deliver(dest.inner, code)
+            if not isinstance(dest.inner, Return):
+                self.line("break;")
+        elif code is None:
+            if isinstance(dest, Return):
+                self.return_nothing()
+        elif isinstance(dest, Return):
+            self.line(f"return {code.text};")
+        elif isinstance(dest, Assign):
+            self.line(f"{dest.name} = {code.text};")
+        else:
+            self.line(self.DISCARDED.format(code.text))
+
+    def return_nothing(self) -> None:
+        """A function of type 有 ends by falling off its end."""

@@ -26,6 +26,16 @@ CONCRETE = (Scalar.F32, Scalar.F16, Scalar.I32, Scalar.U32, Scalar.BOOL)
 _BY_KEY = {s.value: s for s in Scalar}
 
 
+def head(t) -> str | None:
+    """The name of a constructed type (「存储缓冲」, 「格」, 「有」 …), else None."""
+    t = resolve(t)
+    return t.name if isinstance(t, TCon) else None
+
+
+def is_unit(t) -> bool:
+    return head(t) == "有"
+
+
 def scalar(t) -> Scalar | None:
     """The scalar a type is; None for other types (vectors included) and for
     widths no target has (「定长小数」于 64)."""

@@ -34,9 +34,9 @@ from .. import EntryInfo, Translation
 from ...valid.consteval import KnownValues, is_abstract, scalar_of as const_scalar, written_number
 from ..names import NameAllocator
 from ..targets import MSL
-from ..text import INDENT, Assign, Code, LineWriter, float_text, narrow_float_text
+from ..text import DISCARD, INDENT, RETURN, Assign, Code, LoopExit, StatementWriter, float_text, narrow_float_text
 from ...lower.effects import Effects
-from ...lower.types import Scalar, scalar
+from ...lower.types import Scalar, head, is_unit, scalar
 from . import fragments
 from .builtins import BUILTINS, CELL, Special, Template
 
@@ -111,49 +111,7 @@ class MslEntry(EntryInfo):
         return "；".join(parts)
 
 
-# ---------------------------------------------------------------- destinations
-
-
-class Return:
-    def deliver(self, w: "MslWriter", code: Code | None) -> None:
-        if code is not None:
-            w.line(f"return {code.text};")
-        elif w.loop_depth:
-            w.line("return;")
-
-
-class Discard:
-    def deliver(self, w: "MslWriter", code: Code | None) -> None:
-        if code is not None:
-            w.line(f"(void)({code.text});")
-
-
-@dataclass
-class LoopExit:
-    """Leaving the loop of a local tail-recursive function with its value."""
-
-    fun: ir.LocalFun
-    inner: Return | Discard | Assign
-
-    def deliver(self, w: "MslWriter", code: Code | None) -> None:
-        self.inner.deliver(w, code)
-        if not isinstance(self.inner, Return):
-            w.line("break;")
-
-
-DISCARD = Discard()
-
-
 # ---------------------------------------------------------------- IR helpers
-
-
-def head(t) -> str | None:
-    t = resolve(t)
-    return t.name if isinstance(t, TCon) else None
-
-
-def is_unit(t) -> bool:
-    return head(t) == "有"
 
 
 def scalar_kind(t) -> str | None:
@@ -208,8 +166,10 @@ class Uses:
 # ---------------------------------------------------------------- the writer
 
 
-class MslWriter(LineWriter):
+class MslWriter(StatementWriter):
     """Writes one shader source (with its imported shader sources) as MSL."""
+
+    DISCARDED = "(void)({});"
 
     def __init__(self, info) -> None:
         self.modules = modules = info.modules   # from the validation pass (compiler/valid/)
@@ -610,7 +570,7 @@ class MslWriter(LineWriter):
         result = "void" if is_unit(decl.type.result) else self.type_text(decl.type.result, self.at_name(decl))
         self.depth = 1
         self.known.evaluate(decl.body)
-        self.into(decl.body, Return())
+        self.into(decl.body, RETURN)
         return "\n".join([self._signature(f"{result} {self.globals[key]}", params)] + self.lines + ["}"])
 
     @staticmethod
@@ -637,7 +597,7 @@ class MslWriter(LineWriter):
         lengths = self._entry_resources(key, decl, entry, params)
         result = self._entry_result(decl, entry)
         self.known.evaluate(decl.body)
-        self.into(decl.body, Return())
+        self.into(decl.body, RETURN)
         text_params = [f"{t} {n} [[{a}]]" for t, n, a in params]
         header = f"{STAGE_KEYWORD[entry.stage]} {result} {name}"
         lines = [self._signature(header, text_params)] + self.lines + ["}"]
@@ -778,30 +738,29 @@ class MslWriter(LineWriter):
 
     # ------------------------------------------------------------ statements
 
-    def into(self, e: ir.Expr, dest) -> None:
-        """Write statements that compute e and deliver its value to dest."""
-        if isinstance(e, ir.Seq):
-            for item in e.items[:-1]:
-                self.into(item, DISCARD)
-            self.into(e.items[-1], dest)
-        elif isinstance(e, ir.Let):
-            self._bind(e.var, e.value)
-            self.into(e.body, dest)
-        elif isinstance(e, ir.LetFun):
-            self.into(e.body, dest)
-        elif isinstance(e, ir.If):
-            self._if_statement(self.expr(e.cond), e, dest)
-        elif isinstance(e, ir.Call) and e.kind == "local":
-            if isinstance(dest, LoopExit) and dest.fun is e.local:
-                self._next_iteration(e)
-            else:
-                self._local_call(e, dest)
-        elif is_unit(e.type):
-            self._unit_statement(e)
-            dest.deliver(self, None)
+    def is_statement_if(self, e: ir.If) -> bool:
+        return True
+
+    def if_into(self, e: ir.If, dest) -> None:
+        self._if_statement(self.expr(e.cond), e, dest)
+
+    def local_call_into(self, call: ir.Call, dest) -> None:
+        if isinstance(dest, LoopExit) and dest.fun is call.local:
+            self._next_iteration(call)
         else:
-            code = self.expr(e)
-            dest.deliver(self, code)
+            self._local_call(call, dest)
+
+    def value_into(self, e: ir.Expr, dest) -> None:
+        if is_unit(e.type):
+            self._unit_statement(e)
+            self.deliver(dest, None)
+        else:
+            self.deliver(dest, self.expr(e))
+
+    def return_nothing(self) -> None:
+        """Inside a loop, a function of type 有 leaves with `return;`."""
+        if self.loop_depth:
+            self.line("return;")
 
     def _unit_statement(self, e: ir.Expr) -> None:
         if isinstance(e, (ir.BuiltinValue, ir.LocalRef, ir.GlobalRef, ir.Literal)):
@@ -832,14 +791,14 @@ class MslWriter(LineWriter):
             else:
                 with self.capture() as lines:
                     with self.block():
-                        dest.deliver(self, None)
+                        self.deliver(dest, None)
                 if lines:
                     self.line("} else {")
                     self.lines.extend(lines)
             break
         self.line("}")
 
-    def _bind(self, var: ir.LocalVar, value: ir.Expr) -> None:
+    def bind(self, var: ir.LocalVar, value: ir.Expr) -> None:
         """令: a const, a mutable variable for a cell, nothing for 有."""
         if is_unit(value.type):
             self.into(value, DISCARD)
@@ -875,11 +834,11 @@ class MslWriter(LineWriter):
             # `break` inside the new loop would leave only that loop
             if is_unit(call.type):
                 self._local_call(call, DISCARD)
-                dest.deliver(self, None)
+                self.deliver(dest, None)
             else:
                 result = self._temp(call.type, (call.start, call.end), f"{fun.name}值")
                 self._local_call(call, Assign(result))
-                dest.deliver(self, Code(result))
+                self.deliver(dest, Code(result))
             return
         args = self.arguments(call.args)
         if not fun.recursive:
@@ -1028,7 +987,7 @@ class MslWriter(LineWriter):
         return Code(result)
 
     def _expr_Let(self, e: ir.Let) -> Code:
-        self._bind(e.var, e.value)
+        self.bind(e.var, e.value)
         return self.expr(e.body)
 
     def _expr_LetFun(self, e: ir.LetFun) -> Code:

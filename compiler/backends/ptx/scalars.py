@@ -89,11 +89,6 @@ def fits(kind: Scalar, value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def is_unit(t: Type) -> bool:
-    t = concrete(t)
-    return isinstance(t, TCon) and t.name == "有"
-
-
 def leaves(t: Type) -> list[Scalar]:
     """The scalar kinds of a value of type t, in register order."""
     out: list[Scalar] = []

@@ -20,13 +20,13 @@ from ...diagnostics import Diagnostic
 from ...types import TCon, TRecord, Type
 from .. import EntryInfo, Translation
 from ...lower.effects import Effects
-from ...lower.types import concrete
+from ...lower.types import concrete, is_unit
 from ..names import target_name
 from .layout import layout_of, memory_leaves, round_up, stride_of
 from .mangle import ENTRY_PREFIX, SHARED_PREFIX, mangle
 from .ops import BARRIER, ENTRY_INPUTS, LOGIC, OPS, UNAVAILABLE, literal_argument
 from .scalars import (F16, F32, PRED, S32, U32, U64, Scalar, Unsupported, address_text, f32_text,
-                      fits, is_immediate, is_numeric, is_unit, items, leaves)
+                      fits, is_immediate, is_numeric, items, leaves)
 
 HEADER = ".version 8.0\n.target sm_80\n.address_size 64\n"
 REGISTER_CLASSES = (PRED, F16, U32, U64)   # declared in this order: %p %h %r %rd

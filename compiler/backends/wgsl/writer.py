@@ -11,8 +11,6 @@ branches are plain values of a scalar or vector type becomes select.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ... import ir
 from ...builtin.io import BUILTIN_IO
 from ...diagnostics import Diagnostic
@@ -21,14 +19,14 @@ from ...types import (TCon, TError, TRecord, TTuple, deep_resolve, is_scalar, ma
 from .. import EntryInfo, Translation
 from ..names import NameAllocator
 from ..targets import WGSL
-from ..text import INDENT, Assign, Code, LineWriter, float_text, narrow_float_text
+from ..text import DISCARD, INDENT, RETURN, Assign, Code, Discard, LoopExit, StatementWriter, float_text, narrow_float_text
 from .builtins import BUILTINS, UNAVAILABLE_TYPES
 from ...valid.stages import workgroup_variables
 from ...valid.uniformity import requires_uniform
 from ...valid.consteval import ConstEvaluator, KnownValues, is_abstract, scalar_of
 from .layout import buffer_problem
 from ...lower.effects import Effects
-from ...lower.types import Scalar, scalar
+from ...lower.types import Scalar, head, is_unit, scalar
 
 SCALARS = {Scalar.F32: "f32", Scalar.F16: "f16", Scalar.I32: "i32", Scalar.U32: "u32"}
 HANDLES = {"采样器": "sampler", "深度纹理二维": "texture_depth_2d", "比较采样器": "sampler_comparison"}
@@ -39,30 +37,6 @@ RESOURCE_TYPES = {"存储缓冲", "均匀缓冲", "工作组变量", "纹理二�
 SUBGROUP_IO = {"子组调用序", "子组大小"}
 NOT_PARAMETERS = {"存储缓冲", "均匀缓冲", "工作组变量", "格"}   # textures and samplers may be parameters
 
-
-
-# ---------------------------------------------------------------- destinations
-
-
-class Return:
-    def deliver(self, w: "Writer", code: Code | None) -> None:
-        if code is not None:
-            w.line(f"return {code.text};")
-
-
-class Discard:
-    def deliver(self, w: "Writer", code: Code | None) -> None:
-        if code is not None:
-            w.line(f"_ = {code.text};")
-
-
-@dataclass
-class LoopExit:
-    inner: Discard | Assign
-
-    def deliver(self, w: "Writer", code: Code | None) -> None:
-        self.inner.deliver(w, code)
-        w.line("break;")
 
 
 # ---------------------------------------------------------------- literals
@@ -88,16 +62,6 @@ def _uses(e: ir.Expr, builtins) -> bool:
     return any(isinstance(n, ir.Call) and n.kind == "builtin" and n.name in builtins for n in ir.walk(e))
 
 
-def is_unit(t) -> bool:
-    t = resolve(t)
-    return isinstance(t, TCon) and t.name == "有"
-
-
-def head(t) -> str | None:
-    t = resolve(t)
-    return t.name if isinstance(t, TCon) else None
-
-
 def is_integer(t) -> bool:
     s = scalar_of(t)
     return s is not None and s.kind in ("int", "uint")
@@ -106,8 +70,10 @@ def is_integer(t) -> bool:
 # ---------------------------------------------------------------- the writer
 
 
-class Writer(LineWriter):
+class Writer(StatementWriter):
     """Writes one shader source (with its imported shader sources) as WGSL."""
+
+    DISCARDED = "_ = {};"
 
     def __init__(self, info) -> None:
         self.modules = info.modules            # from the validation pass (compiler/valid/)
@@ -426,7 +392,7 @@ class Writer(LineWriter):
         self.depth = 1
         if entry is not None and entry.stage == "计算":
             self._zero_workgroup(decl, entry, params)
-        self.into(decl.body, Return())
+        self.into(decl.body, RETURN)
         header = []
         if entry is not None:
             header.append(f"@compute @workgroup_size({_workgroup_size(entry.workgroup_shape)})" if entry.stage == "计算"
@@ -567,25 +533,10 @@ class Writer(LineWriter):
 
     # ------------------------------------------------------------ statements
 
-    def into(self, e: ir.Expr, dest) -> None:
-        """Write e so that its value goes to dest."""
-        if isinstance(e, ir.If) and not self.selectable(e):
-            self._if_into(e, dest)
-        elif isinstance(e, ir.Let):
-            self.bind(e.var, e.value)
-            self.into(e.body, dest)
-        elif isinstance(e, ir.LetFun):
-            self.into(e.body, dest)
-        elif isinstance(e, ir.Seq):
-            for item in e.items[:-1]:
-                self.into(item, Discard())
-            self.into(e.items[-1], dest)
-        elif isinstance(e, ir.Call) and e.kind == "local":
-            self._local_call_into(e, dest)
-        else:
-            dest.deliver(self, self.expr(e))
+    def is_statement_if(self, e: ir.If) -> bool:
+        return not self.selectable(e)
 
-    def _if_into(self, e: ir.If, dest) -> None:
+    def if_into(self, e: ir.If, dest) -> None:
         cond = self.expr(e.cond)
         self.line(f"if {cond.text} {{")
         with self.block():
@@ -597,7 +548,7 @@ class Writer(LineWriter):
             with self.block():
                 self.into(rest.then, dest)
             rest = rest.otherwise
-        lines = self.captured(lambda: self.into(rest, dest) if rest is not None else dest.deliver(self, None))
+        lines = self.captured(lambda: self.into(rest, dest) if rest is not None else self.deliver(dest, None))
         if lines:
             self.line("} else {")
             self.lines.extend(lines)
@@ -609,7 +560,7 @@ class Writer(LineWriter):
         t = deep_resolve(var.type)
         span = (var.start, var.end)
         if is_unit(t):
-            self.into(value, Discard())
+            self.into(value, DISCARD)
             self.bound[id(var)] = None
         elif head(t) == "格" and isinstance(value, ir.Call) and value.name == "新格":
             init = self.expr(value.args[0])
@@ -640,7 +591,7 @@ class Writer(LineWriter):
             return Code("?")
         return self.expr(e)
 
-    def _local_call_into(self, call: ir.Call, dest) -> None:
+    def local_call_into(self, call: ir.Call, dest) -> None:
         fun = call.local
         if id(fun) in self.loops:
             self._continue(call)
@@ -665,7 +616,7 @@ class Writer(LineWriter):
             self.line(f"var {name}: {self.concrete_type(p.type, (p.start, p.end))} = {code.text};")
             self.bound[id(p)] = Code(name)
             slots.append((p, name))
-        exit, after = self._loop_exit(dest, fun.result, (call.start, call.end))
+        exit, after = self._loop_exit(fun, dest, (call.start, call.end))
         self.loops[id(fun)] = slots
         self.line("loop {")
         with self.block():
@@ -674,18 +625,18 @@ class Writer(LineWriter):
         del self.loops[id(fun)]
         after()
 
-    def _loop_exit(self, dest, result, span):
+    def _loop_exit(self, fun: ir.LocalFun, dest, span):
         """Where a loop's value goes, and what follows the loop.  Every exit
         breaks out of the loop: naga wants a function to end in a return."""
         if isinstance(dest, (Assign, Discard)):
-            return LoopExit(dest), lambda: None
+            return LoopExit(fun, dest), lambda: None
         if isinstance(dest, LoopExit):       # then the enclosing loop ends too
-            return LoopExit(dest.inner), lambda: self.line("break;")
-        if is_unit(result):
-            return LoopExit(Discard()), lambda: None
+            return LoopExit(fun, dest.inner), lambda: self.line("break;")
+        if is_unit(fun.result):
+            return LoopExit(fun, DISCARD), lambda: None
         name = self.scope.claim("值")
-        self.line(f"var {name}: {self.concrete_type(result, span)};")
-        return LoopExit(Assign(name)), lambda: dest.deliver(self, Code(name))
+        self.line(f"var {name}: {self.concrete_type(fun.result, span)};")
+        return LoopExit(fun, Assign(name)), lambda: self.deliver(dest, Code(name))
 
     def _continue(self, call: ir.Call) -> None:
         """A tail call of the loop's own function: new arguments into
@@ -732,10 +683,10 @@ class Writer(LineWriter):
             return self.expr(e.body)
         if isinstance(e, ir.Seq):
             for item in e.items[:-1]:
-                self.into(item, Discard())
+                self.into(item, DISCARD)
             return self.expr(e.items[-1])
         if is_unit(e.type):
-            self.into(e, Discard())
+            self.into(e, DISCARD)
             return None
         name = self.scope.claim("值")
         self.line(f"var {name}: {self.concrete_type(e.type, (e.start, e.end))};")
