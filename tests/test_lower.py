@@ -139,3 +139,16 @@ def test_eager_values_are_constant_like(tmp_path):
     left, right = both.args
     assert effects.eager(left) and not effects.eager(right)
     assert not effects.must_run(right)          # a read may be speculated, not computed eagerly
+
+
+# ---------------------------------------------------------------- module
+
+
+def test_an_entry_runs_its_own_modules_function_else_the_nearest_imports():
+    def module(path, *names):
+        return ir.Module(path, path, "包", False, decls=[ir.Function(n) for n in names])
+    modules = [module("甲", "核", "辅"), module("乙", "辅"), module("丙", "主")]
+    assert ir.function_key(modules, "主") == ("丙", "主")
+    assert ir.function_key(modules, "辅") == ("乙", "辅")
+    assert ir.function_key(modules, "核") == ("甲", "核")
+    assert ir.function_key(modules, "无") == ("丙", "无")     # the entry's own module names the missing one

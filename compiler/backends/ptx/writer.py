@@ -162,11 +162,11 @@ class Writer:
         self.diagnostics.append(Diagnostic(site.path, start, site.decl.start + span[1], message, site.decl.name))
 
     def _entry_function(self, entry: ir.Entry) -> tuple[str, ir.Function]:
-        for m in reversed(self.modules):
-            decl = self.decls.get((m.path, entry.function))
-            if isinstance(decl, ir.Function):
-                return m.path, decl
-        raise Unsupported(f"找不到入口函数「{entry.function}」", (0, entry.name_end))
+        key = ir.function_key(self.modules, entry.function)
+        decl = self.decls.get(key)
+        if not isinstance(decl, ir.Function):
+            raise Unsupported(f"找不到入口函数「{entry.function}」", (0, entry.name_end))
+        return key[0], decl
 
     def _entry(self, entry: ir.Entry, names: dict[str, str]) -> tuple[str, PtxEntryInfo] | None:
         self._begin()
