@@ -32,13 +32,23 @@ alike, and where they disagreed before this package:
   needs statements; MSL (C++ leaves operand order unspecified) saves operands
   that touch memory (`Effects.touches_memory`) when a later one has an effect
   or needs statements; PTX's instructions are in order by construction.
+* Value placement.  WGSL and MSL each had Return/Discard/LoopExit
+  destinations and their own walk placing a body's value in them; they
+  agreed on all but the text of a discarded value, whether a 若 may stay an
+  expression (WGSL select) and MSL's `return;` inside a loop.  Now one walk,
+  `backends/text.py` `StatementWriter`, with those three as hooks.  PTX
+  places values in registers and keeps its own walk.
+* Which function an entry runs: its own module's, else the nearest
+  import's — `ir.function_key`, read by all three writers, the wgpu runtime
+  and the reference interpreter (the stage rules in valid/stages.py still
+  keep their copy).
 * Still in each writer (printing decisions that would change golden text if
-  unified): value placement into destinations (WGSL and MSL each keep
-  Return/Discard/LoopExit; PTX moves registers), inlining of local functions
-  at each call, and tail recursion as loops — WGSL `loop {}` with every
-  changed parameter staged through a `let` when more than one changes, MSL
-  `while (true)` with the assignments ordered so that only a cycle needs a
-  temporary, PTX labels with only parameter registers staged.  Cells and
-  resources passed to a loop are references, never loop variables, in WGSL
-  and MSL; PTX refuses them.
+  unified): inlining of local functions at each call, and tail recursion as
+  loops — WGSL `loop {}` with every changed parameter staged through a `let`
+  when more than one changes, MSL `while (true)` with the assignments ordered
+  so that only a cycle needs a temporary, PTX labels with only parameter
+  registers staged.  Cells and resources passed to a loop are references,
+  never loop variables, in WGSL; MSL treats only cells so; PTX refuses both.
+  Which struct a record type is: WGSL looks up (module, name) then the
+  shape, MSL the bare name then the shape.
 """
