@@ -69,10 +69,17 @@ def test_the_runtime_builtins_are_the_checkers():
     assert {n for n, f in BUILTIN_FACTS.items() if f.runtime} == set(RUNTIME_BUILTINS)
 
 
+def test_what_needs_neighbours_is_what_needs_uniform_control_flow():
+    from zhuose.compiler.valid.uniformity import requires_uniform
+    builtins = set(re.findall(r"「([^」]+)」乃(?:化|凡)", INTERFACE.read_text(encoding="utf-8")))
+    assert {"横差", "工作组屏障", "子组求和", "矩阵片乘加", "比较采样"} <= builtins
+    assert {n for n in builtins if builtin_facts(n).neighbours} == {n for n in builtins if requires_uniform(n)}
+
+
 @pytest.mark.parametrize("name, effect, reads, neighbours", [
     ("加", False, False, False), ("读数组", False, True, False), ("写数组", True, False, False),
     ("原子读", False, True, False), ("原子加", True, False, False), ("工作组屏障", True, False, True),
-    ("横差", False, False, True), ("子组求和", False, False, True), ("采样纹理", False, True, True),
+    ("横差", False, False, True), ("子组求和", False, False, True), ("采样纹理", False, True, True), ("比较采样", False, True, True),
     ("矩阵片乘加", True, True, True), ("新格", True, False, False), ("数组长度", False, False, False),
 ])
 def test_builtin_facts(name, effect, reads, neighbours):
