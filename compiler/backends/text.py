@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from .. import ir
+from ..types import deep_resolve, matrix_parts
 
 INDENT = "  "
 
@@ -60,6 +61,17 @@ class LoopExit:
 
 
 RETURN, DISCARD = Return(), Discard()
+
+
+def projected(base: Code, e: ir.Project, fields: dict[str, str] | None) -> Code:
+    """A projection as both C-like targets write it: a struct member by its
+    field name in `fields`, a matrix column by index, a vector component by
+    letter."""
+    if e.field is not None:
+        return Code(f"{base.operand()}.{fields[e.field]}")
+    if matrix_parts(deep_resolve(e.base.type)) is not None:
+        return Code(f"{base.operand()}[{e.index}]")
+    return Code(f"{base.operand()}.{'xyzw'[e.index]}")
 
 
 def float_text(value) -> str:

@@ -34,7 +34,8 @@ from .. import EntryInfo, Translation
 from ...valid.consteval import KnownValues, is_abstract, scalar_of as const_scalar, written_number
 from ..names import NameAllocator
 from ..targets import MSL
-from ..text import DISCARD, INDENT, RETURN, Assign, Code, LoopExit, StatementWriter, float_text, narrow_float_text
+from ..text import (DISCARD, INDENT, RETURN, Assign, Code, LoopExit, StatementWriter, float_text, narrow_float_text,
+                    projected)
 from ...lower.effects import Effects
 from ...lower.types import Scalar, head, is_unit, scalar
 from . import fragments
@@ -44,7 +45,6 @@ HEADER = "#include <metal_stdlib>\nusing namespace metal;"
 SCALARS = {Scalar.F32: "float", Scalar.F16: "half", Scalar.I32: "int", Scalar.U32: "uint"}
 ABSTRACT = {"整数": "int", "小数": "float"}   # what a declared abstract number becomes
 HANDLES = {"采样器": "sampler", "比较采样器": "sampler", "深度纹理二维": "depth2d<float>"}
-COMPONENTS = "xyzw"
 SLOT_KIND = {"storage": "buffer", "uniform": "buffer", "texture": "texture",
              "depth_texture": "texture", "sampler": "sampler", "comparison_sampler": "sampler"}
 LENGTHS_SLOT = 30         # [[buffer(30)]]: the array lengths of 「数组长度」
@@ -956,10 +956,8 @@ class MslWriter(StatementWriter):
             struct = self._struct_name(e.base.type)
             if struct is None:
                 raise TranslationFailure((e.start, e.end), f"金属写不出没有名字的记录类型{self.show(e.base.type)}")
-            return Code(f"{base.operand()}.{self.structs[struct][2][e.field]}")
-        if matrix_parts(deep_resolve(e.base.type)) is not None:
-            return Code(f"{base.operand()}[{e.index}]")
-        return Code(f"{base.operand()}.{COMPONENTS[e.index]}")
+            return projected(base, e, self.structs[struct][2])
+        return projected(base, e, None)
 
     def _expr_MakeTuple(self, e: ir.MakeTuple) -> Code:
         items = self.arguments(e.items)

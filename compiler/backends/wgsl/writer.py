@@ -19,7 +19,8 @@ from ...types import (TCon, TError, TRecord, TTuple, deep_resolve, is_scalar, ma
 from .. import EntryInfo, Translation
 from ..names import NameAllocator
 from ..targets import WGSL
-from ..text import DISCARD, INDENT, RETURN, Assign, Code, Discard, LoopExit, StatementWriter, float_text, narrow_float_text
+from ..text import (DISCARD, INDENT, RETURN, Assign, Code, Discard, LoopExit, StatementWriter, float_text,
+                    narrow_float_text, projected)
 from .builtins import BUILTINS, UNAVAILABLE_TYPES
 from ...valid.stages import workgroup_variables
 from ...valid.uniformity import requires_uniform
@@ -31,7 +32,6 @@ from ...lower.types import Scalar, head, is_unit, scalar
 SCALARS = {Scalar.F32: "f32", Scalar.F16: "f16", Scalar.I32: "i32", Scalar.U32: "u32"}
 HANDLES = {"采样器": "sampler", "深度纹理二维": "texture_depth_2d", "比较采样器": "sampler_comparison"}
 STAGE_ATTRIBUTE = {"顶点": "@vertex", "片元": "@fragment"}
-SWIZZLE = "xyzw"
 UNNAMED_RECORD = "WGSL 写不出没有名字的记录类型"
 RESOURCE_TYPES = {"存储缓冲", "均匀缓冲", "工作组变量", "纹理二维", "采样器", "深度纹理二维", "比较采样器"}
 SUBGROUP_IO = {"子组调用序", "子组大小"}
@@ -733,10 +733,8 @@ class Writer(StatementWriter):
             if struct is None:
                 self.type_text(t, (e.base.start, e.base.end))
                 return Code("?")
-            return Code(f"{base.operand()}.{self.structs[struct][2][e.field]}")
-        if matrix_parts(t) is not None:
-            return Code(f"{base.operand()}[{e.index}]")
-        return Code(f"{base.operand()}.{SWIZZLE[e.index]}")
+            return projected(base, e, self.structs[struct][2])
+        return projected(base, e, None)
 
     def _MakeTuple(self, e: ir.MakeTuple) -> Code:
         codes = self.operands(e.items)
