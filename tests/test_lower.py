@@ -3,19 +3,16 @@ analysis the three writers read, tested on the checked IR directly."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
 from frontend_util import LANGUAGE_SUM, check_text
 from zhuose.compiler import ir
-from zhuose.compiler.check.expressions import RUNTIME_BUILTINS
-from zhuose.compiler.lower.effects import BUILTIN_FACTS, PURE, Effects, builtin_facts
+from zhuose.compiler.lower.effects import Effects, Facts, builtin_facts
 from zhuose.compiler.lower.types import CONCRETE, Scalar, concrete, scalar
 from zhuose.compiler.types import TCon, TFamily, TTuple, scalar as checker_scalar
-
-INTERFACE = Path(__file__).resolve().parent.parent / "compiler" / "builtin" / "点染" / "点染本。着色器。接口。豫"
+from zhuose.compiler.valid import registry
 
 BUFFER = """「数据」乃「存储缓冲」于（「数组」于「无三二」）也。
 「数据」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。
@@ -55,37 +52,57 @@ def test_concrete_reduces_type_families():
     assert concrete(TTuple((TFamily("元素", (vector,)), f32))) == TTuple((f32, f32))
 
 
-# ---------------------------------------------------------------- the builtin table
+# ---------------------------------------------------------------- the builtin facts (from the registry)
 
 
-def test_every_fact_names_a_builtin_of_the_interface():
-    declared = set(re.findall(r"「([^」]+)」乃", INTERFACE.read_text(encoding="utf-8")))
-    assert set(BUILTIN_FACTS) <= declared
+def test_pure_is_what_may_stand_in_a_constant():
+    """Every builtin the registry knows: pure (computed eagerly by PTX) exactly
+    when a constant may hold it, and then it neither writes, reads nor needs
+    its neighbours."""
+    for name in registry.TABLE:
+        f = builtin_facts(name)
+        assert f.pure == registry.allowed_in_constant(name), name
+        if f.pure:
+            assert f == Facts(pure=True), name
 
 
-def test_the_runtime_builtins_are_the_checkers():
-    """Until the registry: what may not run speculatively as a constant is what
-    the checker keeps out of constants."""
-    assert {n for n, f in BUILTIN_FACTS.items() if f.runtime} == set(RUNTIME_BUILTINS)
+def test_what_touches_memory_or_neighbours_is_never_a_constant():
+    for name in registry.TABLE:
+        f = builtin_facts(name)
+        if f.effect or f.reads or f.neighbours:
+            assert not registry.allowed_in_constant(name), name
 
 
-def test_what_needs_neighbours_is_what_needs_uniform_control_flow():
-    from zhuose.compiler.valid.uniformity import requires_uniform
-    builtins = set(re.findall(r"「([^」]+)」乃(?:化|凡)", INTERFACE.read_text(encoding="utf-8")))
-    assert {"横差", "工作组屏障", "子组求和", "矩阵片乘加", "比较采样"} <= builtins
-    assert {n for n in builtins if builtin_facts(n).neighbours} == {n for n in builtins if requires_uniform(n)}
+def test_every_kind_that_writes_reads_or_needs_neighbours_has_such_a_builtin():
+    """The kind table's new columns are used: no kind claims an effect or a
+    read that none of its rows has."""
+    for kind, spec in registry.KINDS.items():
+        names = registry.of_kind(kind)
+        assert names, kind
+        if spec.effect:
+            assert any(builtin_facts(n).effect for n in names), kind
+        if spec.reads:
+            assert any(builtin_facts(n).reads for n in names), kind
 
 
 @pytest.mark.parametrize("name, effect, reads, neighbours", [
     ("加", False, False, False), ("读数组", False, True, False), ("写数组", True, False, False),
     ("原子读", False, True, False), ("原子加", True, False, False), ("工作组屏障", True, False, True),
-    ("横差", False, False, True), ("子组求和", False, False, True), ("采样纹理", False, True, True), ("比较采样", False, True, True),
-    ("矩阵片乘加", True, True, True), ("新格", True, False, False), ("数组长度", False, False, False),
+    ("横差", False, False, True), ("子组求和", False, False, True), ("子组选一", False, False, True),
+    ("采样纹理", False, True, True), ("比较采样", False, True, True), ("按层采样纹理", False, True, False),
+    ("读纹素", False, True, False), ("纹理尺寸", False, False, False), ("舍弃", True, False, False),
+    ("矩阵片乘加", True, True, True), ("满矩阵片累", True, True, True), ("存矩阵片累到存储", True, True, True),
+    ("新格", True, False, False), ("写格", True, False, False), ("读格", False, True, False),
+    ("数组长度", False, False, False), ("绑定", False, False, False),
 ])
 def test_builtin_facts(name, effect, reads, neighbours):
     f = builtin_facts(name)
     assert (f.effect, f.reads, f.neighbours) == (effect, reads, neighbours)
-    assert builtin_facts("最大") is PURE
+
+
+def test_a_value_the_registry_does_not_know_is_neither_an_effect_nor_pure():
+    assert builtin_facts("最大") == Facts(pure=True)
+    assert builtin_facts("自家内建") == Facts()
 
 
 # ---------------------------------------------------------------- speculation

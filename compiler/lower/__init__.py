@@ -16,10 +16,13 @@ alike, and where they disagreed before this package:
   sampling and subgroup calls "uniform" in MSL but pure or effects in WGSL;
   「新格」 missing, so everything) and looked through local calls into their
   bodies; PTX asked whether a builtin is in the checker's RUNTIME_BUILTINS.
-  The shared decision: one table of facts per builtin (effect, reads,
-  neighbours, runtime), followed through top-level and local calls alike, so
-  a local call is an effect exactly when its body is.  An atomic load reads
-  and does not write.  Derivatives and subgroup calls need their neighbours.
+  The shared decision: each builtin's facts (effect, reads, neighbours,
+  pure) come from its registry record (compiler/valid/registry.py: the
+  kind's `effect` and `reads` columns, `uniform` for neighbours, the
+  constant kinds for pure), followed through top-level and local calls
+  alike, so a local call is an effect exactly when its body is.  An atomic
+  load reads and does not write.  Derivatives and subgroup calls need their
+  neighbours.
 * Speculation.  A value may be computed before it is known to be needed only
   when it must not run (`Effects.must_run`: an effect or a neighbour
   operation) — WGSL's select and MSL's ?: ask this; PTX computes the right

@@ -1,7 +1,8 @@
 """What an expression does besides computing its value, decided once for
-every writer: whether it writes or synchronises, reads memory, needs its
-neighbouring invocations, calls user code, or is a constant-like value that
-may be computed before it is known to be needed.
+every writer from the builtin registry's records: whether it writes or
+synchronises, reads memory, needs its neighbouring invocations, calls user
+code, or is a constant-like value that may be computed before it is known to
+be needed.
 
 The facts follow calls: a top-level function's call has its body's facts, and
 so has a local function's call (a local call is an effect only when its body
@@ -11,56 +12,43 @@ is: the shared decision, see the package docstring).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from .. import ir
+from ..valid import registry
 
 
 @dataclass(frozen=True)
 class Facts:
-    """One builtin's behaviour.  `effect`: writes memory, synchronises or leaves
-    the invocation, so it runs exactly where and when it is written; `reads`:
-    its value depends on memory an effect may change; `neighbours`: needs the
-    other invocations of its quad or subgroup (derivatives, subgroup calls),
-    so it is never computed speculatively; `runtime`: not a constant-like
-    value (resource queries, anything touching memory)."""
+    """One builtin's behaviour, read from its registry record
+    (compiler/valid/registry.py).  `effect`: writes memory, synchronises or
+    leaves the invocation, so it runs exactly where and when it is written;
+    `reads`: its value depends on memory an effect may change; `neighbours`:
+    needs the other invocations of its quad or subgroup (the registry's
+    uniform control flow: derivatives, implicit-LOD sampling, barriers,
+    subgroup and subgroup-matrix calls), so it is never computed
+    speculatively; `pure`: no memory, no effect, no neighbour, so it may be
+    computed before it is known to be needed."""
 
     effect: bool = False
     reads: bool = False
     neighbours: bool = False
-    runtime: bool = True
+    pure: bool = False
 
-
-PURE = Facts(runtime=False)
-_QUERY = Facts()
-_LOAD = Facts(reads=True)
-_STORE = Facts(effect=True)
-_BARRIER = Facts(effect=True, neighbours=True)
-_SAMPLE = Facts(reads=True, neighbours=True)
-_SUBGROUP = Facts(neighbours=True)
-_MATRIX = Facts(effect=True, reads=True, neighbours=True)
-
-_KINDS = {
-    _LOAD: "读数组 读共享数组 读共享 读均匀 读存储 读格 原子读 按层采样纹理 读纹素",
-    _STORE: "写数组 写共享数组 写共享 写存储 写格 原子加 原子最大 原子最小 原子存 新格 舍弃",
-    _QUERY: "数组长度 纹理尺寸",
-    _BARRIER: "工作组屏障 存储屏障",
-    _SAMPLE: "采样纹理 比较采样",
-    _SUBGROUP: """横差 纵差 子组求和 子组最大 子组最小 子组广播 子组洗牌 子组异或洗牌 子组求积 子组按位与 子组按位或
-                  子组按位异或 子组前缀和 子组前缀积 子组排他前缀和 子组排他前缀积 子组上移洗牌 子组下移洗牌 子组广播首个
-                  子组任一 子组全都 子组投票 子组选一""",
-    _MATRIX: """载入矩阵片甲 载入矩阵片乙 载入矩阵片累 载入矩阵片累前八行 载矩阵片甲前八行 载矩阵片甲自存储
-                载矩阵片乙自存储 载矩阵片乙自转置存储 满矩阵片累 矩阵片乘加 存矩阵片累 存矩阵片累前八行 存矩阵片累到存储""",
-}
-
-#: every builtin that is not PURE, by its Chinese name
-BUILTIN_FACTS: dict[str, Facts] = {name: facts for facts, names in _KINDS.items() for name in names.split()}
 
 #: nodes that compute a value without control flow of their own
 _VALUE_NODES = (ir.Literal, ir.LocalRef, ir.BuiltinValue, ir.GlobalRef, ir.Project, ir.MakeTuple, ir.MakeRecord)
 
 
+@cache
 def builtin_facts(name: str) -> Facts:
-    return BUILTIN_FACTS.get(name, PURE)
+    """The facts of builtin `name`; a value the registry does not know (a
+    workspace's own interface file) does nothing besides its value and is
+    not pure."""
+    b = registry.get(name)
+    if b is None:
+        return Facts()
+    return Facts(b.effect, b.reads, b.uniform, registry.is_pure(name))
 
 
 class Effects:
@@ -93,7 +81,7 @@ class Effects:
         """May be computed even when its value is not needed: value nodes and
         constant-like builtins only (no branches, bindings or user calls)."""
         return all(isinstance(n, _VALUE_NODES) or (isinstance(n, ir.Call) and n.kind == "builtin"
-                                                   and not builtin_facts(n.name).runtime) for n in ir.walk(e))
+                                                   and builtin_facts(n.name).pure) for n in ir.walk(e))
 
     # ------------------------------------------------------------ the walk
 

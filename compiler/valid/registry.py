@@ -3,12 +3,14 @@
 The interface file (compiler/builtin/点染/点染本。着色器。接口。豫) gives each
 builtin its name and type; `TABLE` below gives its kind, and the kind gives
 the rest: whether it may appear in a constant expression (a WGSL
-const-expression), the entry stages that may reach it, and whether it must
-run in uniform control flow.  A few rows override the kind's stages or
-uniformity (an implicit-LOD texture sample is fragment-only and uniform, the
-explicit-LOD one is not).  The checker (constants), the validation pass
-(stages) and the back ends (what may be evaluated speculatively) read these
-records instead of keeping their own sets.
+const-expression), the entry stages that may reach it, whether it must
+run in uniform control flow, and what it does besides its value (an effect,
+a memory read).  A few rows override the kind (an implicit-LOD texture
+sample is fragment-only and uniform, the explicit-LOD one is not; an atomic
+load only reads).  The checker (constants), the validation pass (stages,
+uniformity) and the lowering middle (compiler/lower/effects.py: what may be
+evaluated speculatively or reordered) read these records instead of keeping
+their own sets.
 
 How a builtin is written for a target stays in that target's table
 (backends/wgsl/builtins.py, backends/msl/builtins.py, backends/ptx/ops.py);
@@ -36,25 +38,28 @@ class Kind:
     stages: frozenset[str] = ALL_STAGES  # entry stages that may reach it
     uniform: bool = False               # must run in uniform control flow
     what: str = ""                      # the kind in Chinese, for messages and docs
+    effect: bool = False                # writes memory, synchronises or leaves the invocation
+    reads: bool = False                 # its value depends on memory an effect may change
 
 
 KINDS: dict[str, Kind] = {
     "value": Kind(True, what="常值"),
     "pure": Kind(True, what="纯运算"),
     "literal": Kind(True, what="字面量构造"),
-    "cell": Kind(False, what="格操作"),
-    "load": Kind(False, what="读内存"),
+    # 新格 and 写格 are effects (a new cell each time it runs); 读格 only reads
+    "cell": Kind(False, what="格操作", effect=True),
+    "load": Kind(False, what="读内存", reads=True),
     # naga accepts storage writes in a vertex shader (WebGPU's bind group layout refuses them)
-    "store": Kind(False, what="写内存"),
-    "atomic": Kind(False, what="原子操作"),
-    "barrier": Kind(False, frozenset({COMPUTE}), uniform=True, what="屏障"),
+    "store": Kind(False, what="写内存", effect=True),
+    "atomic": Kind(False, what="原子操作", effect=True),
+    "barrier": Kind(False, frozenset({COMPUTE}), uniform=True, what="屏障", effect=True),
     "subgroup": Kind(False, frozenset({COMPUTE, FRAGMENT}), uniform=True, what="子组运算"),
-    "fragment": Kind(False, frozenset({FRAGMENT}), what="片元专用"),
+    "fragment": Kind(False, frozenset({FRAGMENT}), what="片元专用", effect=True),
     "derivative": Kind(False, frozenset({FRAGMENT}), uniform=True, what="导数"),
-    "texture": Kind(False, what="纹理"),
-    "matrix": Kind(False, frozenset({COMPUTE}), uniform=True, what="子组矩阵片"),
+    "texture": Kind(False, what="纹理", reads=True),
+    "matrix": Kind(False, frozenset({COMPUTE}), uniform=True, what="子组矩阵片", effect=True, reads=True),
     # subgroup-matrix loads and stores: 起 and 步 count elements, multiples of 8 (着十二)
-    "matrix-memory": Kind(False, frozenset({COMPUTE}), uniform=True, what="子组矩阵片读写"),
+    "matrix-memory": Kind(False, frozenset({COMPUTE}), uniform=True, what="子组矩阵片读写", effect=True, reads=True),
     "resource": Kind(False, what="资源构造"),
     "entry": Kind(False, what="入口构造"),
 }
@@ -67,6 +72,8 @@ class Row:
     kind: str
     stages: frozenset[str] | None = None
     uniform: bool | None = None
+    effect: bool | None = None
+    reads: bool | None = None
 
 
 def _rows(kind: str, names: str, **overrides) -> dict[str, Row]:
@@ -84,17 +91,22 @@ TABLE: dict[str, Row] = {
         指数 指数二 对数 对数二 正弦 余弦 正切 双曲正切 反正弦 反余弦 反正切 向下取整 向上取整 四舍五入 截断
         小数部分 饱和 幂 反正切二 符号 点积 叉积 长度 距离 归一化 融合乘加 选择 半精度解包 半精度打包
         矩阵乘 转置 行列式 一位计数 位反转"""),
-    **_rows("cell", "新格 读格 写格"),
+    **_rows("cell", "新格 写格"),
+    **_rows("cell", "读格", effect=False, reads=True),
     # workgroup memory is compute-only through the resource it names (stages.STAGE_RESOURCES)
-    **_rows("load", "读数组 读共享数组 读共享 数组长度 读均匀 读存储"),
+    **_rows("load", "读数组 读共享数组 读共享 读均匀 读存储"),
+    # a runtime-sized array's length never changes while the kernel runs
+    **_rows("load", "数组长度", reads=False),
     **_rows("store", "写数组 写共享数组 写共享 写存储"),
-    **_rows("atomic", "原子加 原子最大 原子最小 原子读 原子存"),
+    **_rows("atomic", "原子加 原子最大 原子最小 原子存"),
+    **_rows("atomic", "原子读", effect=False, reads=True),
     **_rows("barrier", "工作组屏障 存储屏障"),
     **_rows("fragment", "舍弃"),
     **_rows("derivative", "横差 纵差"),
     # implicit level of detail: derivatives underneath, so fragment-only and uniform
     **_rows("texture", "采样纹理 比较采样", stages=frozenset({FRAGMENT}), uniform=True),
-    **_rows("texture", "按层采样纹理 读纹素 纹理尺寸"),
+    **_rows("texture", "按层采样纹理 读纹素"),
+    **_rows("texture", "纹理尺寸", reads=False),     # a bound texture's size never changes
     **_rows("subgroup", """子组求和 子组最大 子组最小 子组广播 子组洗牌 子组异或洗牌 子组求积 子组按位与 子组按位或
         子组按位异或 子组前缀和 子组前缀积 子组排他前缀和 子组排他前缀积 子组上移洗牌 子组下移洗牌 子组广播首个 子组任一
         子组全都 子组投票 子组选一"""),
@@ -113,6 +125,8 @@ class Builtin:
     constant: bool
     stages: frozenset[str]
     uniform: bool
+    effect: bool
+    reads: bool
 
     @property
     def what(self) -> str:
@@ -129,7 +143,9 @@ def get(name: str) -> Builtin | None:
     kind = KINDS[row.kind]
     return Builtin(name, row.kind, kind.constant,
                    kind.stages if row.stages is None else row.stages,
-                   kind.uniform if row.uniform is None else row.uniform)
+                   kind.uniform if row.uniform is None else row.uniform,
+                   kind.effect if row.effect is None else row.effect,
+                   kind.reads if row.reads is None else row.reads)
 
 
 def of_kind(*kinds: str) -> frozenset[str]:

@@ -10,13 +10,13 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Builtin:
     """`form` says how a call is written (see `Writer._form_*`); `text` is the
-    WGSL operator or function name; `subgroup`: needs `enable subgroups;`.
-    What a call does besides its value (effects, reads) is decided once for
-    every target, in compiler/lower/effects.py."""
+    WGSL operator or function name.  What a call does besides its value
+    (effects, reads) is decided once for every target, in
+    compiler/lower/effects.py; which calls need `enable subgroups;` is the
+    registry's subgroup kind."""
 
     form: str
     text: str = ""
-    subgroup: bool = False
 
 
 def _calls(names: str) -> dict[str, Builtin]:
@@ -66,7 +66,7 @@ BUILTINS: dict[str, Builtin] = {
     **_MATH,
     # WGSL refuses clamp whose constant low exceeds its constant high: see Writer._form_clamp
     "夹紧": Builtin("clamp", "clamp"),
-    **{name: Builtin("call", fn, subgroup=True) for name, fn in _SUBGROUP.items()},
+    **{name: Builtin("call", fn) for name, fn in _SUBGROUP.items()},
     "工作组屏障": Builtin("call", "workgroupBarrier"),
     "存储屏障": Builtin("call", "storageBarrier"),
     "舍弃": Builtin("discard"),

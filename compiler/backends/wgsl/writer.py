@@ -23,6 +23,7 @@ from ..text import (DISCARD, INDENT, RETURN, Assign, Code, Discard, LoopExit, St
                     narrow_float_text, projected)
 from .builtins import BUILTINS, UNAVAILABLE_TYPES
 from ...valid.stages import workgroup_variables
+from ...valid import registry
 from ...valid.uniformity import requires_uniform
 from ...valid.consteval import ConstEvaluator, KnownValues, is_abstract, scalar_of
 from .layout import buffer_problem
@@ -35,6 +36,7 @@ STAGE_ATTRIBUTE = {"顶点": "@vertex", "片元": "@fragment"}
 UNNAMED_RECORD = "WGSL 写不出没有名字的记录类型"
 RESOURCE_TYPES = {"存储缓冲", "均匀缓冲", "工作组变量", "纹理二维", "采样器", "深度纹理二维", "比较采样器"}
 SUBGROUP_IO = {"子组调用序", "子组大小"}
+SUBGROUP_BUILTINS = registry.of_kind("subgroup")     # each needs `enable subgroups;`
 NOT_PARAMETERS = {"存储缓冲", "均匀缓冲", "工作组变量", "格"}   # textures and samplers may be parameters
 
 
@@ -756,7 +758,7 @@ class Writer(StatementWriter):
         if spec is None:
             self.error((e.name_start, e.name_end), f"「{e.name}」在 WGSL 里没有对应的写法")
             return Code("?")
-        self.uses_subgroups |= spec.subgroup
+        self.uses_subgroups |= e.name in SUBGROUP_BUILTINS
         return getattr(self, "_form_" + spec.form)(e, spec)
 
     def _user_call(self, e: ir.Call) -> Code | None:
