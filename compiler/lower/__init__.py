@@ -42,9 +42,8 @@ alike, and where they disagreed before this package:
   `backends/text.py` `StatementWriter`, with those three as hooks.  PTX
   places values in registers and keeps its own walk.
 * Which function an entry runs: its own module's, else the nearest
-  import's — `ir.function_key`, read by all three writers, the wgpu runtime
-  and the reference interpreter (the stage rules in valid/stages.py still
-  keep their copy).
+  import's — `ir.function_key`, read by all three writers, the stage rules
+  (valid/stages.py), the wgpu runtime and the reference interpreter.
 * Still in each writer (printing decisions that would change golden text if
   unified): inlining of local functions at each call, and tail recursion as
   loops — WGSL `loop {}` with every changed parameter staged through a `let`

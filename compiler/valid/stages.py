@@ -27,9 +27,7 @@ WHOLE_SUBGROUP = 32     # Metal's SIMD-group and CUDA's warp (seed 着十一)
 
 def reachable(modules: list[ir.Module], entry: ir.Entry):
     """(module path, function) of every function the entry runs, its own first."""
-    start = next(((m.path, entry.function) for m in reversed(modules)
-                  if any(isinstance(d, ir.Function) and d.name == entry.function for d in m.decls)), None)
-    return functions_from(modules, start) if start else iter(())
+    return functions_from(modules, ir.function_key(modules, entry.function))
 
 
 def functions_from(modules: list[ir.Module], start: tuple[str, str]):
