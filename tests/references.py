@@ -354,6 +354,39 @@ def 子组矩阵片存储(run):
     close(got[2], np.concatenate([2 + product[:8], np.full((8, 16), 2.0)]), atol=1e-4)
 
 
+#: samples only the PTX target can translate (seed 着十二's integer fragments): MSL and WGSL refuse them
+PTX_ONLY = {"子组整矩阵片": "WGSL 没有整数子组矩阵片"}
+NOT_WGSL.update(PTX_ONLY)
+
+
+@reference
+def 子组整矩阵片(run):
+    a, b = rng(6).integers(-128, 128, (16, 64)), rng(7).integers(-128, 128, (16, 64))     # b is 乙[n][k]
+    a[0, :], b[0, :] = -128, -128            # the largest dot product there is: 64 · 2¹⁴ = 2²⁰
+    words = lambda m: np.ascontiguousarray(m.astype(np.int8)).view(np.uint32).ravel()     # low byte first
+    out = run("子组整矩阵片", "整片乘入口", {"甲": words(a), "乙": words(b), "丙": np.full(256, -1, np.int32),
+                                        "丁": np.full(256, -1, np.float32)}, 1)
+    product = a @ b.T
+    same(out["丙"].reshape(16, 16), product.astype(np.int32))
+    same(out["丁"].reshape(16, 16), product.astype(np.float32))
+
+
+#: samples only the MSL target can translate (seed 着十三's tensor fragments, Metal 4)
+MSL_ONLY = {"张量片": "WGSL 没有张量片"}
+NOT_WGSL.update(MSL_ONLY)
+
+
+@reference
+def 张量片(run):
+    m, n, k = 100, 90, 96                     # ragged on both edges: 2 × 2 tiles of 64 × 64
+    a = rng(8).standard_normal((m, k)).astype(np.float32)
+    b = _halves((n, k), 9)                    # b is 乙[n][k], exact in f16
+    out = run("张量片", "张量块乘入口", {"尺寸": u32(m, n, k), "甲": a.ravel(), "乙": b.ravel(),
+                                     "丙": np.full(m * n, -1, np.float32)}, (2, 2))
+    expected = 0.5 + a.astype(np.float64) @ b.astype(np.float64).T
+    close(out["丙"].reshape(m, n), expected, rtol=1e-4, atol=1e-4)
+
+
 @reference
 def 字面量与转换(run):
     x = np.array([0, 1, -1, 7, -25, 123456, -2 ** 31, 2 ** 31 - 1], np.int32)

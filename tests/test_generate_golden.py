@@ -84,3 +84,24 @@ def test_a_module_wgsl_cannot_express_takes_its_entries_from_msl():
     assert "mma.sync.aligned.m16n8k16" in values["并线汇编源"]
     assert values["片乘入口"] == "片乘"
     assert values["片乘入口并线汇编名"] == "yy" + "".join(f"_{b:02x}" for b in "片乘".encode())
+
+
+def test_a_ptx_only_module_takes_its_entries_from_ptx():
+    """Seed 着十二: integer fragments translate only to PTX, so 「着色源」 and
+    「金属源」 are one-line comments with the reason and the entry table is PTX's."""
+    values = read_back((SAMPLES / "子组整矩阵片。生成").read_text(encoding="utf-8"))
+    assert values["着色源"].startswith("// 着色生成：未能译成 WGSL：") and "WGSL 没有整数子组矩阵片" in values["着色源"]
+    assert values["金属源"].startswith("// 着色生成：未能译成 MSL：") and "金属目标没有整数子组矩阵片" in values["金属源"]
+    assert "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32" in values["并线汇编源"]
+    ptx_name = "yy" + "".join(f"_{b:02x}" for b in "整片乘".encode())
+    assert values["整片乘入口"] == values["整片乘入口并线汇编名"] == ptx_name
+
+
+def test_an_msl_only_module_takes_its_entries_from_msl():
+    """Seed 着十三: tensor fragments translate only to MSL (Metal 4)."""
+    values = read_back((SAMPLES / "张量片。生成").read_text(encoding="utf-8"))
+    assert "WGSL 没有张量片（着十三）" in values["着色源"] and "张量片只有金属（MSL）支持（着十三）" in values["并线汇编源"]
+    assert "\n" not in values["着色源"] + values["并线汇编源"]
+    assert "#include <metal_tensor>" in values["金属源"] and "execution_simdgroups<4>" in values["金属源"]
+    assert values["张量块乘入口"] == "张量块乘"
+    assert values["张量块乘入口并线汇编名"] == "yy" + "".join(f"_{b:02x}" for b in "张量块乘".encode())

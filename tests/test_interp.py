@@ -47,7 +47,7 @@ FAULTY = {"加倍": "越界"}
 @pytest.mark.parametrize("name", sorted(REFERENCES))
 def test_runs_like_numpy(name):
     if name in NOT_WGSL:
-        pytest.skip(f"跳过：{name} 用子组矩阵片（着十二），参照解释器与 WGSL 一样不运行它")
+        pytest.skip(f"跳过：{name} 不能译成 WGSL（{NOT_WGSL[name]}），参照解释器与 WGSL 一样不运行它")
     if name in FAULTY:
         with pytest.raises(Fault, match=FAULTY[name]):
             REFERENCES[name](sample_run)

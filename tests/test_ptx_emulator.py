@@ -575,6 +575,34 @@ class Thread:
         return out
 
     def _mma(self, ins: Instruction, lanes: dict[int, "Thread"]) -> list[int]:
+        if ins.op == "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32":
+            return self._mma_s8(ins, lanes)
+        return self._mma_f16(ins, lanes)
+
+    def _mma_s8(self, ins: Instruction, lanes: dict[int, "Thread"]) -> list[int]:
+        """mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 with the fragment
+        layouts of PTX ISA 9.7.14.5.10 (m16n8k32, .s8): D = A·B + C (A 16×32,
+        B 32×8, C 16×8), s32 arithmetic wrapping (no .satfinite).  Element i of
+        a fragment is byte i % 4 of register i // 4, low byte first."""
+        d, a, b, c = (_registers(o) for o in ins.operands)
+        A, B, C = (np.zeros(shape, np.int64) for shape in ((16, 32), (32, 8), (16, 8)))
+        for lane, t in lanes.items():
+            group, tig = lane >> 2, lane % 4
+            for i in range(16):
+                byte = t.get(a[i // 4], "b32") >> (8 * (i % 4)) & 0xFF
+                row = group if i < 4 or 8 <= i < 12 else group + 8
+                col = tig * 4 + (i & 3) + (16 if i >= 8 else 0)
+                A[row, col] = signed(byte, 8)
+            for i in range(8):
+                byte = t.get(b[i // 4], "b32") >> (8 * (i % 4)) & 0xFF
+                B[tig * 4 + (i & 3) + (16 if i >= 4 else 0), group] = signed(byte, 8)
+            for i in range(4):
+                C[group if i < 2 else group + 8, tig * 2 + (i & 1)] = signed(t.get(c[i], "b32"))
+        D = A @ B + C
+        group, tig = self.lane >> 2, self.lane % 4
+        return [int(D[group if i < 2 else group + 8, tig * 2 + (i & 1)]) & 0xFFFFFFFF for i in range(4)]
+
+    def _mma_f16(self, ins: Instruction, lanes: dict[int, "Thread"]) -> list[int]:
         """mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 with the fragment
         layouts of PTX ISA 9.7.14.5.8: D = A·B + C (A 16×16, B 16×8, C 16×8)."""
         assert ins.op == "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", ins.op

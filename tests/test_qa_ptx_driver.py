@@ -134,7 +134,8 @@ def test_warp_instructions_are_well_formed(ptx_file):
             if "ldmatrix" in line:
                 assert line.strip().startswith("ldmatrix.sync.aligned.m8n8.x4.shared.b16")
             if "mma." in line:
-                assert line.strip().startswith("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32")
+                assert line.strip().startswith(("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+                                                "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"))
 
 
 def _base_of(defs: dict[str, str], register: str) -> str:

@@ -108,6 +108,7 @@ RUNTIME_CONSTANTS = {
     "texture": ("二维无", "「纹理尺寸」于「图」"),
     "matrix": ("子组矩阵片累", "「满矩阵片累」于（「新浮三二」于「零」）"),
     "matrix-memory": ("子组矩阵片累", "「载入矩阵片累」于「共」于" + ZERO + "于（「新无三二」于「一六」）"),
+    "tensor": ("张量片累", "「满张量片累」于（「新浮三二」于「零」）"),
 }
 #: kinds whose constructors may only be whole top-level definitions
 CONSTRUCTOR_CONSTANTS = {
@@ -209,6 +210,7 @@ STAGE_USES = {
     "texture": ("令「x」为「采样纹理」于「图」于「样」于（「新浮三二」于「零」与「新浮三二」于「零」）而「元」", "顶点", "片元"),
     "matrix": ("令「m」为「满矩阵片累」于（「新浮三二」于「零」）而「元」", "片元", "计算"),
     "matrix-memory": ("令「m」为「载矩阵片甲自存储」于「数据」于" + ZERO + "于（「新无三二」于「八」）而「元」", "顶点", "计算"),
+    "tensor": ("令「m」为「满张量片累」于（「新浮三二」于「零」）而「元」", "片元", "计算"),
 }
 #: kinds every stage may use, each with a use
 EVERY_STAGE = {
@@ -230,7 +232,9 @@ def test_every_kind_is_tried_in_a_stage():
 
 
 def stage_program(stage: str, use: str) -> str:
-    return HEAD + RESOURCES + ENTRIES[stage].format(use=use)
+    text = HEAD + RESOURCES + ENTRIES[stage].format(use=use)
+    # tensor fragments need a workgroup of exactly 128 invocations (着十三)
+    return text.replace("「工作组大小」者「三二」", "「工作组大小」者「一二八」") if "张量片" in use else text
 
 
 def builtin_of(use: str) -> str:

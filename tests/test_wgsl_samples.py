@@ -51,7 +51,7 @@ def wgsl_run(sample: str, entry: str, data: dict[str, np.ndarray], groups, textu
 @pytest.mark.parametrize("name", sorted(REFERENCES))
 def test_runs_like_numpy(name):
     if name in NOT_WGSL:
-        pytest.skip(f"跳过：{name} 不能译成 WGSL（{NOT_WGSL[name]}），由 MSL 与 PTX 运行")
+        pytest.skip(f"跳过：{name} 不能译成 WGSL（{NOT_WGSL[name]}），由能译它的目标运行")
     REFERENCES[name](wgsl_run)
 
 

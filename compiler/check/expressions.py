@@ -34,7 +34,7 @@ RESOURCE_CONSTRUCTORS = {
 ENTRY_CONSTRUCTORS = {"计算入口项": "计算", "顶点入口项": "顶点", "片元入口项": "片元"}
 
 #: Builtins that write through their first argument: it must not be 只读.
-WRITING_BUILTINS = frozenset("写数组 写存储 原子加 原子最大 原子最小 原子存 存矩阵片累到存储".split())
+WRITING_BUILTINS = frozenset("写数组 写存储 原子加 原子最大 原子最小 原子存 存矩阵片累到存储 存整矩阵片累到存储 存张量片累".split())
 
 #: A builtin used on the wrong kind of resource, and what to write instead.
 RESOURCE_HINTS = {
@@ -56,6 +56,10 @@ LITERAL_CONSTRUCTORS = {"新浮三二": ("float", 32), "新浮十六": ("float",
 LITERAL_LIMITS = {("float", 32): ("3.4028235e38", 2.0 ** 128 * (1 - 2.0 ** -25)),
                   ("float", 16): ("65504", 65520.0),
                   ("int", 32): (-(2 ** 31), 2 ** 31 - 1), ("uint", 32): (0, 2 ** 32 - 1)}
+
+#: integer fragment loads count s8 elements: 16 of them make ldmatrix's 16-byte row (other
+#: fragment loads and stores: multiples of 8)
+INTEGER_FRAGMENT_LOADS = frozenset("载入整矩阵片甲 载入整矩阵片乙".split())
 
 #: what a builtin's call must satisfy beyond its type, by builtin name → ItemChecker method
 CALL_RULES = {**{name: "_literal_range" for name in LITERAL_CONSTRUCTORS},
@@ -677,11 +681,12 @@ class ItemChecker:
                                 f"条件是{self.show(cond)}")
 
     def _fragment_offsets(self, callee: str, args: list[ir.Expr], name_span) -> None:
-        """A constant 起 or 步 of a fragment load or store that is not a multiple of 8."""
+        """A constant 起 or 步 of a fragment load or store that is not a multiple of 8 (16 for s8 loads)."""
+        multiple = 16 if callee in INTEGER_FRAGMENT_LOADS else 8
         for what, arg in zip(("起", "步"), args[1:3]):
             value = written_number(arg)
-            if isinstance(value, int) and value % 8:
-                self.error(arg, f"「{callee}」的{what}须是 8 的倍数（按元素计，着十二），这里是 {value}")
+            if isinstance(value, int) and value % multiple:
+                self.error(arg, f"「{callee}」的{what}须是 {multiple} 的倍数（按元素计，着十二），这里是 {value}")
 
     def _writable(self, callee: str, args: list[ir.Expr], name_span) -> None:
         """A builtin that writes memory needs a buffer declared 读写."""

@@ -60,6 +60,8 @@ KINDS: dict[str, Kind] = {
     "matrix": Kind(False, frozenset({COMPUTE}), uniform=True, what="子组矩阵片", effect=True, reads=True),
     # subgroup-matrix loads and stores: 起 and 步 count elements, multiples of 8 (着十二)
     "matrix-memory": Kind(False, frozenset({COMPUTE}), uniform=True, what="子组矩阵片读写", effect=True, reads=True),
+    # tensor fragments (着十三): the whole workgroup of exactly 128 invocations runs them together
+    "tensor": Kind(False, frozenset({COMPUTE}), uniform=True, what="张量片", effect=True, reads=True),
     "resource": Kind(False, what="资源构造"),
     "entry": Kind(False, what="入口构造"),
 }
@@ -110,9 +112,11 @@ TABLE: dict[str, Row] = {
     **_rows("subgroup", """子组求和 子组最大 子组最小 子组广播 子组洗牌 子组异或洗牌 子组求积 子组按位与 子组按位或
         子组按位异或 子组前缀和 子组前缀积 子组排他前缀和 子组排他前缀积 子组上移洗牌 子组下移洗牌 子组广播首个 子组任一
         子组全都 子组投票 子组选一"""),
-    **_rows("matrix", "满矩阵片累 矩阵片乘加"),
+    **_rows("matrix", "满矩阵片累 矩阵片乘加 满整矩阵片累 整矩阵片乘加"),
     **_rows("matrix-memory", """载入矩阵片甲 载入矩阵片乙 载入矩阵片累 载入矩阵片累前八行 载矩阵片甲前八行
-        载矩阵片甲自存储 载矩阵片乙自存储 载矩阵片乙自转置存储 存矩阵片累 存矩阵片累前八行 存矩阵片累到存储"""),
+        载矩阵片甲自存储 载矩阵片乙自存储 载矩阵片乙自转置存储 存矩阵片累 存矩阵片累前八行 存矩阵片累到存储
+        载入整矩阵片甲 载入整矩阵片乙 存整矩阵片累 存整矩阵片累到存储"""),
+    **_rows("tensor", "满张量片累 张量片乘加 存张量片累"),
 }
 
 

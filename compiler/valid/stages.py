@@ -2,8 +2,9 @@
 
 WGSL (and with it Metal and CUDA) allows some builtins only in some stages:
 舍弃 and the implicit-derivative builtins only in fragment shaders, barriers,
-workgroup memory and subgroup matrices only in compute shaders (and those
-only in workgroups of whole subgroups).  An entry may
+workgroup memory, subgroup matrices and tensor fragments only in compute
+shaders (subgroup matrices only in workgroups of whole subgroups, tensor
+fragments only in workgroups of exactly 128 invocations).  An entry may
 reach such a use through the functions it calls, in any imported module, so
 the rule is checked over the entry's call graph; the message is at the use
 and says through which entry it is reached.  Which stages allow a builtin is
@@ -23,6 +24,10 @@ STAGE_RESOURCES = {"workgroup": frozenset({COMPUTE})}
 #: subgroup-matrix builtins: the whole subgroup (warp, SIMD-group) runs them together
 FRAGMENT_BUILTINS = registry.of_kind("matrix", "matrix-memory")
 WHOLE_SUBGROUP = 32     # Metal's SIMD-group and CUDA's warp (seed 着十一)
+
+#: tensor-fragment builtins (seed 着十三): matmul2d runs on exactly four SIMD-groups
+TENSOR_BUILTINS = registry.of_kind("tensor")
+TENSOR_WORKGROUP = 128
 
 
 def reachable(modules: list[ir.Module], entry: ir.Entry):
@@ -73,6 +78,10 @@ def _problem(node: ir.Expr, decls: dict, entry: ir.Entry) -> str | None:
             and entry.workgroup_size and entry.workgroup_size % WHOLE_SUBGROUP:
         return (f"子组矩阵片须由整个子组（{WHOLE_SUBGROUP} 个调用）一起执行：计算入口「{entry.name}」的工作组大小"
                 f" {entry.workgroup_size} 不是 {WHOLE_SUBGROUP} 的倍数（着十二）")
+    if isinstance(node, ir.Call) and node.kind == "builtin" and node.name in TENSOR_BUILTINS \
+            and entry.workgroup_size and entry.workgroup_size != TENSOR_WORKGROUP:
+        return (f"张量片须由整个工作组（恰 {TENSOR_WORKGROUP} 个调用、4 个子组）一起执行：计算入口「{entry.name}」的"
+                f"工作组大小是 {entry.workgroup_size}（着十三）")
     if isinstance(node, ir.GlobalRef):
         resource = decls.get((node.module, node.name))
         if isinstance(resource, ir.Resource) and entry.stage not in STAGE_RESOURCES.get(resource.kind, {entry.stage}):

@@ -29,6 +29,10 @@ using os_thread = std::thread;   // metal_stdlib defines `thread` away (an addre
 }
 
 #include <metal_stdlib>
+// Included here, outside the namespace each kernel source is compiled in, so that a source's own
+// #include of them (tensor fragments, seed 着十三) finds them already declared.
+#include <metal_tensor>
+#include <MetalPerformancePrimitives/MetalPerformancePrimitives.h>
 
 namespace metal_cpu {
 
@@ -82,11 +86,12 @@ struct SimdGroup {
 };
 
 struct Group {
-  explicit Group(uint size) : barrier(int(size)) {
+  explicit Group(uint size) : barrier(int(size)), size(size) {
     for (uint first = 0; first < size; first += simd_width)
       simd.emplace_back(new SimdGroup(int(size - first < simd_width ? size - first : simd_width)));
   }
   Barrier barrier;
+  uint size;
   std::vector<std::unique_ptr<SimdGroup>> simd;
   std::mutex memory_lock;
   std::map<int, std::unique_ptr<unsigned char[]>> memory;
@@ -231,6 +236,10 @@ namespace metal::detail {
 void barrier() { metal_cpu::current.group->barrier.arrive_and_wait(); }
 
 uint simd_lane() { return metal_cpu::current.index % metal_cpu::simd_width; }
+
+uint threadgroup_index() { return metal_cpu::current.index; }
+
+uint threadgroup_size() { return metal_cpu::current.group->size; }
 
 void simd_exchange(unsigned long long mine, simd_lanes& out) {
   using namespace metal_cpu;

@@ -14,7 +14,7 @@ from .writer import MslEntry, MslWriter
 __all__ = ["MslEntry", "MslWriter", "builtin_spelling", "translate"]
 
 _ARGUMENT = re.compile(r"\{(\d)(?::p)?\}")
-ARGUMENT_NAMES = "甲乙丙丁戊"
+ARGUMENT_NAMES = "甲乙丙丁戊己"
 
 
 def builtin_spelling(name: str) -> str | None:

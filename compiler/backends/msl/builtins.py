@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .fragments import UNAVAILABLE_BUILTINS
+
 
 @dataclass(frozen=True)
 class Template:
@@ -143,6 +145,10 @@ BUILTINS: dict[str, Template | Special] = {
     "存矩阵片累": _fragment("存矩阵片累", _SHARED + ", {3}"),
     "存矩阵片累前八行": _fragment("存矩阵片累前八行", _SHARED + ", {3}"),
     "存矩阵片累到存储": _fragment("存矩阵片累到存储", "{0}, {1}, {2}, {3}"),
+    # tensor fragments (seed 着十三): Metal 4's matmul2d on a 64 × 64 cooperative tensor (fragments.py)
+    "满张量片累": _fragment("满张量片累", "{0}"),
+    "张量片乘加": _fragment("张量片乘加", "{0}, {1}, {2}, {3}, &{4:p}[0], {5}"),
+    "存张量片累": _fragment("存张量片累", "{0}, {1}, {2}, {3}, {4}, {5}"),
 }
 
 #: Builtins that only make a value a statement can hold (the 令 that binds a cell).
@@ -169,12 +175,14 @@ DECLARATION_SPELLINGS = {
 
 
 def registry_entry(name: str):
-    """(this table's row for builtin `name`, None) for the builtin registry
-    (compiler/valid/registry.py); MSL writes every builtin."""
+    """(this table's row for builtin `name`, or None with the reason MSL lacks it:
+    only the integer fragments) for the builtin registry (compiler/valid/registry.py)."""
     if name == CELL:
         return CELL_SHOWN, None
+    if name in UNAVAILABLE_BUILTINS:
+        return None, UNAVAILABLE_BUILTINS[name]
     return BUILTINS.get(name) or DECLARATION_SPELLINGS.get(name), None
 
 
 def registry_names() -> list[str]:
-    return [*BUILTINS, CELL, *DECLARATION_SPELLINGS]
+    return [*BUILTINS, CELL, *DECLARATION_SPELLINGS, *UNAVAILABLE_BUILTINS]

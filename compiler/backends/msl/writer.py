@@ -192,7 +192,7 @@ class MslWriter(StatementWriter):
         self.effects = Effects(modules)
         self.prelude_names: dict[str, str] = {}          # fragments.NAMES → the names claimed
         self.prelude_used: set[str] = set()              # fragment builtins called
-        self.fragments_used = False                      # a fragment type written
+        self.fragment_types: set[str] = set()            # fragment and tensor types written
         self.path, self.base, self.definition = "", 0, ""
         self._begin_item()
 
@@ -228,14 +228,16 @@ class MslWriter(StatementWriter):
         self._declare_globals()
         self._analyse_uses()
         self._collect_entries()
-        chunks = [HEADER]
+        chunks = []
         for module in self.modules:
             for decl in module.decls:
                 self._emit(module, decl, chunks)
         if self.diagnostics:
             return Translation(None, self._entry_table(), self.diagnostics)
-        if self.fragments_used or self.prelude_used:
-            chunks.insert(1, fragments.prelude(self.prelude_used, self.prelude_names))
+        used = self.prelude_used | self.fragment_types
+        if used:
+            chunks.insert(0, fragments.prelude(used, self.prelude_names))
+        chunks.insert(0, fragments.header(HEADER, used))
         return Translation("\n\n".join(chunks) + "\n", self._entry_table(), [])
 
     def _entry_table(self) -> list[EntryInfo]:
@@ -431,10 +433,10 @@ class MslWriter(StatementWriter):
             return f"array<{self.type_text(t.args[0], span)}, {t.args[1]}>"
         if name == "格":
             return self.type_text(t.args[0], span)
-        if name in fragments.TYPES:
-            self.fragments_used = True
-            return self.prelude_names[fragments.TYPES[name]]
-        raise TranslationFailure(span, f"金属写不出类型{self.show(t)}")
+        if name in fragments.TYPES or name in fragments.TENSOR_TYPES:
+            self.fragment_types.add(name)
+            return self.prelude_names[{**fragments.TYPES, **fragments.TENSOR_TYPES}[name]]
+        raise TranslationFailure(span, fragments.UNAVAILABLE.get(name) or f"金属写不出类型{self.show(t)}")
 
     def _tuple_type(self, t: TTuple, span) -> str:
         matrix = matrix_parts(t)
@@ -972,7 +974,7 @@ class MslWriter(StatementWriter):
 
     def _expr_If(self, e: ir.If) -> Code:
         cond = self.expr(e.cond)
-        fragment = head(e.type) in fragments.TYPES      # a SIMD-group matrix is never selected
+        fragment = head(e.type) in fragments.TYPES or head(e.type) in fragments.TENSOR_TYPES   # never selected
         if e.otherwise is not None and not fragment and not any(self.effects.must_run(b) for b in (e.then, e.otherwise)):
             taken = set(self.scope.taken)
             with self.capture() as lines:
@@ -1008,7 +1010,8 @@ class MslWriter(StatementWriter):
             return Code(f"{self.globals[key]}({', '.join(c.text for c in args)})")
         spec = BUILTINS.get(e.name)
         if spec is None:
-            raise TranslationFailure((e.name_start, e.name_end), f"金属目标没有「{e.name}」的写法")
+            raise TranslationFailure((e.name_start, e.name_end),
+                                     fragments.UNAVAILABLE.get(e.name) or f"金属目标没有「{e.name}」的写法")
         if isinstance(spec, Special):
             return getattr(self, "_builtin_" + spec.method)(e)
         return self.apply(spec, e, self.arguments(e.args))

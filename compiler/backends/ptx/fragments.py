@@ -12,6 +12,14 @@ that mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 expects of it
 - 累 (accumulator, f32): eight registers, four per n8 block j; register
   4j + q holds row g + 8·(q >> 1), column 8j + 2t + (q & 1).
 
+The integer fragments (子组整矩阵片, s8 × s8 + s32) use
+mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32, whose fragments hold four
+s8 per .b32 register where the f16 ones hold two halves: register r of 甲
+holds row g + 8·(r & 1), bytes 4t + 16·(r >> 1) … +3, and of 乙 row
+n = g + 8·(r >> 1), bytes 4t + 16·(r & 1) … +3 — byte for byte the f16
+placement, so the same ldmatrix loads them (起 and 步 count bytes there).
+The s32 accumulator is placed like the f32 one.
+
 Full loads from workgroup memory use ldmatrix (lanes 8m … 8m+7 give the row
 addresses of matrix m, which lands in register m); the accumulator moves as
 pairs with ld/st .v2.f32; the storage-buffer loaders read .b32 words (and
@@ -21,10 +29,11 @@ declared 16-byte aligned, as ldmatrix requires.
 
 from __future__ import annotations
 
-from .scalars import F16, F32, U32, address_text
+from .scalars import F16, F32, S32, U32, address_text
 
 FRAGMENT_ALIGN = 16
 MMA = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+INTEGER_MMA = "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32"
 LDMATRIX = "ldmatrix.sync.aligned.m8n8.x4.shared.b16"
 
 #: where register r of 甲 or 乙 starts, as bit positions of r: its row is
@@ -92,12 +101,15 @@ def _element(w, lane: _Lane, place: tuple[int, int], args, size: int) -> tuple[s
 # ---------------------------------------------------------------- loads
 
 
-def _ldmatrix(bits: tuple[int, int]):
+def _ldmatrix(bits: tuple[int, int], size: int = 2):
+    """ldmatrix of elements of `size` bytes (f16: 2; s8: 1, eight bytes a column of the b16 view)."""
     def emit(w, call, args):
         lane = _Lane(w)
         row, column = lane.ldmatrix_row(bits)
+        if size == 1:
+            column = w.op("shl.b32", U32, column, "1")
         index = _index(w, args[1].parts[0], args[2].parts[0], row, column)
-        _, address = _address(w, args[0].resource, index, 2, aligned=True)
+        _, address = _address(w, args[0].resource, index, size, aligned=True)
         out = [w.reg(U32) for _ in range(4)]
         w.emit(f"{LDMATRIX} {{{', '.join(out)}}}, {address}")
         return out
@@ -155,32 +167,36 @@ def _load_accumulator(rows: tuple[int, ...]):
 # ---------------------------------------------------------------- stores, fill, multiply
 
 
-def _store_accumulator(rows: tuple[int, ...]):
+def _store_accumulator(rows: tuple[int, ...], kind=F32):
     def emit(w, call, args):
         lane = _Lane(w)
-        parts = [w.in_register(F32, p) for p in args[3].parts]
+        parts = [w.in_register(kind, p) for p in args[3].parts]
         for i in _accumulator_pairs(rows):
             space, address = _element(w, lane, _accumulator_place(i), args, 4)
-            w.emit(f"st.{space}.v2.f32 {address}, {{{parts[i]}, {parts[i + 1]}}}")
+            w.emit(f"st.{space}.v2.{kind.mem} {address}, {{{parts[i]}, {parts[i + 1]}}}")
         return []
     return emit
 
 
-def _fill(w, call, args):
-    value = w.in_register(F32, args[0].parts[0])
-    return [value] * 8
+def _fill(kind):
+    """Every accumulator register the same value (the integer one: a u32 bit pattern)."""
+    def emit(w, call, args):
+        return [w.in_register(kind, args[0].parts[0])] * 8
+    return emit
 
 
-def _multiply_accumulate(w, call, args):
-    """累 + 甲 · 乙ᵀ as two m16n8k16 products, one per n8 block."""
-    a, b, c = ([w.in_register(kind, p) for p in v.parts] for kind, v in zip((U32, U32, F32), args))
-    out = []
-    for block in range(2):
-        d = [w.reg(F32) for _ in range(4)]
-        w.emit(f"{MMA} {{{', '.join(d)}}}, {{{', '.join(a)}}}, {{{', '.join(b[2 * block:2 * block + 2])}}}, "
-               f"{{{', '.join(c[4 * block:4 * block + 4])}}}")
-        out += d
-    return out
+def _multiply_accumulate(mma: str, kind):
+    """累 + 甲 · 乙ᵀ as two mma products, one per n8 block."""
+    def emit(w, call, args):
+        a, b, c = ([w.in_register(k, p) for p in v.parts] for k, v in zip((U32, U32, kind), args))
+        out = []
+        for block in range(2):
+            d = [w.reg(kind) for _ in range(4)]
+            w.emit(f"{mma} {{{', '.join(d)}}}, {{{', '.join(a)}}}, {{{', '.join(b[2 * block:2 * block + 2])}}}, "
+                   f"{{{', '.join(c[4 * block:4 * block + 4])}}}")
+            out += d
+        return out
+    return emit
 
 
 FRAGMENT_OPS = {
@@ -192,11 +208,17 @@ FRAGMENT_OPS = {
     "载矩阵片甲自存储": _load_words(A_BITS, range(4)),
     "载矩阵片乙自存储": _load_words(B_BITS, range(4)),
     "载矩阵片乙自转置存储": _load_transposed_b,
-    "满矩阵片累": _fill,
-    "矩阵片乘加": _multiply_accumulate,
+    "满矩阵片累": _fill(F32),
+    "矩阵片乘加": _multiply_accumulate(MMA, F32),
     "存矩阵片累": _store_accumulator((0, 1)),
     "存矩阵片累前八行": _store_accumulator((0,)),
     "存矩阵片累到存储": _store_accumulator((0, 1)),
+    "载入整矩阵片甲": _ldmatrix(A_BITS, size=1),
+    "载入整矩阵片乙": _ldmatrix(B_BITS, size=1),
+    "满整矩阵片累": _fill(U32),       # a bit pattern; %r registers hold either
+    "整矩阵片乘加": _multiply_accumulate(INTEGER_MMA, S32),
+    "存整矩阵片累": _store_accumulator((0, 1), S32),
+    "存整矩阵片累到存储": _store_accumulator((0, 1), S32),
 }
 
 #: how each fragment builtin is spelled in PTX (hover)
@@ -207,4 +229,10 @@ FRAGMENT_SPELLINGS = {
     "载矩阵片乙自转置存储": "ld.global.b16 与 mov.b32 拼合", "满矩阵片累": "mov.b32",
     "矩阵片乘加": f"{MMA}（两次）", "存矩阵片累": "st.shared.v2.f32", "存矩阵片累前八行": "st.shared.v2.f32",
     "存矩阵片累到存储": "st.global.v2.f32",
+    "载入整矩阵片甲": LDMATRIX, "载入整矩阵片乙": LDMATRIX, "满整矩阵片累": "mov.b32",
+    "整矩阵片乘加": f"{INTEGER_MMA}（两次）", "存整矩阵片累": "st.shared.v2.s32",
+    "存整矩阵片累到存储": "st.global.v2.s32",
 }
+
+#: fragment builtins the PTX target refuses, and why (a value of the type refuses with NO_TENSOR)
+FRAGMENTS_UNAVAILABLE = {name: "张量片只有金属（MSL）支持（着十三）" for name in "满张量片累 张量片乘加 存张量片累".split()}

@@ -15,7 +15,7 @@ from ... import ir
 from ...valid import registry
 from ...lower.types import concrete
 from . import mathseq
-from .fragments import FRAGMENT_OPS, FRAGMENT_SPELLINGS
+from .fragments import FRAGMENT_OPS, FRAGMENT_SPELLINGS, FRAGMENTS_UNAVAILABLE
 from .layout import stride_of
 from .scalars import (F16, F32, PRED, S32, U32, Scalar, Unsupported, address_text, f32_text, f32_value,
                       is_immediate, items, leaves)
@@ -615,6 +615,7 @@ _TEXTURES_LATER = "纹理、采样器与片元专用的内建是待办事项（�
 UNAVAILABLE = {
     **{name: _TEXTURES_LATER for name in "横差 纵差 舍弃 采样纹理 按层采样纹理 读纹素 纹理尺寸 比较采样".split()},
     **{name: "纹理与采样器是待办事项（着十）" for name in "纹理绑定 采样器绑定 深度纹理绑定 比较采样器绑定".split()},
+    **FRAGMENTS_UNAVAILABLE,
 }
 
 

@@ -45,8 +45,11 @@ SCALARS = {LScalar.F32: F32, LScalar.F16: F16, LScalar.I32: S32, LScalar.U32: U3
            LScalar.BOOL: PRED, LScalar.ABSTRACT_INT: S32, LScalar.ABSTRACT_FLOAT: F32}
 
 #: the registers a lane holds of a subgroup matrix fragment (seed 着十二, see fragments.py):
-#: 甲 and 乙 four .b32 registers of two halves each, 累 eight f32
-FRAGMENT_LEAVES = {"子组矩阵片甲": (U32,) * 4, "子组矩阵片乙": (U32,) * 4, "子组矩阵片累": (F32,) * 8}
+#: 甲 and 乙 four .b32 registers of two halves (integer: four s8) each, 累 eight f32 (integer: s32)
+FRAGMENT_LEAVES = {"子组矩阵片甲": (U32,) * 4, "子组矩阵片乙": (U32,) * 4, "子组矩阵片累": (F32,) * 8,
+                   "子组整矩阵片甲": (U32,) * 4, "子组整矩阵片乙": (U32,) * 4, "子组整矩阵片累": (S32,) * 8}
+#: tensor fragments are Metal 4's (seed 着十三)
+NO_TENSOR = "千手目标没有张量片：张量片只有金属（MSL）支持（着十三）"
 
 #: the largest value (in scalar components) the writer keeps in registers
 MAX_LEAVES = 1024
@@ -119,6 +122,8 @@ def _collect(t, out: list[Scalar]) -> None:
         return
     elif isinstance(t, TCon) and t.name in FRAGMENT_LEAVES:
         out.extend(FRAGMENT_LEAVES[t.name])
+    elif isinstance(t, TCon) and t.name == "张量片累":
+        raise Unsupported(NO_TENSOR)
     else:
         raise Unsupported(f"千手目标不支持这种值的类型：{_describe(t)}")
 

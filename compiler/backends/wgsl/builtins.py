@@ -59,6 +59,10 @@ _MATRIX_FRAGMENTS = """
 载入矩阵片甲 载入矩阵片乙 载入矩阵片累 载入矩阵片累前八行 载矩阵片甲前八行 载矩阵片甲自存储
 载矩阵片乙自存储 载矩阵片乙自转置存储 满矩阵片累 矩阵片乘加 存矩阵片累 存矩阵片累前八行 存矩阵片累到存储
 """.split()
+_NO_WGSL_INTEGER = "WGSL 没有整数子组矩阵片（着十二）：用到它的内核只能译成 PTX"
+_INTEGER_FRAGMENTS = "载入整矩阵片甲 载入整矩阵片乙 满整矩阵片累 整矩阵片乘加 存整矩阵片累 存整矩阵片累到存储".split()
+_NO_WGSL_TENSOR = "WGSL 没有张量片（着十三）：只有金属（MSL）支持"
+_TENSOR_FRAGMENTS = "满张量片累 张量片乘加 存张量片累".split()
 
 BUILTINS: dict[str, Builtin] = {
     **{name: Builtin("infix", op) for name, op in _INFIX.items()},
@@ -96,6 +100,8 @@ BUILTINS: dict[str, Builtin] = {
     "转换": Builtin("convert"),
     "位转换": Builtin("bitcast"),
     **{name: Builtin("unavailable", _NO_WGSL) for name in _MATRIX_FRAGMENTS},
+    **{name: Builtin("unavailable", _NO_WGSL_INTEGER) for name in _INTEGER_FRAGMENTS},
+    **{name: Builtin("unavailable", _NO_WGSL_TENSOR) for name in _TENSOR_FRAGMENTS},
 }
 
 #: How a call of each form reads in hover, the arguments named 甲 乙 丙 in
@@ -110,7 +116,8 @@ FORM_SPELLINGS = {
 #: Types WGSL has no spelling for, with the reason.
 UNAVAILABLE_TYPES = {
     "子组矩阵片甲": _NO_WGSL, "子组矩阵片乙": _NO_WGSL, "子组矩阵片累": _NO_WGSL,
-    "张量片累": "WGSL 没有张量片（着十三）：只有金属（MSL）支持",
+    "子组整矩阵片甲": _NO_WGSL_INTEGER, "子组整矩阵片乙": _NO_WGSL_INTEGER, "子组整矩阵片累": _NO_WGSL_INTEGER,
+    "张量片累": _NO_WGSL_TENSOR,
 }
 
 
