@@ -206,7 +206,7 @@ def test_the_shim_refuses_a_threadgroup_of_other_than_128(shim, tmp_path):
     text = translate(WS, sample_path("张量片"), "msl").text
     host, runner = shim
     [entry] = translate(WS, sample_path("张量片"), "msl").entries
-    entry = type(entry)(**{**entry.__dict__, "workgroup_size": 64})
+    entry = type(entry)(**{**entry.__dict__, "workgroup_size": 64, "workgroup_shape": (64, 1, 1)})
     built = runner.Runner([runner.Kernel("张量片/x", text, entry)], tmp_path)
     with pytest.raises(RuntimeError, match="failed"):
         built.dispatch("张量片/x", (1, 1, 1), {0: bytes(12), 1: bytes(4), 2: bytes(4), 3: bytes(4)})
