@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .check.module import CheckCache, CheckedModule, ModuleInput, check_module, type_names
 from .check.scope import Exports
-from .diagnostics import Diagnostic
+from .diagnostics import FILE, IMPORT, IMPORT_CYCLE, IMPORT_FAILED, MANIFEST, OPEN_UNIMPORTED, UNKNOWN_NAME, Diagnostic
 from .packages import (BUILTIN_MODULE, BUILTIN_PACKAGE, INTERFACE_SUFFIX, PackageIndex,
                        SKIPPED_DIRS, builtin_interface_path, is_interface_file, is_shader_file, module_stem)
 from .source import SourceFile, decode_source
@@ -122,18 +122,19 @@ class Workspace:
 
     def _read(self, key: str, stamp) -> Loaded:
         if stamp is None:
-            return Loaded(SourceFile(key, ""), None, Diagnostic(key, 0, 0, "找不到文件"))
+            return Loaded(SourceFile(key, ""), None, Diagnostic(key, 0, 0, "找不到文件", code=FILE))
         if stamp[2] > MAX_FILE_BYTES:
-            return Loaded(SourceFile(key, ""), stamp, Diagnostic(key, 0, 0, f"文件太大（超过 {MAX_FILE_BYTES // 1048576} MB）"))
+            return Loaded(SourceFile(key, ""), stamp, Diagnostic(key, 0, 0, f"文件太大（超过 {MAX_FILE_BYTES // 1048576} MB）", code=FILE))
         try:
             data = Path(key).read_bytes()
         except OSError as err:
-            return Loaded(SourceFile(key, ""), stamp, Diagnostic(key, 0, 0, f"读不了文件：{err.strerror}"))
+            return Loaded(SourceFile(key, ""), stamp, Diagnostic(key, 0, 0, f"读不了文件：{err.strerror}", code=FILE))
         text, bad = decode_source(data)
         source = SourceFile(key, text)
         problem = None
         if bad is not None:
-            problem = Diagnostic(key, bad, bad + 1, "文件不是合法的 UTF-8：此处的字节无法解码（已按替换字符继续分析）")
+            problem = Diagnostic(key, bad, bad + 1, "文件不是合法的 UTF-8：此处的字节无法解码（已按替换字符继续分析）",
+                                 code=FILE)
         return Loaded(source, stamp, problem)
 
     def parse(self, path: str | Path) -> ParsedFile:
@@ -211,21 +212,23 @@ class Workspace:
             if node.kind == "观":
                 found = qualified.get(names[-1])
                 if found is None:
-                    diags.append(Diagnostic(key, *span, f"「观」只能打开已导入的模块：先写 寻 {'之'.join(f'「{n}」' for n in names)}之书。"))
+                    diags.append(Diagnostic(key, *span, f"「观」只能打开已导入的模块：先写 寻 {'之'.join(f'「{n}」' for n in names)}之书。",
+                                            code=OPEN_UNIMPORTED, fields={"模块": names[-1]}))
                 else:
                     opened.append(found)
                 continue
             file, error = self.packages.find_module(pkg, names)
             if error:
                 part = node.path[self.packages.failing_part(pkg, names)] if node.path else node
-                diags.append(Diagnostic(key, item.start + part.start, item.start + part.end, error))
+                diags.append(Diagnostic(key, item.start + part.start, item.start + part.end, error,
+                                        code=IMPORT_FAILED, fields={"模块": names[-1]}))
                 qualified.setdefault(names[-1], Exports(key, names[-1], failed=True))  # reported here only
                 continue
             dep_key = self.key(file)
             if dep_key in stack:
                 cycle = stack[stack.index(dep_key):] + [dep_key]
                 shown = " → ".join(Path(p).name for p in cycle)
-                diags.append(Diagnostic(key, *span, f"导入成环：{shown}"))
+                diags.append(Diagnostic(key, *span, f"导入成环：{shown}", code=IMPORT_CYCLE, fields={"环": shown}))
                 continue
             dep = self._check(dep_key, stack)
             deps.append(dep.exports)
@@ -241,7 +244,7 @@ class Workspace:
         """Diagnostics of a module and of every module it imports; once none
         of them is an error, the validation pass's too."""
         checked = self.check(path)
-        out: list[Diagnostic] = [Diagnostic(self.key(p.path), 0, 0, p.message, severity=p.severity)
+        out: list[Diagnostic] = [Diagnostic(self.key(p.path), 0, 0, p.message, severity=p.severity, code=MANIFEST)
                                   for p in self.packages.problems]
         for dep in checked.module.imports:
             if dep in self._modules:
@@ -254,15 +257,15 @@ class Workspace:
     def _import_hint(self, d: Diagnostic) -> Diagnostic:
         """An unknown name that another module of the file's packages defines:
         say which module, as the import to write (the quick fix inserts it)."""
-        if not d.code.startswith("unknown-name:"):
+        if d.code != UNKNOWN_NAME or "应为" in d.fields:
             return d
-        name = d.code.split(":", 1)[1]
+        name = d.fields["名字"]
         with self._lock:
             path = self._defining_module(d.path, name)
         if path is None:
             return d
         return replace(d, message=f"未知的名字「{name}」：它定义在模块{path}里，先写 寻观{path}之书。",
-                       code="import:" + path)
+                       code=IMPORT, fields={"名字": name, "模块路径": path})
 
     def _defining_module(self, key: str, name: str) -> str | None:
         """The import path (「包」之…之「模块」) of the first module, in the file's

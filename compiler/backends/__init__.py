@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import INTERFACE_FILE, Diagnostic
 from .targets import BY_NAME, TARGETS, Target  # noqa: F401 (the target records are public here)
 
 INTERFACE_ONLY = "着色内建声明（接口文件）只有声明，没有可翻译的内容"
@@ -53,5 +53,5 @@ def translate(ws, path, target: str) -> Translation:
     if errors:
         return Translation(None, [], errors)
     if checked.module.is_interface:
-        return Translation(None, [], [Diagnostic(checked.module.path, 0, 0, INTERFACE_ONLY)])
+        return Translation(None, [], [Diagnostic(checked.module.path, 0, 0, INTERFACE_ONLY, code=INTERFACE_FILE)])
     return backend.translate(ws.validate(path))

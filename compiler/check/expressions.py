@@ -18,7 +18,12 @@ from ..syntax.parser import number_value
 from ..types import (BOOL, ERROR, FLOAT_LIT, INT_LIT, UNIT, Printer, TCon, TError, TFamily, TFun,
                      TMeta, TRecord, TTuple, TVar, Type, TypeOrIndex, contains_meta, is_scalar,
                      map_parts, matrix_parts, resolve, vector_parts)
-from ..diagnostics import LocalDiagnostic
+from ..diagnostics import (ARITY, ARRAY_PROJECTION, BAD_VALUE, CALL_PARENS, CLASS_BOUND, CONVERT, DUPLICATE,
+                           FUNCTION_AS_VALUE, FUNCTION_EXPECTED, IF_WITHOUT_ELSE, LITERAL_RANGE,
+                           NOT_A_FUNCTION, NOT_A_MODULE, NOT_IN_MODULE, NOT_TRANSLATABLE, NO_FIELD,
+                           NO_OPERATOR, NUMBER_SPELLING, NUMERAL_NAME, READ_ONLY, RECURSION, TOP_LEVEL,
+                           TYPE_ARGUMENTS, TYPE_AS_VALUE, TYPE_MISMATCH, UNKNOWN_NAME, UNSOLVED, WRAP_LITERAL,
+                           WRONG_RESOURCE, LocalDiagnostic)
 from ..valid import registry
 from ..valid.consteval import written_number
 from .closest import number_spelling, ranked, scope_candidates
@@ -97,27 +102,28 @@ class ItemChecker:
 
     # ------------------------------------------------------------ reporting
 
-    def error(self, node, message: str, code: str = "") -> None:
+    def error(self, node, message: str, code: str, **fields: str) -> None:
         start, end = (node.start, node.end) if not isinstance(node, tuple) else node
-        self.diags.append(LocalDiagnostic(start, end, message, code))
+        self.diags.append(LocalDiagnostic(start, end, message, code, fields=fields))
 
     def mismatch(self, node, expected, actual) -> None:
         if self._failure:
-            self.error(node, self._failure)
+            self.error(node, self._failure, CLASS_BOUND)
             self._failure = None
             return
         expected, actual = self.reduce(expected), self.reduce(actual)
         message = f"类型不符：应为{self.show(expected)}，实为{self.show(actual)}"
-        code = ""
+        code, fields = TYPE_MISMATCH, {"应为": self.show(expected), "实为": self.show(actual)}
         exp, act = resolve(expected), resolve(actual)
         ctor = _literal_constructor_for(exp)
         if ctor and act in (INT_LIT, FLOAT_LIT):
             literal = node.text if isinstance(node, ast.Number) else "二"
             message += f"；字面量须经「{ctor}」构造，写成（「{ctor}」于「{literal}」）"
-            code = "wrap-literal:" + ctor
+            code, fields = WRAP_LITERAL, {"构造": ctor, "应为": fields["应为"]}
         elif _numeric(exp) and _numeric(act) and act not in (INT_LIT, FLOAT_LIT):
             message += f"；不同的数值类型要先转换：「转换」以{self.show(exp)}于 …"
-        self.error(node, message, code)
+            code = CONVERT
+        self.error(node, message, code, **fields)
 
     # ------------------------------------------------------------ unification
 
@@ -275,7 +281,7 @@ class ItemChecker:
                     continue
                 progress = True
                 if not ok:
-                    self.error(node, self._bound_message(t, bound, who))
+                    self.error(node, self._bound_message(t, bound, who), CLASS_BOUND)
         # a call whose other implicit parameter was already wrong has had its message
         reported: set[int] = {id(node) for meta, node, _ in self._call_metas if isinstance(resolve(meta), TError)}
         for meta, node, callee in self._call_metas:
@@ -284,7 +290,7 @@ class ItemChecker:
                 reported.update((id(node), id(root)))
                 self.error(node, f"函数应用的隐式参数无法完全确定：「{callee}」的「{meta.hint}」"
                                  "；先用 令 绑定子表达式，或用（表达式 也 类型）标注，"
-                                 "只在返回类型里的参数用 以 给出")
+                                 "只在返回类型里的参数用 以 给出", UNSOLVED)
         for a, b, node in self._deferred:
             if id(node) not in reported and not contains_meta(a) and not contains_meta(b):
                 reported.add(id(node))
@@ -323,7 +329,7 @@ class ItemChecker:
                           node.value, node.is_float, node.text)
 
     def _String(self, node, expected, env, tail):
-        self.error(node, "着色源不能用字符串（着五）")
+        self.error(node, "着色源不能用字符串（着五）", NOT_TRANSLATABLE)
         return ir.Literal(node.start, node.end, ERROR, 0, False, "")
 
     def _Name(self, node: ast.Name, expected, env, tail):
@@ -331,7 +337,7 @@ class ItemChecker:
         if isinstance(local, ir.LocalVar):
             return ir.LocalRef(node.start, node.end, local.type, local)
         if isinstance(local, _PendingFun):
-            self.error(node, f"局部函数「{node.name}」不能当作值使用（着五）：只能直接调用，如「{node.name}」于 实参")
+            self.error(node, f"局部函数「{node.name}」不能当作值使用（着五）：只能直接调用，如「{node.name}」于 实参", FUNCTION_AS_VALUE)
             local.misused = True
             return _error_expr(node)
         return self._global_value(node, node.name, self.scope.value(node.name), node.name, env)
@@ -345,33 +351,39 @@ class ItemChecker:
     def _qualified_entry(self, node: ast.Qualified) -> ValueEntry | None:
         module = self.scope.modules.get(node.module)
         if module is None:
-            self.error((node.start, node.module_end), f"「{node.module}」不是已导入的模块：先写 寻「包」之…之「{node.module}」之书。")
+            self.error((node.start, node.module_end), f"「{node.module}」不是已导入的模块：先写 寻「包」之…之「{node.module}」之书。", NOT_A_MODULE)
             return None
         entry = module.values.get(node.name)
         if entry is None and not module.failed:
             hint = _closest(node.name, [*module.values, *module.types])
-            self.error((node.name_start, node.end), f"模块「{node.module}」里没有「{node.name}」{hint}")
+            self.error((node.name_start, node.end), f"模块「{node.module}」里没有「{node.name}」{hint}", NOT_IN_MODULE)
         return entry
 
     def _global_value(self, node, name: str, entry: ValueEntry | None, shown: str, env: dict | None = None):
         if entry is None:
             if self.scope.type(name) is not None:
-                self.error(node, f"「{shown}」是类型，不能当作值")
+                self.error(node, f"「{shown}」是类型，不能当作值", TYPE_AS_VALUE)
             elif number_spelling(name) is not None:
-                self.error(node, f"「{shown}」不是数字的写法{number_spelling(name)}", "number-spelling")
+                self.error(node, f"「{shown}」不是数字的写法{number_spelling(name)}", NUMBER_SPELLING, 写法=shown)
             else:
-                self.error(node, f"未知的名字「{shown}」{self._suggest(name, env)}", "unknown-name:" + shown)
+                guess = self._guess(name, env)
+                self.error(node, f"未知的名字「{shown}」{self._suggest(name, env)}", UNKNOWN_NAME, 名字=shown, **guess)
             return _error_expr(node)
         if isinstance(resolve(entry.type), TFun) or entry.kind == "function":
-            self.error(node, f"函数「{shown}」不能当作值使用（着五）：只能直接调用，如「{shown}」于 实参")
+            self.error(node, f"函数「{shown}」不能当作值使用（着五）：只能直接调用，如「{shown}」于 实参", FUNCTION_AS_VALUE)
             return _error_expr(node)
         if entry.kind == "entry":
-            self.error(node, f"入口项「{shown}」不能在表达式里使用")
+            self.error(node, f"入口项「{shown}」不能在表达式里使用", FUNCTION_AS_VALUE)
             return _error_expr(node)
         if entry.kind == "builtin":
             t, _ = self.instantiate(entry, node, name)
             return ir.BuiltinValue(node.start, node.end, t, name)
         return ir.GlobalRef(node.start, node.end, entry.type, entry.module, name)
+
+    def _guess(self, name: str, env: dict | None = None) -> dict[str, str]:
+        """The checker's guess as a field (absent when nothing is close)."""
+        best = ranked(name, scope_candidates(self.scope, env or {}))
+        return {"猜测": best[0]} if best else {}
 
     def _suggest(self, name: str, env: dict | None = None) -> str:
         """The closest known name (the ranking the quick fix uses), as a hint."""
@@ -393,25 +405,25 @@ class ItemChecker:
             if isinstance(t, TTuple):
                 if index < len(t.items):
                     return ir.Project(node.start, node.end, t.items[index], base, index, None)
-                self.error(label_span, f"分量序号 {index} 超出范围：{self.show(t)}只有 {len(t.items)} 个分量（从「零」数起）")
+                self.error(label_span, f"分量序号 {index} 超出范围：{self.show(t)}只有 {len(t.items)} 个分量（从「零」数起）", NO_FIELD)
                 return ir.Project(node.start, node.end, ERROR, base, index, None)
         elif isinstance(t, TRecord):
             ft = t.field_type(node.label)
             if ft is not None:
                 return ir.Project(node.start, node.end, ft, base, None, node.label)
             names = "、".join(f"「{n}」" for n, _ in t.fields)
-            self.error(label_span, f"{self.show(t)}没有字段「{node.label}」；它的字段有 {names}")
+            self.error(label_span, f"{self.show(t)}没有字段「{node.label}」；它的字段有 {names}", NO_FIELD)
             return ir.Project(node.start, node.end, ERROR, base, None, node.label)
         if isinstance(t, TMeta):
-            self.error(node.base, "无法确定此处的类型，不能取分量：先用（表达式 也 类型）标注")
+            self.error(node.base, "无法确定此处的类型，不能取分量：先用（表达式 也 类型）标注", UNSOLVED)
         else:
             what = "分量" if number is not None else f"字段「{node.label}」"
             hint = "：元组的分量写成 中「零」、中「一」……" if isinstance(t, TTuple) and number is None else ""
             if isinstance(t, TCon) and t.name == "定长数组":
                 hint = "：中 只取向量的分量与结构的字段；数组的元素用「取元素」于 数组 于 序号（序号是「无三二」）"
-                self.error(label_span, f"{self.show(t)}没有{what}{hint}", "array-projection")
+                self.error(label_span, f"{self.show(t)}没有{what}{hint}", ARRAY_PROJECTION, 类型=self.show(t))
                 return ir.Project(node.start, node.end, ERROR, base, None, None)
-            self.error(label_span, f"{self.show(t)}没有{what}{hint}")
+            self.error(label_span, f"{self.show(t)}没有{what}{hint}", NO_FIELD)
         return ir.Project(node.start, node.end, ERROR, base, None, None)
 
     def _Tuple(self, node: ast.Tuple, expected, env, tail):
@@ -433,16 +445,16 @@ class ItemChecker:
         if not isinstance(t, TTuple) or contains_meta(t) or any(isinstance(resolve(i), TError) for i in t.items):
             return
         if vector_parts(t) is None and matrix_parts(t) is None:
-            self.error(node, f"元组须是向量（2 至 4 个同类标量）或矩阵（2 至 4 个同样的浮点向量列），这里是{self.show(t)}")
+            self.error(node, f"元组须是向量（2 至 4 个同类标量）或矩阵（2 至 4 个同样的浮点向量列），这里是{self.show(t)}", BAD_VALUE)
 
     def _Record(self, node: ast.Record, expected, env, tail):
         if node.head != "组值":
-            self.error(node, f"记录值须写作「组值」【…】，这里写的是「{node.head}」")
+            self.error(node, f"记录值须写作「组值」【…】，这里写的是「{node.head}」", BAD_VALUE)
         exp = resolve(expected) if expected is not None else None
         written = {}
         for f in node.fields:
             if f.name in written:
-                self.error(f, f"字段「{f.name}」重复")
+                self.error(f, f"字段「{f.name}」重复", DUPLICATE)
             written[f.name] = f
         if isinstance(exp, TRecord):
             missing = [n for n, _ in exp.fields if n not in written]
@@ -454,10 +466,10 @@ class ItemChecker:
                     if meant:  # a misspelt field: one message, not 'missing' plus 'unknown'
                         missing.remove(meant)
                     hint = f"；是不是「{meant}」？" if meant else ""
-                    self.error(f, f"{self.show(exp)}没有字段「{name}」{hint}")
+                    self.error(f, f"{self.show(exp)}没有字段「{name}」{hint}", NO_FIELD)
                     del written[name]
             for name in missing:
-                self.error(node, f"{self.show(exp)}的字段「{name}」没有给出")
+                self.error(node, f"{self.show(exp)}的字段「{name}」没有给出", NO_FIELD)
             fields = [(name, self.check(written[name].value, ft, env)) for name, ft in exp.fields if name in written]
             return ir.MakeRecord(node.start, node.end, exp, fields)
         fields = [(f.name, self.check(f.value, None, env)) for f in written.values()]
@@ -471,13 +483,13 @@ class ItemChecker:
         if node.otherwise is None:
             if expected is not None and not self.unify(expected, UNIT, node):
                 self.error(node, f"没有「否则」的「若」的值是「有」，这里应为{self.show(expected)}：补上「否则」分支",
-                           "if-without-else")
+                           IF_WITHOUT_ELSE)
                 then = self.check(node.then, None, env, tail)
                 return ir.If(node.start, node.end, ERROR, cond, then, None)
             then = self.check(node.then, None if expected is None else UNIT, env, tail)
             if expected is None and not self.unify(UNIT, then.type, node.then):
                 self.error(node.then, f"没有「否则」的「若」的「则」分支须是「有」，这里是{self.show(self.reduce(then.type))}"
-                                      "：要用它的值就补上「否则」分支", "if-without-else")
+                                      "：要用它的值就补上「否则」分支", IF_WITHOUT_ELSE)
                 return ir.If(node.start, node.end, ERROR, cond, then, None)
             return ir.If(node.start, node.end, UNIT, cond, then, None)
         result = expected if expected is not None else TMeta(hint="若的值")
@@ -500,13 +512,14 @@ class ItemChecker:
         return inner
 
     def _Lambda(self, node: ast.Lambda, expected, env, tail):
-        self.error(node, "匿名函数与闭包不能翻译（着五）：局部函数用 令「名」为 得…而… 绑定后直接调用")
+        self.error(node, "匿名函数与闭包不能翻译（着五）：局部函数用 令「名」为 得…而… 绑定后直接调用", NOT_TRANSLATABLE)
         return _error_expr(node)
 
     def binder_name(self, name: str, span) -> None:
         """Numerals are literals, never names (「二」 is 2)."""
         if number_value(name) is not None:
-            self.error(span, f"「{name}」是数字字面量，不能作名字：换一个名字，如「{name}号」", "numeral-name")
+            self.error(span, f"「{name}」是数字字面量，不能作名字：换一个名字，如「{name}号」", NUMERAL_NAME,
+                       名字=name, 建议=f"{name}号")
 
     def _Let(self, node: ast.Let, expected, env, tail):
         self.binder_name(node.name, (node.name_start, node.name_end))
@@ -532,7 +545,7 @@ class ItemChecker:
             if isinstance(resolve(p.type), TMeta):
                 if not pending.misused:     # its misuse was the message; the unknown types follow from it
                     self.error((p.start, p.end),
-                               f"无法确定局部函数「{node.name}」的参数「{p.name}」的类型：用（表达式 也 类型）标注")
+                               f"无法确定局部函数「{node.name}」的参数「{p.name}」的类型：用（表达式 也 类型）标注", UNSOLVED)
                 p.type = ERROR
         return ir.LetFun(node.start, node.end, body.type, fun, body)
 
@@ -550,7 +563,7 @@ class ItemChecker:
     def _Operator(self, node: ast.Operator, expected, env, tail):
         entry = self.scope.builtin_value(node.op)
         if entry is None:
-            self.error((node.op_start, node.op_start + len(node.op)), f"运算符「{node.op}」没有内建声明")
+            self.error((node.op_start, node.op_start + len(node.op)), f"运算符「{node.op}」没有内建声明", NO_OPERATOR)
             return _error_expr(node)
         name_span = (node.op_start, node.op_start + len(node.op))
         return self._builtin_call(node, node.op, entry, list(node.operands), [], expected, env, name_span)
@@ -571,7 +584,7 @@ class ItemChecker:
                 return self._local_call(node, head, local, args, type_args, expected, env, tail)
             if isinstance(local, ir.LocalVar):
                 if not isinstance(resolve(local.type), TError):
-                    self.error(head, f"「{head.name}」是值，不是函数，不能应用")
+                    self.error(head, f"「{head.name}」是值，不是函数，不能应用", NOT_A_FUNCTION)
                 return self._error_call(node, args, env)
             entry = self.scope.value(head.name)
             callee = head.name
@@ -581,7 +594,7 @@ class ItemChecker:
             if entry is None:
                 return self._error_call(node, args, env)
         else:
-            self.error(head, "只能应用具名的函数（函数不能当作值，着五）")
+            self.error(head, "只能应用具名的函数（函数不能当作值，着五）", NOT_A_FUNCTION)
             return self._error_call(node, args, env)
         if entry is None:
             self._global_value(head, head.name, None, head.name, env)
@@ -592,7 +605,7 @@ class ItemChecker:
             return self._builtin_call(node, callee, entry, args, type_args, expected, env, name_span)
         if entry.kind == "function":
             return self._function_call(node, callee, entry, args, type_args, expected, env, name_span)
-        self.error(head, f"「{callee}」不是函数，不能应用")
+        self.error(head, f"「{callee}」不是函数，不能应用", NOT_A_FUNCTION)
         return self._error_call(node, args, env)
 
     def _error_call(self, node, args, env):
@@ -606,9 +619,9 @@ class ItemChecker:
         if len(args) > len(params) and self._unparenthesised_call(args, env or {}):
             return False
         if len(args) < len(params):
-            self.error(node, f"「{callee}」需要 {len(params)} 个实参，这里只有 {len(args)} 个（函数不能部分应用，着五）")
+            self.error(node, f"「{callee}」需要 {len(params)} 个实参，这里只有 {len(args)} 个（函数不能部分应用，着五）", ARITY)
         else:
-            self.error(node, f"「{callee}」只收 {len(params)} 个实参，这里给了 {len(args)} 个")
+            self.error(node, f"「{callee}」只收 {len(params)} 个实参，这里给了 {len(args)} 个", ARITY)
         return False
 
     def _unparenthesised_call(self, args, env: dict) -> bool:
@@ -625,7 +638,7 @@ class ItemChecker:
             if is_function:
                 after = args[k + 1]
                 shown = f"「{name}」于{_source_text(after)}"
-                self.error((arg.start, after.end), f"作实参的调用须加括号：写成（{shown}）")
+                self.error((arg.start, after.end), f"作实参的调用须加括号：写成（{shown}）", CALL_PARENS)
                 return True
         return False
 
@@ -638,14 +651,14 @@ class ItemChecker:
     def _builtin_call(self, node, callee, entry, args, type_args, expected, env, name_span):
         if (callee in RESOURCE_CONSTRUCTORS or callee in ENTRY_CONSTRUCTORS) and not self.allow_constructors:
             what = "资源" if callee in RESOURCE_CONSTRUCTORS else "入口项"
-            self.error(name_span, f"「{callee}」只能作{what}的顶层定义（着四）")
+            self.error(name_span, f"「{callee}」只能作{what}的顶层定义（着四）", TOP_LEVEL)
             return self._error_call(node, args, env)
         if args and self._wrong_resource(callee, args[0], env):
             return _error_expr(node)
         t, metas = self.instantiate(entry, node, callee)
         self._apply_type_args(node, callee, metas, type_args)
         if not isinstance(t, TFun):
-            self.error(node, f"「{callee}」不是函数，不能应用")
+            self.error(node, f"「{callee}」不是函数，不能应用", NOT_A_FUNCTION)
             return self._error_call(node, args, env)
         if not self._arity(node, callee, t.params, args, env):
             for m in metas:
@@ -678,7 +691,7 @@ class ItemChecker:
         value, cond = resolve(args[0].type), resolve(args[2].type)
         if isinstance(cond, TTuple) and not (isinstance(value, TTuple) and len(value.items) == len(cond.items)):
             self.error(args[2], f"「选择」的条件应为「爻」或与值同样长的爻向量，这里值是{self.show(value)}，"
-                                f"条件是{self.show(cond)}")
+                                f"条件是{self.show(cond)}", TYPE_MISMATCH)
 
     def _fragment_offsets(self, callee: str, args: list[ir.Expr], name_span) -> None:
         """A constant 起 or 步 of a fragment load or store that is not a multiple of 8 (16 for s8 loads)."""
@@ -686,7 +699,7 @@ class ItemChecker:
         for what, arg in zip(("起", "步"), args[1:3]):
             value = written_number(arg)
             if isinstance(value, int) and value % multiple:
-                self.error(arg, f"「{callee}」的{what}须是 {multiple} 的倍数（按元素计，着十二），这里是 {value}")
+                self.error(arg, f"「{callee}」的{what}须是 {multiple} 的倍数（按元素计，着十二），这里是 {value}", LITERAL_RANGE)
 
     def _writable(self, callee: str, args: list[ir.Expr], name_span) -> None:
         """A builtin that writes memory needs a buffer declared 读写."""
@@ -694,7 +707,8 @@ class ItemChecker:
         if isinstance(target, ir.GlobalRef):
             entry = self.scope.value(target.name)
             if entry is not None and entry.access == "只读":
-                self.error(name_span, f"「{target.name}」是只读存储缓冲，不能「{callee}」：把它的访问方式改为「读写」")
+                self.error(name_span, f"「{target.name}」是只读存储缓冲，不能「{callee}」：把它的访问方式改为「读写」", READ_ONLY,
+                           缓冲=target.name, 函数=callee)
 
     def _wrong_resource(self, callee: str, arg: ast.Expr, env: dict) -> bool:
         """A resource of another kind than the builtin works on: say which builtin fits."""
@@ -706,7 +720,8 @@ class ItemChecker:
         hint = RESOURCE_HINTS.get((callee, kind))
         if hint is None:
             return False
-        self.error(arg, f"「{arg.name}」是「{kind}」，「{callee}」不能用在它上面：{hint}", "wrong-resource")
+        self.error(arg, f"「{arg.name}」是「{kind}」，「{callee}」不能用在它上面：{hint}", WRONG_RESOURCE,
+                   资源=arg.name, 种类=kind, 函数=callee)
         return True
 
     def _function_argument(self, arg: ast.Expr, param: TFun, env) -> ir.Expr:
@@ -715,23 +730,24 @@ class ItemChecker:
         entry = self.scope.value(arg.name) if isinstance(arg, ast.Name) and arg.name not in env else None
         if entry is None or entry.kind != "function":
             if isinstance(arg, ast.Name) and entry is None and arg.name not in env:
-                self.error(arg, f"未知的名字「{arg.name}」{self._suggest(arg.name)}：此处应为顶层函数的名字")
+                self.error(arg, f"未知的名字「{arg.name}」{self._suggest(arg.name)}：此处应为顶层函数的名字", UNKNOWN_NAME,
+                           名字=arg.name, 应为="顶层函数", **self._guess(arg.name))
             else:
-                self.error(arg, "此处应为顶层函数的名字")
+                self.error(arg, "此处应为顶层函数的名字", FUNCTION_EXPECTED)
             _poison(param)
             return _error_expr(arg)
         ft = resolve(entry.type)
         if isinstance(ft, TFun):
             self.unify(param.params[0], ft.params[0], arg)
             if not self.unify(param.result, ft.result, arg):
-                self.error(arg, f"函数「{arg.name}」的返回类型应为{self.show(param.result)}，实为{self.show(ft.result)}")
+                self.error(arg, f"函数「{arg.name}」的返回类型应为{self.show(param.result)}，实为{self.show(ft.result)}", TYPE_MISMATCH)
         self.calls.add(arg.name)
         return ir.GlobalRef(arg.start, arg.end, entry.type, entry.module, arg.name)
 
     def _apply_type_args(self, node, callee, metas, type_args) -> None:
         for i, targ in enumerate(type_args):
             if i >= len(metas):
-                self.error(targ, f"「{callee}」没有更多的隐式类型参数可由 以 给出")
+                self.error(targ, f"「{callee}」没有更多的隐式类型参数可由 以 给出", TYPE_ARGUMENTS)
                 return
             t = self.types.resolve(targ)
             if not self.unify(metas[i], t, targ):
@@ -745,23 +761,23 @@ class ItemChecker:
             return
         kind, width = LITERAL_CONSTRUCTORS[callee]
         if kind != "float" and isinstance(value, float):
-            self.error(arg, f"「{callee}」的字面量须是整数，这里是 {value}")
+            self.error(arg, f"「{callee}」的字面量须是整数，这里是 {value}", LITERAL_RANGE)
             return
         limit = LITERAL_LIMITS[(kind, width)]
         if kind == "float":
             shown, overflow = limit
             if abs(value) >= overflow:
-                self.error(arg, f"字面量 {value} 超出「{callee}」的范围（绝对值至多 {shown}）")
+                self.error(arg, f"字面量 {value} 超出「{callee}」的范围（绝对值至多 {shown}）", LITERAL_RANGE)
         elif not limit[0] <= value <= limit[1]:
             shown = value if abs(value) < 10 ** 40 else "（超过四十位的整数）"
-            self.error(arg, f"字面量 {shown} 超出「{callee}」的范围（{limit[0]} 至 {limit[1]}）")
+            self.error(arg, f"字面量 {shown} 超出「{callee}」的范围（{limit[0]} 至 {limit[1]}）", LITERAL_RANGE)
 
     def _function_call(self, node, callee, entry, args, type_args, expected, env, name_span):
         t = resolve(self.instantiate(entry, node, callee)[0] if entry.type_params else entry.type)
         if type_args:
-            self.error(type_args[0], f"「{callee}」没有隐式类型参数，不能用 以")
+            self.error(type_args[0], f"「{callee}」没有隐式类型参数，不能用 以", TYPE_ARGUMENTS)
         if callee == self.function:
-            self.error(name_span, f"顶层函数「{callee}」不能调用自身（着四.6）：改写成局部尾递归函数")
+            self.error(name_span, f"顶层函数「{callee}」不能调用自身（着四.6）：改写成局部尾递归函数", RECURSION)
         self.calls.add(callee)
         if not isinstance(t, TFun) or not self._arity(node, callee, t.params, args, env):
             return _error_expr(node)
@@ -779,11 +795,11 @@ class ItemChecker:
     def _local_call(self, node, head, pending: _PendingFun, args, type_args, expected, env, tail):
         fun = pending.fun
         if type_args:
-            self.error(type_args[0], f"局部函数「{fun.name}」没有隐式类型参数，不能用 以")
+            self.error(type_args[0], f"局部函数「{fun.name}」没有隐式类型参数，不能用 以", TYPE_ARGUMENTS)
         if pending.state == "checking":
             fun.recursive = True
             if tail is not fun:
-                self.error(head, f"局部函数「{fun.name}」递归调用自己只能在尾位置（着五）：这里的结果还要再用")
+                self.error(head, f"局部函数「{fun.name}」递归调用自己只能在尾位置（着五）：这里的结果还要再用", RECURSION)
         if not self._arity(node, fun.name, fun.params, args, env):
             pending.misused = True
             return _error_expr(node)

@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 
 from .. import ir
 from ..builtin.io import BUILTIN_IO
-from ..diagnostics import Diagnostic, LocalDiagnostic
+from ..diagnostics import (CONST_EXPR, CYCLE, DUPLICATE, ENTRY, INTERFACE_ONLY_KIND, LITERAL_TYPE_SIGNATURE,
+                           NOT_TRANSLATABLE, NUMERAL_NAME, RECURSION, RESOURCE, TOO_DEEP, TOP_LEVEL,
+                           Diagnostic, LocalDiagnostic)
 from ..syntax import ast
 from ..source import SourceFile
 from ..syntax.parser import ParsedFile, ParsedItem, number_value
@@ -131,13 +133,14 @@ class ModuleChecker:
 
     # ------------------------------------------------------------ helpers
 
-    def report(self, item: ParsedItem, start: int, end: int, message: str, code: str = "") -> None:
-        self.diags.append(Diagnostic(self.path, item.start + start, item.start + end, message, item.name, code=code))
+    def report(self, item: ParsedItem, start: int, end: int, message: str, code: str, **fields: str) -> None:
+        self.diags.append(Diagnostic(self.path, item.start + start, item.start + end, message, item.name, code=code,
+                                     fields=fields))
 
     def _item_reporter(self, item: ParsedItem):
-        def report(node, message: str) -> None:
+        def report(node, message: str, code: str) -> None:
             start, end = (node.start, node.end) if not isinstance(node, tuple) else node
-            self.report(item, start, end, message)
+            self.report(item, start, end, message, code)
         return report
 
     # ------------------------------------------------------------ main
@@ -174,7 +177,7 @@ class ModuleChecker:
         numerals: set[str] = set()
         for item in items:
             for err in item.errors:
-                self.report(item, err.start, err.end, err.message)
+                self.report(item, err.start, err.end, err.message, err.code, **err.fields)
             node = item.node
             if node is None:
                 if item.kind == "者":
@@ -186,31 +189,32 @@ class ModuleChecker:
                 if node.name not in numerals:   # its signature and definition: one mistake, one message
                     numerals.add(node.name)
                     self.report(item, node.start, node.name_end,
-                                f"「{node.name}」是数字字面量，不能作名字：换一个名字，如「{node.name}号」", "numeral-name")
+                                f"「{node.name}」是数字字面量，不能作名字：换一个名字，如「{node.name}号」", NUMERAL_NAME,
+                                名字=node.name, 建议=f"{node.name}号")
                 continue
             if isinstance(node, ast.Import):
                 continue
             if isinstance(node, ast.BareExpr):
-                self.report(item, node.start, node.end, "顶层不能写裸表达式（着四.6）：给它起个名字，写成「名」者 表达式 也。")
+                self.report(item, node.start, node.end, "顶层不能写裸表达式（着四.6）：给它起个名字，写成「名」者 表达式 也。", TOP_LEVEL)
                 continue
             if isinstance(node, ast.CtorDecl):
-                self.report(item, node.start, node.name_end, "着色源不能声明构造器（立，着四.6）")
+                self.report(item, node.start, node.name_end, "着色源不能声明构造器（立，着四.6）", NOT_TRANSLATABLE)
                 continue
             table = {ast.Signature: self.sigs, ast.Definition: self.defs, ast.TypeDef: self.typedefs}[type(node)]
             if node.name in table:
                 first = table[node.name]
                 pos = "签名" if table is self.sigs else "定义"
                 line = self.inp.source.position(first.start).line + 1 if self.inp.source else 0
-                self.report(item, node.start, node.name_end, f"「{node.name}」重复{pos}：第一个{pos}在第 {line} 行")
+                self.report(item, node.start, node.name_end, f"「{node.name}」重复{pos}：第一个{pos}在第 {line} 行", DUPLICATE)
                 continue
             if table is not self.typedefs and node.name in self.typedefs or (
                     table is self.typedefs and (node.name in self.sigs or node.name in self.defs)):
-                self.report(item, node.start, node.name_end, f"「{node.name}」既是类型又是值：名字重复")
+                self.report(item, node.start, node.name_end, f"「{node.name}」既是类型又是值：名字重复", DUPLICATE)
                 continue
             table[node.name] = item
             if interface and isinstance(node, ast.Definition):
                 self.report(item, node.start, node.name_end,
-                            "着色内建声明文件只能写声明（乃、即），不能写定义（者）")
+                            "着色内建声明文件只能写声明（乃、即），不能写定义（者）", INTERFACE_ONLY_KIND)
 
     # ------------------------------------------------------------ interface
 
@@ -222,7 +226,7 @@ class ModuleChecker:
             if params is None:
                 continue
             if not self.inp.is_interface:
-                self.report(item, item.node.start, item.node.name_end, "着色源不能声明类型构造（元类型只能出现在着色内建声明里）")
+                self.report(item, item.node.start, item.node.name_end, "着色源不能声明类型构造（元类型只能出现在着色内建声明里）", INTERFACE_ONLY_KIND)
             self.exports.types[name] = TypeEntry(name, "constructor", self.path, None, params,
                                                  item.start, item.name_end, item.doc)
             del self.sigs[name]
@@ -232,7 +236,7 @@ class ModuleChecker:
         for name, cycle in order:
             item = self.typedefs[name]
             if cycle:
-                self.report(item, item.node.start, item.node.name_end, f"类型定义成环：{' → '.join(cycle)}")
+                self.report(item, item.node.start, item.node.name_end, f"类型定义成环：{' → '.join(cycle)}", CYCLE)
                 self.exports.types[name] = TypeEntry(name, "alias", self.path, ERROR, (), item.start, item.name_end, item.doc)
                 continue
             self.exports.types[name] = self._typedef_entry(item)
@@ -262,7 +266,7 @@ class ModuleChecker:
             else:
                 kind = _classify(t)
                 if tvars:
-                    self.report(item, item.node.start, item.node.name_end, f"多态函数（凡）不能翻译（着四.6）：给「{name}」写出具体类型")
+                    self.report(item, item.node.start, item.node.name_end, f"多态函数（凡）不能翻译（着四.6）：给「{name}」写出具体类型", NOT_TRANSLATABLE)
             entry = ValueEntry(name, kind, self.path, t, tvars, item.start, item.name_end, item.doc,
                                type_text=type_text)
             if kind == "resource":
@@ -270,15 +274,15 @@ class ModuleChecker:
                 entry.access = _access_of(self.defs.get(name))
             self.exports.values[name] = entry
             if not self.inp.is_interface and name not in self.defs and name not in self.broken_defs:
-                self.report(item, item.node.start, item.node.name_end, f"「{name}」只有签名，没有定义：补上「{name}」者 … 也。")
+                self.report(item, item.node.start, item.node.name_end, f"「{name}」只有签名，没有定义：补上「{name}」者 … 也。", TOP_LEVEL)
 
     def _resolve_signature(self, item: ParsedItem):
         """(type variables, type, its text for fingerprints, diagnostics) of a signature."""
         local: list[LocalDiagnostic] = []
 
-        def report(node, message: str) -> None:
+        def report(node, message: str, code: str) -> None:
             start, end = (node.start, node.end) if not isinstance(node, tuple) else node
-            local.append(LocalDiagnostic(start, end, message))
+            local.append(LocalDiagnostic(start, end, message, code))
 
         tvars, t = TypeResolver(self.scope, report, self.inp.is_interface).scheme(item.node.type)
         return tvars, t, f"{t!r}{tvars!r}", local
@@ -317,7 +321,7 @@ class ModuleChecker:
         for name, cycle in order:
             item = unsigned[name]
             if cycle:
-                self.report(item, item.node.start, item.node.name_end, f"常量定义成环：{' → '.join(cycle)}")
+                self.report(item, item.node.start, item.node.name_end, f"常量定义成环：{' → '.join(cycle)}", CYCLE)
                 entry = ValueEntry(name, "const", self.path, ERROR, (), item.start, item.name_end)
             else:
                 result = self._cached(item, fingerprint, lambda it=item: self._check_unsigned_item(it))
@@ -347,7 +351,7 @@ class ModuleChecker:
         node: ast.Definition = item.node
         checker = self._checker()
         if isinstance(_strip(node.value), ast.Lambda):
-            checker.error((node.start, node.name_end), f"顶层函数「{node.name}」缺少签名：先写「{node.name}」乃化 … 而 … 也。")
+            checker.error((node.start, node.name_end), f"顶层函数「{node.name}」缺少签名：先写「{node.name}」乃化 … 而 … 也。", TOP_LEVEL)
             return ItemResult(None, checker.diags, ERROR)
         value = checker.check(node.value, None, {})
         checker.finish()
@@ -382,10 +386,10 @@ class ModuleChecker:
         checker = self._checker(function=node.name)
         lam = _strip(node.value)
         if not isinstance(lam, ast.Lambda):
-            checker.error(node.value, f"函数「{node.name}」的定义须是 得「参数」而 函数体（函数不能当作值，着五）")
+            checker.error(node.value, f"函数「{node.name}」的定义须是 得「参数」而 函数体（函数不能当作值，着五）", TOP_LEVEL)
             return ItemResult(None, checker.diags)
         if len(lam.params) != len(t.params):
-            checker.error(lam, f"签名有 {len(t.params)} 个参数，定义有 {len(lam.params)} 个")
+            checker.error(lam, f"签名有 {len(t.params)} 个参数，定义有 {len(lam.params)} 个", TOP_LEVEL)
             return ItemResult(None, checker.diags)
         for p in lam.params:
             checker.binder_name(p.name, p)
@@ -397,7 +401,7 @@ class ModuleChecker:
         checker.adopt_records(body, params)
         deep = too_deep(body)
         if deep is not None:
-            checker.error(deep, NESTING_MESSAGE)
+            checker.error(deep, NESTING_MESSAGE, TOO_DEEP)
         decl = ir.Function(node.name, 0, node.name_end, item.doc, t, params, body, set(checker.calls))
         return ItemResult(decl, checker.diags)
 
@@ -413,7 +417,7 @@ class ModuleChecker:
         what = "、".join(f"参数「{p.name}」" for p in params) + ("与" if params and result else "") + ("返回值" if result else "")
         at = (node.start, node.name_end) if result else params[0]
         checker.error(at, f"顶层函数的{what}须有定长类型，不能是「整数」「小数」（它们只是字面量的类型，"
-                          "没有目标能在运行时表示）：改用「整三二」「浮三二」等", "literal-type-signature")
+                          "没有目标能在运行时表示）：改用「整三二」「浮三二」等", LITERAL_TYPE_SIGNATURE)
 
     def _constructor_call(self, item: ParsedItem, entry: ValueEntry, table: dict):
         """Check a resource's or entry's definition: a call of its constructor."""
@@ -424,7 +428,7 @@ class ModuleChecker:
         head = _call_head(call)
         if head not in table:
             names = "、".join(f"「{n}」" for n in table)
-            checker.error(node.value, f"「{node.name}」的定义须是对 {names} 之一的调用（着四）")
+            checker.error(node.value, f"「{node.name}」的定义须是对 {names} 之一的调用（着四）", TOP_LEVEL)
             return checker, None, call
         value = checker.check(node.value, entry.type, {})
         checker.finish()
@@ -447,15 +451,15 @@ class ModuleChecker:
                 lit = fields.get(key)
                 number = lit.value if isinstance(lit, ast.Number) and not lit.is_float else None
                 if lit is not None and number is None:
-                    checker.error(lit, "组号与绑定号须是整数字面量（着三）")
+                    checker.error(lit, "组号与绑定号须是整数字面量（着三）", RESOURCE)
                 elif number is not None and number > BINDING_LIMITS[key]:
                     what = "组号" if key == "组" else "绑定号"
-                    checker.error(lit, f"{what}须在 0 至 {BINDING_LIMITS[key]} 之间（WebGPU 保证的上限），这里是 {number}")
+                    checker.error(lit, f"{what}须在 0 至 {BINDING_LIMITS[key]} 之间（WebGPU 保证的上限），这里是 {number}", RESOURCE)
                 setattr(decl, attr, number)
             access = fields.get("访问")
             decl.access = access.name if isinstance(access, ast.Name) else None
             if kind == "storage" and access is not None and not isinstance(access, ast.Name):
-                checker.error(access, "访问方式须直接写「只读」或「读写」")
+                checker.error(access, "访问方式须直接写「只读」或「读写」", RESOURCE)
         return ItemResult(decl, checker.diags)
 
     def _check_entry(self, item: ParsedItem, entry: ValueEntry) -> ItemResult:
@@ -487,15 +491,15 @@ class ModuleChecker:
         for p in t.params:
             problem = _entry_input_problem(p, stage)
             if problem:
-                checker.error(at, f"入口函数「{function}」的参数{self.show(p)}{problem}")
+                checker.error(at, f"入口函数「{function}」的参数{self.show(p)}{problem}", ENTRY)
         if stage == "计算":
             return
         if stage == "顶点" and not _has_position(t.result):
-            checker.error(at, f"顶点入口函数「{function}」须返回「裁剪位置」或含「裁剪位置」字段的结构，这里返回{self.show(t.result)}")
+            checker.error(at, f"顶点入口函数「{function}」须返回「裁剪位置」或含「裁剪位置」字段的结构，这里返回{self.show(t.result)}", ENTRY)
             return
         problem = _entry_output_problem(t.result, stage, self.show)
         if problem:
-            checker.error(at, f"{stage}入口函数「{function}」的返回值{problem}")
+            checker.error(at, f"{stage}入口函数「{function}」的返回值{problem}", ENTRY)
 
     def _const_rules(self, checker: ItemChecker, value: ir.Expr) -> None:
         """Constants are WGSL const-expressions (seed 着四.5); checked once
@@ -504,19 +508,19 @@ class ModuleChecker:
             return
         for e in ir.walk(value):
             if isinstance(e, ir.Call) and e.kind != "builtin":
-                checker.error((e.start, e.end), f"常量的值须是常量表达式：不能调用「{e.name}」")
+                checker.error((e.start, e.end), f"常量的值须是常量表达式：不能调用「{e.name}」", CONST_EXPR)
                 return
             if isinstance(e, ir.Call) and not registry.allowed_in_constant(e.name):
                 what = registry.get(e.name).what
-                checker.error((e.start, e.end), f"常量的值须是常量表达式：不能调用「{e.name}」（{what}，只在运行时可用）")
+                checker.error((e.start, e.end), f"常量的值须是常量表达式：不能调用「{e.name}」（{what}，只在运行时可用）", CONST_EXPR)
                 return
             if isinstance(e, ir.GlobalRef):
                 target = self.scope.value(e.name)
                 if target is not None and target.kind == "resource":
-                    checker.error((e.start, e.end), f"常量的值须是常量表达式：不能读资源「{e.name}」")
+                    checker.error((e.start, e.end), f"常量的值须是常量表达式：不能读资源「{e.name}」", CONST_EXPR)
                     return
             if isinstance(e, (ir.Let, ir.LetFun)):
-                checker.error((e.start, e.end), "常量的值须是常量表达式：不能用 令")
+                checker.error((e.start, e.end), "常量的值须是常量表达式：不能用 令", CONST_EXPR)
                 return
 
     # ------------------------------------------------------------ module rules
@@ -537,7 +541,7 @@ class ModuleChecker:
                 key = (decl.group, decl.binding)
                 if key in bindings:
                     self.report(item, 0, item.name_end,
-                                f"组 {key[0]} 号 {key[1]} 已绑定给「{bindings[key]}」：每个资源位只能绑定一个资源")
+                                f"组 {key[0]} 号 {key[1]} 已绑定给「{bindings[key]}」：每个资源位只能绑定一个资源", RESOURCE)
                 bindings[key] = decl.name
         self._recursion(functions)
 
@@ -549,7 +553,7 @@ class ModuleChecker:
             if path and len(path) > 2 and name not in reported:
                 reported.update(path)
                 self.report(item, 0, item.name_end,
-                            f"顶层函数不能递归调用（着四.6）：{' → '.join(f'「{p}」' for p in path)}")
+                            f"顶层函数不能递归调用（着四.6）：{' → '.join(f'「{p}」' for p in path)}", RECURSION)
 
     def _assemble(self, module: ir.Module, items: list[ParsedItem]) -> None:
         for item in items:
@@ -602,7 +606,7 @@ def _workgroup_shape(checker: ItemChecker, value) -> tuple[int, int, int] | None
     sizes = []
     for lit in items:
         if not isinstance(lit, ast.Number) or lit.is_float:
-            checker.error(lit, "工作组大小须是整数字面量")
+            checker.error(lit, "工作组大小须是整数字面量", ENTRY)
             return None
         sizes.append(lit.value)
     if len(sizes) > 3:
@@ -611,10 +615,10 @@ def _workgroup_shape(checker: ItemChecker, value) -> tuple[int, int, int] | None
     total = math.prod(shape)
     if not all(shape) or total > MAX_WORKGROUP:
         where = "" if len(sizes) == 1 else f"（{'×'.join(map(str, sizes))}）"
-        checker.error(value, f"工作组大小须在 1 至 {MAX_WORKGROUP} 之间，这里是 {total}{where}")
+        checker.error(value, f"工作组大小须在 1 至 {MAX_WORKGROUP} 之间，这里是 {total}{where}", ENTRY)
         return None
     if shape[2] > MAX_WORKGROUP_Z:
-        checker.error(items[2], f"工作组的第三维至多 {MAX_WORKGROUP_Z}，这里是 {shape[2]}")
+        checker.error(items[2], f"工作组的第三维至多 {MAX_WORKGROUP_Z}，这里是 {shape[2]}", ENTRY)
         return None
     return shape
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..builtin.io import BUILTIN_IO
+from ..diagnostics import ARRAY_LENGTH, BAD_TYPE, DUPLICATE, INTERFACE_ONLY_KIND, SCALAR_WIDTH
 from ..syntax import ast
 from ..types import ERROR, TCon, TFamily, TFun, TRecord, TTuple, TVar, Type, TypeOrIndex
 from .classes import CLASSES, FAMILIES
@@ -19,7 +20,7 @@ INTRINSIC_PREFIX = "《《内建类型："
 VALID_WIDTHS = (8, 16, 32, 64)
 SCALAR_HEADS = ("定长小数", "定长整数", "定长无符号")
 
-Report = Callable[[ast.Node, str], None]
+Report = Callable[[ast.Node, str, str], None]   # node, message, code
 
 
 def split_bound(name: str) -> tuple[str, str | None]:
@@ -60,7 +61,7 @@ class TypeResolver:
         while isinstance(node, ast.TypeForall):
             var, bound = split_bound(node.var)
             if bound is not None and bound not in CLASSES:
-                self.report(node, f"未知的类约束「{bound}」：可用的有 {'、'.join(CLASSES)}")
+                self.report(node, f"未知的类约束「{bound}」：可用的有 {'、'.join(CLASSES)}", BAD_TYPE)
                 bound = None
             tvars.append(TVar(var, bound))
             node = node.body
@@ -69,7 +70,7 @@ class TypeResolver:
     def resolve(self, node: ast.TypeExpr, tvars: dict[str, TVar] | None = None) -> Type:
         result = self._resolve(node, tvars or {})
         if isinstance(result, int):
-            self.report(node, "此处应为类型，实为整数索引：整数索引只能作类型构造的实参（如「定长数组」于「浮三二」于「八」）")
+            self.report(node, "此处应为类型，实为整数索引：整数索引只能作类型构造的实参（如「定长数组」于「浮三二」于「八」）", BAD_TYPE)
             return ERROR
         return result
 
@@ -92,18 +93,18 @@ class TypeResolver:
         if isinstance(node, ast.TypeRecord):
             return self._record(node, tvars)
         if isinstance(node, ast.TypeForall):
-            self.report(node, "「凡」只能写在签名的最外层")
+            self.report(node, "「凡」只能写在签名的最外层", BAD_TYPE)
             return ERROR
         return ERROR
 
     def _record(self, node: ast.TypeRecord, tvars) -> Type:
         if node.head != "组类":
-            self.report(node, f"记录类型须写作「组类」【…】，这里写的是「{node.head}」")
+            self.report(node, f"记录类型须写作「组类」【…】，这里写的是「{node.head}」", BAD_TYPE)
         seen: set[str] = set()
         fields = []
         for f in node.fields:
             if f.name in seen:
-                self.report(f, f"字段「{f.name}」重复")
+                self.report(f, f"字段「{f.name}」重复", DUPLICATE)
                 continue
             seen.add(f.name)
             fields.append((f.name, self.resolve(f.value, tvars)))
@@ -117,27 +118,27 @@ class TypeResolver:
         intrinsic = intrinsic_name(name)
         if intrinsic is not None:
             if not self.allow_intrinsic:
-                self.report(node, "「《《内建类型：…》》」只能写在着色内建声明文件（名。着色器。接口。豫）里")
+                self.report(node, "「《《内建类型：…》》」只能写在着色内建声明文件（名。着色器。接口。豫）里", INTERFACE_ONLY_KIND)
                 return ERROR
             if intrinsic in FAMILIES:
-                self.report(node, f"类型族「{intrinsic}」须带实参")
+                self.report(node, f"类型族「{intrinsic}」须带实参", BAD_TYPE)
                 return ERROR
             return TCon(intrinsic, (), intrinsic)
         entry = self.scope.type(name)
         if entry is None:
             value = self.scope.value(name)
             what = "是值，不是类型" if value is not None else "不是已知的类型"
-            self.report(node, f"「{name}」{what}")
+            self.report(node, f"「{name}」{what}", BAD_TYPE)
             return ERROR
         if entry.kind == "alias":
             return renamed(entry.type, name) if entry.type is not None else ERROR
         if entry.kind == "constructor":
             if entry.params:
-                self.report(node, f"类型构造「{name}」须带 {len(entry.params)} 个实参")
+                self.report(node, f"类型构造「{name}」须带 {len(entry.params)} 个实参", BAD_TYPE)
                 return ERROR
             return TCon(name, (), name)
         if entry.kind == "family":
-            self.report(node, f"类型族「{name}」须带实参")
+            self.report(node, f"类型族「{name}」须带实参", BAD_TYPE)
             return ERROR
         return ERROR
 
@@ -149,40 +150,40 @@ class TypeResolver:
             head = head.fn
         args_nodes.reverse()
         if not isinstance(head, ast.TypeName):
-            self.report(head, "类型应用的头须是类型构造的名字")
+            self.report(head, "类型应用的头须是类型构造的名字", BAD_TYPE)
             return ERROR
         entry = self.scope.type(head.name)
         for a, kind in zip(args_nodes, entry.params if entry is not None and entry.kind == "constructor" else ()):
             if kind == "index" and isinstance(a, ast.TypeName) and split_bound(a.name)[0] not in tvars:
-                self.report(a, _LITERAL_INDEX.format(head.name) + (number_spelling(a.name) or ""))   # not also 'unknown type'
+                self.report(a, _LITERAL_INDEX.format(head.name) + (number_spelling(a.name) or ""), BAD_TYPE)   # not also 'unknown type'
                 return ERROR
         args = [self._resolve(a, tvars) for a in args_nodes]
         family = self._family_name(head.name, entry)
         if family is not None:
             arity = FAMILIES[family][0]
             if len(args) != arity:
-                self.report(node, f"类型族「{head.name}」须带 {arity} 个实参，这里有 {len(args)} 个")
+                self.report(node, f"类型族「{head.name}」须带 {arity} 个实参，这里有 {len(args)} 个", BAD_TYPE)
                 return ERROR
             return TFamily(family, tuple(args))
         if entry is None or entry.kind != "constructor":
             what = "不是类型构造" if entry is not None else "不是已知的类型构造"
-            self.report(head, f"「{head.name}」{what}，不能带实参")
+            self.report(head, f"「{head.name}」{what}，不能带实参", BAD_TYPE)
             return ERROR
         if len(args) != len(entry.params):
-            self.report(node, f"类型构造「{head.name}」须带 {len(entry.params)} 个实参，这里有 {len(args)} 个")
+            self.report(node, f"类型构造「{head.name}」须带 {len(entry.params)} 个实参，这里有 {len(args)} 个", BAD_TYPE)
             return ERROR
         for kind, arg, arg_node in zip(entry.params, args, args_nodes):
             if kind == "index" and not isinstance(arg, (int, TVar)):
-                self.report(arg_node, _LITERAL_INDEX.format(head.name))
+                self.report(arg_node, _LITERAL_INDEX.format(head.name), BAD_TYPE)
                 return ERROR
             if kind == "type" and isinstance(arg, int):
-                self.report(arg_node, f"「{head.name}」的这个实参须是类型，实为整数索引")
+                self.report(arg_node, f"「{head.name}」的这个实参须是类型，实为整数索引", BAD_TYPE)
                 return ERROR
         if head.name in SCALAR_HEADS and isinstance(args[0], int) and args[0] not in VALID_WIDTHS:
-            self.report(args_nodes[0], f"标量宽度只能是 8、16、32 或 64，这里是 {args[0]}")
+            self.report(args_nodes[0], f"标量宽度只能是 8、16、32 或 64，这里是 {args[0]}", SCALAR_WIDTH)
             return ERROR
         if head.name == "定长数组" and isinstance(args[1], int) and not 1 <= args[1] <= MAX_ARRAY_LENGTH:
-            self.report(args_nodes[1], f"定长数组的长度须在 1 到 {MAX_ARRAY_LENGTH} 之间，这里是 {args[1]}")
+            self.report(args_nodes[1], f"定长数组的长度须在 1 到 {MAX_ARRAY_LENGTH} 之间，这里是 {args[1]}", ARRAY_LENGTH)
             return ERROR
         return TCon(head.name, tuple(args))
 

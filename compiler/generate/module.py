@@ -15,7 +15,7 @@ from pathlib import Path
 from .. import backends, ir
 from ..backends.ptx.mangle import ENTRY_PREFIX, mangle
 from ..backends.targets import PTX, TARGETS, Target
-from ..diagnostics import Diagnostic
+from ..diagnostics import EXPORT_NAME, NO_TARGET, Diagnostic
 from ..packages import GENERATED_SUFFIX
 from .escape import comment, one_line, string_literal
 
@@ -190,7 +190,8 @@ def name_clashes(ws, path: str, table: list[tuple[str, str, str]]) -> list[Diagn
                 start = decl.start if decl else 0
                 end = start + decl.name_end if decl else 0
                 out.append(Diagnostic(file, start, end, f"入口项名「{item}」使生成模块的导出「{name}」"
-                                      f"与{owners[name]}重名：请给入口项改名", item))
+                                      f"与{owners[name]}重名：请给入口项改名", item,
+                                      code=EXPORT_NAME, fields={"名字": name}))
             owners.setdefault(name, f"入口项「{item}」的导出")
     return out
 
@@ -233,4 +234,4 @@ def _nothing_translated(path: str, failed: list[Outcome]) -> list[Diagnostic]:
     if found:
         return list(found.values())
     reasons = "；".join(f"{o.target.title}：{o.reason}" for o in failed)
-    return [Diagnostic(path, 0, 0, f"没有一个目标译得出这个模块（{reasons}）")]
+    return [Diagnostic(path, 0, 0, f"没有一个目标译得出这个模块（{reasons}）", code=NO_TARGET)]

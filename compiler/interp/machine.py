@@ -24,7 +24,7 @@ from .. import ir
 from ..backends.wgsl.layout import SCALAR_DTYPES
 from ..ir import function_key
 from ..builtin.io import BUILTIN_IO
-from ..diagnostics import Diagnostic
+from ..diagnostics import RUNTIME_FAULT, Diagnostic
 from ..types import TCon, TRecord, deep_resolve, resolve
 from . import ops
 from .memory import Elements, Region, Unsupported, decode, encode
@@ -228,7 +228,7 @@ class Machine:
 
     def fault(self, node: ir.Expr, message: str) -> Fault:
         path, start, end, name = self.sites[self.site(node)]
-        return Fault(Diagnostic(path, start, end, message, name))
+        return Fault(Diagnostic(path, start, end, message, name, code=RUNTIME_FAULT))
 
     # ------------------------------------------------------------ evaluation
 

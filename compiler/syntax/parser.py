@@ -17,6 +17,7 @@ from pathlib import Path
 import lark
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
+from ..diagnostics import KEYWORD_QUOTED, LEX, MISSING_PERIOD, SYNTAX, TOO_DEEP
 from . import ast
 from .lexer import KEYWORDS, SURFACE, Comment, Token, iter_lex, name_content
 
@@ -31,6 +32,8 @@ class SyntaxDiagnostic:
     start: int
     end: int
     message: str
+    code: str = SYNTAX
+    fields: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True, eq=False)
@@ -371,12 +374,13 @@ def _syntax_error(err: UnexpectedInput, length: int, owed: str | None = None,
         if tok.type in ("PERIOD", "$END") and owed:
             expected = _describe(owed, "")  # an unclosed bracket explains more than the grammar's guesses
         if tok.type == "$END" or (tok.type == "PERIOD" and not written_period):
-            return SyntaxDiagnostic(length, length, f"语法错误：项没有写完，此处应为{expected}")
+            return SyntaxDiagnostic(length, length, f"语法错误：项没有写完，此处应为{expected}", fields={"应为": expected})
         if tok.type == "PERIOD":
             return SyntaxDiagnostic(tok.start_pos, tok.end_pos,
-                                    f"语法错误：项在「。」处提前结束，此处应为{expected}")
+                                    f"语法错误：项在「。」处提前结束，此处应为{expected}", fields={"应为": expected})
         found = _describe(tok.type, str(tok))
-        return SyntaxDiagnostic(tok.start_pos, tok.end_pos, f"语法错误：此处不应出现{found}，应为{expected}")
+        return SyntaxDiagnostic(tok.start_pos, tok.end_pos, f"语法错误：此处不应出现{found}，应为{expected}",
+                                fields={"应为": expected})
     return SyntaxDiagnostic(0, length, "语法错误")
 
 
@@ -393,7 +397,8 @@ def _depth_error(tokens: list[Token], base: int) -> SyntaxDiagnostic | None:
             depth += 1
             if depth > MAX_DEPTH:
                 return SyntaxDiagnostic(t.start - base, t.end - base,
-                                        f"嵌套过深：超过 {MAX_DEPTH} 层，请拆成几个定义")
+                                        f"嵌套过深：超过 {MAX_DEPTH} 层，请拆成几个定义", TOO_DEEP,
+                                        {"上限": str(MAX_DEPTH)})
         elif t.type in ("RPAR", "RBRACK"):
             depth -= 1
     return None
@@ -414,7 +419,8 @@ def _tree_too_deep(node) -> SyntaxDiagnostic | None:
     while stack:
         n, depth = stack.pop()
         if depth > MAX_DEPTH:
-            return SyntaxDiagnostic(node.start, node.end, f"表达式嵌套过深：超过 {MAX_DEPTH} 层，请用 令 分成几步")
+            return SyntaxDiagnostic(node.start, node.end, f"表达式嵌套过深：超过 {MAX_DEPTH} 层，请用 令 分成几步",
+                                    TOO_DEEP, {"上限": str(MAX_DEPTH)})
         step = 0 if isinstance(n, _COUNTED_BY_TOKENS) or _is_unary(n) else 1
         stack.extend((c, depth + step) for c in ast.children(n))
     return None
@@ -430,7 +436,7 @@ def parse_item_tokens(text: str, tokens: list[Token]) -> ParsedItem:
     """Parse one item's tokens (which end with its PERIOD, if it has one)."""
     base = tokens[0].start
     name, kind, name_end = _head(tokens, base)
-    lex_errors = [SyntaxDiagnostic(t.start - base, t.end - base, t.message)
+    lex_errors = [SyntaxDiagnostic(t.start - base, t.end - base, t.message, LEX)
                   for t in tokens if t.type == "ERROR"]
     if lex_errors:
         return ParsedItem(text, None, lex_errors, name, kind, name_end)
@@ -453,7 +459,8 @@ def parse_item_tokens(text: str, tokens: list[Token]) -> ParsedItem:
         if keyword is not None:     # the real mistake: say it there, not at the token after it
             word = name_content(keyword.value)
             error = SyntaxDiagnostic(keyword.start - base, keyword.end - base,
-                                     f"语法错误：「{word}」是关键字，不写在「」里：直接写 {word}")
+                                     f"语法错误：「{word}」是关键字，不写在「」里：直接写 {word}",
+                                     KEYWORD_QUOTED, {"关键字": word})
         return ParsedItem(text, None, [error], name, kind, name_end)
     too_deep = _tree_too_deep(node)
     if too_deep is not None:
@@ -461,7 +468,7 @@ def parse_item_tokens(text: str, tokens: list[Token]) -> ParsedItem:
     errors = []
     if missing_period:
         end = tokens[-1].end - base
-        errors.append(SyntaxDiagnostic(end, end, "缺少「。」：每个顶层项以「。」结束"))
+        errors.append(SyntaxDiagnostic(end, end, "缺少「。」：每个顶层项以「。」结束", MISSING_PERIOD))
     return ParsedItem(text, node, errors, name, kind, name_end)
 
 

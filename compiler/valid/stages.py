@@ -14,7 +14,7 @@ the builtin registry's answer (registry.py); this module only walks.
 from __future__ import annotations
 
 from .. import ir
-from ..diagnostics import Diagnostic
+from ..diagnostics import STAGE, Diagnostic
 from . import registry
 from .registry import COMPUTE
 
@@ -65,7 +65,8 @@ def stage_problems(modules: list[ir.Module], entry: ir.Entry) -> list[Diagnostic
         for node in ir.walk(decl.body):
             message = _problem(node, decls, entry)
             if message:
-                problems.append(Diagnostic(key[0], decl.start + node.start, decl.start + node.end, message, decl.name))
+                problems.append(Diagnostic(key[0], decl.start + node.start, decl.start + node.end, message, decl.name,
+                                           code=STAGE, fields={"入口": entry.name, "阶段": entry.stage}))
     return problems
 
 

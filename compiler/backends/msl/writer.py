@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from ... import ir
 from ...builtin.io import BUILTIN_IO
-from ...diagnostics import Diagnostic
+from ...diagnostics import TRANSLATION, Diagnostic
 from ...types import TCon, TError, TRecord, TTuple, deep_resolve, matrix_parts, resolve, vector_parts
 from .. import EntryInfo, Translation
 from ...valid.consteval import KnownValues, is_abstract, scalar_of as const_scalar, written_number
@@ -211,7 +211,8 @@ class MslWriter(StatementWriter):
 
     def report(self, span, message: str) -> None:
         start, end = span
-        d = Diagnostic(self.path, self.base + start, self.base + end, message, self.definition)
+        d = Diagnostic(self.path, self.base + start, self.base + end, message, self.definition,
+                       code=TRANSLATION, fields={"目标": "MSL"})
         if not any(x.start == d.start and x.message == d.message for x in self.diagnostics):
             self.diagnostics.append(d)
 

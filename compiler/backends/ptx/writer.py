@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ... import ir
-from ...diagnostics import Diagnostic
+from ...diagnostics import TRANSLATION, Diagnostic
 from ...types import TCon, TRecord, Type
 from .. import EntryInfo, Translation
 from ...lower.effects import Effects
@@ -159,7 +159,8 @@ class Writer:
 
     def _report(self, site: Site, span: tuple[int, int], message: str) -> None:
         start = site.decl.start + span[0]
-        self.diagnostics.append(Diagnostic(site.path, start, site.decl.start + span[1], message, site.decl.name))
+        self.diagnostics.append(Diagnostic(site.path, start, site.decl.start + span[1], message, site.decl.name,
+                                           code=TRANSLATION, fields={"目标": "PTX"}))
 
     def _entry_function(self, entry: ir.Entry) -> tuple[str, ir.Function]:
         key = ir.function_key(self.modules, entry.function)

@@ -4,7 +4,7 @@ validated shader source, with the shader sources it imports, as WGSL;
 
 from __future__ import annotations
 
-from ...diagnostics import Diagnostic
+from ...diagnostics import TRANSLATOR_BUG, Diagnostic
 from .. import Translation
 from .builtins import BUILTINS, DECLARATION_SPELLINGS, FORM_SPELLINGS
 from .writer import Writer
@@ -28,4 +28,4 @@ def translate(info) -> Translation:
         return Writer(info).run()
     except Exception as err:  # a translator bug must not end in a traceback
         message = f"WGSL 翻译器内部错误（请报告，附上这个文件）：{type(err).__name__}: {err}"
-        return Translation(None, [], [Diagnostic(info.module.path, 0, 0, message)])
+        return Translation(None, [], [Diagnostic(info.module.path, 0, 0, message, code=TRANSLATOR_BUG, fields={"目标": "WGSL"})])

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ... import ir
 from ...builtin.io import BUILTIN_IO
-from ...diagnostics import Diagnostic
+from ...diagnostics import TRANSLATION, Diagnostic
 from ...types import (TCon, TError, TRecord, TTuple, deep_resolve, is_scalar, matrix_parts, resolve,
                       vector_parts)
 from .. import EntryInfo, Translation
@@ -117,7 +117,8 @@ class Writer(StatementWriter):
 
     def error(self, span, message: str) -> None:
         start, end = span
-        d = Diagnostic(self.path, self.base + start, self.base + end, message, self.definition)
+        d = Diagnostic(self.path, self.base + start, self.base + end, message, self.definition,
+                       code=TRANSLATION, fields={"目标": "WGSL"})
         if not any((x.path, x.definition, x.message) == (d.path, d.definition, d.message) for x in self.diagnostics):
             self.diagnostics.append(d)
 
