@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from ..compiler.diagnostics import Diagnostic
+from ..compiler.diagnostics import IMPORTED_ERRORS, INTERNAL, TOO_BIG, Diagnostic
 from .positions import lsp_range, uri_of
 from .project import Project
 
@@ -18,7 +18,8 @@ SEVERITY = {"错误": lsp.DiagnosticSeverity.Error, "警告": lsp.DiagnosticSeve
 def to_lsp(project: Project, d: Diagnostic) -> lsp.Diagnostic:
     return lsp.Diagnostic(range=lsp_range(project.source(d.path), d.start, d.end),
                           message=d.full_message(), severity=SEVERITY.get(d.severity, lsp.DiagnosticSeverity.Error),
-                          source=SOURCE, code=d.code or None, related_information=related(project, d))
+                          source=SOURCE, code=d.code or None, related_information=related(project, d),
+                          data=d.fields or None)   # the structured fields, for clients that act on them
 
 
 def related(project: Project, d: Diagnostic) -> list[lsp.DiagnosticRelatedInformation] | None:
@@ -31,7 +32,7 @@ def related(project: Project, d: Diagnostic) -> list[lsp.DiagnosticRelatedInform
 def too_big(project: Project, path: str) -> list[Diagnostic]:
     limit = project.max_chars
     return [Diagnostic(path, 0, 0, f"文件太大（超过 {limit:,} 字）：语言服务不分析它；命令行「着色器 检查」照常可用",
-                       severity="警告", code="too-big")]
+                       severity="警告", code=TOO_BIG)]
 
 
 def check_diagnostics(project: Project, path: str) -> list[Diagnostic]:
@@ -57,7 +58,8 @@ def imported_errors(project: Project, checked, foreign: list[Diagnostic]) -> lis
             where = first.format(project.source(first.path), first.path.rsplit("/", 1)[-1])
             node = item.node
             out.append(Diagnostic(checked.path, item.start + node.start, item.start + node.end,
-                                  f"导入的模块有 {len(mine)} 个错误，第一个：{where}", code="imported-errors"))
+                                  f"导入的模块有 {len(mine)} 个错误，第一个：{where}", code=IMPORTED_ERRORS,
+                                  fields={"数目": str(len(mine))}))
     return out
 
 
@@ -65,4 +67,4 @@ def internal_error(path: str, err: BaseException) -> list[Diagnostic]:
     """Shown instead of the diagnostics when analysing the file itself failed."""
     what = "嵌套太深" if getattr(err, "too_deep", False) else type(err).__name__
     return [Diagnostic(path, 0, 0, f"语言服务分析此文件时出错（{what}）：请把文件拆小，或报告此问题",
-                       code="internal")]
+                       code=INTERNAL)]

@@ -1,31 +1,26 @@
-"""Quick fixes for the common mistakes, each keyed by what the checker says:
+"""Quick fixes for the common mistakes, each keyed by the diagnostic's code
+and fields (compiler/diagnostics.py), never by its wording:
 
-- a bare literal where a fixed-width number is expected (code
-  `wrap-literal:新无三二`) → wrap it: （「新无三二」于「二」）;
-- an unknown name → the closest name in scope there: fewest edits first, then
-  the user's own (locals, this module, other workspace modules) before the
-  builtins (the checker's guess, 是不是「…」？, when none is close);
-- writing through a 只读 storage buffer → make the buffer 读写;
-- an unknown name that another module of the package defines (code
-  `import:「包」之…之「模块」`) → write that import after the file's imports.
+- a bare literal where a fixed-width number is expected (code `wrap-literal`,
+  field 构造 = 新无三二) → wrap it: （「新无三二」于「二」）;
+- an unknown name (code `unknown-name`, field 名字) → the closest name in scope
+  there: fewest edits first, then the user's own (locals, this module, other
+  workspace modules) before the builtins (the checker's guess, field 猜测,
+  when none is close); only top-level functions where field 应为 says so;
+- writing through a 只读 storage buffer (code `read-only`, field 缓冲) → make
+  the buffer 读写;
+- an unknown name that another module of the package defines (code `import`,
+  field 模块路径 = 「包」之…之「模块」) → write that import after the file's imports.
 """
 
 from __future__ import annotations
 
-import re
-
 from ..compiler.check.closest import layer_tier, ranked, scope_candidates
-from ..compiler.diagnostics import Diagnostic
+from ..compiler.diagnostics import IMPORT, READ_ONLY, UNKNOWN_NAME, WRAP_LITERAL, Diagnostic
 from ..compiler.syntax import ast
 from ..compiler.syntax.lexer import lex
 from .index import bare_names
 from .project import Project
-
-_GUESS = re.compile(r"未知的名字「[^「」]+」；是不是「([^「」]+)」？")
-_UNKNOWN = re.compile(r"未知的名字「([^「」]+)」")
-_FUNCTION_ONLY = "此处应为顶层函数的名字"
-_READ_ONLY = re.compile(r"「([^「」]+)」是只读存储缓冲")
-
 
 class Fix:
     """One quick fix: a title and its edits, (path, start, end, new text)."""
@@ -37,9 +32,9 @@ class Fix:
 
 
 def wrap_literal(project: Project, d: Diagnostic) -> Fix | None:
-    if not d.code.startswith("wrap-literal:"):
+    if d.code != WRAP_LITERAL:
         return None
-    ctor = d.code.split(":", 1)[1]
+    ctor = d.fields["构造"]
     text = project.source(d.path).text[d.start:d.end]
     tokens, _ = lex(text)
     argument = text if len(tokens) == 1 else f"（{text}）"
@@ -47,12 +42,10 @@ def wrap_literal(project: Project, d: Diagnostic) -> Fix | None:
 
 
 def use_guess(project: Project, d: Diagnostic) -> Fix | None:
-    m = _UNKNOWN.search(d.message)
-    if m is None:
+    if d.code not in (UNKNOWN_NAME, IMPORT):
         return None
-    guess = _GUESS.search(d.message)
-    ranked = suggestions(project, d, m.group(1))
-    best = ranked[0] if ranked else (guess.group(1) if guess else None)
+    ranked = suggestions(project, d, d.fields["名字"])
+    best = ranked[0] if ranked else d.fields.get("猜测")
     if best is None:
         return None
     return Fix(f"改为「{best}」", d, [(d.path, d.start, d.end, f"「{best}」")])
@@ -65,7 +58,7 @@ def suggestions(project: Project, d: Diagnostic, unknown: str) -> list[str]:
     scope = checked.scope if checked is not None else None
     if scope is None:
         return []
-    if _FUNCTION_ONLY in d.message:
+    if d.fields.get("应为") == "顶层函数":
         candidates = [(name, layer_tier(scope, layer)) for layer in scope.layers
                       for name, entry in layer.values.items() if entry.kind == "function"]
     else:
@@ -88,9 +81,8 @@ def _locals_at(project: Project, checked, offset: int) -> list[str]:
 
 
 def make_writable(project: Project, d: Diagnostic) -> Fix | None:
-    m = _READ_ONLY.search(d.message)
-    checked = project.checked(d.path) if m else None
-    entry = checked.scope.value(m.group(1)) if checked else None
+    checked = project.checked(d.path) if d.code == READ_ONLY else None
+    entry = checked.scope.value(d.fields["缓冲"]) if checked else None
     module = project.checked(entry.module) if entry is not None else None
     if module is None:
         return None
@@ -114,9 +106,9 @@ def _access_field(item) -> ast.Node | None:
 
 
 def add_import(project: Project, d: Diagnostic) -> Fix | None:
-    if not d.code.startswith("import:"):
+    if d.code != IMPORT:
         return None
-    path = d.code.split(":", 1)[1]
+    path = d.fields["模块路径"]
     imports = [item for item in project.ws.parse(d.path).items if isinstance(item.node, ast.Import)]
     text = project.source(d.path).text
     at = 0

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from ..compiler.backends import TargetUnavailable, translate
 from ..compiler.backends.names import target_name
 from ..compiler.backends.targets import WGSL
-from ..compiler.diagnostics import Diagnostic
+from ..compiler.diagnostics import NAGA, Diagnostic
 from ..compiler.runtime import wgpu as runtime
 from .project import Project
 
@@ -97,9 +97,9 @@ def naga_diagnostics(project: Project, path: str, wgsl: str, error: NagaError) -
     checked = project.checked(path)
     where = _definition_of(project, checked, wgsl_name) if wgsl_name and checked else None
     if where is None:
-        return [Diagnostic(path, 0, 0, message, code="naga")]
+        return [Diagnostic(path, 0, 0, message, code=NAGA)]
     start, end, name = where
-    return [Diagnostic(path, start, end, message, name, code="naga")]
+    return [Diagnostic(path, start, end, message, name, code=NAGA)]
 
 
 def _definition_of(project: Project, checked, wgsl_name: str):

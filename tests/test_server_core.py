@@ -307,7 +307,7 @@ def test_a_name_defined_in_another_module_names_that_module_and_the_fix_imports_
     (d,) = project.ws.diagnostics(alone)
     at = wrong.index("「加步」")
     assert (d.start, d.end, d.definition) == (at, at + len("「加步」"), "用")
-    assert d.code == "import:「库」之「几何」"
+    assert (d.code, d.fields) == ("import", {"名字": "加步", "模块路径": "「库」之「几何」"})
     assert "「库」之「几何」" in d.message
     fixes = quick_fixes(project, alone, d.start, d.end)
     (edit,) = fixes[0].edits
