@@ -51,12 +51,12 @@ UNKNOWN_NAME = _code("unknown-name", "未知的名字；「猜测」是作用域
                      "名字", "猜测", "应为")
 NUMERAL_NAME = _code("numeral-name", "数字字面量被当作名字", "名字", "建议")
 NUMBER_SPELLING = _code("number-spelling", "数字的写法不对（「六十四」「-2」之类）", "写法")
-DUPLICATE = _code("duplicate", "名字或字段重复", "名字")
+DUPLICATE = _code("duplicate", "名字或字段重复")
 NOT_A_MODULE = _code("not-a-module", "「模块」之「名」里的模块没有导入", "模块")
 NOT_IN_MODULE = _code("not-in-module", "模块里没有这个名字", "模块", "名字")
 TYPE_AS_VALUE = _code("type-as-value", "类型名被当作值", "名字")
 FUNCTION_AS_VALUE = _code("function-as-value", "函数（顶层或局部）或入口项被当作值", "名字")
-NOT_A_FUNCTION = _code("not-a-function", "应用的头不是函数", "名字")
+NOT_A_FUNCTION = _code("not-a-function", "应用的头不是函数（或不是具名的函数）", "名字")
 FUNCTION_EXPECTED = _code("function-expected", "此处应为顶层函数的名字")
 
 # -- the checker: types and values
@@ -76,7 +76,7 @@ READ_ONLY = _code("read-only", "写入只读存储缓冲：把访问方式改为
 WRONG_RESOURCE = _code("wrong-resource", "内建函数用在了不对的资源上", "资源", "种类", "函数")
 NO_OPERATOR = _code("no-operator", "运算符没有内建声明", "运算符")
 NOT_TRANSLATABLE = _code("not-translatable", "着色源不支持的写法（字符串、匿名函数、多态、构造器声明等）")
-RECURSION = _code("recursion", "递归不合规：顶层函数调自身，或局部函数不在尾位置递归", "名字")
+RECURSION = _code("recursion", "递归不合规：顶层函数调自身或互相调用，或局部函数不在尾位置递归", "名字")
 TYPE_ARGUMENTS = _code("type-arguments", "「以」给出的隐式类型参数不对", "名字")
 
 # -- the checker: type expressions
@@ -85,10 +85,10 @@ SCALAR_WIDTH = _code("scalar-width", "标量宽度只能是 8、16、32、64", "
 ARRAY_LENGTH = _code("array-length", "定长数组的长度超出范围", "长度")
 
 # -- the checker: top-level items
-TOP_LEVEL = _code("top-level", "顶层项写法不对（裸表达式、缺签名、缺定义、签名与定义不合）", "名字")
+TOP_LEVEL = _code("top-level", "顶层项写法不对（裸表达式、缺签名、缺定义、签名与定义不合）")
 CYCLE = _code("cycle", "类型定义或常量定义成环", "环")
-CONST_EXPR = _code("const-expr", "常量的值须是常量表达式", "名字")
-RESOURCE = _code("resource", "资源定义不对：组号、绑定号、访问方式", "名字")
+CONST_EXPR = _code("const-expr", "常量的值须是常量表达式")
+RESOURCE = _code("resource", "资源定义不对：组号、绑定号、访问方式或重复绑定")
 ENTRY = _code("entry", "入口定义不对：工作组大小、参数、返回值")
 LITERAL_TYPE_SIGNATURE = _code("literal-type-signature", "顶层函数的参数或结果是「整数」「小数」（只是字面量的类型）")
 INTERFACE_ONLY_KIND = _code("interface-only", "只能写在着色内建声明文件里的写法")

@@ -337,7 +337,7 @@ class ItemChecker:
         if isinstance(local, ir.LocalVar):
             return ir.LocalRef(node.start, node.end, local.type, local)
         if isinstance(local, _PendingFun):
-            self.error(node, f"局部函数「{node.name}」不能当作值使用（着五）：只能直接调用，如「{node.name}」于 实参", FUNCTION_AS_VALUE)
+            self.error(node, f"局部函数「{node.name}」不能当作值使用（着五）：只能直接调用，如「{node.name}」于 实参", FUNCTION_AS_VALUE, 名字=node.name)
             local.misused = True
             return _error_expr(node)
         return self._global_value(node, node.name, self.scope.value(node.name), node.name, env)
@@ -351,18 +351,20 @@ class ItemChecker:
     def _qualified_entry(self, node: ast.Qualified) -> ValueEntry | None:
         module = self.scope.modules.get(node.module)
         if module is None:
-            self.error((node.start, node.module_end), f"「{node.module}」不是已导入的模块：先写 寻「包」之…之「{node.module}」之书。", NOT_A_MODULE)
+            self.error((node.start, node.module_end), f"「{node.module}」不是已导入的模块：先写 寻「包」之…之「{node.module}」之书。",
+                       NOT_A_MODULE, 模块=node.module)
             return None
         entry = module.values.get(node.name)
         if entry is None and not module.failed:
             hint = _closest(node.name, [*module.values, *module.types])
-            self.error((node.name_start, node.end), f"模块「{node.module}」里没有「{node.name}」{hint}", NOT_IN_MODULE)
+            self.error((node.name_start, node.end), f"模块「{node.module}」里没有「{node.name}」{hint}",
+                       NOT_IN_MODULE, 模块=node.module, 名字=node.name)
         return entry
 
     def _global_value(self, node, name: str, entry: ValueEntry | None, shown: str, env: dict | None = None):
         if entry is None:
             if self.scope.type(name) is not None:
-                self.error(node, f"「{shown}」是类型，不能当作值", TYPE_AS_VALUE)
+                self.error(node, f"「{shown}」是类型，不能当作值", TYPE_AS_VALUE, 名字=shown)
             elif number_spelling(name) is not None:
                 self.error(node, f"「{shown}」不是数字的写法{number_spelling(name)}", NUMBER_SPELLING, 写法=shown)
             else:
@@ -370,10 +372,10 @@ class ItemChecker:
                 self.error(node, f"未知的名字「{shown}」{self._suggest(name, env)}", UNKNOWN_NAME, 名字=shown, **guess)
             return _error_expr(node)
         if isinstance(resolve(entry.type), TFun) or entry.kind == "function":
-            self.error(node, f"函数「{shown}」不能当作值使用（着五）：只能直接调用，如「{shown}」于 实参", FUNCTION_AS_VALUE)
+            self.error(node, f"函数「{shown}」不能当作值使用（着五）：只能直接调用，如「{shown}」于 实参", FUNCTION_AS_VALUE, 名字=shown)
             return _error_expr(node)
         if entry.kind == "entry":
-            self.error(node, f"入口项「{shown}」不能在表达式里使用", FUNCTION_AS_VALUE)
+            self.error(node, f"入口项「{shown}」不能在表达式里使用", FUNCTION_AS_VALUE, 名字=shown)
             return _error_expr(node)
         if entry.kind == "builtin":
             t, _ = self.instantiate(entry, node, name)
@@ -405,14 +407,16 @@ class ItemChecker:
             if isinstance(t, TTuple):
                 if index < len(t.items):
                     return ir.Project(node.start, node.end, t.items[index], base, index, None)
-                self.error(label_span, f"分量序号 {index} 超出范围：{self.show(t)}只有 {len(t.items)} 个分量（从「零」数起）", NO_FIELD)
+                self.error(label_span, f"分量序号 {index} 超出范围：{self.show(t)}只有 {len(t.items)} 个分量（从「零」数起）",
+                           NO_FIELD, 类型=self.show(t), 字段=node.label)
                 return ir.Project(node.start, node.end, ERROR, base, index, None)
         elif isinstance(t, TRecord):
             ft = t.field_type(node.label)
             if ft is not None:
                 return ir.Project(node.start, node.end, ft, base, None, node.label)
             names = "、".join(f"「{n}」" for n, _ in t.fields)
-            self.error(label_span, f"{self.show(t)}没有字段「{node.label}」；它的字段有 {names}", NO_FIELD)
+            self.error(label_span, f"{self.show(t)}没有字段「{node.label}」；它的字段有 {names}",
+                       NO_FIELD, 类型=self.show(t), 字段=node.label)
             return ir.Project(node.start, node.end, ERROR, base, None, node.label)
         if isinstance(t, TMeta):
             self.error(node.base, "无法确定此处的类型，不能取分量：先用（表达式 也 类型）标注", UNSOLVED)
@@ -423,7 +427,7 @@ class ItemChecker:
                 hint = "：中 只取向量的分量与结构的字段；数组的元素用「取元素」于 数组 于 序号（序号是「无三二」）"
                 self.error(label_span, f"{self.show(t)}没有{what}{hint}", ARRAY_PROJECTION, 类型=self.show(t))
                 return ir.Project(node.start, node.end, ERROR, base, None, None)
-            self.error(label_span, f"{self.show(t)}没有{what}{hint}", NO_FIELD)
+            self.error(label_span, f"{self.show(t)}没有{what}{hint}", NO_FIELD, 类型=self.show(t), 字段=node.label)
         return ir.Project(node.start, node.end, ERROR, base, None, None)
 
     def _Tuple(self, node: ast.Tuple, expected, env, tail):
@@ -466,10 +470,10 @@ class ItemChecker:
                     if meant:  # a misspelt field: one message, not 'missing' plus 'unknown'
                         missing.remove(meant)
                     hint = f"；是不是「{meant}」？" if meant else ""
-                    self.error(f, f"{self.show(exp)}没有字段「{name}」{hint}", NO_FIELD)
+                    self.error(f, f"{self.show(exp)}没有字段「{name}」{hint}", NO_FIELD, 类型=self.show(exp), 字段=name)
                     del written[name]
             for name in missing:
-                self.error(node, f"{self.show(exp)}的字段「{name}」没有给出", NO_FIELD)
+                self.error(node, f"{self.show(exp)}的字段「{name}」没有给出", NO_FIELD, 类型=self.show(exp), 字段=name)
             fields = [(name, self.check(written[name].value, ft, env)) for name, ft in exp.fields if name in written]
             return ir.MakeRecord(node.start, node.end, exp, fields)
         fields = [(f.name, self.check(f.value, None, env)) for f in written.values()]
@@ -563,7 +567,7 @@ class ItemChecker:
     def _Operator(self, node: ast.Operator, expected, env, tail):
         entry = self.scope.builtin_value(node.op)
         if entry is None:
-            self.error((node.op_start, node.op_start + len(node.op)), f"运算符「{node.op}」没有内建声明", NO_OPERATOR)
+            self.error((node.op_start, node.op_start + len(node.op)), f"运算符「{node.op}」没有内建声明", NO_OPERATOR, 运算符=node.op)
             return _error_expr(node)
         name_span = (node.op_start, node.op_start + len(node.op))
         return self._builtin_call(node, node.op, entry, list(node.operands), [], expected, env, name_span)
@@ -584,7 +588,7 @@ class ItemChecker:
                 return self._local_call(node, head, local, args, type_args, expected, env, tail)
             if isinstance(local, ir.LocalVar):
                 if not isinstance(resolve(local.type), TError):
-                    self.error(head, f"「{head.name}」是值，不是函数，不能应用", NOT_A_FUNCTION)
+                    self.error(head, f"「{head.name}」是值，不是函数，不能应用", NOT_A_FUNCTION, 名字=head.name)
                 return self._error_call(node, args, env)
             entry = self.scope.value(head.name)
             callee = head.name
@@ -605,7 +609,7 @@ class ItemChecker:
             return self._builtin_call(node, callee, entry, args, type_args, expected, env, name_span)
         if entry.kind == "function":
             return self._function_call(node, callee, entry, args, type_args, expected, env, name_span)
-        self.error(head, f"「{callee}」不是函数，不能应用", NOT_A_FUNCTION)
+        self.error(head, f"「{callee}」不是函数，不能应用", NOT_A_FUNCTION, 名字=callee)
         return self._error_call(node, args, env)
 
     def _error_call(self, node, args, env):
@@ -619,9 +623,11 @@ class ItemChecker:
         if len(args) > len(params) and self._unparenthesised_call(args, env or {}):
             return False
         if len(args) < len(params):
-            self.error(node, f"「{callee}」需要 {len(params)} 个实参，这里只有 {len(args)} 个（函数不能部分应用，着五）", ARITY)
+            self.error(node, f"「{callee}」需要 {len(params)} 个实参，这里只有 {len(args)} 个（函数不能部分应用，着五）",
+                       ARITY, 名字=callee, 应有=str(len(params)), 实有=str(len(args)))
         else:
-            self.error(node, f"「{callee}」只收 {len(params)} 个实参，这里给了 {len(args)} 个", ARITY)
+            self.error(node, f"「{callee}」只收 {len(params)} 个实参，这里给了 {len(args)} 个",
+                       ARITY, 名字=callee, 应有=str(len(params)), 实有=str(len(args)))
         return False
 
     def _unparenthesised_call(self, args, env: dict) -> bool:
@@ -658,7 +664,7 @@ class ItemChecker:
         t, metas = self.instantiate(entry, node, callee)
         self._apply_type_args(node, callee, metas, type_args)
         if not isinstance(t, TFun):
-            self.error(node, f"「{callee}」不是函数，不能应用", NOT_A_FUNCTION)
+            self.error(node, f"「{callee}」不是函数，不能应用", NOT_A_FUNCTION, 名字=callee)
             return self._error_call(node, args, env)
         if not self._arity(node, callee, t.params, args, env):
             for m in metas:
@@ -699,7 +705,8 @@ class ItemChecker:
         for what, arg in zip(("起", "步"), args[1:3]):
             value = written_number(arg)
             if isinstance(value, int) and value % multiple:
-                self.error(arg, f"「{callee}」的{what}须是 {multiple} 的倍数（按元素计，着十二），这里是 {value}", LITERAL_RANGE)
+                self.error(arg, f"「{callee}」的{what}须是 {multiple} 的倍数（按元素计，着十二），这里是 {value}",
+                           LITERAL_RANGE, 名字=callee, 值=str(value))
 
     def _writable(self, callee: str, args: list[ir.Expr], name_span) -> None:
         """A builtin that writes memory needs a buffer declared 读写."""
@@ -740,14 +747,15 @@ class ItemChecker:
         if isinstance(ft, TFun):
             self.unify(param.params[0], ft.params[0], arg)
             if not self.unify(param.result, ft.result, arg):
-                self.error(arg, f"函数「{arg.name}」的返回类型应为{self.show(param.result)}，实为{self.show(ft.result)}", TYPE_MISMATCH)
+                self.error(arg, f"函数「{arg.name}」的返回类型应为{self.show(param.result)}，实为{self.show(ft.result)}",
+                           TYPE_MISMATCH)
         self.calls.add(arg.name)
         return ir.GlobalRef(arg.start, arg.end, entry.type, entry.module, arg.name)
 
     def _apply_type_args(self, node, callee, metas, type_args) -> None:
         for i, targ in enumerate(type_args):
             if i >= len(metas):
-                self.error(targ, f"「{callee}」没有更多的隐式类型参数可由 以 给出", TYPE_ARGUMENTS)
+                self.error(targ, f"「{callee}」没有更多的隐式类型参数可由 以 给出", TYPE_ARGUMENTS, 名字=callee)
                 return
             t = self.types.resolve(targ)
             if not self.unify(metas[i], t, targ):
@@ -761,23 +769,24 @@ class ItemChecker:
             return
         kind, width = LITERAL_CONSTRUCTORS[callee]
         if kind != "float" and isinstance(value, float):
-            self.error(arg, f"「{callee}」的字面量须是整数，这里是 {value}", LITERAL_RANGE)
+            self.error(arg, f"「{callee}」的字面量须是整数，这里是 {value}", LITERAL_RANGE, 名字=callee, 值=str(value))
             return
         limit = LITERAL_LIMITS[(kind, width)]
         if kind == "float":
             shown, overflow = limit
             if abs(value) >= overflow:
-                self.error(arg, f"字面量 {value} 超出「{callee}」的范围（绝对值至多 {shown}）", LITERAL_RANGE)
+                self.error(arg, f"字面量 {value} 超出「{callee}」的范围（绝对值至多 {shown}）", LITERAL_RANGE, 名字=callee, 值=str(value))
         elif not limit[0] <= value <= limit[1]:
             shown = value if abs(value) < 10 ** 40 else "（超过四十位的整数）"
-            self.error(arg, f"字面量 {shown} 超出「{callee}」的范围（{limit[0]} 至 {limit[1]}）", LITERAL_RANGE)
+            self.error(arg, f"字面量 {shown} 超出「{callee}」的范围（{limit[0]} 至 {limit[1]}）",
+                       LITERAL_RANGE, 名字=callee, 值=str(shown))
 
     def _function_call(self, node, callee, entry, args, type_args, expected, env, name_span):
         t = resolve(self.instantiate(entry, node, callee)[0] if entry.type_params else entry.type)
         if type_args:
-            self.error(type_args[0], f"「{callee}」没有隐式类型参数，不能用 以", TYPE_ARGUMENTS)
+            self.error(type_args[0], f"「{callee}」没有隐式类型参数，不能用 以", TYPE_ARGUMENTS, 名字=callee)
         if callee == self.function:
-            self.error(name_span, f"顶层函数「{callee}」不能调用自身（着四.6）：改写成局部尾递归函数", RECURSION)
+            self.error(name_span, f"顶层函数「{callee}」不能调用自身（着四.6）：改写成局部尾递归函数", RECURSION, 名字=callee)
         self.calls.add(callee)
         if not isinstance(t, TFun) or not self._arity(node, callee, t.params, args, env):
             return _error_expr(node)
@@ -795,11 +804,11 @@ class ItemChecker:
     def _local_call(self, node, head, pending: _PendingFun, args, type_args, expected, env, tail):
         fun = pending.fun
         if type_args:
-            self.error(type_args[0], f"局部函数「{fun.name}」没有隐式类型参数，不能用 以", TYPE_ARGUMENTS)
+            self.error(type_args[0], f"局部函数「{fun.name}」没有隐式类型参数，不能用 以", TYPE_ARGUMENTS, 名字=fun.name)
         if pending.state == "checking":
             fun.recursive = True
             if tail is not fun:
-                self.error(head, f"局部函数「{fun.name}」递归调用自己只能在尾位置（着五）：这里的结果还要再用", RECURSION)
+                self.error(head, f"局部函数「{fun.name}」递归调用自己只能在尾位置（着五）：这里的结果还要再用", RECURSION, 名字=fun.name)
         if not self._arity(node, fun.name, fun.params, args, env):
             pending.misused = True
             return _error_expr(node)

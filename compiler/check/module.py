@@ -138,9 +138,9 @@ class ModuleChecker:
                                      fields=fields))
 
     def _item_reporter(self, item: ParsedItem):
-        def report(node, message: str, code: str) -> None:
+        def report(node, message: str, code: str, **fields: str) -> None:
             start, end = (node.start, node.end) if not isinstance(node, tuple) else node
-            self.report(item, start, end, message, code)
+            self.report(item, start, end, message, code, **fields)
         return report
 
     # ------------------------------------------------------------ main
@@ -226,7 +226,8 @@ class ModuleChecker:
             if params is None:
                 continue
             if not self.inp.is_interface:
-                self.report(item, item.node.start, item.node.name_end, "着色源不能声明类型构造（元类型只能出现在着色内建声明里）", INTERFACE_ONLY_KIND)
+                self.report(item, item.node.start, item.node.name_end, "着色源不能声明类型构造（元类型只能出现在着色内建声明里）",
+                            INTERFACE_ONLY_KIND)
             self.exports.types[name] = TypeEntry(name, "constructor", self.path, None, params,
                                                  item.start, item.name_end, item.doc)
             del self.sigs[name]
@@ -236,7 +237,8 @@ class ModuleChecker:
         for name, cycle in order:
             item = self.typedefs[name]
             if cycle:
-                self.report(item, item.node.start, item.node.name_end, f"类型定义成环：{' → '.join(cycle)}", CYCLE)
+                self.report(item, item.node.start, item.node.name_end, f"类型定义成环：{' → '.join(cycle)}",
+                            CYCLE, 环=' → '.join(cycle))
                 self.exports.types[name] = TypeEntry(name, "alias", self.path, ERROR, (), item.start, item.name_end, item.doc)
                 continue
             self.exports.types[name] = self._typedef_entry(item)
@@ -266,7 +268,8 @@ class ModuleChecker:
             else:
                 kind = _classify(t)
                 if tvars:
-                    self.report(item, item.node.start, item.node.name_end, f"多态函数（凡）不能翻译（着四.6）：给「{name}」写出具体类型", NOT_TRANSLATABLE)
+                    self.report(item, item.node.start, item.node.name_end, f"多态函数（凡）不能翻译（着四.6）：给「{name}」写出具体类型",
+                                NOT_TRANSLATABLE)
             entry = ValueEntry(name, kind, self.path, t, tvars, item.start, item.name_end, item.doc,
                                type_text=type_text)
             if kind == "resource":
@@ -280,9 +283,9 @@ class ModuleChecker:
         """(type variables, type, its text for fingerprints, diagnostics) of a signature."""
         local: list[LocalDiagnostic] = []
 
-        def report(node, message: str, code: str) -> None:
+        def report(node, message: str, code: str, **fields: str) -> None:
             start, end = (node.start, node.end) if not isinstance(node, tuple) else node
-            local.append(LocalDiagnostic(start, end, message, code))
+            local.append(LocalDiagnostic(start, end, message, code, fields=fields))
 
         tvars, t = TypeResolver(self.scope, report, self.inp.is_interface).scheme(item.node.type)
         return tvars, t, f"{t!r}{tvars!r}", local
@@ -321,7 +324,8 @@ class ModuleChecker:
         for name, cycle in order:
             item = unsigned[name]
             if cycle:
-                self.report(item, item.node.start, item.node.name_end, f"常量定义成环：{' → '.join(cycle)}", CYCLE)
+                self.report(item, item.node.start, item.node.name_end, f"常量定义成环：{' → '.join(cycle)}",
+                            CYCLE, 环=' → '.join(cycle))
                 entry = ValueEntry(name, "const", self.path, ERROR, (), item.start, item.name_end)
             else:
                 result = self._cached(item, fingerprint, lambda it=item: self._check_unsigned_item(it))

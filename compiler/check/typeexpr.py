@@ -20,7 +20,7 @@ INTRINSIC_PREFIX = "《《内建类型："
 VALID_WIDTHS = (8, 16, 32, 64)
 SCALAR_HEADS = ("定长小数", "定长整数", "定长无符号")
 
-Report = Callable[[ast.Node, str, str], None]   # node, message, code
+Report = Callable[..., None]   # (node, message, code, **fields)
 
 
 def split_bound(name: str) -> tuple[str, str | None]:
@@ -155,7 +155,8 @@ class TypeResolver:
         entry = self.scope.type(head.name)
         for a, kind in zip(args_nodes, entry.params if entry is not None and entry.kind == "constructor" else ()):
             if kind == "index" and isinstance(a, ast.TypeName) and split_bound(a.name)[0] not in tvars:
-                self.report(a, _LITERAL_INDEX.format(head.name) + (number_spelling(a.name) or ""), BAD_TYPE)   # not also 'unknown type'
+                self.report(a, _LITERAL_INDEX.format(head.name) + (number_spelling(a.name) or ""),
+                            BAD_TYPE)   # not also 'unknown type'
                 return ERROR
         args = [self._resolve(a, tvars) for a in args_nodes]
         family = self._family_name(head.name, entry)
@@ -180,10 +181,11 @@ class TypeResolver:
                 self.report(arg_node, f"「{head.name}」的这个实参须是类型，实为整数索引", BAD_TYPE)
                 return ERROR
         if head.name in SCALAR_HEADS and isinstance(args[0], int) and args[0] not in VALID_WIDTHS:
-            self.report(args_nodes[0], f"标量宽度只能是 8、16、32 或 64，这里是 {args[0]}", SCALAR_WIDTH)
+            self.report(args_nodes[0], f"标量宽度只能是 8、16、32 或 64，这里是 {args[0]}", SCALAR_WIDTH, 宽度=str(args[0]))
             return ERROR
         if head.name == "定长数组" and isinstance(args[1], int) and not 1 <= args[1] <= MAX_ARRAY_LENGTH:
-            self.report(args_nodes[1], f"定长数组的长度须在 1 到 {MAX_ARRAY_LENGTH} 之间，这里是 {args[1]}", ARRAY_LENGTH)
+            self.report(args_nodes[1], f"定长数组的长度须在 1 到 {MAX_ARRAY_LENGTH} 之间，这里是 {args[1]}",
+                        ARRAY_LENGTH, 长度=str(args[1]))
             return ERROR
         return TCon(head.name, tuple(args))
 
