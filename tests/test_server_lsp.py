@@ -452,9 +452,10 @@ async def test_inlay_hints_give_the_type_of_each_ling_binding(client, paths):
 
 
 async def quick_fixes_for(client, doc_uri: str, wrong: str, pick) -> tuple[lsp.Diagnostic, list[lsp.CodeAction]]:
-    """Publish `wrong`, take the error `pick` chooses, and ask for its quick fixes."""
+    """Publish `wrong`, take the error `pick` chooses by its code and data (the
+    structured fields), and ask for its quick fixes."""
     diagnostics = (await edit(client, doc_uri, wrong)).diagnostics
-    mistake = next(d for d in errors(diagnostics) if pick(d.message))
+    mistake = next(d for d in errors(diagnostics) if pick(d.code, d.data or {}))
     actions = await client.text_document_code_action_async(lsp.CodeActionParams(
         text_document=document(doc_uri), range=mistake.range, context=lsp.CodeActionContext(diagnostics=[mistake])))
     return mistake, actions
@@ -464,7 +465,8 @@ async def test_quick_fix_wraps_a_bare_literal_and_the_error_goes_away(client, pa
     main = uri(paths["main"])
     wrong = MAIN + "\n「限」乃「无三二」也。\n「限」者「八」也。\n"
     try:
-        mistake, actions = await quick_fixes_for(client, main, wrong, lambda m: "「限」" in m)
+        mistake, actions = await quick_fixes_for(client, main, wrong,
+                                                  lambda code, data: code == "wrap-literal" and data["构造"] == "新无三二")
         assert text_at(wrong, mistake.range) == "「八」"
         (change,) = next(a for a in actions if "新无三二" in a.title).edit.changes[main]
         assert change.new_text == "（「新无三二」于「八」）"
@@ -481,7 +483,8 @@ async def test_quick_fix_uses_the_checkers_guess_for_a_misspelt_name(client, pat
     main = uri(paths["main"])
     wrong = MAIN.replace("「写数组」于「数据」", "「写数组」于「数剧」")
     try:
-        mistake, actions = await quick_fixes_for(client, main, wrong, lambda m: "未知的名字「数剧」" in m)
+        mistake, actions = await quick_fixes_for(client, main, wrong,
+                                                  lambda code, data: code == "unknown-name" and data["名字"] == "数剧")
         assert text_at(wrong, mistake.range) == "「数剧」"
         assert [a.edit.changes[main][0].new_text for a in actions] == ["「数据」"]
     finally:
@@ -495,7 +498,8 @@ async def test_quick_fix_for_a_misspelt_name_prefers_the_users_names_to_builtins
     side_text = paths["side"].read_text(encoding="utf-8")
     try:
         wrong = side_text.replace("「加步」于", "「加部」于")
-        mistake, actions = await quick_fixes_for(client, side, wrong, lambda m: "未知的名字「加部」" in m)
+        mistake, actions = await quick_fixes_for(client, side, wrong,
+                                                  lambda code, data: code == "unknown-name" and data["名字"] == "加部")
         assert [a.edit.changes[side][0].new_text for a in actions] == ["「加步」"]
     finally:
         await edit(client, side, side_text)
@@ -504,7 +508,8 @@ async def test_quick_fix_for_a_misspelt_name_prefers_the_users_names_to_builtins
              + "「用」乃「无三二」也。\n「用」者「负二」加「负一」也。\n")
     try:
         for unknown, meant in (("加部", "「加倍」"), ("负二", "「负一」")):
-            mistake, actions = await quick_fixes_for(client, main, wrong, lambda m: f"未知的名字「{unknown}」" in m)
+            mistake, actions = await quick_fixes_for(
+                client, main, wrong, lambda code, data: code == "unknown-name" and data["名字"] == unknown)
             assert [a.edit.changes[main][0].new_text for a in actions] == [meant]
     finally:
         await edit(client, main, MAIN)
@@ -514,7 +519,8 @@ async def test_quick_fix_makes_a_read_only_buffer_writable(client, paths):
     main = uri(paths["main"])
     wrong = MAIN.replace("「访问」者「读写」也", "「访问」者「只读」也")
     try:
-        _, actions = await quick_fixes_for(client, main, wrong, lambda m: "只读" in m)
+        _, actions = await quick_fixes_for(client, main, wrong,
+                                           lambda code, data: code == "read-only" and data["缓冲"] == "数据")
         (change,) = next(a for a in actions if "读写" in a.title).edit.changes[main]
         assert text_at(wrong, change.range) == "「只读」" and change.new_text == "「读写」"
         assert change.range.start.line == line_of(MAIN, "「数据」者")
