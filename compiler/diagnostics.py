@@ -98,7 +98,11 @@ STAGE = _code("stage", "入口（经它调用的函数）用了它的阶段不�
 UNIFORMITY = _code("uniformity", "须在一致的控制流里调用的内建函数处在不一致的分支里（「相关」指出条件与其来源）")
 
 # -- back ends
-TRANSLATION = _code("translation", "目标写不出此处（内建函数、类型或常量表达式）", "目标")
+TRANSLATION = _code("translation", "目标写不出此处（其他情形：入口函数被调用、参数类型、递归参数等）", "目标")
+TARGET_BUILTIN = _code("target-builtin", "目标没有这个内建函数（或不在此处可用）", "目标", "内建")
+TARGET_TYPE = _code("target-type", "目标写不出这个类型", "目标", "类型")
+TARGET_CONST = _code("target-const", "常量表达式在目标建模块时就求值，而它求不出或会被拒绝", "目标")
+TARGET_BINDING = _code("target-binding", "组号、绑定号超出目标的资源序号", "目标")
 TRANSLATOR_BUG = _code("translator-bug", "翻译器内部错误（请报告）", "目标")
 INTERFACE_FILE = _code("interface-file", "着色内建声明文件只有声明，不能翻译")
 NO_TARGET = _code("no-target", "没有一个目标译得出这个模块")

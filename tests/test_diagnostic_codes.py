@@ -15,6 +15,7 @@ from frontend_util import PRELUDE, write
 from server_support import ALONE, MAIN, write_workspace
 from test_messages_qa import CASES
 from test_qa_recovery import BROKEN_FILES, RECOVERY
+from zhuose.compiler.backends import translate
 from zhuose.compiler.diagnostics import CODES
 from zhuose.compiler.workspace import Workspace
 from zhuose.server.fixes import quick_fixes
@@ -113,3 +114,15 @@ def test_rewording_every_message_leaves_each_quick_fix_as_it_was(tmp_path, monke
     monkeypatch.setattr(Workspace, "diagnostics", diagnostics)
     assert all(d.message == "（措辞已改）" for d in project.ws.diagnostics(path))
     assert _fixes(project, path, text) == before
+
+
+def test_a_translation_error_names_its_target_and_what_it_lacks():
+    """WGSL has no subgroup matrix fragments (seed 着十二): the error is typed, not just worded."""
+    samples = ROOT / "samples"
+    ws = Workspace(samples)
+    for name in ("子组矩阵片", "子组矩阵片存储"):
+        found = translate(ws, samples / f"{name}。着色器。豫", "wgsl").diagnostics
+        _assert_typed(found, name)
+        assert {(d.code, d.fields.get("目标")) for d in found} == {("target-type", "WGSL")}, found
+        assert all("子组矩阵片" in d.fields["类型"] for d in found)
+        assert translate(ws, samples / f"{name}。着色器。豫", "msl").diagnostics == []

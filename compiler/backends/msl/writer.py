@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from ... import ir
 from ...builtin.io import BUILTIN_IO
-from ...diagnostics import TRANSLATION, Diagnostic
+from ...diagnostics import TARGET_BINDING, TRANSLATION, Diagnostic
 from ...types import TCon, TError, TRecord, TTuple, deep_resolve, matrix_parts, resolve, vector_parts
 from .. import EntryInfo, Translation
 from ...valid.consteval import KnownValues, is_abstract, scalar_of as const_scalar, written_number
@@ -209,10 +209,10 @@ class MslWriter(StatementWriter):
             captured.extend(self.lines)
             self.lines = saved
 
-    def report(self, span, message: str) -> None:
+    def report(self, span, message: str, code: str = TRANSLATION) -> None:
         start, end = span
         d = Diagnostic(self.path, self.base + start, self.base + end, message, self.definition,
-                       code=TRANSLATION, fields={"目标": "MSL"})
+                       code=code, fields={"目标": "MSL"})
         if not any(x.start == d.start and x.message == d.message for x in self.diagnostics):
             self.diagnostics.append(d)
 
@@ -515,13 +515,13 @@ class MslWriter(StatementWriter):
             return
         span = self.at_name(decl)
         if decl.group not in (0, 1):
-            self.report(span, f"金属目标只能用组 0 与组 1（序号＝组号×16＋绑定号，一个函数最多 31 个缓冲），这里是组 {decl.group}")
+            self.report(span, f"金属目标只能用组 0 与组 1（序号＝组号×16＋绑定号，一个函数最多 31 个缓冲），这里是组 {decl.group}", TARGET_BINDING)
         elif decl.binding >= 16:
-            self.report(span, f"金属目标的绑定号须小于 16（序号＝组号×16＋绑定号），这里是 {decl.binding}")
+            self.report(span, f"金属目标的绑定号须小于 16（序号＝组号×16＋绑定号），这里是 {decl.binding}", TARGET_BINDING)
         elif SLOT_KIND[decl.kind] == "sampler" and decl.group != 0:
-            self.report(span, "金属的采样器序号只到 15：采样器与比较采样器只能放在组 0")
+            self.report(span, "金属的采样器序号只到 15：采样器与比较采样器只能放在组 0", TARGET_BINDING)
         elif SLOT_KIND[decl.kind] == "buffer" and self._slot(decl) > MAX_BUFFER_SLOT:
-            self.report(span, f"金属的缓冲序号至多 {MAX_BUFFER_SLOT}，组 1 号 15 得 31：换一个绑定号")
+            self.report(span, f"金属的缓冲序号至多 {MAX_BUFFER_SLOT}，组 1 号 15 得 31：换一个绑定号", TARGET_BINDING)
 
     @staticmethod
     def _slot(decl: ir.Resource) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ... import ir
 from ...builtin.io import BUILTIN_IO
-from ...diagnostics import TRANSLATION, Diagnostic
+from ...diagnostics import TARGET_BUILTIN, TARGET_CONST, TARGET_TYPE, TRANSLATION, Diagnostic
 from ...types import (TCon, TError, TRecord, TTuple, deep_resolve, is_scalar, matrix_parts, resolve,
                       vector_parts)
 from .. import EntryInfo, Translation
@@ -115,10 +115,10 @@ class Writer(StatementWriter):
         lines, self.lines = self.lines, saved
         return lines
 
-    def error(self, span, message: str) -> None:
+    def error(self, span, message: str, code: str = TRANSLATION, **fields: str) -> None:
         start, end = span
         d = Diagnostic(self.path, self.base + start, self.base + end, message, self.definition,
-                       code=TRANSLATION, fields={"目标": "WGSL"})
+                       code=code, fields={"目标": "WGSL", **fields})
         if not any((x.path, x.definition, x.message) == (d.path, d.definition, d.message) for x in self.diagnostics):
             self.diagnostics.append(d)
 
@@ -216,11 +216,12 @@ class Writer(StatementWriter):
             name = self._struct_key(t)
             if name is None:
                 if not self._reported(UNNAMED_RECORD):   # one message per item, not one per nested record
-                    self.error(span, f"{UNNAMED_RECORD}{self.show(t)}：先用「名」即「组类」【…】也 定义结构")
+                    self.error(span, f"{UNNAMED_RECORD}{self.show(t)}：先用「名」即「组类」【…】也 定义结构",
+                               TARGET_TYPE, 类型=self.show(t))
                 return "?"
             return self.structs[name][1]
         if not isinstance(t, TCon):
-            self.error(span, f"WGSL 写不出类型{self.show(t)}")
+            self.error(span, f"WGSL 写不出类型{self.show(t)}", TARGET_TYPE, 类型=self.show(t))
             return "?"
         if t.name in ("定长小数", "定长整数", "定长无符号"):
             return self._scalar_type(t, span)
@@ -239,7 +240,7 @@ class Writer(StatementWriter):
             inner = self.type_text(t.args[0], span) or "?"
             return f"array<{inner}, {t.args[1]}>"
         message = UNAVAILABLE_TYPES.get(t.name, f"WGSL 写不出类型{self.show(t)}")
-        self.error(span, message)
+        self.error(span, message, TARGET_TYPE, 类型=self.show(t))
         return "?"
 
     def _scalar_type(self, t: TCon, span) -> str:
@@ -247,7 +248,7 @@ class Writer(StatementWriter):
         if text is None:
             written, plain = self.show(t), self.show(TCon(t.name, t.args))
             shown = written if written == plain else f"{written}（即{plain}）"
-            self.error(span, f"WGSL 没有{shown}：标量只有「浮三二」「浮十六」「整三二」「无三二」（着三）")
+            self.error(span, f"WGSL 没有{shown}：标量只有「浮三二」「浮十六」「整三二」「无三二」（着三）", TARGET_TYPE, 类型=written)
             return "?"
         self.uses_f16 |= text == "f16"
         return text
@@ -260,7 +261,7 @@ class Writer(StatementWriter):
             return f"mat{cols}x{rows}<{inner}>" if inner else None
         vector = vector_parts(t)
         if vector is None:
-            self.error(span, f"WGSL 写不出元组类型{self.show(t)}")
+            self.error(span, f"WGSL 写不出元组类型{self.show(t)}", TARGET_TYPE, 类型=self.show(t))
             return "?"
         comp, n = vector
         inner = self.type_text(comp, span)
@@ -354,7 +355,7 @@ class Writer(StatementWriter):
         self._evaluate(decl.value)
         code = self._folded(decl) if _uses(decl.value, NOT_CONST_IN_NAGA) else self.expr(decl.value)
         if self.lines:
-            self.error(self.at_name(decl), "常量的值须是一个 WGSL 常量表达式（着四.5）")
+            self.error(self.at_name(decl), "常量的值须是一个 WGSL 常量表达式（着四.5）", TARGET_CONST)
         if code is None:
             return None
         t = self.type_text(decl.type, self.at_name(decl))
@@ -369,7 +370,7 @@ class Writer(StatementWriter):
         if value is None or scalar is None or scalar.kind == "bool":
             names = "、".join(f"「{n}」" for n in sorted(NOT_CONST_IN_NAGA) if _uses(decl.value, {n}))
             self.error(self.at_name(decl), f"WebGPU（naga）不能在常量表达式里求值{names}，这里也算不出它的值："
-                                           "把它移进函数体（令）")
+                                           "把它移进函数体（令）", TARGET_CONST)
             return None
         wgsl_scalar = {("float", 32): "f32", ("float", 16): "f16", ("int", 32): "i32", ("uint", 32): "u32"}.get(
             (scalar.kind, scalar.bits))
@@ -411,7 +412,8 @@ class Writer(StatementWriter):
     def _evaluate(self, e: ir.Expr) -> None:
         """Report const-expressions WebGPU would reject; remember known values."""
         evaluator = ConstEvaluator(self.constants.global_value, lambda node, message: self.error(
-            (node.start, node.end), f"常量表达式在 WGSL 建模块时就求值：{message}，WebGPU 会拒绝这个着色模块"))
+            (node.start, node.end), f"常量表达式在 WGSL 建模块时就求值：{message}，WebGPU 会拒绝这个着色模块",
+            TARGET_CONST))
         evaluator.value(e)
         self.known = evaluator.known
 
@@ -725,7 +727,7 @@ class Writer(StatementWriter):
         if e.name in ("阳", "阴"):
             return Code("true" if e.name == "阳" else "false")
         if e.name != "元":
-            self.error((e.start, e.end), f"WGSL 的表达式里不能用「{e.name}」")
+            self.error((e.start, e.end), f"WGSL 的表达式里不能用「{e.name}」", TARGET_BUILTIN, 内建=e.name)
         return None
 
     def _Project(self, e: ir.Project) -> Code:
@@ -757,7 +759,7 @@ class Writer(StatementWriter):
             return self._user_call(e)
         spec = BUILTINS.get(e.name)
         if spec is None:
-            self.error((e.name_start, e.name_end), f"「{e.name}」在 WGSL 里没有对应的写法")
+            self.error((e.name_start, e.name_end), f"「{e.name}」在 WGSL 里没有对应的写法", TARGET_BUILTIN, 内建=e.name)
             return Code("?")
         self.uses_subgroups |= e.name in SUBGROUP_BUILTINS
         return getattr(self, "_form_" + spec.form)(e, spec)
@@ -851,7 +853,7 @@ class Writer(StatementWriter):
         return Code(f"bitcast<{self.type_text(e.type, (e.start, e.end))}>({a.text})")
 
     def _form_unavailable(self, e, spec) -> None:
-        self.error((e.name_start, e.name_end), spec.text)
+        self.error((e.name_start, e.name_end), spec.text, TARGET_BUILTIN, 内建=e.name)
         return Code("?") if not is_unit(e.type) else None
 
 
