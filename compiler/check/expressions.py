@@ -392,8 +392,8 @@ class ItemChecker:
         if any("０" <= c <= "９" for c in name):
             ascii_digits = name.translate({ord("０") + i: str(i) for i in range(10)})
             return f"；数字写作 0–9 或 〇零一二三四五六七八九，不用全角数字：写成「{ascii_digits}」"
-        best = ranked(name, scope_candidates(self.scope, env or {}))
-        return f"；是不是「{best[0]}」？" if best else ""
+        guess = self._guess(name, env).get("猜测")
+        return f"；是不是「{guess}」？" if guess else ""
 
     def _Project(self, node: ast.Project, expected, env, tail):
         base = self.check(node.base, None, env)
