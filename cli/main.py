@@ -17,12 +17,13 @@ from .generate import GENERATE
 from .run import RUN
 from .serve import SERVE
 from .translate import MSL_COMMAND, PTX_COMMAND, WGSL_COMMAND
+from .version import VERSION, version_line
 
 DESCRIPTION = "着色器：豫言着色方言（着色）的工具链。在仓库根目录运行：工具在当前目录发现包。"
 EPILOG = "报错写到标准错误，格式为 文件:行:列: 消息（消息里带顶层定义名）；有错误时退出码为 1，用法错误为 2。"
 
 #: every subcommand, in the order `--help` lists them
-COMMANDS: list[Command] = [CHECK, GENERATE, FORMAT, WGSL_COMMAND, RUN, MSL_COMMAND, PTX_COMMAND, SERVE]
+COMMANDS: list[Command] = [CHECK, GENERATE, FORMAT, WGSL_COMMAND, RUN, MSL_COMMAND, PTX_COMMAND, SERVE, VERSION]
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
@@ -55,6 +56,7 @@ class _Parser(argparse.ArgumentParser):
 def _parser(commands: list[Command]) -> argparse.ArgumentParser:
     parser = _Parser(prog="着色器", description=DESCRIPTION, epilog=EPILOG, add_help=False)
     parser.add_argument("-h", "--help", action="help", help="显示本帮助并退出")
+    parser.add_argument("--version", action="version", version=version_line(), help="打印版本号并退出")
     sub = parser.add_subparsers(dest="command", metavar="子命令", parser_class=_Parser)
     for c in commands:
         p = sub.add_parser(c.name, aliases=c.aliases, add_help=False, help=c.help,

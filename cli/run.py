@@ -123,8 +123,11 @@ def _compute_entry(ws, result, args) -> tuple[ir.Entry, str]:
     """The compute entry named on the command line, and its function's WGSL name."""
     checked = ws.check(args.文件)
     entry = next((d for d in checked.module.decls if isinstance(d, ir.Entry) and d.name == args.入口项), None)
-    if entry is None or entry.stage != "计算":
-        names = "、".join(f"「{e.item}」" for e in result.entries if e.stage == "计算") or "（没有）"
+    names = "、".join(f"「{e.item}」" for e in result.entries if e.stage == "计算") or "（没有）"
+    if entry is not None and entry.stage != "计算":
+        raise RunProblem(f"「{args.入口项}」是{entry.stage}入口项：运行 只运行计算入口项（派发一次计算着色器）；"
+                         f"这个文件的计算入口项有 {names}")
+    if entry is None:
         raise RunProblem(f"「{args.入口项}」不是这个文件的计算入口项；计算入口项有 {names}")
     return entry, next(e.function for e in result.entries if e.item == entry.name)
 
@@ -219,13 +222,20 @@ def _read_npy(np, spec: str):
     return array
 
 
+def _given(spec: str) -> str:
+    return "「" + spec + "」有" if spec.endswith(".npy") else "给了"
+
+
 def _check_size(array, spec: str, r) -> None:
     """A buffer of fixed size (a uniform, a 定长数组, a struct without a runtime-sized array)
     takes exactly its bytes: never padded with zeros nor cut short without a word."""
+    stride = element_stride(r.inner)
+    if stride is not None:
+        _check_elements(array, spec, r, stride)
     fixed = size_align(r.inner)
     if fixed is None or array.nbytes == fixed[0]:
         return
-    size, given = fixed[0], ("「" + spec + "」有" if spec.endswith(".npy") else "给了")
+    size, given = fixed[0], _given(spec)
     itemsize = array.dtype.itemsize
     if leaf_dtype(r.inner) is not None and size % itemsize == 0:
         wanted, padding = size // itemsize, size // itemsize - _scalar_count(r.inner)
@@ -233,6 +243,22 @@ def _check_size(array, spec: str, r) -> None:
         raise RunProblem(f"{_describe(r)}定长 {size} 字节，要正好 {wanted} 个 {array.dtype} 的数{layout}，"
                          f"{given} {array.size} 个")
     raise RunProblem(f"{_describe(r)}定长 {size} 字节（按 WGSL 的内存布局），{given} {array.nbytes} 字节")
+
+
+def _check_elements(array, spec: str, r, stride: int) -> None:
+    """A runtime-sized array takes a whole number of elements, at least one:
+    neither a tail silently dropped nor a binding WebGPU refuses in English."""
+    if array.nbytes >= stride and array.nbytes % stride == 0:
+        return
+    itemsize, element = array.dtype.itemsize, deep_resolve(r.inner).args[0]
+    if leaf_dtype(r.inner) is not None and stride % itemsize == 0:
+        per, padding = stride // itemsize, stride // itemsize - _scalar_count(element)
+        layout = f"，按 WGSL 的内存布局含 {padding} 个补齐的位置" if padding > 0 else ""
+        unit, amount, count = f"{stride} 字节，{per} 个 {array.dtype} 的数{layout}", f"{array.size} 个", f"{per} 个数"
+    else:
+        unit, amount, count = f"{stride} 字节（按 WGSL 的内存布局）", f"{array.nbytes} 字节", f"{stride} 字节"
+    need = f"至少要一个元素（{count}）" if array.nbytes < stride else f"要整数个元素（{count}的倍数）"
+    raise RunProblem(f"{_describe(r)}是运行期数组，每个元素 {unit}；{need}，{_given(spec)} {amount}")
 
 
 def _scalar_count(t) -> int:

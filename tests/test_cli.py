@@ -164,3 +164,73 @@ def test_run_tells_the_subgroup_size_range_once_when_the_kernel_uses_subgroups(t
     assert err.count("的子组大小在") == 1 and err.startswith("着色器：适配器「"), err
     code, out, err = run(tmp_path, "运行", "加倍。着色器。豫", "加倍入口", "0:0=1,2,3,4")
     assert code == 0 and "子组" not in err, err
+
+
+ROWS = PRELUDE + """\
+「粒子」即「组类」【「位置」乃「四维浮」也，「号」乃「无三二」也，「重」乃「浮三二」也】也。
+「甲」乃「存储缓冲」于（「数组」于「四维浮」）也。
+「甲」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。
+「乙」乃「存储缓冲」于（「数组」于「粒子」）也。
+「乙」者「绑定」于（「组值」【「组」者「零」也，「号」者「一」也，「访问」者「读写」也】）也。
+「算」乃化「全局调用号」为「有」者也。
+「算」者得「号」而
+　令「序」为「号」中「零」而
+　「写数组」于「甲」于「序」于（（「读数组」于「乙」于「序」）中「位置」）
+也。
+「算入口」乃「计算入口」也。
+「算入口」者「计算入口项」于「算」于（「组值」【「工作组大小」者「四」也】）也。
+「顶」乃化「顶点序号」为「裁剪位置」者也。
+「顶」者得「i」而（「新浮三二」于「零」）与（「新浮三二」于「零」）与（「新浮三二」于「零」）与（「新浮三二」于「一」）也。
+「顶入口」乃「顶点入口」也。
+「顶入口」者「顶点入口项」于「顶」也。
+"""
+
+
+@pytest.mark.parametrize("backend", ["网页图算", "参照", "千手"])
+def test_run_wants_whole_elements_of_a_runtime_array(tmp_path, backend):
+    """Issue 15: five floats for 4-float rows, a 33-byte .npy for 32-byte
+    structs, and less than one element are usage errors (exit 2) naming the
+    element's size — before any back end runs, so the same on all three."""
+    import numpy as np
+    write(tmp_path, {"行。着色器。豫": ROWS})
+    np.save(tmp_path / "粒.npy", np.zeros(33, np.uint8))
+    np.save(tmp_path / "小.npy", np.zeros(31, np.uint8))
+    np.save(tmp_path / "好.npy", np.zeros(32, np.uint8))
+    row = "组 0 号 0「甲」（读写存储缓冲）是运行期数组，每个元素 16 字节，4 个 float32 的数；"
+    struct = "组 0 号 1「乙」（读写存储缓冲）是运行期数组，每个元素 32 字节（按 WGSL 的内存布局）；"
+    cases = [
+        (["0:0=1,2,3,4,5", "0:1=好.npy"], row + "要整数个元素（4 个数的倍数），给了 5 个"),
+        (["0:0=1,2,3", "0:1=好.npy"], row + "至少要一个元素（4 个数），给了 3 个"),
+        (["0:0=0*0", "0:1=好.npy"], row + "至少要一个元素（4 个数），给了 0 个"),
+        (["0:0=0*4", "0:1=粒.npy"], struct + "要整数个元素（32 字节的倍数），「粒.npy」有 33 字节"),
+        (["0:0=0*4", "0:1=小.npy"], struct + "至少要一个元素（32 字节），「小.npy」有 31 字节"),
+    ]
+    for data, says in cases:
+        code, out, err = run(tmp_path, "运行", "行。着色器。豫", "算入口", *data, "--后端", backend)
+        assert (code, out, err) == (2, "", f"着色器：{says}\n"), (data, err)
+
+
+def test_run_on_a_vertex_entry_says_it_runs_compute_entries(tmp_path):
+    write(tmp_path, {"行。着色器。豫": ROWS})
+    code, out, err = run(tmp_path, "运行", "行。着色器。豫", "顶入口", "0:0=0*4")
+    assert (code, out) == (2, "")
+    assert err == "着色器：「顶入口」是顶点入口项：运行 只运行计算入口项（派发一次计算着色器）；这个文件的计算入口项有 「算入口」\n"
+
+
+def test_version_flag_and_subcommand_print_the_projects_version(tmp_path):
+    import tomllib
+    from pathlib import Path
+    pyproject = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text("utf-8"))
+    line = f"着色器 {pyproject['project']['version']}\n"
+    for args in (["--version"], ["版本"], ["version"]):
+        assert run(tmp_path, *args) == (0, line, ""), args
+
+
+def test_version_falls_back_to_pyproject_when_not_installed(monkeypatch):
+    from importlib import metadata
+    from zhuose.cli import version as v
+
+    def missing(name):
+        raise metadata.PackageNotFoundError(name)
+    monkeypatch.setattr(v.metadata, "version", missing)
+    assert v.version() == v._pyproject_version() != "未知"
