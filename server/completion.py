@@ -19,9 +19,9 @@ from ..compiler import ir
 from ..compiler.check.scope import Exports
 from ..compiler.packages import INTERFACE_SUFFIX, SHADER_SUFFIX, module_stem
 from ..compiler.types import TError, TRecord, TTuple, chinese_number, contains_meta, deep_resolve, resolve
-from . import irwalk
+from ..compiler import query
 from .hover import plain, scheme_text
-from .index import value_detail
+from ..compiler.query import value_detail
 from .positions import lsp_range
 from .project import Project
 
@@ -140,7 +140,7 @@ class Completer:
         text = self.source.text[typing.item_start:typing.start]
         _, result = self.project.item_being_typed(self.checked, self.offset)
         types = {}
-        for (s, e), t in irwalk.binder_types(result.decl if result else None).items():
+        for (s, e), t in query.binder_types(result.decl if result else None).items():
             types[self.source.text[typing.item_start + s + 1:typing.item_start + e - 1]] = t
         names = dict.fromkeys(m.group(1) for m in _BINDER.finditer(text))
         return [self.item(n, lsp.CompletionItemKind.Variable, self.type_text(types.get(n)), sort="0")
@@ -168,7 +168,7 @@ class Completer:
         with self.project.scratch(self.path, patched) as checked:
             for item, result in checked.items:
                 if item.start <= typing.start < item.start + len(item.text) and result is not None:
-                    for e in irwalk.walk(irwalk.decl_root(result.decl)):
+                    for e in query.walk(query.decl_root(result.decl)):
                         if isinstance(e, ir.Project) and e.end == label_end - item.start:
                             return e.base.type
         return None

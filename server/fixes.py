@@ -19,7 +19,7 @@ from ..compiler.check.closest import layer_tier, ranked, scope_candidates
 from ..compiler.diagnostics import IMPORT, READ_ONLY, UNKNOWN_NAME, WRAP_LITERAL, Diagnostic
 from ..compiler.syntax import ast
 from ..compiler.syntax.lexer import lex
-from .index import bare_names
+from ..compiler.query import bare_names
 from .project import Project
 
 class Fix:

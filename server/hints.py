@@ -8,14 +8,14 @@ from lsprotocol import types as lsp
 
 from ..compiler import ir
 from ..compiler.types import TError, TFun, contains_meta, deep_resolve, resolve
-from . import irwalk
+from ..compiler import query
 from .positions import lsp_position
 from .project import Project
 
 
 def let_bindings(decl):
     """(item-relative end of the bound name, its type) for every 令."""
-    for e in irwalk.walk(irwalk.decl_root(decl)):
+    for e in query.walk(query.decl_root(decl)):
         if isinstance(e, ir.Let):
             yield e.var.end, e.var.type
         elif isinstance(e, ir.LetFun):

@@ -9,8 +9,8 @@ from ..compiler.backends import BY_NAME
 from ..compiler.check.expressions import substitute
 from ..compiler.valid.uniformity import CODE, describe, local_uniformity
 from ..compiler.types import INT_LIT, KIND, TError, TFun, Type, deep_resolve, resolve
-from . import irwalk
-from .index import Occurrence, Symbol
+from ..compiler import query
+from ..compiler.query import Occurrence, Symbol
 from .project import Located, Project
 from .targets import builtin_spellings
 
@@ -42,7 +42,7 @@ class HoverWriter:
             text = self.symbol(occ)
             if text:
                 return text, (occ.start, occ.end)
-        e = irwalk.expression_at(self.decl, self.at.offset)
+        e = query.expression_at(self.decl, self.at.offset)
         if e is None or isinstance(e.type, TError):
             return None
         return code(f"{self.show(deep_resolve(e.type))}") + "\n\n表达式的类型", (e.start, e.end)
@@ -69,10 +69,7 @@ class HoverWriter:
         return None
 
     def local(self, s: Symbol, occ: Occurrence) -> str:
-        t = irwalk.binder_types(self.decl).get((s.at, s.at + len(s.name) + 2))
-        if t is None and occ.role == "use":
-            e = irwalk.spans(self.decl).get((occ.start, occ.end))
-            t = e.type if e is not None else None
+        t = query.local_type(self.decl, occ)
         shown = f"「{s.name}」乃{self.show(deep_resolve(t))}" if t is not None else f"「{s.name}」"
         uniformity = self.uniformity(s) if s.kind in ("local", "param") else None
         return code(shown) + f"\n\n{LOCAL_KINDS[s.kind]}" + (f"\n\n{uniformity}" if uniformity else "")
@@ -110,7 +107,7 @@ class HoverWriter:
         return "\n\n".join(parts)
 
     def call_at(self, occ: Occurrence) -> ir.Call | ir.BuiltinValue | None:
-        for e in irwalk.walk(irwalk.decl_root(self.decl)):
+        for e in query.walk(query.decl_root(self.decl)):
             if isinstance(e, ir.Call) and e.name_start == occ.start and e.name_end == occ.end:
                 return e
         return None

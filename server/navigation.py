@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..compiler.syntax.parser import number_value
 from ..compiler.types import TRecord, resolve
-from .index import ITEM_LOCAL, Symbol, bare_names, value_detail
+from ..compiler.query import ITEM_LOCAL, Symbol, bare_names, value_detail
 from .project import Located, Project, Site
 
 

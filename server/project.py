@@ -23,7 +23,8 @@ from ..compiler.syntax import ast
 from ..compiler.syntax.parser import ParsedItem
 from ..compiler.types import Printer
 from ..compiler.workspace import Workspace
-from .index import ITEM_LOCAL, Context, Occurrence, Symbol, index_item
+from ..compiler.query import ITEM_LOCAL, Context, Occurrence, Symbol, index_item, occurrence_at
+from ..compiler.query import context as query_context
 from .positions import path_of, uri_of
 
 logger = logging.getLogger(__name__)
@@ -63,10 +64,7 @@ class Located:
     offset: int  # item-relative
 
     def occurrence(self) -> Occurrence | None:
-        for occ in self.occurrences:
-            if occ.start <= self.offset < occ.end:
-                return occ
-        return None
+        return occurrence_at(self.occurrences, self.offset)
 
 
 @dataclass(frozen=True)
@@ -178,13 +176,7 @@ class Project:
         return self._printers[key]
 
     def context(self, checked: CheckedModule) -> Context:
-        pkg = self.ws.packages.package_of(checked.path)
-
-        def resolve_import(names: list[str]) -> str | None:
-            file, error = self.ws.packages.find_module(pkg, names)
-            return None if error or file is None else self.ws.key(file)
-
-        return Context(checked.path, checked.scope, resolve_import, self.builtin_path())
+        return query_context(self.ws, checked)
 
     def imports(self, checked: CheckedModule):
         """(import item, the module file it names) for each 寻 / 寻观 that resolves."""

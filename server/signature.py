@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from lsprotocol import types as lsp
 
+from ..compiler import query
 from ..compiler.source import utf16_length
 from ..compiler.syntax.lexer import Token, lex, name_content
-from ..compiler.types import TFun, resolve
-from . import irwalk
+from ..compiler.types import resolve
 from .hover import binders_text, plain
 from .project import Project
 
@@ -88,19 +88,16 @@ class SignatureWriter:
     def local_function(self, call: Call, result, item_start: int):
         if call.module is not None or result is None:
             return None
-        for fun in irwalk.local_functions(result.decl).values():
-            if fun.name == call.head and item_start + fun.start < self.offset:
-                return self.label(call.head, [p.type for p in fun.params], fun.result,
-                                  [p.name for p in fun.params], "局部函数")
-        return None
+        fun = query.local_function_before(result.decl, call.head, self.offset - item_start)
+        if fun is None:
+            return None
+        return self.label(call.head, [p.type for p in fun.params], fun.result, [p.name for p in fun.params], "局部函数")
 
     def global_function(self, call: Call):
-        scope = self.checked.scope
-        layer = scope.modules.get(call.module) if call.module else None
-        entry = layer.values.get(call.head) if layer else (None if call.module else scope.value(call.head))
-        t = resolve(entry.type) if entry is not None else None
-        if not isinstance(t, TFun):
+        entry = query.function_entry(self.checked.scope, call.module, call.head)
+        if entry is None:
             return None
+        t = resolve(entry.type)
         return self.label(call.head, list(t.params), t.result, [None] * len(t.params), entry.doc,
                           binders_text(entry.type_params))
 

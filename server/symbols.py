@@ -7,7 +7,7 @@ from lsprotocol import types as lsp
 
 from ..compiler.syntax import ast
 from ..compiler.types import TError
-from .index import value_detail
+from ..compiler.query import value_detail
 from .positions import lsp_range
 from .project import Project
 

@@ -16,7 +16,7 @@ import re
 from ..compiler.syntax.lexer import KEYWORDS, Comment, iter_lex
 from ..compiler.syntax.parser import number_value
 from ..compiler.source import SourceFile, utf16_length
-from .index import ITEM_LOCAL, Occurrence
+from ..compiler.query import ITEM_LOCAL, Occurrence
 from .project import Project
 
 TOKEN_TYPES = ["namespace", "type", "struct", "typeParameter", "parameter", "variable", "property",

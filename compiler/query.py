@@ -1,14 +1,19 @@
-"""What every name in an item denotes.
+"""What the code at an offset means, for the language server: the symbol a
+name denotes, the typed expression or binder under a cursor, and the
+signature of a local function — answered from the checker's scope and the
+checked IR, so the server never resolves names by rules of its own.
 
-One walk over an item's syntax tree records each name occurrence (its span,
-the symbol it denotes, whether it defines or uses it, and how to colour it).
-Go-to-definition, references, rename, highlighting and semantic tokens all
-read these records.  Symbols of other modules are kept by name (module path
-+ name), never by position, so an occurrence list stays valid when the other
-file is edited; positions are looked up when a feature asks.
+Names: one walk over an item's syntax tree records each name occurrence (its
+span, the symbol it denotes, whether it defines or uses it, and its semantic
+class for colouring), looking every name up in the checker's `Scope` — the
+same layers, in the same order, that checking used.  Go-to-definition,
+references, rename, highlighting and semantic tokens all read these records.
+Symbols of other modules are kept by name (module path + name), never by
+position, so an occurrence list stays valid when the other file is edited.
 
-Occurrence offsets are relative to the item, like the tree's, so an item's
-list is cached by its text and the module's interface fingerprint.
+Types: the checked IR of the item, walked with `ir.walk` (no recursion, so a
+deeply nested item is fine).  All offsets here are item-relative, like the
+AST's and the IR's spans, so results can be cached by the item's text.
 """
 
 from __future__ import annotations
@@ -16,12 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..compiler import ir
-from ..compiler.check.scope import Exports, Scope
-from ..compiler.syntax import ast
-from ..compiler.syntax.parser import ParsedItem, number_value
-from ..compiler.types import TFun, TRecord, resolve
-from . import irwalk
+from . import ir
+from .check.scope import Exports, Scope
+from .syntax import ast
+from .syntax.parser import ParsedItem, number_value
+from .types import TFun, TRecord, Type, resolve
 
 #: Symbols that live inside one item (compared by their binder's offset).
 ITEM_LOCAL = frozenset({"local", "param", "localfun", "typevar"})
@@ -62,13 +66,25 @@ class Context:
     builtin_path: str
 
 
+def context(ws, checked) -> Context:
+    """The name-resolution context of a checked module of the workspace `ws`:
+    its scope, and imports found the way the checker finds them."""
+    pkg = ws.packages.package_of(checked.path)
+
+    def resolve_import(names: list[str]) -> str | None:
+        file, error = ws.packages.find_module(pkg, names)
+        return None if error or file is None else ws.key(file)
+
+    return Context(checked.path, checked.scope, resolve_import, ws.builtins().path)
+
+
 class ItemIndexer:
     """Resolves the names of one item (iteratively: no recursion on depth)."""
 
     def __init__(self, ctx: Context, item: ParsedItem, decl: ir.Decl | None) -> None:
         self.ctx = ctx
         self.item = item
-        self.spans = irwalk.spans(decl)
+        self.spans = spans(decl)
         self.out: list[Occurrence] = []
 
     # ------------------------------------------------------------ recording
@@ -324,3 +340,95 @@ def bare_names(ctx: Context, item: ParsedItem, decl: ir.Decl | None) -> list[Bar
     probe = _ScopeProbe(ctx, item, decl)
     probe.run()
     return probe.names
+
+
+# ---------------------------------------------------------------- the checked IR
+
+
+def decl_root(decl: ir.Decl | None) -> ir.Expr | None:
+    """The expression a declaration carries (a function body, a constant's
+    value, the checked constructor call of a resource or an entry)."""
+    if isinstance(decl, ir.Function):
+        return decl.body
+    if isinstance(decl, (ir.Const, ir.Resource, ir.Entry)):
+        return decl.value
+    return None
+
+
+def walk(root: ir.Expr | None):
+    """Every expression under `root`, parents before children (none for no root)."""
+    return ir.walk(root) if root is not None else iter(())
+
+
+def expression_at(decl: ir.Decl | None, offset: int) -> ir.Expr | None:
+    """The smallest expression whose span holds the item-relative `offset`."""
+    best = None
+    for e in walk(decl_root(decl)):
+        if e.start <= offset < e.end and (best is None or e.end - e.start <= best.end - best.start):
+            best = e
+    return best
+
+
+def spans(decl: ir.Decl | None) -> dict[tuple[int, int], ir.Expr]:
+    """Expressions by span; where spans coincide the outermost is kept
+    (so a projection's span finds the projection, not its base)."""
+    out: dict[tuple[int, int], ir.Expr] = {}
+    for e in walk(decl_root(decl)):
+        out.setdefault((e.start, e.end), e)
+    return out
+
+
+def binder_types(decl: ir.Decl | None) -> dict[tuple[int, int], Type]:
+    """The type of every name the item binds, by the binder's span."""
+    out: dict[tuple[int, int], Type] = {}
+    if isinstance(decl, ir.Function):
+        for p in decl.params:
+            out[(p.start, p.end)] = p.type
+    for e in walk(decl_root(decl)):
+        if isinstance(e, ir.Let):
+            out[(e.var.start, e.var.end)] = e.var.type
+        elif isinstance(e, ir.LetFun):
+            fun = e.fun
+            out[(fun.start, fun.end)] = TFun(tuple(p.type for p in fun.params), fun.result)
+            for p in fun.params:
+                out[(p.start, p.end)] = p.type
+    return out
+
+
+def local_functions(decl: ir.Decl | None) -> dict[tuple[int, int], ir.LocalFun]:
+    return {(e.fun.start, e.fun.end): e.fun for e in walk(decl_root(decl)) if isinstance(e, ir.LetFun)}
+
+
+# ---------------------------------------------------------------- at an offset
+
+
+def occurrence_at(occurrences: list[Occurrence], offset: int) -> Occurrence | None:
+    """The name occurrence whose span holds the item-relative `offset`."""
+    return next((o for o in occurrences if o.start <= offset < o.end), None)
+
+
+def local_type(decl: ir.Decl | None, occ: Occurrence) -> Type | None:
+    """The checked type of the item-local name at `occ`: its binder's type, or
+    (a use the binder's table lacks) the type of the expression it spans."""
+    symbol = occ.symbol
+    if symbol is None or symbol.kind not in ITEM_LOCAL:
+        return None
+    t = binder_types(decl).get((symbol.at, symbol.at + len(symbol.name) + 2))
+    if t is None and occ.role == "use":
+        e = spans(decl).get((occ.start, occ.end))
+        t = e.type if e is not None else None
+    return t
+
+
+def local_function_before(decl: ir.Decl | None, name: str, offset: int) -> ir.LocalFun | None:
+    """The item's local function of that name bound before the item-relative
+    `offset` (what a call being typed there can mean), for signature help."""
+    return next((f for f in local_functions(decl).values() if f.name == name and f.start < offset), None)
+
+
+def function_entry(scope: Scope, module: str | None, name: str):
+    """The scope entry a call head denotes (「模块」之「名」 when `module` is
+    given) when it is a function, else None: the checker's own lookup."""
+    layer = scope.modules.get(module) if module else None
+    entry = layer.values.get(name) if layer else (None if module else scope.value(name))
+    return entry if entry is not None and isinstance(resolve(entry.type), TFun) else None
