@@ -85,6 +85,7 @@ class ItemIndexer:
         self.ctx = ctx
         self.item = item
         self.spans = spans(decl)
+        self.calls = call_heads(decl)
         self.out: list[Occurrence] = []
 
     # ------------------------------------------------------------ recording
@@ -177,13 +178,39 @@ class ItemIndexer:
     # expressions
 
     def _Name(self, node: ast.Name, env, struct):
-        local = env.get(node.name)
-        if local is not None:
-            self.add(node.start, node.end, local, "use", token_of(local, "variable"))
-            return []
-        symbol = self.value_symbol(node.name) or self.type_symbol(node.name)
+        symbol = self.checked_symbol(node, env)
+        if symbol is None:
+            symbol = env.get(node.name) or self.value_symbol(node.name) or self.type_symbol(node.name)
         self.add(node.start, node.end, symbol, "use", token_of(symbol, "variable"))
         return []
+
+    def checked_symbol(self, node: ast.Name, env) -> Symbol | None:
+        """What the checker resolved the name to, where the checked IR records
+        it (a local, a top-level constant or resource, a called function):
+        the checker's answer, never a second lookup that could disagree."""
+        e = self.spans.get((node.start, node.end))
+        if isinstance(e, ir.LocalRef):
+            return self._binder(env, node.name, e.var.start, "local")
+        if isinstance(e, ir.GlobalRef) and e.name == node.name:
+            return self._global(node.name, e.module)
+        call = self.calls.get((node.start, node.end))
+        if call is None or call.name != node.name:
+            return None
+        if call.kind == "local" and call.local is not None:
+            return self._binder(env, node.name, call.local.start, "localfun")
+        if call.kind == "builtin" and self.ctx.scope.builtins is not None:
+            return self.value_symbol(node.name, self.ctx.scope.builtins)
+        return self._global(node.name, call.module) if call.kind == "function" else None
+
+    @staticmethod
+    def _binder(env, name: str, at: int, kind: str) -> Symbol:
+        return next((b for b in env.values() if b.at == at and b.name == name), None) or Symbol(kind, name, at=at)
+
+    def _global(self, name: str, module: str) -> Symbol | None:
+        """The value `name` of the module at path `module`, through the layer that holds it."""
+        layer = next((x for x in self.ctx.scope.layers
+                      if x.values.get(name) is not None and x.values[name].module == module), None)
+        return self.value_symbol(name, layer) if layer is not None else None
 
     def _Number(self, node, env, struct):
         self.add(node.start, node.end, None, "use", "number")
@@ -376,6 +403,11 @@ def spans(decl: ir.Decl | None) -> dict[tuple[int, int], ir.Expr]:
     for e in walk(decl_root(decl)):
         out.setdefault((e.start, e.end), e)
     return out
+
+
+def call_heads(decl: ir.Decl | None) -> dict[tuple[int, int], ir.Call]:
+    """The item's calls by the span of the name they call."""
+    return {(e.name_start, e.name_end): e for e in walk(decl_root(decl)) if isinstance(e, ir.Call) and e.name_end}
 
 
 def binder_types(decl: ir.Decl | None) -> dict[tuple[int, int], Type]:

@@ -46,12 +46,21 @@ def test_names_types_and_functions_at_offsets(tmp_path):
 
 
 def test_a_local_function_is_found_only_after_its_binding(tmp_path):
-    write(tmp_path, {"局。着色器。豫": SEED_DOUBLE.replace(
+    body = SEED_DOUBLE.replace(
         "　令「序」为「号」中「零」而\n",
-        "　令「序」为「号」中「零」而\n　令「倍」为得「甲」而「甲」乘（「新无三二」于「二」）而\n")})
+        "　令「序」为「号」中「零」而\n　令「倍」为得「甲」而「甲」乘（「新无三二」于「二」）而\n").replace(
+        "（（「读数组」于「数据」于「序」）乘（「新无三二」于「二」））", "（「倍」于（「读数组」于「数据」于「序」））")
+    write(tmp_path, {"局。着色器。豫": body})
     ws = Workspace(str(tmp_path))
     checked, item, result = _item(ws, str(tmp_path / "局。着色器。豫"), "加倍")
+    assert checked.diagnostics == []
     bound = item.text.index("「倍」为")
     fun = query.local_function_before(result.decl, "倍", len(item.text))
     assert fun is not None and fun.name == "倍" and [p.name for p in fun.params] == ["甲"]
     assert query.local_function_before(result.decl, "倍", bound) is None
+    # the call's head is resolved from the checked IR's call, to the 令 that binds it
+    occs = query.index_item(query.context(ws, checked), item, result.decl)
+    use = query.occurrence_at(occs, item.text.index("「倍」于") + 1)
+    assert (use.symbol.kind, use.symbol.at, use.role) == ("localfun", bound, "use")
+    indexer = query.ItemIndexer(query.context(ws, checked), item, result.decl)
+    assert (item.text.index("「倍」于"), item.text.index("「倍」于") + 3) in indexer.calls
