@@ -11,10 +11,9 @@ import sys
 from pathlib import Path
 
 from ..compiler.generate.output import os_error_text, write_if_changed
-from ..compiler.packages import is_shader_file
 from ..compiler.source import SourceFile, decode_source
 from ..compiler.syntax.format import format_text
-from .common import Command
+from .common import Command, usage_problem
 
 HELP = "把着色源改写成统一的格式（原地改写；--检查 时只报告）"
 DESCRIPTION = ("按统一的格式改写着色源：缩进（全角空格）按 令、得、若／则／否则、（）与【】的嵌套重算，"
@@ -29,19 +28,9 @@ def _arguments(p) -> None:
                    help="不改写文件，只报告哪些文件需要格式化（有则退出码为 1）")
 
 
-def _usage_problem(path: str) -> str | None:
-    if Path(path).is_dir():
-        return f"「{path}」是文件夹，不是着色文件"
-    if not Path(path).is_file():
-        return f"找不到文件「{path}」"
-    if not is_shader_file(path):
-        return f"「{path}」不是着色文件：后缀须是「。着色器。豫」或「。着色器。接口。豫」"
-    return None
-
-
 def _run(args) -> int:
     for path in args.文件:
-        problem = _usage_problem(path)
+        problem = usage_problem(path)
         if problem:
             sys.stderr.write(f"着色器：{problem}\n")
             return 2
