@@ -1,0 +1,251 @@
+"""Differential testing across the four executors (issue 13, item 5):
+hypothesis-generated programs run on the reference interpreter
+(compiler/interp/), on wgpu/lavapipe (WGSL), on the Metal CPU shim (MSL built
+by clang++, tests/metal_shim) and on the PTX emulator (tests/test_ptx_emulator.py),
+and all must agree:
+
+- integer programs (「无三二」, 「整三二」): bit for bit;
+- f32 programs: one operation per output, within the ulps of FLOAT_ULPS, the
+  accuracy WGSL allows for that operation (exact for + − × and min/max/abs);
+- workgroup-memory programs with barriers: bit for bit, never reported racy by
+  the interpreter, and the same program with its barrier removed is reported;
+- subgroup programs: each executor's result equals the interpreter's at that
+  executor's subgroup width (the shim and the emulator: 32; lavapipe: read
+  back from the kernel, 「子组大小」).
+
+Each hypothesis example is a batch of expressions in one kernel, so clang++
+builds once per example.  The examples per test come from the environment
+variable ZHUOSE_DIFF_EXAMPLES (default 4: the whole file stays within about
+a minute on CI); `ZHUOSE_DIFF_EXAMPLES=200 nice python -m pytest tests/test_differential.py`
+runs longer locally.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from test_interp import HEADER, buffer, entry, interpret, program
+
+EXAMPLES = int(os.environ.get("ZHUOSE_DIFF_EXAMPLES", "4"))
+N = 128           # invocations: two workgroups of 64
+BATCH = 6         # expressions per kernel
+
+#: WGSL's accuracy for f32 (§ Floating Point Accuracy), in ulps of the exact result.
+FLOAT_ULPS = {"加": 0, "减": 0, "乘": 0, "最大": 0, "最小": 0, "绝对值": 0, "除": 2.5, "平方根": 2.5}
+
+
+# ---------------------------------------------------------------- the executors
+
+def _interp(ws, path, item, data, groups, width=32):
+    return interpret(ws, path, item, data, groups, subgroup_width=width)
+
+
+def _lavapipe(ws, path, item, data, groups):
+    from wgpu_device import run_entry
+    return run_entry(ws, path, item, data, groups)
+
+
+def _metal(ws, path, item, data, groups, folder: Path):
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "metal_shim"))
+    from host import prepare, results
+    from runner import Kernel, Runner, require_clang
+    require_clang(pytest)
+    d = prepare(ws, path, item, data, groups)
+    runner = Runner([Kernel(item, d.msl, d.entry)], folder)
+    return results(d, runner.dispatch(item, d.groups, d.buffers))
+
+
+def _ptx(ws, path, item, data, groups):
+    from references import grid
+    from test_ptx_runtime import _upload, emulated
+    from zhuose.compiler import ir
+    from zhuose.compiler.backends import translate
+    result = translate(ws, path, "ptx")
+    assert result.text is not None, [d.message for d in result.diagnostics]
+    info = next(e for e in result.entries if e.item == item)
+    used = {p.resource: (p.group, p.binding) for p in info.params if p.kind == "buffer" and p.resource}
+    checked = ws.check(path)
+    resources = {d.name: d for d in checked.module.decls if isinstance(d, ir.Resource)}
+    buffers = {key: _upload(data[name], resources[name]) for name, key in used.items()}
+    out = emulated(result.text, info, buffers, grid(groups))
+    return {name: np.frombuffer(out[key][:data[name].nbytes], dtype=data[name].dtype).reshape(data[name].shape)
+            for name, key in used.items() if resources[name].access != "只读"}
+
+
+def run_all(text: str, item: str, data: dict, groups: int = 2, width: int = 32) -> dict[str, dict]:
+    """The program on all four executors: name → output arrays."""
+    pytest.importorskip("wgpu")
+    with tempfile.TemporaryDirectory() as folder:
+        ws, path = program(Path(folder), "随机", text)
+        return {"参照": _interp(ws, path, item, data, groups, width),
+                "网页图算": _lavapipe(ws, path, item, data, groups),
+                "金属": _metal(ws, path, item, data, groups, Path(folder)),
+                "千手": _ptx(ws, path, item, data, groups)}
+
+
+def _settings():
+    from hypothesis import HealthCheck, settings
+    return settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck),
+                    derandomize="ZHUOSE_DIFF_EXAMPLES" not in os.environ)
+
+
+def _writes(expressions: list[str]) -> str:
+    """「出」[序 + N·k] = expression k."""
+    return "；\n".join(f"　「写数组」于「出」于（「序」加（「新无三二」于「{N * k}」））于{e}"
+                      for k, e in enumerate(expressions))
+
+
+def _source(element: str, expressions: list[str]) -> str:
+    return HEADER + buffer("甲", "零", element, "只读") + buffer("乙", "一", element, "只读") + \
+        buffer("出", "二", element) + f"""「算」乃化「全局调用号」为「有」者也。
+「算」者得「号」而
+　令「序」为「号」中「零」而
+　令「a」为「读数组」于「甲」于「序」而
+　令「b」为「读数组」于「乙」于「序」而
+{_writes(expressions)}
+也。
+""" + entry("算")
+
+
+# ---------------------------------------------------------------- integers
+
+def integer_expressions(kind: str):
+    """Random integer expressions over 「a」「b」 (「无三二」 or 「整三二」), as source text."""
+    from hypothesis import strategies as st
+    new = "「新无三二」" if kind == "u" else "「新整三二」"
+    leaves = st.sampled_from(["「a」", "「b」"]) | st.integers(0, 40).map(lambda v: f"（{new}于「{v}」）")
+    binary = ["加", "减", "乘", "左移", "右移", "异或", "按位与", "按位或", "除", "余"]
+    calls = ["最大", "最小"]
+    unary = ["按位非", "一位计数", "位反转"] + (["负", "绝对值", "符号"] if kind == "i" else [])
+
+    def extend(inner):
+        def infix(op, x, y):
+            if op in ("左移", "右移"):
+                y = y if kind == "u" else f"（「位转换」以「无三二」于{y}）"
+            if op in ("除", "余"):                   # never zero: division by zero is a fault here
+                y = f"（{y}按位或（{new}于「1」））"
+            return f"（{x}{op}{y}）"
+        return (st.tuples(st.sampled_from(binary), inner, inner).map(lambda t: infix(*t))
+                | st.tuples(st.sampled_from(calls), inner, inner).map(lambda t: f"（「{t[0]}」于{t[1]}于{t[2]}）")
+                | st.tuples(st.sampled_from(unary), inner).map(lambda t: f"（「{t[0]}」于{t[1]}）")
+                | st.tuples(inner, inner, inner, inner).map(
+                    lambda t: f"（「选择」于{t[0]}于{t[1]}于（{t[2]}小于{t[3]}））"))
+    return st.recursive(leaves, extend, max_leaves=8)
+
+
+def integer_inputs(kind: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    dtype = np.uint32 if kind == "u" else np.int32
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(seed)
+    special = np.array([0, 1, 2, 31, 32, info.max, info.min, info.max - 1], np.int64).astype(dtype)
+    a = np.concatenate([special, rng.integers(info.min, info.max, N - 8, dtype=np.int64).astype(dtype)])
+    b = np.concatenate([special[::-1], rng.integers(info.min, info.max, N - 8, dtype=np.int64).astype(dtype)])
+    return a, b
+
+
+def assert_same_bits(outputs: dict[str, dict], name: str, context) -> None:
+    reference = outputs["参照"][name]
+    for executor, arrays in outputs.items():
+        assert arrays[name].tobytes() == reference.tobytes(), (executor, context, reference, arrays[name])
+
+
+@pytest.mark.parametrize("kind", ["u", "i"])
+def test_random_integer_programs_agree_bit_for_bit_on_four_executors(kind):
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    @_settings()
+    @given(st.lists(integer_expressions(kind), min_size=BATCH, max_size=BATCH))
+    def check(expressions):
+        element = "「无三二」" if kind == "u" else "「整三二」"
+        a, b = integer_inputs(kind, sum(map(len, expressions)))
+        data = {"甲": a, "乙": b, "出": np.zeros(N * BATCH, a.dtype)}
+        assert_same_bits(run_all(_source(element, expressions), "算入口", data), "出", expressions)
+    check()
+
+
+# ---------------------------------------------------------------- floats
+
+def float_operations():
+    """One f32 operation per output, over 「a」「b」 and literals: (operation, source)."""
+    from hypothesis import strategies as st
+    operand = st.sampled_from(["「a」", "「b」", "（「新浮三二」于「1.5」）", "（负「a」）"])
+    binary = st.tuples(st.sampled_from(["加", "减", "乘", "除"]), operand, operand).map(
+        lambda t: (t[0], f"（{t[1]}{t[0]}{t[2]}）"))
+    calls = st.tuples(st.sampled_from(["最大", "最小"]), operand, operand).map(
+        lambda t: (t[0], f"（「{t[0]}」于{t[1]}于{t[2]}）"))
+    unary = st.tuples(st.sampled_from(["绝对值", "平方根"]), operand).map(
+        lambda t: (t[0], f"（「{t[0]}」于（「绝对值」于{t[1]}））" if t[0] == "平方根" else f"（「{t[0]}」于{t[1]}）"))
+    return binary | calls | unary
+
+
+def float_inputs(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Normal f32 values (WGSL may flush subnormals) whose quotients and
+    products stay normal: magnitudes 2⁻²⁰ … 2²⁰, some special ones first."""
+    rng = np.random.default_rng(seed)
+    special = np.float32([0, -0.0, 1, -1, 1.5, 3, 0.1, 2 ** 20])
+    def some():
+        return (rng.choice([-1, 1], N - 8) * 2.0 ** rng.uniform(-20, 20, N - 8)).astype(np.float32)
+    a, b = np.concatenate([special, some()]), np.concatenate([special[::-1], some()])
+    b[b == 0] = np.float32(0.75)          # never a division by zero (WGSL: an indeterminate value)
+    return a, b
+
+
+def ulps_apart(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Distance in ulps of f32 (the same on both sides of zero; +0 and −0 are 0 apart)."""
+    def ordered(v):
+        i = v.astype(np.float32).view(np.int32).astype(np.int64)
+        return np.where(i < 0, -(i & 0x7FFFFFFF), i)
+    return np.abs(ordered(x) - ordered(y))
+
+
+def allowed(op: str) -> float:
+    """How far (ulps) an executor may be from the interpreter, which rounds
+    correctly (half an ulp from the exact result): WGSL's bound plus that half."""
+    return FLOAT_ULPS[op] + 0.5 if FLOAT_ULPS[op] else 0
+
+
+def test_ulps_apart():
+    one = np.float32([1.0])
+    assert ulps_apart(one, np.nextafter(one, np.float32(2))).tolist() == [1]
+    assert ulps_apart(np.float32([-0.0]), np.float32([0.0])).tolist() == [0]
+    assert ulps_apart(np.float32([-1e-45]), np.float32([1e-45])).tolist() == [2]
+
+
+def test_random_float_operations_agree_within_wgsl_accuracy():
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    @_settings()
+    @given(st.lists(float_operations(), min_size=BATCH, max_size=BATCH))
+    def check(operations):
+        a, b = float_inputs(sum(len(s) for _, s in operations))
+        data = {"甲": a, "乙": b, "出": np.zeros(N * BATCH, np.float32)}
+        outputs = run_all(_source("「浮三二」", [s for _, s in operations]), "算入口", data)
+        reference = outputs["参照"]["出"].reshape(BATCH, N)
+        for k, (op, source) in enumerate(operations):
+            for executor, arrays in outputs.items():
+                got = arrays["出"].reshape(BATCH, N)[k]
+                far = ulps_apart(got, reference[k]).max()
+                assert far <= allowed(op), (executor, source, far, got, reference[k])
+    check()
+
+
+def test_the_interpreter_rounds_float_operations_correctly():
+    """The interpreter is the reference: + − × ÷ √ correctly rounded (checked in float64)."""
+    a, b = float_inputs(1)
+    exact = {"加": a.astype(np.float64) + b, "减": a.astype(np.float64) - b, "乘": a.astype(np.float64) * b,
+             "除": a.astype(np.float64) / b}
+    text = _source("「浮三二」", [f"（「a」{op}「b」）" for op in exact] + ["（「平方根」于（「绝对值」于「a」））"])
+    with tempfile.TemporaryDirectory() as folder:
+        ws, path = program(Path(folder), "浮点", text)
+        out = _interp(ws, path, "算入口", {"甲": a, "乙": b, "出": np.zeros(N * 5, np.float32)}, 2)["出"]
+    expected = np.concatenate([v.astype(np.float32) for v in exact.values()]
+                              + [np.sqrt(np.abs(a.astype(np.float64))).astype(np.float32)])
+    assert out.tobytes() == expected.tobytes()
