@@ -344,71 +344,7 @@ def test_run_reports_a_fault_with_its_position_and_exit_status():
     assert result.stderr.startswith("samples/加倍。着色器。豫:12:19: 在「加倍」中：越界：调用（工作组 1 局部 3）")
 
 
-# ---------------------------------------------------------------- differential: random programs on lavapipe
-
-def _expressions(kind: str):
-    """Random integer expressions over 「a」「b」 (「无三二」 or 「整三二」), as source text."""
-    from hypothesis import strategies as st
-    new = "「新无三二」" if kind == "u" else "「新整三二」"
-    leaves = st.sampled_from(["「a」", "「b」"]) | st.integers(0, 40).map(lambda v: f"（{new}于「{v}」）")
-    binary = ["加", "减", "乘", "左移", "右移", "异或", "按位与", "按位或", "除", "余"]
-    calls = ["最大", "最小"]
-    unary = ["按位非", "一位计数", "位反转"] + (["负", "绝对值", "符号"] if kind == "i" else [])
-
-    def extend(inner):
-        def infix(op, x, y):
-            if op in ("左移", "右移"):
-                y = y if kind == "u" else f"（「位转换」以「无三二」于{y}）"
-            if op in ("除", "余"):                   # never zero: division by zero is a fault here
-                y = f"（{y}按位或（{new}于「1」））"
-            return f"（{x}{op}{y}）"
-        return (st.tuples(st.sampled_from(binary), inner, inner).map(lambda t: infix(*t))
-                | st.tuples(st.sampled_from(calls), inner, inner).map(lambda t: f"（「{t[0]}」于{t[1]}于{t[2]}）")
-                | st.tuples(st.sampled_from(unary), inner).map(lambda t: f"（「{t[0]}」于{t[1]}）")
-                | st.tuples(inner, inner, inner, inner).map(
-                    lambda t: f"（「选择」于{t[0]}于{t[1]}于（{t[2]}小于{t[3]}））"))
-    return st.recursive(leaves, extend, max_leaves=8)
-
-
-def _differential(kind: str, expression: str, width: int) -> None:
-    import tempfile
-    from pathlib import Path
-    from wgpu_device import run_entry
-    element = "「无三二」" if kind == "u" else "「整三二」"
-    text = HEADER + buffer("甲", "零", element, "只读") + buffer("乙", "一", element, "只读") + \
-        buffer("出", "二", element) + f"""「算」乃化「全局调用号」为「有」者也。
-「算」者得「号」而
-　令「序」为「号」中「零」而
-　令「a」为「读数组」于「甲」于「序」而
-　令「b」为「读数组」于「乙」于「序」而
-　「写数组」于「出」于「序」于{expression}
-也。
-""" + entry("算")
-    dtype = np.uint32 if kind == "u" else np.int32
-    info = np.iinfo(dtype)
-    rng = np.random.default_rng(len(expression))
-    special = np.array([0, 1, 2, 31, 32, info.max, info.min, info.max - 1], np.int64).astype(dtype)
-    a = np.concatenate([special, rng.integers(info.min, info.max, 120, dtype=np.int64).astype(dtype)])
-    b = np.concatenate([special[::-1], rng.integers(info.min, info.max, 120, dtype=np.int64).astype(dtype)])
-    data = {"甲": a, "乙": b, "出": np.zeros(128, dtype)}
-    with tempfile.TemporaryDirectory() as folder:
-        ws, path = program(Path(folder), "随机", text)
-        ours = interpret(ws, path, "算入口", data, 2, subgroup_width=width)
-        theirs = run_entry(ws, path, "算入口", data, 2)
-    assert ours["出"].tobytes() == theirs["出"].tobytes(), (expression, ours["出"], theirs["出"])
-
-
-@pytest.mark.parametrize("kind", ["u", "i"])
-def test_random_integer_programs_agree_bit_for_bit_with_lavapipe(kind):
-    pytest.importorskip("wgpu")
-    from hypothesis import HealthCheck, given, settings
-    from hypothesis import strategies as st
-
-    @settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
-    @given(_expressions(kind), st.sampled_from([8, 32]))
-    def check(expression, width):
-        _differential(kind, expression, width)
-    check()
+# random programs on all four executors: tests/test_differential.py
 
 
 STORAGE_EXCHANGE = HEADER + buffer("数据", "零") + buffer("出", "一") + """「交换」乃化「全局调用号」为「有」者也。
