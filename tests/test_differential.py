@@ -85,11 +85,24 @@ def _ptx(ws, path, item, data, groups):
 MSL_SIGNED_OVERFLOW = "MSL 写出器的有符号加减乘溢出是 C++ 的未定义行为（WGSL 要回绕）"
 
 
+def _reject_constant_overflow(folder: Path, text: str) -> None:
+    """A constant subexpression that overflows (「新无三二」于「0」 减 …) is an error WGSL refuses at
+    module creation, and 检查 with it: not a program to run, so hypothesis draws another."""
+    from hypothesis import reject
+    from zhuose.compiler.workspace import Workspace
+    path = folder / "常量。着色器。豫"
+    path.write_text(text, encoding="utf-8")
+    if any("常量表达式在 WGSL 建模块时就求值" in d.message for d in Workspace(folder).diagnostics(path)):
+        reject()
+    path.unlink()
+
+
 def run_all(text: str, item: str, data: dict, groups: int = 2, width: int = 32,
             metal: bool = True) -> dict[str, dict]:
     """The program on all four executors: name → output arrays."""
     pytest.importorskip("wgpu")
     with tempfile.TemporaryDirectory() as folder:
+        _reject_constant_overflow(Path(folder), text)
         ws, path = program(Path(folder), "随机", text)
         out = {"参照": _interp(ws, path, item, data, groups, width),
                "网页图算": _lavapipe(ws, path, item, data, groups),
