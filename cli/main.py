@@ -8,22 +8,50 @@ module of this package.  Exit status: 0 clean, 1 when the file has errors,
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
+from dataclasses import dataclass
 
-from .check import CHECK
-from .common import Command
-from .format import FORMAT
-from .generate import GENERATE
-from .run import RUN
-from .serve import SERVE
-from .translate import MSL_COMMAND, PTX_COMMAND, WGSL_COMMAND
-from .version import VERSION, version_line
+from .version import version_line
 
 DESCRIPTION = "着色器：豫言着色方言（着色）的工具链。在仓库根目录运行：工具在当前目录发现包。"
 EPILOG = "报错写到标准错误，格式为 文件:行:列: 消息（消息里带顶层定义名）；有错误时退出码为 1，用法错误为 2。"
 
+
+@dataclass(frozen=True)
+class CommandRef:
+    """Where a subcommand lives, so a run imports only the module of the
+    command it names (the translating path never loads wgpu, NumPy or the
+    language server)."""
+
+    name: str
+    aliases: tuple[str, ...]
+    module: str
+    attribute: str
+
+    def load(self):
+        return getattr(importlib.import_module(f".{self.module}", __package__), self.attribute)
+
+
 #: every subcommand, in the order `--help` lists them
-COMMANDS: list[Command] = [CHECK, GENERATE, FORMAT, WGSL_COMMAND, RUN, MSL_COMMAND, PTX_COMMAND, SERVE, VERSION]
+COMMANDS: list[CommandRef] = [
+    CommandRef("检查", ("check",), "check", "CHECK"),
+    CommandRef("生成", ("generate",), "generate", "GENERATE"),
+    CommandRef("格式化", ("format",), "format", "FORMAT"),
+    CommandRef("译", ("wgsl",), "translate", "WGSL_COMMAND"),
+    CommandRef("运行", ("run",), "run", "RUN"),
+    CommandRef("金属", ("msl",), "translate", "MSL_COMMAND"),
+    CommandRef("千手", ("ptx",), "translate", "PTX_COMMAND"),
+    CommandRef("服务", ("serve",), "serve", "SERVE"),
+    CommandRef("版本", ("version",), "version", "VERSION"),
+]
+
+
+def _named(argv: list[str]) -> list[CommandRef]:
+    """The commands the parser needs: just the one named first, else all (for --help and errors)."""
+    first = argv[0] if argv else None
+    named = [c for c in COMMANDS if first == c.name or first in c.aliases]
+    return named or COMMANDS
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
@@ -53,12 +81,12 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}：用法错误：{message}\n")
 
 
-def _parser(commands: list[Command]) -> argparse.ArgumentParser:
+def _parser(refs: list[CommandRef]) -> argparse.ArgumentParser:
     parser = _Parser(prog="着色器", description=DESCRIPTION, epilog=EPILOG, add_help=False)
     parser.add_argument("-h", "--help", action="help", help="显示本帮助并退出")
     parser.add_argument("--version", action="version", version=version_line(), help="打印版本号并退出")
     sub = parser.add_subparsers(dest="command", metavar="子命令", parser_class=_Parser)
-    for c in commands:
+    for c in (ref.load() for ref in refs):
         p = sub.add_parser(c.name, aliases=c.aliases, add_help=False, help=c.help,
                            description=c.description)
         p.add_argument("-h", "--help", action="help", help="显示本帮助并退出")
@@ -68,7 +96,8 @@ def _parser(commands: list[Command]) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _parser(COMMANDS)
+    argv = sys.argv[1:] if argv is None else argv
+    parser = _parser(_named(argv))
     args = parser.parse_args(argv)
     if not args.command:
         parser.print_help(sys.stderr)

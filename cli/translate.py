@@ -10,10 +10,13 @@ and the kernel's parameters in order, including the element counts that
 
 from __future__ import annotations
 
-from ..compiler.backends.msl.writer import LENGTHS_SLOT
-from ..compiler.backends.ptx.writer import PtxEntryInfo
-from ..compiler.backends.targets import MSL, PTX, WGSL, Target
+from typing import TYPE_CHECKING
+
+from ..compiler.backends.targets import LENGTHS_SLOT, MSL, PTX, WGSL, Target
 from .common import Command, details_argument, file_argument, print_translation
+
+if TYPE_CHECKING:
+    from ..compiler.backends.ptx.writer import PtxEntryInfo
 
 
 def _wgsl(args) -> int:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import operator
 import os
+import pickle
 import re
 import sys
 import threading
@@ -19,6 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from . import cache
 from .check.module import CheckCache, CheckedModule, ModuleInput, check_module, type_names
 from .check.scope import Exports
 from .diagnostics import FILE, IMPORT, IMPORT_CYCLE, IMPORT_FAILED, MANIFEST, OPEN_UNIMPORTED, UNKNOWN_NAME, Diagnostic
@@ -60,6 +62,7 @@ class Workspace:
         self._modules: dict[str, tuple[tuple, CheckedModule]] = {}
         self._keys: dict[str, str] = {}
         self._validated: dict[str, tuple[tuple, ModuleInfo]] = {}
+        self._unsnapshotted: str | None = None   # a builtin interface text with messages: never cached
         self._lock = threading.RLock()
 
     # ------------------------------------------------------------ files
@@ -161,11 +164,15 @@ class Workspace:
         with self._lock:
             return self._check(self.key(path), [])
 
-    def _check(self, key: str, in_progress: list[str]) -> CheckedModule:
+    def _check(self, key: str, in_progress: list[str], snapshot: bool = True) -> CheckedModule:
         loaded = self.load(key)
+        builtin_key = self._builtin_key()
+        if snapshot and key == builtin_key and key not in self.overrides and loaded.problem is None:
+            snapshot = self._builtin_snapshot(key, loaded.source.text)
+            if snapshot is not None:
+                return snapshot
         parsed = self.parse(key)
         stack = in_progress + [key]
-        builtin_key = self._builtin_key()
         builtins = None if key == builtin_key else self._check(builtin_key, stack).exports
         deps, diags, opened, qualified, paths = self._imports(key, parsed, stack)
         # what the imports resolved to, their messages included (a new package or
@@ -190,6 +197,38 @@ class Workspace:
         self.counters["item_checks"] += self.check_cache.item_checks - before
         self._modules[key] = (dep_key, checked)
         return checked
+
+    def _builtin_snapshot(self, key: str, text: str) -> CheckedModule | None:
+        """The checked builtin interface: from memory, else from the user
+        cache (keyed by its path, text, the package version and the checker's
+        code), else checked
+        once and stored there.  Checking it is most of a fresh workspace's work."""
+        cached = self._modules.get(key)
+        if cached is not None and cached[0] == ("snapshot", text):
+            return cached[1]
+        if self._unsnapshotted == text:
+            return None
+        name = cache.key("builtin", key.encode(), text.encode(), cache.code_stamp())
+        data = cache.read(name)
+        checked = None
+        if data is not None:
+            try:
+                checked = pickle.loads(data)
+            except Exception:  # corrupt or from another build: check it again
+                checked = None
+        if not isinstance(checked, CheckedModule) or checked.path != key:
+            checked = self._check_builtin_now(key)
+            if checked is None:
+                self._unsnapshotted = text
+                return None
+            cache.write(name, pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL))
+        self._modules[key] = (("snapshot", text), checked)
+        return checked
+
+    def _check_builtin_now(self, key: str) -> CheckedModule | None:
+        """Check the interface the ordinary way; None (no snapshot) when it has messages."""
+        checked = self._check(key, [], snapshot=False)
+        return checked if not checked.diagnostics and not checked.module.imports else None
 
     def _builtin_key(self) -> str:
         """The workspace's own 「点染」 package wins over the shipped one."""

@@ -27,6 +27,9 @@ MSL = Target("msl", "金属", "MSL", "。金属", "金属源", ".msl", MSL_WORDS
 #: PTX names are mangled to ASCII behind a prefix (ptx/mangle.py), so no source name clashes with PTX's words
 PTX = Target("ptx", "千手", "PTX", "。千手", "并线汇编源", ".ptx", frozenset())
 
+#: MSL's [[buffer(30)]]: the array lengths 「数组长度」 reads (here so the command line's help needs no back end)
+LENGTHS_SLOT = 30
+
 #: in the order the generated module's entry table is taken from: the first target that translates
 TARGETS: tuple[Target, ...] = (WGSL, MSL, PTX)
 BY_NAME: dict[str, Target] = {t.name: t for t in TARGETS}

@@ -9,6 +9,7 @@ re-parses one item).
 
 from __future__ import annotations
 
+import io
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -17,6 +18,7 @@ from pathlib import Path
 import lark
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
+from .. import cache
 from ..diagnostics import KEYWORD_QUOTED, LEX, MISSING_PERIOD, SYNTAX, TOO_DEEP
 from . import ast
 from .lexer import KEYWORDS, SURFACE, Comment, Token, iter_lex, name_content
@@ -300,9 +302,22 @@ class _Lexer(lark.lexer.Lexer):
 
 @lru_cache(maxsize=1)
 def _lark() -> lark.Lark:
-    grammar = (Path(__file__).parent / "grammar.lark").read_text(encoding="utf-8")
-    return lark.Lark(grammar, parser="lalr", lexer=_Lexer, transformer=_Build(),
-                     maybe_placeholders=True)
+    """The LALR parser; its tables come from the user cache when the grammar
+    is unchanged, since building them is most of a cold start."""
+    grammar = (Path(__file__).parent / "grammar.lark").read_bytes()
+    name = cache.key("lark", grammar, lark.__version__.encode())
+    data = cache.read(name)
+    if data is not None:
+        try:
+            return lark.Lark.__new__(lark.Lark)._load(io.BytesIO(data), transformer=_Build())
+        except Exception:  # a corrupt or foreign entry: rebuild it
+            pass
+    parser = lark.Lark(grammar.decode("utf-8"), parser="lalr", lexer=_Lexer, transformer=_Build(),
+                       maybe_placeholders=True)
+    out = io.BytesIO()
+    parser.save(out, exclude_options=["transformer"])
+    cache.write(name, out.getvalue())
+    return parser
 
 
 # ---------------------------------------------------------------- items

@@ -33,7 +33,7 @@ from ...types import TCon, TError, TRecord, TTuple, deep_resolve, matrix_parts, 
 from .. import EntryInfo, Translation
 from ...valid.consteval import KnownValues, is_abstract, scalar_of as const_scalar, written_number
 from ..names import NameAllocator
-from ..targets import MSL
+from ..targets import LENGTHS_SLOT, MSL
 from ..text import (DISCARD, INDENT, RETURN, Assign, Code, LoopExit, StatementWriter, float_text, narrow_float_text,
                     projected)
 from ...lower.effects import Effects
@@ -47,7 +47,6 @@ ABSTRACT = {"整数": "int", "小数": "float"}   # what a declared abstract num
 HANDLES = {"采样器": "sampler", "比较采样器": "sampler", "深度纹理二维": "depth2d<float>"}
 SLOT_KIND = {"storage": "buffer", "uniform": "buffer", "texture": "texture",
              "depth_texture": "texture", "sampler": "sampler", "comparison_sampler": "sampler"}
-LENGTHS_SLOT = 30         # [[buffer(30)]]: the array lengths of 「数组长度」
 MAX_BUFFER_SLOT = 30      # Metal binds at most 31 buffers per function
 STAGE_KEYWORD = {"计算": "kernel", "顶点": "vertex", "片元": "fragment"}
 LINE_LIMIT = 100
