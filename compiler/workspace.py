@@ -62,6 +62,7 @@ class Workspace:
         self._modules: dict[str, tuple[tuple, CheckedModule]] = {}
         self._keys: dict[str, str] = {}
         self._validated: dict[str, tuple[tuple, ModuleInfo]] = {}
+        self._translations: dict[tuple[str, str], tuple[ModuleInfo, object]] = {}
         self._unsnapshotted: str | None = None   # a builtin interface text with messages: never cached
         self._lock = threading.RLock()
 
@@ -344,6 +345,22 @@ class Workspace:
             info = validate(checked.module, [c.module for c in imports], Printer(type_names(builtins)), sources)
             self._validated[key] = (stamp, info)
             return info
+
+    def translation(self, path: str | Path, target: str, build):
+        """`build(info)`, a back end's translation of the validated module,
+        kept until the module or one it imports is checked again: the
+        validation result is the fingerprint, so an unchanged file on save
+        (the preview, the build service) costs only the lookups."""
+        with self._lock:
+            info = self.validate(path)
+            key = (self.key(path), target)
+            cached = self._translations.get(key)
+            if cached is not None and cached[0] is info:
+                return cached[1]
+            self.counters["translations"] += 1
+            result = build(info)
+            self._translations[key] = (info, result)
+            return result
 
     def source(self, path: str | Path) -> SourceFile:
         return self.load(path).source

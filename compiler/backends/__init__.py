@@ -54,4 +54,4 @@ def translate(ws, path, target: str) -> Translation:
         return Translation(None, [], errors)
     if checked.module.is_interface:
         return Translation(None, [], [Diagnostic(checked.module.path, 0, 0, INTERFACE_ONLY, code=INTERFACE_FILE)])
-    return backend.translate(ws.validate(path))
+    return ws.translation(path, target, backend.translate)
