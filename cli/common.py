@@ -8,12 +8,13 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from ..compiler.backends import translate
-from ..compiler.diagnostics import Diagnostic
 from ..compiler.packages import is_shader_file
-from ..compiler.workspace import Workspace
+
+if TYPE_CHECKING:   # the checker is imported by the commands that check, not by every command
+    from ..compiler.diagnostics import Diagnostic
+    from ..compiler.workspace import Workspace
 
 
 @dataclass
@@ -68,6 +69,8 @@ def translated(path: str, target: str):
     if problem:
         sys.stderr.write(f"着色器：{problem}\n")
         return None, 2
+    from ..compiler.backends import translate
+    from ..compiler.workspace import Workspace
     ws = Workspace(".")
     result = translate(ws, path, target)
     if result.text is None:

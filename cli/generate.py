@@ -5,10 +5,15 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..compiler.generate.api import Generator
-from ..compiler.generate.output import os_error_text
-from ..compiler.packages import SHADER_SUFFIX
+import os
+from typing import TYPE_CHECKING
+
+from ..compiler.generate import ledger
+from ..compiler.packages import MANIFEST, SHADER_SUFFIX
 from .common import Command, print_diagnostics, shown_path
+
+if TYPE_CHECKING:
+    from ..compiler.generate.api import Generator, WriteResult
 
 HELP = "生成高级代码导入着色源时得到的虚拟模块 名。着色生成。豫（豫言源码）"
 DESCRIPTION = ("为着色源生成虚拟模块 名。着色生成。豫：导出「着色源」（WGSL）、「金属源」（MSL）、"
@@ -42,6 +47,9 @@ def _generate(args) -> int:
     if problems:
         sys.stderr.write("".join(f"着色器：{p}\n" for p in problems))
         return 2
+    if args.输出目录 and _print_unchanged(args.文件, args.输出目录):
+        return 0
+    from ..compiler.generate.api import Generator   # the checker and back ends: only when there is work
     gen = Generator(".")
     files = _distinct_sources(gen, args.文件)
     if args.输出目录:
@@ -54,7 +62,36 @@ def _generate(args) -> int:
             sys.stderr.write(f"着色器：写不了生成模块：--输出目录「{args.输出目录}」是一个文件，不是文件夹"
                              "（请换一个目录名；不存在的目录会新建）\n")
             return 1
-    return max(_generate_one(gen, path, args.输出目录) for path in files)
+    written: list[WriteResult] = []
+    status = max(_generate_one(gen, path, args.输出目录, written) for path in files)
+    if args.输出目录:
+        _record(gen, args.输出目录, written)
+    return status
+
+
+def _print_unchanged(paths: list[str], out_dir: str) -> bool:
+    """When no source, input or output changed since the last run into
+    `out_dir` (the ledger says), print what that run printed and say so."""
+    distinct = list({os.path.realpath(p): p for p in reversed(paths)}.values())[::-1]
+    current = ledger.unchanged(distinct, out_dir)
+    if current is None or len({c.output for c in current}) < len(current):
+        return False
+    for c in current:
+        sys.stderr.write("".join(f"着色器：警告：{w}\n" for w in c.warnings))
+        sys.stdout.write(f"{shown_path(c.output)}\t未改动\n")
+    return True
+
+
+def _record(gen: Generator, out_dir: str, written: list[WriteResult]) -> None:
+    """Each module written, with the texts it was made from and its packages' manifests."""
+    entries = []
+    for r in written:
+        inputs = [(p, gen.ws.load(p)) for p in r.generated.inputs]
+        manifests = {str(gen.ws.packages.package_of(p).root / MANIFEST) for p in r.generated.inputs}
+        entries.append((r.generated.source, str(r.output), r.generated.warnings,
+                        [(p, loaded.stamp, loaded.source.text.encode("utf-8", "surrogatepass")) for p, loaded in inputs]
+                        + [(m, None, ledger.file_bytes(m)) for m in sorted(manifests)]))
+    ledger.record(out_dir, entries)
 
 
 def _distinct_sources(gen: Generator, paths: list[str]) -> list[str]:
@@ -77,7 +114,8 @@ def _output_clashes(gen: Generator, paths: list[str], out_dir: str) -> list[str]
             for output, sources in by_output.items() if len(sources) > 1]
 
 
-def _generate_one(gen: Generator, path: str, out_dir: str | None) -> int:
+def _generate_one(gen: Generator, path: str, out_dir: str | None, written: list) -> int:
+    from ..compiler.generate.output import os_error_text
     try:
         result = gen.write(path, out_dir) if out_dir else None
     except OSError as err:
@@ -93,6 +131,7 @@ def _generate_one(gen: Generator, path: str, out_dir: str | None) -> int:
         sys.stdout.write(generated.text)
     else:
         sys.stdout.write(f"{shown_path(str(result.output))}\t{'已更新' if result.changed else '未改动'}\n")
+        written.append(result)
     return 0
 
 

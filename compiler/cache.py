@@ -35,19 +35,20 @@ def cache_dir() -> Path:
 _CODE = ("check", "syntax", "builtin", "valid", "lower", "types.py", "ir.py", "diagnostics.py", "source.py", "cache.py")
 
 
-def code_stamp() -> bytes:
-    """Size and modification time of every compiler source a snapshot depends on."""
+def code_stamp(parts: tuple[str, ...] = _CODE) -> bytes:
+    """Size and modification time of the compiler sources under `parts`
+    (folders and files of this package; empty: all of it)."""
     root = Path(__file__).parent
     stamps = []
-    for part in _CODE:
+    for part in parts or ("",):
         top = root / part
-        files = sorted(top.glob("*.py")) if top.is_dir() else [top]
+        files = sorted(top.rglob("*.py")) if top.is_dir() else [top]
         for f in files:
             try:
                 st = f.stat()
             except OSError:
                 continue
-            stamps.append(f"{f.name}:{st.st_size}:{st.st_mtime_ns}")
+            stamps.append(f"{f.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}")
     return "\n".join(stamps).encode()
 
 

@@ -128,3 +128,59 @@ def test_parallel_processes_share_an_empty_cache(cache_dir):
         out, err = p.communicate(timeout=300)
         assert (p.returncode, out, err) == (0, golden, "加倍入口\t加倍\t计算\n")
     assert sorted(p.name.split("-")[0] for p in cache_dir.iterdir()) == ["builtin", "lark"]
+
+
+# ---------------------------------------------------------------- 生成's ledger
+
+LIB = PRELUDE + "「步」乃「无三二」也。\n「步」者「新无三二」于「三」也。\n"
+KERNEL = ("寻观「试」之「库」之书。\n" + PRELUDE + "「数据」乃「存储缓冲」于（「数组」于「无三二」）也。\n"
+          "「数据」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。\n"
+          "「加」乃化「全局调用号」为「有」者也。\n"
+          "「加」者得「号」而\n　「写数组」于「数据」于（「号」中「零」）于「步」\n也。\n"
+          "「加入口」乃「计算入口」也。\n"
+          "「加入口」者「计算入口项」于「加」于（「组值」【「工作组大小」者「四」也】）也。\n")
+PROBE = """
+import sys
+from zhuose.cli.main import main
+status = main(sys.argv[1:])
+heavy = [m for m in sys.modules if m.startswith(("zhuose.compiler.check", "zhuose.compiler.backends."))]
+sys.stderr.write(f"heavy={len(heavy)}\\n")
+sys.exit(status)
+"""
+
+
+def generate(root, env_cache):
+    env = dict(os.environ, **{cache.CACHE_ENV: str(env_cache)})
+    p = subprocess.run([sys.executable, "-c", PROBE, "生成", "核。着色器。豫", "库。着色器。豫", "--输出目录", "出"],
+                       cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    heavy = int(p.stderr.rsplit("heavy=", 1)[1])
+    return p.stdout.splitlines(), heavy
+
+
+def test_generate_with_nothing_changed_loads_no_checker(cache_dir, tmp_path):
+    root = tmp_path / "ws"
+    write(root, {"包.json": '{"名": "试", "依赖": ["点染"]}', "库。着色器。豫": LIB, "核。着色器。豫": KERNEL})
+    lines, heavy = generate(root, cache_dir)
+    assert [l.split("\t")[1] for l in lines] == ["已更新", "已更新"] and heavy > 0
+    out = (root / "出" / "核。着色生成。豫").read_text(encoding="utf-8")
+    again, heavy = generate(root, cache_dir)
+    assert again == [l.replace("已更新", "未改动") for l in lines] and heavy == 0
+    # touched, same text: still nothing to do (the input is hashed, not regenerated)
+    os.utime(root / "库。着色器。豫", ns=(1, 1))
+    assert generate(root, cache_dir) == (again, 0)
+    # an imported module's text changes: both modules are generated again
+    (root / "库。着色器。豫").write_text(LIB.replace("「三」", "「四」"), encoding="utf-8")
+    lines, heavy = generate(root, cache_dir)
+    assert heavy > 0 and [l.split("\t")[1] for l in lines] == ["已更新", "已更新"]
+    assert (root / "出" / "核。着色生成。豫").read_text(encoding="utf-8") != out
+    # an output deleted or edited by hand is written again
+    (root / "出" / "核。着色生成。豫").unlink()
+    lines, heavy = generate(root, cache_dir)
+    assert heavy > 0 and [l.split("\t")[1] for l in lines] == ["已更新", "未改动"]
+    # a corrupt ledger is a miss
+    for p in cache_dir.iterdir():
+        if p.name.startswith("generate-"):
+            p.write_bytes(b"{not json")
+    lines, heavy = generate(root, cache_dir)
+    assert heavy > 0 and [l.split("\t")[1] for l in lines] == ["未改动", "未改动"]
