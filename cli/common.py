@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from ..compiler import ledger
 from ..compiler.packages import is_shader_file
 
 if TYPE_CHECKING:   # the checker is imported by the commands that check, not by every command
@@ -82,13 +83,24 @@ def translated(path: str, target: str):
 def print_translation(path: str, target: str, details: Callable | None = None) -> int:
     """Target text on stdout; on stderr one entry-table line per entry,
     `入口项名<TAB>函数名<TAB>阶段` as LANGUAGE.md §8 pins it, plus a fourth
-    column of host details when `details` is given (the --详细 option)."""
+    column of host details when `details` is given (the --详细 option).
+    When no input changed since the last run (the ledger says), the same
+    output is printed again without checking anything."""
+    book = ledger.Ledger("translate")
+    entry_key = f"{target}{' --详细' if details else ''}\t{os.path.realpath(path)}"
+    last = book.current(entry_key) if usage_problem(path) is None else None
+    if last is not None:
+        sys.stdout.write(last["text"])
+        sys.stderr.write(last["table"])
+        return 0
     done, status = translated(path, target)
     if done is None:
         return status
-    _, result = done
+    ws, result = done
+    table = "".join(f"{e.item}\t{e.function}\t{e.stage}" + (f"\t{extra}" if (extra := details(e) if details else "") else "")
+                    + "\n" for e in result.entries)
     sys.stdout.write(result.text)
-    for entry in result.entries:
-        extra = details(entry) if details else ""
-        sys.stderr.write(f"{entry.item}\t{entry.function}\t{entry.stage}" + (f"\t{extra}" if extra else "") + "\n")
+    sys.stderr.write(table)
+    book.remember(entry_key, ledger.workspace_inputs(ws, path), text=result.text, table=table)
+    book.save()
     return 0

@@ -8,8 +8,8 @@ from pathlib import Path
 import os
 from typing import TYPE_CHECKING
 
-from ..compiler.generate import ledger
-from ..compiler.packages import MANIFEST, SHADER_SUFFIX
+from ..compiler import ledger
+from ..compiler.packages import SHADER_SUFFIX
 from .common import Command, print_diagnostics, shown_path
 
 if TYPE_CHECKING:
@@ -73,25 +73,23 @@ def _print_unchanged(paths: list[str], out_dir: str) -> bool:
     """When no source, input or output changed since the last run into
     `out_dir` (the ledger says), print what that run printed and say so."""
     distinct = list({os.path.realpath(p): p for p in reversed(paths)}.values())[::-1]
-    current = ledger.unchanged(distinct, out_dir)
-    if current is None or len({c.output for c in current}) < len(current):
+    book = ledger.Ledger("generate", out_dir)
+    current = [book.current(os.path.realpath(p)) for p in distinct]
+    if not all(current) or len({c["output"] for c in current}) < len(current):
         return False
     for c in current:
-        sys.stderr.write("".join(f"着色器：警告：{w}\n" for w in c.warnings))
-        sys.stdout.write(f"{shown_path(c.output)}\t未改动\n")
+        sys.stderr.write("".join(f"着色器：警告：{w}\n" for w in c["warnings"]))
+        sys.stdout.write(f"{shown_path(c['output'])}\t未改动\n")
     return True
 
 
 def _record(gen: Generator, out_dir: str, written: list[WriteResult]) -> None:
-    """Each module written, with the texts it was made from and its packages' manifests."""
-    entries = []
+    """Each module written, with the texts it was made from."""
+    book = ledger.Ledger("generate", out_dir)
     for r in written:
-        inputs = [(p, gen.ws.load(p)) for p in r.generated.inputs]
-        manifests = {str(gen.ws.packages.package_of(p).root / MANIFEST) for p in r.generated.inputs}
-        entries.append((r.generated.source, str(r.output), r.generated.warnings,
-                        [(p, loaded.stamp, loaded.source.text.encode("utf-8", "surrogatepass")) for p, loaded in inputs]
-                        + [(m, None, ledger.file_bytes(m)) for m in sorted(manifests)]))
-    ledger.record(out_dir, entries)
+        book.remember(r.generated.source, ledger.workspace_inputs(gen.ws, r.generated.source),
+                      str(r.output), warnings=r.generated.warnings)
+    book.save()
 
 
 def _distinct_sources(gen: Generator, paths: list[str]) -> list[str]:

@@ -77,7 +77,7 @@ def test_a_corrupt_cache_falls_back_silently(cache_dir):
     first = run_cli("译", str(DOUBLE), env_cache=cache_dir)
     assert first.returncode == 0 and first.stdout == golden
     entries = list(cache_dir.iterdir())
-    assert {p.name.split("-")[0] for p in entries} == {"lark", "builtin"}
+    assert {p.name.split("-")[0] for p in entries} == {"lark", "builtin", "translate"}
     for p in entries:
         p.write_bytes(b"\x80\x05garbage" + p.read_bytes()[:100])
     again = run_cli("译", str(DOUBLE), env_cache=cache_dir)
@@ -127,7 +127,7 @@ def test_parallel_processes_share_an_empty_cache(cache_dir):
     for p in procs:
         out, err = p.communicate(timeout=300)
         assert (p.returncode, out, err) == (0, golden, "加倍入口\t加倍\t计算\n")
-    assert sorted(p.name.split("-")[0] for p in cache_dir.iterdir()) == ["builtin", "lark"]
+    assert sorted(p.name.split("-")[0] for p in cache_dir.iterdir()) == ["builtin", "lark", "translate"]
 
 
 # ---------------------------------------------------------------- 生成's ledger
@@ -143,7 +143,8 @@ PROBE = """
 import sys
 from zhuose.cli.main import main
 status = main(sys.argv[1:])
-heavy = [m for m in sys.modules if m.startswith(("zhuose.compiler.check", "zhuose.compiler.backends."))]
+heavy = [m for m in sys.modules if m.startswith(("zhuose.compiler.check", "zhuose.compiler.workspace", "lark",
+                                                  "zhuose.compiler.backends.wgsl", "zhuose.compiler.backends.ptx"))]
 sys.stderr.write(f"heavy={len(heavy)}\\n")
 sys.exit(status)
 """
@@ -184,3 +185,28 @@ def test_generate_with_nothing_changed_loads_no_checker(cache_dir, tmp_path):
             p.write_bytes(b"{not json")
     lines, heavy = generate(root, cache_dir)
     assert heavy > 0 and [l.split("\t")[1] for l in lines] == ["未改动", "未改动"]
+
+
+def translate_probe(root, env_cache, *args):
+    env = dict(os.environ, **{cache.CACHE_ENV: str(env_cache)})
+    p = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=root, env=env, capture_output=True, text=True,
+                       timeout=300)
+    table, heavy = p.stderr.rsplit("heavy=", 1)
+    return p.returncode, p.stdout, table, int(heavy)
+
+
+def test_translating_an_unchanged_file_again_loads_no_checker(cache_dir, tmp_path):
+    root = tmp_path / "ws"
+    write(root, {"包.json": '{"名": "试", "依赖": ["点染"]}', "库。着色器。豫": LIB, "核。着色器。豫": KERNEL})
+    for command in (["译"], ["千手", "--详细"], ["千手"]):
+        first = translate_probe(root, cache_dir, *command, "核。着色器。豫")
+        assert first[0] == 0 and first[3] > 0 and "加入口" in first[2]
+        assert translate_probe(root, cache_dir, *command, "核。着色器。豫") == (*first[:3], 0)
+    (root / "库。着色器。豫").write_text(LIB.replace("「三」", "「四」"), encoding="utf-8")
+    status, wgsl, _, heavy = translate_probe(root, cache_dir, "译", "核。着色器。豫")
+    assert status == 0 and heavy > 0 and "4u" in wgsl
+    # an error is never remembered: it is reported again
+    (root / "库。着色器。豫").write_text(LIB.replace("「步」者", "「步子」者"), encoding="utf-8")
+    for _ in range(2):
+        status, wgsl, table, heavy = translate_probe(root, cache_dir, "译", "核。着色器。豫")
+        assert status == 1 and heavy > 0 and "库。着色器。豫" in table

@@ -1,0 +1,256 @@
+"""How fast the toolchain starts and translates, beside the compiled WGSL
+compilers, all measured in one run so the ratios hold on a loaded machine.
+
+- whole process: `python -m zhuose.cli 译 samples/加倍。着色器。豫` beside `python -c pass`;
+- in process, per sample: check + translate to WGSL in a fresh Workspace, and
+  again in the warm one (nothing changed), beside naga's create_shader_module
+  (wgpu) and Tint's createShaderModule + getCompilationInfo (Dawn's node
+  binding on the null backend, as tests/tint_judge.py uses it) on the very WGSL
+  we produce;
+- scaling: check + translate of a generated 1k, 4k and 16k line file, and the
+  diagnostics after a body edit;
+- `着色器 生成` of bench_generate's 200-module tree: cold, and with nothing changed.
+
+    nice python bench/bench_speed.py [--写入README]
+
+With --写入README the ratios replace the block between the bench_speed
+markers in README.md's performance section.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "bench"))
+from bench_frontend import make_package  # noqa: E402
+from test_generate_fakes import make_tree  # noqa: E402
+
+from zhuose.compiler.backends import translate  # noqa: E402
+from zhuose.compiler.workspace import Workspace  # noqa: E402
+
+SAMPLES = ROOT / "samples"
+DOUBLE = SAMPLES / "加倍。着色器。豫"
+TINT = ROOT / "tests" / "tint"
+README = ROOT / "README.md"
+BEGIN, END = "<!-- bench_speed:begin -->", "<!-- bench_speed:end -->"
+
+# times each shader `repeat` times with a unique trailing comment (Dawn keeps a module per source text)
+TINT_TIMER = r"""
+import { createInterface } from 'node:readline';
+import { create, globals } from 'webgpu';
+Object.assign(globalThis, globals);
+const gpu = create(['backend=null']);
+const adapter = await gpu.requestAdapter();
+const device = await adapter.requestDevice({
+  requiredFeatures: ['subgroups', 'shader-f16'].filter((f) => adapter.features.has(f)) });
+const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+for await (const line of lines) {
+  if (!line.trim()) continue;
+  const { wgsl, repeat } = JSON.parse(line);
+  const times = [];
+  for (let i = 0; i < repeat; i++) {
+    const code = wgsl + `\n// ${i} ${Math.random()}\n`;
+    const t = process.hrtime.bigint();
+    device.pushErrorScope('validation');
+    const module = device.createShaderModule({ code });
+    const info = await module.getCompilationInfo();
+    await device.popErrorScope();
+    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+    if (info.messages.some((m) => m.type === 'error')) { times.length = 0; break; }
+  }
+  process.stdout.write(JSON.stringify({ times }) + '\n');
+}
+process.exit(0);
+"""
+
+
+def median_ms(times: list[float]) -> float:
+    return statistics.median(times) * 1000
+
+
+def timed(fn):
+    t = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - t, result
+
+
+# ---------------------------------------------------------------- whole process
+
+
+def whole_process(repeat: int) -> dict:
+    ours, bare = [], []
+    cmd = [sys.executable, "-m", "zhuose.cli", "译", str(DOUBLE)]
+    subprocess.run(cmd, cwd=ROOT, capture_output=True, check=True)   # fills the user cache once
+    for _ in range(repeat):   # interleaved, so both see the same load
+        ours.append(timed(lambda: subprocess.run(cmd, cwd=ROOT, capture_output=True, check=True))[0])
+        bare.append(timed(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True))[0])
+    return {"ours": median_ms(ours), "bare": median_ms(bare)}
+
+
+# ---------------------------------------------------------------- per sample
+
+
+def samples() -> list[Path]:
+    return sorted(SAMPLES.glob("*。着色器。豫"))
+
+
+def in_process() -> tuple[dict[str, str], list[float], list[float]]:
+    """The WGSL of each sample that has one, fresh and warm check+translate times."""
+    texts, fresh, warm = {}, [], []
+    translate(Workspace(SAMPLES), DOUBLE, "wgsl")   # imports and the parser, once per process
+    for path in samples():
+        ws = Workspace(SAMPLES)
+        t, result = timed(lambda: translate(ws, path, "wgsl"))
+        if result.text is None:
+            continue
+        texts[path.name] = result.text
+        fresh.append(t)
+        warm.append(min(timed(lambda: translate(ws, path, "wgsl"))[0] for _ in range(5)))
+    return texts, fresh, warm
+
+
+def naga_times(texts: dict[str, str], repeat: int) -> list[float] | None:
+    try:
+        from zhuose.compiler.runtime.wgpu import WebGPUError, for_wgpu, open_device, required_features
+    except ImportError:
+        return None
+    out = []
+    for i, wgsl in enumerate(texts.values()):
+        try:
+            device = open_device(required_features(wgsl))
+        except WebGPUError:
+            return None
+        times = []
+        for k in range(repeat):
+            code = f"{for_wgpu(wgsl)}\n// {i} {k}\n"   # as the tests hand it to naga
+            times.append(timed(lambda: device.create_shader_module(code=code))[0])
+        out.append(statistics.median(times))
+    return out
+
+
+def tint_times(texts: dict[str, str], repeat: int) -> list[float] | None:
+    node = shutil.which("node")
+    if node is None or not (TINT / "node_modules" / "webgpu").is_dir():
+        return None
+    request = "".join(json.dumps({"wgsl": w, "repeat": repeat}) + "\n" for w in texts.values())
+    p = subprocess.run([node, "--input-type=module", "-e", TINT_TIMER], cwd=TINT, input=request,
+                       capture_output=True, text=True, encoding="utf-8", timeout=600)
+    if p.returncode != 0:
+        return None
+    answers = [json.loads(line)["times"] for line in p.stdout.splitlines()]
+    if len(answers) != len(texts) or not all(answers):
+        return None
+    return [statistics.median(ts) / 1000 for ts in answers]
+
+
+# ---------------------------------------------------------------- scaling
+
+
+def scaling(sizes: list[int], edits: int) -> list[dict]:
+    rows = []
+    for lines in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = make_package(Path(tmp), lines)
+            text = path.read_text(encoding="utf-8")
+            ws = Workspace(tmp)
+            t, result = timed(lambda: translate(ws, path, "wgsl"))
+            assert result.text is not None, result.diagnostics[:3]
+            times = []
+            for k in range(edits):
+                ws.set_document(path, text.replace("「新无三二」于「7」", f"「新无三二」于「{8 + k}」", 1))
+                times.append(timed(lambda: ws.diagnostics(path))[0])
+            rows.append({"lines": text.count("\n") + 1, "translate": t * 1000, "edit": median_ms(times)})
+    return rows
+
+
+# ---------------------------------------------------------------- 生成
+
+
+def generate_figures(modules: int) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        files = sorted(make_tree(root, modules))
+        cmd = [sys.executable, "-m", "zhuose.cli", "生成", *files, "--输出目录", "产物"]
+        cold, _ = timed(lambda: subprocess.run(cmd, cwd=root, capture_output=True, check=True))
+        again = [timed(lambda: subprocess.run(cmd, cwd=root, capture_output=True, check=True))[0] for _ in range(3)]
+        bare = [timed(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True))[0] for _ in range(3)]
+        return {"modules": len(files), "cold": cold, "unchanged": statistics.median(again),
+                "bare": statistics.median(bare)}
+
+
+# ---------------------------------------------------------------- report
+
+
+def report(args) -> list[str]:
+    lines = []
+    proc = whole_process(args.次数)
+    lines.append(f"| `着色器 译 加倍` 整个进程 | {proc['ours']:.0f} ms | `python -c pass` {proc['bare']:.0f} ms"
+                 f" | {proc['ours'] / proc['bare']:.1f}×（目标 ≤ 3×） |")
+    texts, fresh, warm = in_process()
+    lines.append(f"| 新工作区 检查＋译（{len(fresh)} 个样例，中位数） | {median_ms(fresh):.1f} ms"
+                 f"（最大 {max(fresh) * 1000:.0f} ms） | — | 目标 ≤ 20 ms |")
+    naga = naga_times(texts, args.次数)
+    tint = tint_times(texts, args.次数)
+    total_warm = sum(warm) * 1000
+    if naga:
+        lines.append(f"| 未改动样例再译（热工作区，{len(warm)} 个合计） | {total_warm:.1f} ms | naga create_shader_module"
+                     f" 合计 {sum(naga) * 1000:.1f} ms | {sum(warm) / sum(naga):.1f}×（目标 ≤ 10×） |")
+        lines.append(f"| 新工作区 检查＋译（合计） | {sum(fresh) * 1000:.0f} ms | naga 合计 {sum(naga) * 1000:.1f} ms"
+                     f" | {sum(fresh) / sum(naga):.0f}× |")
+    else:
+        lines.append(f"| 未改动样例再译（合计） | {total_warm:.1f} ms | naga：没有 WebGPU 适配器，未测 | — |")
+    if tint:
+        lines.append(f"| 未改动样例再译（合计） | {total_warm:.1f} ms | Tint（Dawn 空后端）合计 {sum(tint) * 1000:.1f} ms"
+                     f" | {sum(warm) / sum(tint):.1f}× |")
+    else:
+        lines.append("| Tint | — | 没有 node 或 tests/tint/node_modules，未测 | — |")
+    rows = scaling([1000, 4000, 16000], args.编辑次数)
+    for r in rows:
+        per_k = r["translate"] / (r["lines"] / 1000)
+        lines.append(f"| {r['lines']:,} 行：检查＋译 | {r['translate']:.0f} ms（每千行 {per_k:.0f} ms） | "
+                     f"改函数体后诊断 {r['edit']:.1f} ms | 编辑目标 ≤ 10 ms |")
+    gen = generate_figures(args.模块数)
+    lines.append(f"| `着色器 生成` {gen['modules']} 个模块 冷 | {gen['cold']:.2f} s | — | — |")
+    lines.append(f"| `着色器 生成` 什么都没改 | {gen['unchanged']:.2f} s | `python -c pass` {gen['bare']:.2f} s"
+                 f" | 目标 ≤ 0.3 s |")
+    return lines
+
+
+def write_readme(table: list[str]) -> None:
+    block = "\n".join([BEGIN, "| 测量 | 我们 | 对照（同一次运行） | 比值 |", "| --- | --- | --- | --- |", *table, END])
+    text = README.read_text(encoding="utf-8")
+    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
+    if not pattern.search(text):
+        sys.exit("README.md 里没有 bench_speed 标记：先在「性能」一节放好两行标记")
+    README.write_text(pattern.sub(lambda _: block, text), encoding="utf-8")
+
+
+def main() -> int:
+    sys.setrecursionlimit(20000)
+    ap = argparse.ArgumentParser(description="启动与翻译速度，与 naga、Tint 在同一次运行里对比")
+    ap.add_argument("--次数", type=int, default=7, help="每项重复次数（取中位数）")
+    ap.add_argument("--编辑次数", type=int, default=10)
+    ap.add_argument("--模块数", type=int, default=200)
+    ap.add_argument("--写入README", action="store_true", dest="写入README")
+    args = ap.parse_args()
+    table = report(args)
+    print("\n".join(table))
+    if args.写入README:
+        write_readme(table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
