@@ -43,6 +43,10 @@ class Loaded:
 
 
 RECURSION_LIMIT = 20000
+
+#: checked builtin interfaces by cache entry name, shared by the workspaces of
+#: one process (nothing changes a checked module once it is made)
+_SNAPSHOTS: dict[str, CheckedModule] = {}
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -63,7 +67,8 @@ class Workspace:
         self._keys: dict[str, str] = {}
         self._validated: dict[str, tuple[tuple, ModuleInfo]] = {}
         self._translations: dict[tuple[str, str], tuple[ModuleInfo, object]] = {}
-        self._unsnapshotted: str | None = None   # a builtin interface text with messages: never cached
+        self._unsnapshotted: str | None = None
+        self._builtin_found: tuple[PackageIndex, str] | None = None   # a builtin interface text with messages: never cached
         self._lock = threading.RLock()
 
     # ------------------------------------------------------------ files
@@ -200,18 +205,21 @@ class Workspace:
         return checked
 
     def _builtin_snapshot(self, key: str, text: str) -> CheckedModule | None:
-        """The checked builtin interface: from memory, else from the user
-        cache (keyed by its path, text, the package version and the checker's
-        code), else checked
-        once and stored there.  Checking it is most of a fresh workspace's work."""
+        """The checked builtin interface: from this workspace or process, else
+        from the user cache (keyed by its path, text, the package version and
+        the checker's code), else checked once and stored there.  Checking it
+        is most of a fresh workspace's work."""
         cached = self._modules.get(key)
         if cached is not None and cached[0] == ("snapshot", text):
             return cached[1]
         if self._unsnapshotted == text:
             return None
         name = cache.key("builtin", key.encode(), text.encode(), cache.code_stamp())
+        checked = _SNAPSHOTS.get(name)
+        if checked is not None:
+            self._modules[key] = (("snapshot", text), checked)
+            return checked
         data = cache.read(name)
-        checked = None
         if data is not None:
             try:
                 checked = pickle.loads(data)
@@ -223,6 +231,7 @@ class Workspace:
                 self._unsnapshotted = text
                 return None
             cache.write(name, pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL))
+        _SNAPSHOTS[name] = checked
         self._modules[key] = (("snapshot", text), checked)
         return checked
 
@@ -232,9 +241,13 @@ class Workspace:
         return checked if not checked.diagnostics and not checked.module.imports else None
 
     def _builtin_key(self) -> str:
-        """The workspace's own 「点染」 package wins over the shipped one."""
-        path = self.packages.by_name[BUILTIN_PACKAGE].root / (BUILTIN_MODULE + INTERFACE_SUFFIX)
-        return self.key(path if path.is_file() else builtin_interface_path())
+        """The workspace's own 「点染」 package wins over the shipped one
+        (found once per package discovery: every check asks)."""
+        packages = self.packages
+        if self._builtin_found is None or self._builtin_found[0] is not packages:
+            path = packages.by_name[BUILTIN_PACKAGE].root / (BUILTIN_MODULE + INTERFACE_SUFFIX)
+            self._builtin_found = (packages, self.key(path if path.is_file() else builtin_interface_path()))
+        return self._builtin_found[1]
 
     def _imports(self, key: str, parsed: ParsedFile, stack: list[str]):
         deps: list[Exports] = []

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from zhuose.compiler import cache
+from zhuose.compiler import cache, workspace
 from zhuose.compiler.packages import builtin_root
 from zhuose.compiler.workspace import Workspace
 from frontend_util import PRELUDE, write
@@ -28,6 +28,7 @@ NEW_DECLARATION = "\n「试常量」乃「无三二」也。\n"
 def cache_dir(tmp_path, monkeypatch):
     folder = tmp_path / "cache"
     monkeypatch.setenv(cache.CACHE_ENV, str(folder))
+    monkeypatch.setattr(workspace, "_SNAPSHOTS", {})   # nor what this process loaded before
     return folder
 
 
@@ -96,7 +97,7 @@ def test_an_unusable_cache_folder_is_no_error(tmp_path):
 
 WRITER = """
 import sys
-from zhuose.compiler import cache
+from zhuose.compiler import cache, workspace
 payloads = [bytes([65]) * 3_000_000, bytes([66]) * 2_000_000]
 for i in range(60):
     cache.write("entry", payloads[i % 2])
