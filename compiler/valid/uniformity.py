@@ -28,7 +28,9 @@ from . import registry
 #: builtin → the argument (by position) that must be uniform
 UNIFORM_ARGUMENTS = {"子组上移洗牌": 1, "子组下移洗牌": 1, "子组异或洗牌": 1}
 #: entry inputs the whole workgroup shares; every other input varies per invocation
-UNIFORM_INPUTS = frozenset("工作组号 工作组数 子组大小".split())
+UNIFORM_INPUTS = frozenset("工作组号 工作组数".split())
+#: … and one a compute dispatch shares (a fragment's subgroup size may vary, as WGSL says)
+UNIFORM_COMPUTE_INPUTS = frozenset({"子组大小"})
 #: builtins whose result varies even when their arguments do not (memory others may write)
 VARYING_READS = {"读共享数组": "工作组变量", "原子读": "原子", "原子加": "原子", "原子最大": "原子",
                  "原子最小": "原子", "原子存": "原子"}
@@ -57,42 +59,78 @@ class Source:
 
 @dataclass(frozen=True)
 class Taint:
-    """A value's (or the control flow's) uniformity: varying because of `source`,
-    or depending on the function's parameters `params`; `cond` is the span of the
-    condition that made control flow so."""
+    """A value's (or the control flow's) uniformity at the two scopes WGSL
+    analyses: `source` says why it varies across the workgroup, `sub` why it
+    varies even within one subgroup (every `sub` is also a `source`: a subgroup
+    operation's result varies only between subgroups); `params` are the
+    function's parameters it depends on; `cond` and `sub_cond` are the spans of
+    the conditions that made control flow so, at each scope."""
 
     source: Source | None = None
     params: frozenset = frozenset()
     cond: tuple | None = None
+    sub: Source | None = None
+    sub_cond: tuple | None = None
 
     def join(self, other: "Taint") -> "Taint":
         if other == UNIFORM:
             return self
         if self == UNIFORM:
             return other
-        return Taint(self.source or other.source, self.params | other.params, self.cond or other.cond)
+        source, cond = (self.source, self.cond) if self.source else (other.source, other.cond)
+        sub, sub_cond = (self.sub, self.sub_cond) if self.sub else (other.sub, other.sub_cond)
+        return Taint(source, self.params | other.params, cond or self.cond or other.cond, sub, sub_cond)
 
     @property
     def varying(self) -> bool:
         return self.source is not None
 
+    def value(self) -> "Taint":
+        """As a value: the control flow's uniformity without its conditions."""
+        return Taint(self.source, self.params, None, self.sub)
+
+    def at(self, scope: str) -> Source | None:
+        """Why it varies at `scope` (WORKGROUP or SUBGROUP), or None."""
+        return self.sub if scope == SUBGROUP else self.source
+
+    def cond_at(self, scope: str) -> tuple | None:
+        return self.sub_cond if scope == SUBGROUP else self.cond
+
+
+def everywhere(source: Source) -> Taint:
+    """Varying at both scopes: it differs between invocations of one subgroup."""
+    return Taint(source, sub=source)
+
 
 UNIFORM = Taint()
 CODE = "uniformity"      # the diagnostics' code
+WORKGROUP, SUBGROUP = "工作组", "子组"     # the scopes: who must reach a call together
+MUST_RUN = {WORKGROUP: "须在一致控制流中执行", SUBGROUP: "须在子组内一致的控制流中执行"}
+MUST_AGREE = {WORKGROUP: "须一致", SUBGROUP: "须在子组内一致（同一子组的调用相同）"}
 
 
 @dataclass(frozen=True)
 class Need:
-    """Why a function needs uniformity: the requiring builtin and the call that reaches it."""
+    """Why a function needs uniformity: the requiring builtin, the call that reaches
+    it, and the scope it needs (a barrier the workgroup's, a subgroup operation
+    only its subgroup's)."""
 
     builtin: str
     via: str | None = None       # the function called (None: the builtin itself)
+    scope: str = WORKGROUP
+
+
+def scope_of(builtin: str) -> str:
+    """Subgroup operations need only their subgroup together; everything else
+    (barriers, derivatives, subgroup-matrix calls) the whole workgroup."""
+    b = registry.get(builtin)
+    return SUBGROUP if b is not None and b.kind == "subgroup" else WORKGROUP
 
 
 @dataclass
 class Summary:
-    requires: Need | None = None
-    uniform_params: dict = field(default_factory=dict)     # index → Need
+    requires: dict = field(default_factory=dict)           # scope → Need: the call site's flow must be uniform
+    uniform_params: dict = field(default_factory=dict)     # index → Need (the workgroup's scope wins)
     result: Taint = UNIFORM
 
 
@@ -182,18 +220,19 @@ class FunctionWalk:
             # WGSL judges an entry parameter struct as a whole: one varying field makes every field varying
             if varying is None:
                 return Fields(parts)
-            whole = Taint(Source(varying.source.what + "（WGSL 把入口参数结构按整体算）", *astuple_span(varying.source)))
+            whole = everywhere(Source(varying.source.what + "（WGSL 把入口参数结构按整体算）",
+                                      *astuple_span(varying.source)))
             return Fields({name: whole for name in parts})
         return self._input_taint(var.type, var, None)
 
     def _input_taint(self, t, var, field_name) -> Taint:
         alias = getattr(t, "alias", None)
-        if alias in UNIFORM_INPUTS:
+        if alias in UNIFORM_INPUTS or (alias in UNIFORM_COMPUTE_INPUTS and self.entry.stage == "计算"):
             return UNIFORM
         shown = f"「{var.name}」的字段「{field_name}」" if field_name else f"「{var.name}」"
         kind = f"入口输入「{alias}」" if alias else "入口输入"
-        return Taint(Source(f"{shown}是{kind}，每个调用各不相同", self.path, self.base + var.start,
-                            self.base + var.end))
+        return everywhere(Source(f"{shown}是{kind}，每个调用各不相同", self.path, self.base + var.start,
+                                 self.base + var.end))
 
     # ---------------------------------------------------------------- expressions
 
@@ -234,7 +273,8 @@ class FunctionWalk:
 
     def _If(self, e, env, cf):
         cond = flat(self.expr(e.cond, env, cf))
-        inner = cf.join(Taint(cond.source, cond.params, (self.base + e.cond.start, self.base + e.cond.end))
+        span = (self.base + e.cond.start, self.base + e.cond.end)
+        inner = cf.join(Taint(cond.source, cond.params, span, cond.sub, span if cond.sub else None)
                         if cond != UNIFORM else UNIFORM)
         before = self._cells()
         then = self.expr(e.then, env, inner)
@@ -243,7 +283,7 @@ class FunctionWalk:
         other = self.expr(e.otherwise, env, inner) if e.otherwise is not None else UNIFORM
         for cell, taint in after_then.items():
             cell.taint = cell.taint.join(taint)
-        return Taint(cond.source, cond.params).join(flat(then)).join(flat(other))
+        return cond.value().join(flat(then)).join(flat(other))
 
     def _cells(self) -> dict:
         return {cell: cell.taint for cell in self.cells}
@@ -265,7 +305,7 @@ class FunctionWalk:
     def _builtin_call(self, e, args, env, cf):
         name = e.name
         if name == "新格":
-            cell = Cell(flat(args[0]).join(Taint(cf.source, cf.params)))
+            cell = Cell(flat(args[0]).join(cf.value()))
             self.cells.append(cell)
             return cell
         if name == "读格":
@@ -273,15 +313,15 @@ class FunctionWalk:
         if name == "写格":
             if isinstance(args[0], Cell):
                 value = flat(args[1])
-                flow = Taint(cf.source, cf.params)
+                flow = cf.value()
                 args[0].taint = value.join(flow) if flow == UNIFORM else args[0].taint.join(value).join(flow)
             return UNIFORM
         if requires_uniform(name):
-            self._require(e, cf, Need(name))
+            self._require(e, cf, Need(name, scope=scope_of(name)))
         if name in UNIFORM_ARGUMENTS and len(args) > UNIFORM_ARGUMENTS[name]:
             index = UNIFORM_ARGUMENTS[name]
-            self._argument_must_be_uniform(e, e.args[index], flat(args[index]),
-                                           f"「{name}」的第 {index + 1} 个实参须一致（各调用相同）", Need(name))
+            self._argument_must_be_uniform(e.args[index], flat(args[index]), f"「{name}」的第 {index + 1} 个实参",
+                                           Need(name, scope=scope_of(name)))
         out = UNIFORM
         for a in args:
             out = out.join(flat(a))
@@ -290,24 +330,26 @@ class FunctionWalk:
     def _varying_result(self, e) -> Taint:
         where = (self.path, self.base + e.start, self.base + e.end)
         if e.name in VARYING_READS:
-            return Taint(Source(f"「{e.name}」读的是{VARYING_READS[e.name]}，别的调用可能正在写", *where))
-        if e.name.startswith("子组"):
-            return Taint(Source(f"「{e.name}」的结果只在子组内一致", *where))
+            return everywhere(Source(f"「{e.name}」读的是{VARYING_READS[e.name]}，别的调用可能正在写", *where))
+        if scope_of(e.name) == SUBGROUP:
+            # uniform within its subgroup (as far as its arguments are: WGSL's analysis, and Tint, say no more)
+            return Taint(Source(f"「{e.name}」的结果只在子组内一致，各子组不同", *where))
         if e.name in STORAGE_READS and e.args and isinstance(e.args[0], ir.GlobalRef):
             resource = self.analysis.decls.get((e.args[0].module, e.args[0].name))
             if isinstance(resource, ir.Resource) and resource.kind == "storage" and resource.access != "只读":
-                return Taint(Source(f"「{e.name}」读的是读写存储缓冲「{resource.name}」，别的调用可能正在写", *where))
+                return everywhere(Source(f"「{e.name}」读的是读写存储缓冲「{resource.name}」，别的调用可能正在写",
+                                         *where))
         return UNIFORM
 
     def _function_call(self, e, args, cf):
         summary = self.analysis.summary((e.module, e.name))
-        if summary.requires is not None:
-            self._require(e, cf, Need(summary.requires.builtin, e.name))
+        for scope, need in summary.requires.items():
+            self._require(e, cf, Need(need.builtin, e.name, scope))
         for index, need in summary.uniform_params.items():
             if index < len(args):
-                self._argument_must_be_uniform(e, e.args[index], flat(args[index]),
-                                               f"调用「{e.name}」的第 {index + 1} 个实参须一致", Need(need.builtin, e.name))
-        out = Taint(summary.result.source)
+                self._argument_must_be_uniform(e.args[index], flat(args[index]), f"调用「{e.name}」的第 {index + 1} 个实参",
+                                               Need(need.builtin, e.name, need.scope))
+        out = Taint(summary.result.source, sub=summary.result.sub)
         for index in summary.result.params:
             if index < len(args):
                 out = out.join(flat(args[index]))
@@ -343,25 +385,31 @@ class FunctionWalk:
         self.quiet -= 1
         value = self.expr(fun.body, {**closure, **dict(zip(fun.params, loop["args"])), fun: found}, loop["cf"])
         self.loops.pop()
-        return flat(value).join(Taint(loop["cf"].source, loop["cf"].params))
+        return flat(value).join(loop["cf"].value())
 
     # ---------------------------------------------------------------- requirements
 
     def _require(self, e, cf: Taint, need: Need) -> None:
-        if cf.varying:
+        source = cf.at(need.scope)
+        if source is not None:
             what = f"调用「{need.via}」（它用到「{need.builtin}」）" if need.via else f"「{need.builtin}」"
-            self._report(e, f"{what}须在一致控制流中执行", cf.cond, cf.source)
+            self._report(e, what + MUST_RUN[need.scope], cf.cond_at(need.scope), source)
         elif cf.params or self.entry is None:
-            if self.summary.requires is None:
-                self.summary.requires = need
+            self.summary.requires.setdefault(need.scope, need)
             for index in cf.params:
-                self.summary.uniform_params.setdefault(index, need)
+                self._param_needs(index, need)
 
-    def _argument_must_be_uniform(self, call, arg, taint: Taint, what: str, need: Need) -> None:
-        if taint.varying:
-            self._report(arg, what, None, taint.source)
+    def _param_needs(self, index: int, need: Need) -> None:
+        known = self.summary.uniform_params.get(index)
+        if known is None or (known.scope == SUBGROUP and need.scope == WORKGROUP):
+            self.summary.uniform_params[index] = need
+
+    def _argument_must_be_uniform(self, arg, taint: Taint, what: str, need: Need) -> None:
+        source = taint.at(need.scope)
+        if source is not None:
+            self._report(arg, what + MUST_AGREE[need.scope], None, source)
         for index in taint.params:
-            self.summary.uniform_params.setdefault(index, need)
+            self._param_needs(index, need)
 
     def _report(self, e, what: str, cond, source: Source) -> None:
         start, end = self.base + e.start, self.base + e.end
