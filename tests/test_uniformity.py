@@ -267,3 +267,108 @@ def test_the_verdict_equals_tints_on_known_cases(tmp_path, body, refused_by_both
     assert bool(ours) == refused_by_both, [e.message for e in ours]
     if tint is not None:
         assert bool(tint) == refused_by_both, (tint, wgsl)
+
+
+# ---------------------------------------------------------------- the two scopes
+
+SUM_HELPER = "「合」乃化「有」为「有」者也。\n「合」者得「u」而「写数组」于「数据」于「界」于（「子组求和」于「界」）也。\n\n"
+
+
+def test_a_helper_with_a_subgroup_operation_needs_only_the_subgroup_together(tmp_path):
+    cond = "（「子组求和」于「界」）大于「界」"
+    accepted(tmp_path, kernel("局部调用序", f"　若{cond}则「合」于「元」否则「元」", SUM_HELPER))
+    text = kernel("局部调用序", "　若「号」大于「界」则「合」于「元」否则「元」", SUM_HELPER)
+    refused(tmp_path, text, "「合」于「元」", "调用「合」（它用到「子组求和」）须在子组内一致的控制流中执行", "局部调用序")
+
+
+def test_a_barrier_under_a_subgroup_result_names_the_subgroup(tmp_path):
+    text = kernel("局部调用序", f"　若（「子组求和」于「界」）大于「界」则{BARRIER}否则「元」")
+    refused(tmp_path, text, BARRIER, "「工作组屏障」须在一致控制流中执行", "只在子组内一致，各子组不同")
+
+
+def test_a_subgroup_result_of_a_varying_value_is_not_subgroup_uniform_for_wgsl(tmp_path):
+    """WGSL's analysis (and Tint) let a subgroup result vary as its arguments do."""
+    text = kernel("局部调用序", f"　若（「子组求和」于「号」）大于「界」则{SUBGROUP}否则「元」")
+    refused(tmp_path, text, "「子组求和」于「界」）", "须在子组内一致的控制流中执行", "局部调用序")
+
+
+def test_a_shuffle_mask_from_a_subgroup_result_is_uniform_enough(tmp_path):
+    accepted(tmp_path, kernel("子组调用序",
+                              "　「写数组」于「数据」于「号」于（「子组异或洗牌」于「号」于（「子组求和」于「界」））"))
+
+
+# ---------------------------------------------------------------- fragments: derivatives and implicit-level sampling
+
+FRAGMENT = """寻观「点染」之「点染本」之书。
+
+「图」乃「纹理二维」于「浮三二」也。
+「图」者「纹理绑定」于（「组值」【「组」者「零」也，「号」者「零」也】）也。
+「近」乃「采样器」也。
+「近」者「采样器绑定」于（「组值」【「组」者「零」也，「号」者「一」也】）也。
+「深」乃「深度纹理二维」也。
+「深」者「深度纹理绑定」于（「组值」【「组」者「零」也，「号」者「二」也】）也。
+「比」乃「比较采样器」也。
+「比」者「比较采样器绑定」于（「组值」【「组」者「零」也，「号」者「三」也】）也。
+「移」乃「均匀缓冲」于「二维无」也。
+「移」者「均匀绑定」于（「组值」【「组」者「零」也，「号」者「四」也】）也。
+
+「翻」乃化「片元坐标」为「片元颜色」者也。
+「翻」者得「坐标」而
+　令「uv」为「坐标」中「零」与「坐标」中「一」而
+　令「c」为若{cond}
+　　则{op}
+　　否则「新浮三二」于「零」而
+　「c」与「c」与「c」与「c」
+也。
+
+「翻项」乃「片元入口」也。
+「翻项」者「片元入口项」于「翻」也。
+"""
+FRAGMENT_OPS = {
+    "横差": "「横差」于（「坐标」中「零」）",
+    "纵差": "「纵差」于（「坐标」中「一」）",
+    "采样纹理": "（「采样纹理」于「图」于「近」于「uv」）中「零」",
+    "比较采样": "「比较采样」于「深」于「比」于「uv」于（「新浮三二」于「零点五」）",
+}
+FRAGMENT_VARYING = "「坐标」中「零」大于（「新浮三二」于「一」）"
+FRAGMENT_UNIFORM = "（「读均匀」于「移」）中「零」大于（「新无三二」于「一」）"
+
+
+@pytest.mark.parametrize("op", FRAGMENT_OPS)
+def test_a_fragment_derivative_or_sample_under_a_varying_branch_is_refused(tmp_path, op):
+    text = FRAGMENT.format(cond=FRAGMENT_VARYING, op=FRAGMENT_OPS[op])
+    needle = FRAGMENT_OPS[op].lstrip("（")
+    refused(tmp_path, text, needle, f"「{op}」须在一致控制流中执行", f"条件“{FRAGMENT_VARYING}”各异",
+            "「坐标」是入口输入「片元坐标」")
+
+
+@pytest.mark.parametrize("op", FRAGMENT_OPS)
+def test_a_fragment_derivative_or_sample_under_a_uniform_branch_is_accepted(tmp_path, op):
+    accepted(tmp_path, FRAGMENT.format(cond=FRAGMENT_UNIFORM, op=FRAGMENT_OPS[op]))
+
+
+# ---------------------------------------------------------------- cells passed to top-level functions
+
+SET_HELPER = "「置」乃化（「格」于「无三二」）又化「无三二」为「有」者也。\n「置」者得「c」又得「v」而「写格」于「c」于「v」也。\n\n"
+
+
+def cell_kernel(value: str) -> str:
+    body = (f"　令「c」为「新格」于「界」而\n　「置」于「c」于{value}；\n"
+            f"　若「读格」于「c」大于「界」则{BARRIER}否则「元」")
+    return kernel("局部调用序", body, SET_HELPER)
+
+
+def test_a_cell_a_helper_writes_a_varying_value_into_is_varying(tmp_path):
+    """The WGSL back end refuses a cell parameter; 检查 judges the program for MSL and PTX."""
+    refused(tmp_path, cell_kernel("「号」"), BARRIER, "须在一致控制流中执行", "「号」是入口输入「局部调用序」")
+    _, _, errors = diagnostics(tmp_path, cell_kernel("「界」"))
+    assert not errors, [e.message for e in errors]
+
+
+def test_a_cell_passed_to_a_helper_that_branches_on_it_must_hold_a_uniform_value(tmp_path):
+    helper = ("「等」乃化（「格」于「无三二」）为「有」者也。\n"
+              f"「等」者得「c」而若「读格」于「c」大于「界」则{BARRIER}否则「元」也。\n\n")
+    text = kernel("局部调用序", "　令「c」为「新格」于「号」而\n　「等」于「c」", helper)
+    refused(tmp_path, text, "「c」\n也", "调用「等」的第 1 个实参须一致", "局部调用序")
+    _, _, errors = diagnostics(tmp_path, kernel("局部调用序", "　令「c」为「新格」于「界」而\n　「等」于「c」", helper))
+    assert not errors, [e.message for e in errors]

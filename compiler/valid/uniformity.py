@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from .. import ir
 from ..diagnostics import Diagnostic
-from ..types import TRecord
+from ..types import TCon, TRecord, resolve
 from . import registry
 
 #: builtin → the argument (by position) that must be uniform
@@ -132,6 +132,7 @@ class Summary:
     requires: dict = field(default_factory=dict)           # scope → Need: the call site's flow must be uniform
     uniform_params: dict = field(default_factory=dict)     # index → Need (the workgroup's scope wins)
     result: Taint = UNIFORM
+    cells: dict = field(default_factory=dict)    # index of a cell parameter the function writes → its taint after
 
 
 @dataclass(eq=False)
@@ -144,6 +145,11 @@ class Fields:
     """A tuple or record value, its parts' uniformity kept apart."""
 
     parts: dict
+
+
+def is_cell(t) -> bool:
+    t = resolve(t)
+    return isinstance(t, TCon) and t.name == "格"
 
 
 def flat(value) -> Taint:
@@ -205,11 +211,16 @@ class FunctionWalk:
     # ---------------------------------------------------------------- entry
 
     def run(self) -> Summary:
-        env = {}
+        env, cells = {}, {}
         for index, var in enumerate(self.decl.params):
             env[var] = self._input(var) if self.entry else Taint(params=frozenset({index}))
+            if is_cell(var.type):     # the caller's cell: what the function writes there, the caller sees
+                env[var] = cells[index] = Cell(env[var])
+                self.cells.append(cells[index])
         result = self.expr(self.decl.body, env, UNIFORM)
         self.summary.result = flat(result)
+        self.summary.cells = {index: cell.taint for index, cell in cells.items()
+                              if cell.taint != Taint(params=frozenset({index}))}
         return self.summary
 
     def _input(self, var: ir.LocalVar):
@@ -349,8 +360,17 @@ class FunctionWalk:
             if index < len(args):
                 self._argument_must_be_uniform(e.args[index], flat(args[index]), f"调用「{e.name}」的第 {index + 1} 个实参",
                                                Need(need.builtin, e.name, need.scope))
-        out = Taint(summary.result.source, sub=summary.result.sub)
-        for index in summary.result.params:
+        written = {index: self._at_call(taint, args) for index, taint in summary.cells.items()}
+        for index, taint in written.items():
+            if index < len(args) and isinstance(args[index], Cell):
+                args[index].taint = taint.join(cf.value()) if cf.value() != UNIFORM else taint
+        return self._at_call(summary.result, args)
+
+    @staticmethod
+    def _at_call(taint: Taint, args: list) -> Taint:
+        """A callee's taint with its parameters replaced by the call's arguments."""
+        out = Taint(taint.source, sub=taint.sub)
+        for index in taint.params:
             if index < len(args):
                 out = out.join(flat(args[index]))
         return out
