@@ -372,3 +372,22 @@ def test_a_cell_passed_to_a_helper_that_branches_on_it_must_hold_a_uniform_value
     refused(tmp_path, text, "「c」\n也", "调用「等」的第 1 个实参须一致", "局部调用序")
     _, _, errors = diagnostics(tmp_path, kernel("局部调用序", "　令「c」为「新格」于「界」而\n　「等」于「c」", helper))
     assert not errors, [e.message for e in errors]
+
+
+# ---------------------------------------------------------------- subgroup-matrix calls
+
+MATRIX_SHARED = ("「单共」乃「工作组变量」于（「定长数组」于「浮三二」于「二五六」）也。\n"
+                 "「单共」者「工作组共享」于「元」也。\n\n")
+STORE = "「存矩阵片累」于「单共」于「界」于「界」于「m」"
+
+
+@pytest.mark.parametrize("cond, refuse", [("「号」大于「界」", True), ("「界」大于（「新无三二」于「二」）", False)])
+def test_a_subgroup_matrix_call_under_a_divergent_branch_is_refused(tmp_path, cond, refuse):
+    body = f"　令「m」为「满矩阵片累」于（「新浮三二」于「零」）而\n　若{cond}则{STORE}否则「元」"
+    text = kernel("局部调用序", body, MATRIX_SHARED)
+    if refuse:
+        refused(tmp_path, text, STORE, "「存矩阵片累」须在一致控制流中执行", f"条件“{cond}”各异", "局部调用序")
+        return
+    ws, path, errors = diagnostics(tmp_path, text)
+    assert not errors, [e.message for e in errors]
+    assert translate(ws, path, "msl").text is not None
