@@ -184,6 +184,8 @@ def test_undetermined_implicit_parameter_uses_the_seed_message(tmp_path):
     ("「n」乃「整数」也。\n「n」者「八」也。\n「数组甲」即「定长数组」于「浮三二」于「n」也。", "整数字面量"),
     ("「常」者若「阳」则「一」否则「阴」也。", "类型不符"),
     ("「常」者若「一」则「一」否则「二」也。", "应为「爻」"),
+    ("「界」乃「无三二」也。\n「界」者「新无三二」于「界」也。", "常量定义成环：「界」 → 「界」"),
+    ("「甲」乃「无三二」也。\n「甲」者「乙」也。\n「乙」乃「无三二」也。\n「乙」者「甲」也。", "常量定义成环"),
 ])
 def test_each_rejection(tmp_path, text, fragment):
     msgs = messages(tmp_path, text)
@@ -215,6 +217,11 @@ def test_entry_rules(tmp_path):
             "「顶口」乃「顶点入口」也。\n「顶口」者「顶点入口项」于「顶」也。")
     assert "须返回「裁剪位置」" in one(tmp_path, vert)
     ok(tmp_path, vert.replace("为「四维浮」者", "为「裁剪位置」者"))
+
+
+def test_a_constant_cycle_is_one_message(tmp_path):
+    msgs = messages(tmp_path, "「甲」乃「无三二」也。\n「甲」者「乙」也。\n「乙」乃「无三二」也。\n「乙」者「甲」也。")
+    assert len(msgs) == 1 and "「甲」 → 「乙」 → 「甲」" in msgs[0], msgs
 
 
 def test_errors_are_not_repeated_for_one_mistake(tmp_path):

@@ -548,6 +548,19 @@ class ModuleChecker:
                                 f"组 {key[0]} 号 {key[1]} 已绑定给「{bindings[key]}」：每个资源位只能绑定一个资源", RESOURCE)
                 bindings[key] = decl.name
         self._recursion(functions)
+        self._constant_cycles(items)
+
+    def _constant_cycles(self, items: list[ParsedItem]) -> None:
+        """A declared constant may not be defined through itself (the undeclared
+        ones are ordered, cycles included, before they are inferred)."""
+        constants = {item.name: item for item in items
+                     if isinstance(getattr(self.results.get(id(item)), "decl", None), ir.Const)
+                     and item.name in self.sigs}
+        for name, cycle in _topological(constants, lambda item: _names_in(item.node.value, ast.Name)):
+            if cycle:
+                item = constants[name]
+                shown = " → ".join(f"「{n}」" for n in cycle)
+                self.report(item, item.node.start, item.node.name_end, f"常量定义成环：{shown}：常量不能经由自己定义")
 
     def _recursion(self, functions) -> None:
         """Top-level functions may not call themselves, directly or through others."""
