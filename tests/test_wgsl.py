@@ -682,3 +682,31 @@ def test_tests_run_on_a_real_adapter():
     info = adapter_info()
     print(f"WebGPU 适配器：{info.get('device')}（{info.get('backend_type')}）")
     assert info.get("device")
+
+
+def test_bitcasts_of_half_vectors_go_through_pack2x16float(tmp_path):
+    """naga has no bitcast from or to vec2<f16>/vec4<f16> (Tint has): each u32 is
+    packed from, or unpacked to, two halves through f32; the bits must survive both ways."""
+    text = buffer("入", 0, access="只读") + buffer("出", 1) + """
+「主」乃化「局部调用序」为「有」者也。
+「主」者得「i」而
+　令「宽」为「位转换」以「四维半」于（「读数组」于「入」于（「新无三二」于「零」）与「读数组」于「入」于（「新无三二」于「一」））而
+　令「窄」为「位转换」以「二维半」于（「读数组」于「入」于（「新无三二」于「二」））而
+　令「回」为「位转换」以「二维无」于「宽」而
+　令「造」为「新浮十六」于（「读数组」于「入」于（「新无三二」于「三」））与「新浮十六」于（「读数组」于「入」于（「新无三二」于「四」））而
+　「写数组」于「出」于（「新无三二」于「零」）于（「回」中「零」）；
+　「写数组」于「出」于（「新无三二」于「一」）于（「回」中「一」）；
+　「写数组」于「出」于（「新无三二」于「二」）于（「位转换」以「无三二」于「窄」）；
+　「写数组」于「出」于（「新无三二」于「三」）于（「转换」以「无三二」于（「窄」中「零」））；
+　「写数组」于「出」于（「新无三二」于「四」）于（「位转换」以「无三二」于「造」）；
+　「写数组」于「出」于（「新无三二」于「五」）于（「位转换」以「无三二」于（「位转换」以「二维半」于（「位转换」以「浮三二」于「造」）））
+也。
+""" + compute_entry("主")
+    text_wgsl = wgsl(tmp_path, text)
+    assert "bitcast<vec4<f16>>" not in text_wgsl and "pack2x16float(vec2<f32>(造))" in text_wgsl
+    halves = np.array([1.5, -2.0, 3.25, 65504.0], np.float16).view(np.uint32)
+    pair = np.array([7.0, 0.5], np.float16).view(np.uint32)
+    made = np.array([5.0, 9.0], np.float16).view(np.uint32)
+    data = {"入": np.array([*halves, *pair, 5, 9], np.uint32), "出": np.zeros(6, np.uint32)}
+    out = run(tmp_path, "主入口", data)["出"]
+    assert out.tolist() == [*halves, *pair, 7, *made, *made]

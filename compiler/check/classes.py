@@ -67,6 +67,18 @@ def _bit_castable(t: TypeOrIndex) -> bool:
     return _is_32bit_scalar(comp) or (_kind(comp) == "float" and _width(comp) == 16 and n in (2, 4))
 
 
+def bit_size(t: TypeOrIndex) -> int | None:
+    """The bits of a 位型 value (a 32-bit scalar 32, 二维半 32, 四维半 64, …); None
+    for another type or one not yet known."""
+    if _is_32bit_scalar(t):
+        return 32
+    parts = vector_parts(t)
+    if parts is None or not _bit_castable(t):
+        return None
+    comp, n = parts
+    return n * (_width(comp) or 0)
+
+
 def _indexable(t: TypeOrIndex) -> bool:
     t = resolve(t)
     return (vector_parts(t) is not None or matrix_parts(t) is not None

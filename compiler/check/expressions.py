@@ -27,7 +27,7 @@ from ..diagnostics import (ARITY, ARRAY_PROJECTION, BAD_VALUE, CALL_PARENS, CLAS
 from ..valid import registry
 from ..valid.consteval import written_number
 from .closest import number_spelling, ranked, scope_candidates
-from .classes import CLASSES, FAMILIES, satisfies
+from .classes import CLASSES, FAMILIES, bit_size, satisfies
 from .scope import Scope, ValueEntry
 from .typeexpr import TypeResolver
 
@@ -98,6 +98,7 @@ class ItemChecker:
         self._deferred: list[tuple[TypeOrIndex, TypeOrIndex, ast.Node]] = []
         self._adopted: dict[tuple[str, ...], TRecord] = {}   # anonymous record's field names → struct
         self._bound_checks: list[tuple[TypeOrIndex, str, ast.Node, str]] = []
+        self._bitcasts: list[ir.Call] = []     # checked once their types are settled
         self._failure: str | None = None
 
     # ------------------------------------------------------------ reporting
@@ -295,6 +296,8 @@ class ItemChecker:
             if id(node) not in reported and not contains_meta(a) and not contains_meta(b):
                 reported.add(id(node))
                 self.mismatch(node, a, b)
+        for call in self._bitcasts:
+            self._bitcast_sizes(call)
 
     # ------------------------------------------------------------ schemes
 
@@ -690,6 +693,8 @@ class ItemChecker:
         rule = CALL_RULES.get(callee)
         if rule is not None:
             getattr(self, rule)(callee, out, name_span)
+        if callee == "位转换":          # its target type may come from the context: checked in finish
+            self._bitcasts.append(call)
         return call
 
     def _select_shape(self, callee: str, args: list[ir.Expr], name_span) -> None:
@@ -698,6 +703,14 @@ class ItemChecker:
         if isinstance(cond, TTuple) and not (isinstance(value, TTuple) and len(value.items) == len(cond.items)):
             self.error(args[2], f"「选择」的条件应为「爻」或与值同样长的爻向量，这里值是{self.show(value)}，"
                                 f"条件是{self.show(cond)}", TYPE_MISMATCH)
+
+    def _bitcast_sizes(self, call: ir.Call) -> None:
+        """位转换 keeps the bits, so both sides must have as many (WGSL's bitcast)."""
+        source, target = bit_size(call.args[0].type), bit_size(call.type)
+        if source is not None and target is not None and source != target:
+            self.error((call.name_start, call.name_end),
+                       f"「位转换」两边的位数须相同：{self.show(call.args[0].type)}是 {source} 位，"
+                       f"{self.show(call.type)}是 {target} 位")
 
     def _fragment_offsets(self, callee: str, args: list[ir.Expr], name_span) -> None:
         """A constant 起 or 步 of a fragment load or store that is not a multiple of 8 (16 for s8 loads)."""

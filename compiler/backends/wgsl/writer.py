@@ -64,6 +64,13 @@ def _uses(e: ir.Expr, builtins) -> bool:
     return any(isinstance(n, ir.Call) and n.kind == "builtin" and n.name in builtins for n in ir.walk(e))
 
 
+def half_lanes(t) -> int:
+    """The lanes of a vector of f16 (二维半 2, 四维半 4); 0 for any other type."""
+    parts = vector_parts(deep_resolve(t))
+    s = scalar_of(t)
+    return parts[1] if parts and s is not None and (s.kind, s.bits) == ("float", 16) else 0
+
+
 def is_integer(t) -> bool:
     s = scalar_of(t)
     return s is not None and s.kind in ("int", "uint")
@@ -850,7 +857,35 @@ class Writer(StatementWriter):
 
     def _form_bitcast(self, e, spec) -> Code:
         (a,) = self.operands(e.args)
-        return Code(f"bitcast<{self.type_text(e.type, (e.start, e.end))}>({a.text})")
+        target = self.type_text(e.type, (e.start, e.end))
+        source_halves, target_halves = half_lanes(e.args[0].type), half_lanes(e.type)
+        if source_halves and target_halves:
+            return a
+        if source_halves:
+            return self._halves_to_words(a, source_halves, target)
+        if target_halves:
+            return self._words_to_halves(a, target_halves)
+        return Code(f"bitcast<{target}>({a.text})")
+
+    def _halves_to_words(self, a: Code, halves: int, target: str) -> Code:
+        """naga has no bitcast from a vector of f16 (Tint has): each pair of halves is
+        packed into a u32 through f32, which holds every f16 exactly."""
+        if halves == 2:
+            words = f"pack2x16float(vec2<f32>({a.text}))"
+        else:
+            name = self.scope.claim("yy_半")
+            self.line(f"let {name} = vec4<f32>({a.text});")
+            words = f"vec2<u32>(pack2x16float({name}.xy), pack2x16float({name}.zw))"
+        unsigned = "u32" if halves == 2 else "vec2<u32>"
+        return Code(words if target == unsigned else f"bitcast<{target}>({words})")
+
+    def _words_to_halves(self, a: Code, halves: int) -> Code:
+        """The other way: each u32 unpacked to two halves through f32."""
+        if halves == 2:
+            return Code(f"vec2<f16>(unpack2x16float(bitcast<u32>({a.text})))")
+        name = self.scope.claim("yy_字")
+        self.line(f"let {name} = bitcast<vec2<u32>>({a.text});")
+        return Code(f"vec4<f16>(vec4<f32>(unpack2x16float({name}.x), unpack2x16float({name}.y)))")
 
     def _form_unavailable(self, e, spec) -> None:
         self.error((e.name_start, e.name_end), spec.text, TARGET_BUILTIN, 内建=e.name)
