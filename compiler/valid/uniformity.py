@@ -7,7 +7,11 @@ comes from 「局部调用序」 and the other per-invocation inputs, from read-
 storage or workgroup memory, from an atomic or a subgroup operation.  Control
 flow is varying under a 「若」 whose condition is varying, and inside a loop
 (a local tail-recursive function) whose continuation is; it reconverges after
-the 「若」 or the loop.  Cells (格) are followed along the flow.  Every
+the 「若」 or the loop.  As in WGSL, there are two scopes: a subgroup
+operation needs only its subgroup to agree, and a subgroup operation's result
+varies only between subgroups, so each taint says why it varies across the
+workgroup and why within a subgroup.  Cells (格) are followed along the flow,
+into the top-level functions they are passed to.  Every
 top-level function gets a summary — does it require uniform control flow,
 which parameters must be uniform, on which parameters its result depends — so
 a call is judged without re-reading the callee, in this module or an imported
