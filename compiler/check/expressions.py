@@ -710,7 +710,7 @@ class ItemChecker:
         if source is not None and target is not None and source != target:
             self.error((call.name_start, call.name_end),
                        f"「位转换」两边的位数须相同：{self.show(call.args[0].type)}是 {source} 位，"
-                       f"{self.show(call.type)}是 {target} 位")
+                       f"{self.show(call.type)}是 {target} 位", BAD_VALUE)
 
     def _fragment_offsets(self, callee: str, args: list[ir.Expr], name_span) -> None:
         """A constant 起 or 步 of a fragment load or store that is not a multiple of 8 (16 for s8 loads)."""

@@ -560,7 +560,8 @@ class ModuleChecker:
             if cycle:
                 item = constants[name]
                 shown = " → ".join(f"「{n}」" for n in cycle)
-                self.report(item, item.node.start, item.node.name_end, f"常量定义成环：{shown}：常量不能经由自己定义")
+                self.report(item, item.node.start, item.node.name_end, f"常量定义成环：{shown}：常量不能经由自己定义",
+                            CYCLE, 环=" → ".join(cycle))
 
     def _recursion(self, functions) -> None:
         """Top-level functions may not call themselves, directly or through others."""
