@@ -41,6 +41,7 @@ def test_a_writer_with_one_layout_bit_changed_fails_the_sample(mutant, monkeypat
     from zhuose.compiler.backends.ptx import ops
     for name, emit in MUTANTS[mutant].items():
         monkeypatch.setitem(ops.OPS, name, emit)
+    monkeypatch.setattr(WS, "_translations", {})       # the workspace keeps translations: make it write anew
     with pytest.raises(AssertionError):
         REFERENCES[INTEGER](ptx_run(DEVICES["模拟"]))
     monkeypatch.undo()
