@@ -78,11 +78,6 @@ def _ptx(ws, path, item, data, groups):
             for name, key in used.items() if resources[name].access != "只读"}
 
 
-#: A known disagreement, found by this file: the MSL writer prints i32 + − × as C++'s, whose
-#: overflow is undefined (clang folds max(b, b + 34) to b + 34); WGSL wraps.  Until the writer
-#: wraps (through uint), signed programs skip the Metal shim, with a line saying so, and
-#: test_msl_signed_overflow_wraps (strict xfail) turns red the day it is fixed.
-MSL_SIGNED_OVERFLOW = "MSL 写出器的有符号加减乘溢出是 C++ 的未定义行为（WGSL 要回绕）"
 
 
 def _reject_constant_overflow(folder: Path, text: str) -> None:
@@ -97,8 +92,7 @@ def _reject_constant_overflow(folder: Path, text: str) -> None:
     path.unlink()
 
 
-def run_all(text: str, item: str, data: dict, groups: int = 2, width: int = 32,
-            metal: bool = True) -> dict[str, dict]:
+def run_all(text: str, item: str, data: dict, groups: int = 2, width: int = 32) -> dict[str, dict]:
     """The program on all four executors: name → output arrays."""
     pytest.importorskip("wgpu")
     with tempfile.TemporaryDirectory() as folder:
@@ -106,11 +100,8 @@ def run_all(text: str, item: str, data: dict, groups: int = 2, width: int = 32,
         ws, path = program(Path(folder), "随机", text)
         out = {"参照": _interp(ws, path, item, data, groups, width),
                "网页图算": _lavapipe(ws, path, item, data, groups),
-               "千手": _ptx(ws, path, item, data, groups)}
-        if metal:
-            out["金属"] = _metal(ws, path, item, data, groups, Path(folder))
-        else:
-            sys.stderr.write(f"跳过金属：{MSL_SIGNED_OVERFLOW}\n")
+               "千手": _ptx(ws, path, item, data, groups),
+               "金属": _metal(ws, path, item, data, groups, Path(folder))}
         return out
 
 
@@ -193,14 +184,14 @@ def test_random_integer_programs_agree_bit_for_bit_on_four_executors(kind):
         element = "「无三二」" if kind == "u" else "「整三二」"
         a, b = integer_inputs(kind, sum(map(len, expressions)))
         data = {"甲": a, "乙": b, "出": np.zeros(N * BATCH, a.dtype)}
-        outputs = run_all(_source(element, expressions), "算入口", data, metal=kind == "u")
+        outputs = run_all(_source(element, expressions), "算入口", data)
         assert_same_bits(outputs, "出", expressions)
     check()
 
 
-@pytest.mark.xfail(strict=True, reason=MSL_SIGNED_OVERFLOW)
 def test_msl_signed_overflow_wraps():
-    """The disagreement the random programs found: max(b, b + 34) at b = 2³¹ − 2."""
+    """The disagreement the random programs found: max(b, b + 34) at b = 2³¹ − 2 (C++ signed
+    overflow is undefined and clang folded it; the MSL writer now adds through uint)."""
     a, b = np.int32([0]), np.int32([2 ** 31 - 2])
     text = _source("「整三二」", ["（「最大」于「b」于（「b」加（「新整三二」于「34」）））"]).replace(
         "「工作组大小」者「六四」", "「工作组大小」者「一」")

@@ -50,7 +50,10 @@ _WORDS = "reinterpret_cast<const device half*>({0}), {1}, {2}"   # u32 words rea
 
 BUILTINS: dict[str, Template | Special] = {
     # operators
-    "加": _op("+"), "减": _op("-"), "乘": _op("*"), "除": _op("/"),
+    # signed + - * wrap as in WGSL: C++ leaves signed overflow undefined, so ints go through uint
+    **{name: Special("wrapping", f"甲 {symbol} 乙；整三二 时 as_type<int>(uint(甲) {symbol} uint(乙))")
+       for name, symbol in (("加", "+"), ("减", "-"), ("乘", "*"))},
+    "除": _op("/"),
     "余": Special("remainder", "fmod(甲, 乙) / 甲 % 乙"),
     "左移": Special("shift", "甲 << 乙"), "右移": Special("shift", "甲 >> 乙"),
     "等于": _op("=="), "不等于": _op("!="), "小于": _op("<"), "大于": _op(">"),

@@ -113,6 +113,9 @@ class MslEntry(EntryInfo):
 # ---------------------------------------------------------------- IR helpers
 
 
+_WRAPPING = {"加": "+", "减": "-", "乘": "*"}
+
+
 def scalar_kind(t) -> str | None:
     """'float', 'int', 'uint' or 'bool' for a scalar or a vector of them."""
     t = deep_resolve(t)
@@ -1075,6 +1078,23 @@ class MslWriter(StatementWriter):
         vector = vector_parts(deep_resolve(call.args[0].type)) is not None
         low, high = (f"{source}({bound}{suffix})" if vector else f"{bound}{suffix}" for bound in bounds)
         return Code(f"{result}(clamp({x.text}, {low}, {high}))")
+
+    def _builtin_wrapping(self, call: ir.Call) -> Code:
+        """+ - * of 整三二 (and its vectors) wrap as WGSL says; C++ signed
+        overflow is undefined and clang folds on that assumption, so the
+        operands are converted to uint (defined modulo 2³²) and the result
+        reinterpreted."""
+        a, b = self.arguments(call.args)
+        symbol = _WRAPPING[call.name]
+        if scalar_kind(call.type) != "int" or is_abstract(call.type):
+            return Code(f"{a.operand()} {symbol} {b.operand()}", atomic=False)
+        span = (call.start, call.end)
+        ua, ub = (f"{self._unsigned_type(arg.type, span)}({code.text})" for arg, code in zip(call.args, (a, b)))
+        return Code(f"as_type<{self.type_text(call.type, span)}>({ua} {symbol} {ub})")
+
+    def _unsigned_type(self, t, span) -> str:
+        """The uint type of an int scalar or vector's MSL spelling (int4 → uint4)."""
+        return "u" + self.type_text(t, span)
 
     def _builtin_remainder(self, call: ir.Call) -> Code:
         a, b = self.arguments(call.args)
