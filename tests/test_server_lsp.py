@@ -147,7 +147,7 @@ async def test_hover_on_an_operator_shows_the_builtin_and_its_type_here(client, 
     assert "「乘」乃凡「甲：数」而化「甲」又化「甲」为「甲」者" in shown
     assert "化「无三二」又化「无三二」为「无三二」者" in shown   # 甲 solved to 无三二 at this use
     # what each back end's table says 乘 becomes
-    assert "| WGSL | `甲 * 乙` |" in shown and "| MSL | `甲 * 乙` |" in shown
+    assert "| WGSL | `甲 * 乙` |" in shown and "| MSL | `甲 * 乙；整三二 时 as_type<int>(uint(甲) * uint(乙))` |" in shown
     assert "| PTX | `mul.lo.s32 / mul.lo.u32 / mul.rn.f16 / mul.rn.f32` |" in shown
 
 
