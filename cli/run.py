@@ -15,7 +15,8 @@ from ..compiler.backends import translate
 from ..compiler.backends.targets import PTX, WGSL
 from ..compiler.backends.wgsl.layout import SCALAR_DTYPES, element_stride, leaf_dtype, size_align
 from ..compiler.generate.output import os_error_text
-from ..compiler.runtime.wgpu import WebGPUError, buffer_for, entry_resources, run_compute
+from ..compiler.runtime.wgpu import WebGPUError, buffer_for, run_compute
+from ..compiler.valid.stages import entry_resources
 from ..compiler.types import TCon, TRecord, TTuple, deep_resolve, resolve
 from .common import Command, file_argument, print_diagnostics, translated
 from .reference import add_reference_options, run_reference

@@ -10,7 +10,8 @@ import pytest
 
 from references import NOT_WGSL, REFERENCES, SAMPLES, sample_path
 from zhuose.compiler import ir
-from zhuose.compiler.runtime.wgpu import buffer_for, entry_resources
+from zhuose.compiler.runtime.wgpu import buffer_for
+from zhuose.compiler.valid.stages import entry_resources
 from zhuose.compiler.interp import Fault, run
 from zhuose.compiler.workspace import Workspace
 

@@ -17,8 +17,9 @@ from references import grid
 from tint_judge import tint_validate
 from zhuose.compiler import ir
 from zhuose.compiler.backends import translate
-from zhuose.compiler.runtime.wgpu import (WebGPUError, buffer_for, create_module, entry_resources,
-                                                    open_device, required_features, run_compute)
+from zhuose.compiler.runtime.wgpu import (WebGPUError, buffer_for, create_module, open_device,
+                                          required_features, run_compute)
+from zhuose.compiler.valid.stages import entry_resources
 
 
 def _unavailable(reason: str):

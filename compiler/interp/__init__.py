@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import ir
-from ..runtime.wgpu import used_resources
+from ..valid.stages import used_resources
 from ..ir import function_key
 from .machine import Fault, Machine, Texture
 from .memory import Unsupported, storage_region, workgroup_region

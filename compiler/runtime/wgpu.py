@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 from .. import ir
 from ..backends.wgsl.layout import padded
-from ..valid.stages import functions_from
 
 SUBGROUPS_DIRECTIVE = "enable subgroups;"
 NAGA_ELECT = ("subgroupElect()", "(subgroupExclusiveAdd(1u) == 0u)")
@@ -158,16 +157,3 @@ def buffer_for(r: ir.Resource, data: bytes) -> BufferData:
                       writable=r.kind == "storage" and r.access != "只读")
 
 
-def entry_resources(modules: list[ir.Module], function: str) -> list[ir.Resource]:
-    """The resources the function an entry names uses (the entry's module is the last)."""
-    return [r for _, r in used_resources(modules, ir.function_key(modules, function))]
-
-
-def used_resources(modules: list[ir.Module], function: tuple[str, str]) -> list[tuple[str, ir.Resource]]:
-    """The resources an entry function uses, directly or through calls, as
-    (module path, declaration), in order of (group, binding)."""
-    decls = {(m.path, d.name): d for m in modules for d in m.decls}
-    found = {(e.module, e.name): decls[(e.module, e.name)]
-             for _, decl in functions_from(modules, function) for e in ir.walk(decl.body)
-             if isinstance(e, ir.GlobalRef) and isinstance(decls.get((e.module, e.name)), ir.Resource)}
-    return sorted(((k[0], r) for k, r in found.items()), key=lambda kr: (kr[1].group or 0, kr[1].binding or 0))

@@ -89,3 +89,18 @@ def _problem(node: ir.Expr, decls: dict, entry: ir.Entry) -> str | None:
             allowed = registry.stage_words(STAGE_RESOURCES[resource.kind])
             return f"工作组变量「{node.name}」只能用在{allowed}入口里：{reached}"
     return None
+
+
+def entry_resources(modules: list[ir.Module], function: str) -> list[ir.Resource]:
+    """The resources the function an entry names uses (the entry's module is the last)."""
+    return [r for _, r in used_resources(modules, ir.function_key(modules, function))]
+
+
+def used_resources(modules: list[ir.Module], function: tuple[str, str]) -> list[tuple[str, ir.Resource]]:
+    """The resources an entry function uses, directly or through calls, as
+    (module path, declaration), in order of (group, binding)."""
+    decls = {(m.path, d.name): d for m in modules for d in m.decls}
+    found = {(e.module, e.name): decls[(e.module, e.name)]
+             for _, decl in functions_from(modules, function) for e in ir.walk(decl.body)
+             if isinstance(e, ir.GlobalRef) and isinstance(decls.get((e.module, e.name)), ir.Resource)}
+    return sorted(((k[0], r) for k, r in found.items()), key=lambda kr: (kr[1].group or 0, kr[1].binding or 0))
