@@ -1,6 +1,6 @@
 """Benchmark of build-time generation (seed 着二) on a 200-module tree.
 
-Measures, on the tree of tests/test_generate_fakes.make_tree (40 library
+Measures, on the tree of tests/support/generate_fakes.make_tree (40 library
 modules, 160 kernels, one package):
 
 - `着色器 生成 … --输出目录` over the whole tree: cold (writes every file),
@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from test_generate_fakes import make_tree  # noqa: E402
+from support.generate_fakes import make_tree  # noqa: E402
 
 from zhuose.compiler.generate.output import TEMPORARY_MARK  # noqa: E402
 from zhuose.compiler.generate.service import BuildService  # noqa: E402

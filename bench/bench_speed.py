@@ -5,7 +5,7 @@ compilers, all measured in one run so the ratios hold on a loaded machine.
 - in process, per sample: check + translate to WGSL in a fresh Workspace, and
   again in the warm one (nothing changed), beside naga's create_shader_module
   (wgpu) and Tint's createShaderModule + getCompilationInfo (Dawn's node
-  binding on the null backend, as tests/tint_judge.py uses it) on the very WGSL
+  binding on the null backend, as tests/support/tint.py uses it) on the very WGSL
   we produce;
 - scaling: check + translate of a generated 1k, 4k and 16k line file, and the
   diagnostics after a body edit;
@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 from bench_frontend import make_package  # noqa: E402
-from test_generate_fakes import make_tree  # noqa: E402
+from support.generate_fakes import make_tree  # noqa: E402
 
 from zhuose.compiler.backends import translate  # noqa: E402
 from zhuose.compiler.workspace import Workspace  # noqa: E402

@@ -15,7 +15,7 @@ import pytest
 from zhuose.compiler import cache, workspace
 from zhuose.compiler.packages import builtin_root
 from zhuose.compiler.workspace import Workspace
-from frontend_util import PRELUDE, write
+from support.frontend import PRELUDE, write
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"

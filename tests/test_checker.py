@@ -5,7 +5,7 @@ import pytest
 
 from zhuose.compiler import ir
 from zhuose.compiler.types import Printer, TTuple, resolve
-from frontend_util import LANGUAGE_SUM, check_text, messages
+from support.frontend import LANGUAGE_SUM, check_text, messages
 
 FN = "「f」乃化「无三二」为「无三二」者也。\n"
 
@@ -112,7 +112,7 @@ def test_unsigned_constants_are_inferred_in_dependency_order(tmp_path):
 
 
 def test_qualified_and_opened_imports(tmp_path):
-    from frontend_util import write
+    from support.frontend import write
     write(tmp_path, {
         "包.json": '{"名": "试", "依赖": ["点染"]}',
         "库/公用。着色器。豫": "寻观「点染」之「点染本」之书。\n「二倍」乃化「无三二」为「无三二」者也。\n「二倍」者得「x」而「x」加「x」也。",

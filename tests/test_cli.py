@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from frontend_util import SEED_DOUBLE, write
+from support.frontend import SEED_DOUBLE, write
 
 PRELUDE = "寻观「点染」之「点染本」之书。\n"
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from frontend_util import PRELUDE, write
-from server_support import ALONE, MAIN, write_workspace
-from test_messages_qa import CASES
-from test_qa_recovery import BROKEN_FILES, RECOVERY
+from support.frontend import PRELUDE, write
+from support.lsp import ALONE, MAIN, write_workspace
+from support.mistakes import CASES
+from support.mistakes import BROKEN_FILES, RECOVERY
 from zhuose.compiler.backends import translate
 from zhuose.compiler.diagnostics import CODES
 from zhuose.compiler.workspace import Workspace

@@ -1,7 +1,7 @@
 """Differential testing across the four executors (issue 13, item 5):
 hypothesis-generated programs run on the reference interpreter
 (compiler/interp/), on wgpu/lavapipe (WGSL), on the Metal CPU shim (MSL built
-by clang++, tests/metal_shim) and on the PTX emulator (tests/test_ptx_emulator.py),
+by clang++, tests/support/metal_shim) and on the PTX emulator (tests/support/ptx_emulator.py),
 and all must agree:
 
 - integer programs (「无三二」, 「整三二」): bit for bit;
@@ -23,14 +23,13 @@ runs longer locally.
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from test_interp import HEADER, buffer, entry, interpret, program
+from support.interp_runner import HEADER, buffer, entry, interpret, program
 
 EXAMPLES = int(os.environ.get("ZHUOSE_DIFF_EXAMPLES", "3"))
 N = 128           # invocations: two workgroups of 64
@@ -47,14 +46,13 @@ def _interp(ws, path, item, data, groups, width=32):
 
 
 def _lavapipe(ws, path, item, data, groups):
-    from wgpu_device import run_entry
+    from support.wgpu_device import run_entry
     return run_entry(ws, path, item, data, groups)
 
 
 def _metal(ws, path, item, data, groups, folder: Path):
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "metal_shim"))
-    from host import prepare, results
-    from runner import Kernel, Runner, require_clang
+    from support.metal_shim.host import prepare, results
+    from support.metal_shim.runner import Kernel, Runner, require_clang
     require_clang(pytest)
     d = prepare(ws, path, item, data, groups)
     runner = Runner([Kernel(item, d.msl, d.entry)], folder)
@@ -62,8 +60,8 @@ def _metal(ws, path, item, data, groups, folder: Path):
 
 
 def _ptx(ws, path, item, data, groups):
-    from references import grid
-    from test_ptx_runtime import _upload, emulated
+    from support.references import grid
+    from support.ptx_runner import emulated, upload
     from zhuose.compiler import ir
     from zhuose.compiler.backends import translate
     result = translate(ws, path, "ptx")
@@ -72,7 +70,7 @@ def _ptx(ws, path, item, data, groups):
     used = {p.resource: (p.group, p.binding) for p in info.params if p.kind == "buffer" and p.resource}
     checked = ws.check(path)
     resources = {d.name: d for d in checked.module.decls if isinstance(d, ir.Resource)}
-    buffers = {key: _upload(data[name], resources[name]) for name, key in used.items()}
+    buffers = {key: upload(data[name], resources[name]) for name, key in used.items()}
     out = emulated(result.text, info, buffers, grid(groups))
     return {name: np.frombuffer(out[key][:data[name].nbytes], dtype=data[name].dtype).reshape(data[name].shape)
             for name, key in used.items() if resources[name].access != "只读"}

@@ -2,7 +2,7 @@
 
 What it must keep is checked independently of how it lays text out: the
 token and comment sequence, and the checked IR (a structural dump that
-ignores spans, tests/format_support.py) of the formatted text against the
+ignores spans, tests/support/formatting.py) of the formatted text against the
 original's — on every sample and on hypothesis-generated layouts and
 programs.  Idempotence: format(format(x)) == format(x).
 """
@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from format_support import ir_dump
-from frontend_util import PRELUDE, SEED_DOUBLE
+from support.formatting import ir_dump
+from support.frontend import PRELUDE, SEED_DOUBLE
 from zhuose.compiler.source import SourceFile
 from zhuose.compiler.syntax.format import format_text
 from zhuose.compiler.syntax.lexer import Comment, Token, iter_lex

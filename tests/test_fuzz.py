@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from frontend_util import PRELUDE
-from wgpu_device import validate
+from support.frontend import PRELUDE
+from support.wgpu_device import validate
 from zhuose.compiler.backends import translate
 from zhuose.compiler.syntax.lexer import KEYWORDS, PUNCTUATION
 from zhuose.compiler.workspace import Workspace

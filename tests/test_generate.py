@@ -10,7 +10,7 @@ import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_generate_fakes import DOUBLE, PRELUDE, fake, read_back, write  # noqa: F401 (fixture)
+from support.generate_fakes import DOUBLE, PRELUDE, fake, read_back, write  # noqa: F401 (fixture)
 
 from zhuose.compiler.generate import (Generator, dependencies, file_kind, find_high_level_import, package_of,
                                       string_literal, string_value, virtual_path)

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_generate_fakes import read_back
+from support.generate_fakes import read_back
 
 from zhuose.compiler.generate import Generator
 from zhuose.compiler.workspace import Workspace

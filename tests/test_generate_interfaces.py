@@ -8,7 +8,7 @@ import json
 import subprocess
 import sys
 
-from test_generate_fakes import DOUBLE, PRELUDE, fake, read_back, write  # noqa: F401 (fixture)
+from support.generate_fakes import DOUBLE, PRELUDE, fake, read_back, write  # noqa: F401 (fixture)
 
 from zhuose.compiler.generate.service import serve_build
 from zhuose.compiler.workspace import Workspace

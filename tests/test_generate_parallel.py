@@ -9,7 +9,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from test_generate_fakes import importers_of, make_tree, read_back
+from support.generate_fakes import importers_of, make_tree, read_back
 
 WORKERS = 8
 #: the 200-module tree of issue 7 (bench/bench_generate.py measures the same)

@@ -2,7 +2,7 @@
 explains the block labels):
 
 - `豫 程序 文件` — a whole program: checked clean, translated to WGSL, naga
-  accepts it (tests/wgpu_device.validate);
+  accepts it (tests/support/wgpu_device.validate);
 - `豫 片段` — top-level items after the import line: checked clean;
 - `豫 表达式 「类型」` — an expression of that type: checked clean;
 - `豫 错误 标记 [文件]` — a deliberate mistake: exactly one message, whose code
@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from frontend_util import PRELUDE, write
-from wgpu_device import adapter_info, validate
+from support.frontend import PRELUDE, write
+from support.wgpu_device import adapter_info, validate
 from zhuose.compiler.backends import translate
 from zhuose.compiler.workspace import Workspace
 

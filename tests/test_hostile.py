@@ -8,7 +8,7 @@ import time
 
 from zhuose.compiler.backends import translate
 from zhuose.compiler.workspace import Workspace
-from frontend_util import PRELUDE, write
+from support.frontend import PRELUDE, write
 
 NAME = "甲。着色器。豫"
 
@@ -107,7 +107,7 @@ def local_fun_inside_ifs(inner: int, outer: int) -> str:
 
 
 def test_what_checks_clean_nests_few_enough_blocks_for_naga(tmp_path):
-    from wgpu_device import validate
+    from support.wgpu_device import validate
     for program in (writer(nested_ifs(59)), local_fun_inside_ifs(25, 25)):
         ws, diags = checked(tmp_path, program)
         assert diags == []

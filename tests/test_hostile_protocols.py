@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 
-from frontend_util import SEED_DOUBLE, write
+from support.frontend import SEED_DOUBLE, write
 
 
 def strict(line: str):

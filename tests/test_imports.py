@@ -125,3 +125,19 @@ def test_no_import_cycle_between_the_compilers_subpackages():
 def test_the_cycle_finder_finds_a_cycle():
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+def _test_imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | \
+        {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+
+
+def test_tests_share_code_only_through_the_support_package():
+    """Runners, emulators, references and data live in tests/support/; a test
+    module that imports another test module hides shared code among tests."""
+    tests = ROOT / "tests"
+    offenders = {p.name: sorted(m for m in _test_imports(p) if m.split(".")[0].startswith("test_"))
+                 for p in [*tests.glob("*.py"), *(tests / "support").rglob("*.py")]}
+    assert {name: found for name, found in offenders.items() if found} == {}
+    assert not list(tests.glob("test_qa_*.py")), "test files are named by component, not by review round"

@@ -1,7 +1,7 @@
 """The incremental core: its counters prove that an edit costs what it changed."""
 
 from zhuose.compiler.workspace import Workspace
-from frontend_util import write
+from support.frontend import write
 
 PRELUDE = "寻观「点染」之「点染本」之书。\n"
 

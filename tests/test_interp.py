@@ -1,5 +1,5 @@
 """The reference interpreter (compiler/interp/): every compute sample against
-its NumPy reference (tests/references.py), each kind of fault reported at the
+its NumPy reference (tests/support/references.py), each kind of fault reported at the
 right place with the invocations named (and a correct sibling not reported),
 subgroup widths, determinism and the 运行 command line."""
 
@@ -8,33 +8,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from references import NOT_WGSL, REFERENCES, SAMPLES, sample_path
-from zhuose.compiler import ir
-from zhuose.compiler.runtime.wgpu import buffer_for
-from zhuose.compiler.valid.stages import entry_resources
+from support.interp_runner import HEADER, buffer, entry, interpret, program
+from support.references import NOT_WGSL, REFERENCES, SAMPLES, sample_path
 from zhuose.compiler.interp import Fault, run
 from zhuose.compiler.workspace import Workspace
 
 WS = Workspace(SAMPLES)
-
-
-def interpret(ws, path, entry: str, data: dict, groups, textures=(), **options) -> dict:
-    """A runner of tests/references.py: the sample on the reference interpreter."""
-    checked = ws.check(path)
-    modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
-    decl = next(d for d in checked.module.decls if isinstance(d, ir.Entry) and d.name == entry)
-    resources = [r for r in entry_resources(modules, decl.function) if r.kind in ("storage", "uniform")]
-    assert sorted(r.name for r in resources) == sorted(data), "给出的缓冲与入口用到的不一致"
-    buffers = {(r.group, r.binding): buffer_for(r, np.ascontiguousarray(data[r.name]).tobytes()).data
-               for r in resources}
-    images = {(g, b): t for g, b, t in textures if isinstance(t, np.ndarray)}
-    out = run(ws, path, entry, buffers, groups, textures=images, **options)
-    arrays = {}
-    for r in resources:
-        if (r.group, r.binding) in out:
-            a = data[r.name]
-            arrays[r.name] = np.frombuffer(out[(r.group, r.binding)][:a.nbytes], dtype=a.dtype).reshape(a.shape)
-    return arrays
 
 
 def sample_run(sample: str, entry: str, data: dict, groups, textures=()) -> dict:
@@ -57,36 +36,6 @@ def test_runs_like_numpy(name):
 
 
 # ---------------------------------------------------------------- programs of the fault tests
-
-HEADER = "寻观「点染」之「点染本」之书。\n\n"
-
-
-def buffer(name: str, number: str, element: str = "「无三二」", access: str = "读写") -> str:
-    return (f"「{name}」乃「存储缓冲」于（「数组」于{element}）也。\n"
-            f"「{name}」者「绑定」于（「组值」【「组」者「零」也，「号」者「{number}」也，「访问」者「{access}」也】）也。\n\n")
-
-
-def entry(function: str, size: str = "六四") -> str:
-    return (f"\n「{function}入口」乃「计算入口」也。\n"
-            f"「{function}入口」者「计算入口项」于「{function}」于（「组值」【「工作组大小」者「{size}」也】）也。\n")
-
-
-NOT_UNIFORM = ("须在一致控制流中执行", "须在子组内一致的控制流中执行")   # the workgroup's scope, the subgroup's
-
-
-def program(tmp_path, name: str, text: str, divergent: bool = False):
-    """A checked source; `divergent` ones are refused by 检查's uniformity analysis (and by 运行), and
-    the interpreter, which does not trust that analysis, must find the same mistake when it happens."""
-    path = tmp_path / f"{name}。着色器。豫"
-    path.write_text(text, encoding="utf-8")
-    ws = Workspace(tmp_path)
-    errors = [d.message for d in ws.diagnostics(path) if d.severity == "错误"]
-    if divergent:
-        assert errors and all(any(words in m for words in NOT_UNIFORM) for m in errors), errors
-    else:
-        assert not errors, errors
-    return ws, path
-
 
 def fault_of(ws, path, entry_name, data, groups, **options):
     with pytest.raises(Fault) as caught:

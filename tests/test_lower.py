@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from frontend_util import LANGUAGE_SUM, check_text
+from support.frontend import LANGUAGE_SUM, check_text
 from zhuose.compiler import ir
 from zhuose.compiler.lower.effects import Effects, Facts, builtin_facts
 from zhuose.compiler.lower.types import CONCRETE, Scalar, concrete, scalar

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from references import REFERENCES, sample_path
-from test_ptx_runtime import DEVICES, WS, ptx_run
+from support.references import REFERENCES, sample_path
+from support.ptx_runner import DEVICES, WS, ptx_run
 from zhuose.compiler.backends import translate
 from zhuose.compiler.backends.ptx import fragments
 from zhuose.compiler.workspace import Workspace
@@ -174,11 +174,8 @@ MUTATED_PRELUDE = {
 
 @pytest.fixture(scope="module")
 def shim():
-    import sys
-    from pathlib import Path
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "metal_shim"))
-    import host
-    import runner
+    import support.metal_shim.host as host
+    import support.metal_shim.runner as runner
     runner.require_clang(pytest)
     return host, runner
 

@@ -1,5 +1,5 @@
 """The MSL back end (seed 着九): every sample's golden 名。金属, each golden
-type-checked by clang++ against the Metal shim (tests/metal_shim), the shim's
+type-checked by clang++ against the Metal shim (tests/support/metal_shim), the shim's
 own strictness, the rejections and reports of 着九, and `着色器 金属`."""
 
 from __future__ import annotations
@@ -17,9 +17,7 @@ from zhuose.compiler.backends.msl import builtin_spelling, fragments
 from zhuose.compiler.backends.msl.builtins import BUILTINS, Template
 from zhuose.compiler.backends.msl.writer import HEADER
 from zhuose.compiler.workspace import Workspace
-
-sys.path.insert(0, str(Path(__file__).resolve().parent / "metal_shim"))
-from runner import check, require_clang, unknown_attributes  # noqa: E402
+from support.metal_shim.runner import check, require_clang, unknown_attributes  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"

@@ -7,15 +7,12 @@ from __future__ import annotations
 
 import platform
 import sys
-from pathlib import Path
 
 import pytest
 
-from references import REFERENCES, SAMPLES
+from support.references import REFERENCES, SAMPLES
 from zhuose.compiler.workspace import Workspace
-
-sys.path.insert(0, str(Path(__file__).resolve().parent / "metal_shim"))
-from host import msl_compute_samples, msl_run  # noqa: E402
+from support.metal_shim.host import msl_compute_samples, msl_run  # noqa: E402
 
 
 def _metal_device():

@@ -1,27 +1,23 @@
 """Every compute sample's MSL, executed on the CPU through the Metal shim and
-compared with its NumPy reference (tests/references.py, the same as the WGSL
+compared with its NumPy reference (tests/support/references.py, the same as the WGSL
 and PTX runs) — the Linux stand-in for the seed's 金属运行 test.
 
 The runner translates to MSL, builds the kernels with clang++ against
-tests/metal_shim (one OS thread per invocation, real threadgroup barriers and
+tests/support/metal_shim (one OS thread per invocation, real threadgroup barriers and
 threadgroup memory, 32-lane SIMD-groups) and dispatches them.
 """
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from references import REFERENCES, SAMPLES
+from support.references import REFERENCES, SAMPLES
 from zhuose.compiler.backends import translate
 from zhuose.compiler.workspace import Workspace
-
-sys.path.insert(0, str(Path(__file__).resolve().parent / "metal_shim"))
-from host import msl_compute_samples, msl_run  # noqa: E402
-from runner import SAMPLER_SLOTS, TEXTURE_SLOTS, Kernel, Runner, require_clang  # noqa: E402
+from support.metal_shim.host import msl_compute_samples, msl_run  # noqa: E402
+from support.metal_shim.runner import SAMPLER_SLOTS, TEXTURE_SLOTS, Kernel, Runner, require_clang  # noqa: E402
 
 WS = Workspace(SAMPLES)
 COMPUTE = msl_compute_samples(WS)

@@ -13,7 +13,7 @@ from zhuose.compiler.backends.names import ENTRY_WORDS, target_name
 from zhuose.compiler.backends.targets import BY_NAME, MSL, TARGETS, WGSL
 from zhuose.compiler.backends.wgsl import writer as wgsl_writer
 from zhuose.compiler.workspace import Workspace
-from frontend_util import write
+from support.frontend import write
 
 SOURCE = """寻观「点染」之「点染本」之书。
 「数据」乃「存储缓冲」于（「数组」于「无三二」）也。

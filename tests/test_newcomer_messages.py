@@ -8,7 +8,7 @@ from __future__ import annotations
 from zhuose.compiler.backends import translate
 from zhuose.compiler.workspace import Workspace
 
-from frontend_util import PRELUDE, write
+from support.frontend import PRELUDE, write
 
 BUFFER = ("「数据」乃「存储缓冲」于（「数组」于「无三二」）也。\n"
           "「数据」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。\n")

@@ -2,7 +2,7 @@
 
 from zhuose.compiler.packages import PackageIndex
 from zhuose.compiler.workspace import Workspace
-from frontend_util import write
+from support.frontend import write
 
 PRELUDE = "寻观「点染」之「点染本」之书。\n"
 SEED_MESSAGE = ("包内模块不存在：「点染」之「标准库」（着色文件只能导入着色源「名。着色器。豫」"

@@ -14,23 +14,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from support.ptx_emulator import fma32
 from zhuose.compiler.backends.ptx import mathseq
 
 MAX_ULP = 2.0
-
-
-def fma32(a, b, c):
-    """Correctly rounded f32 fma: the product is exact in f64; the sum is
-    rounded to odd in f64 (53 ≥ 24 + 2 bits), then once more to f32."""
-    a, b, c = (np.asarray(v, np.float32).astype(np.float64) for v in (a, b, c))
-    with np.errstate(all="ignore"):
-        p = a * b
-        s = p + c
-        pb = s - p
-        err = (p - (s - pb)) + (c - pb)
-        inexact = (err != 0) & np.isfinite(s) & ((s.view(np.int64) & 1) == 0)
-        s = np.where(inexact, np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
-        return s.astype(np.float32)
 
 
 class NumpyMachine:

@@ -1,6 +1,6 @@
 """PTX translation of small programs written for these tests: each is
 assembled by ptxas and run on the PTX emulator (through the libcuda stand-in
-of test_ptx_runtime.py), and checked against NumPy.  They cover what the
+of support/ptx_runner.py), and checked against NumPy.  They cover what the
 samples do not: WGSL integer division and shift rules, f16 math through f32,
 vectors of bool, select, dynamic indices, bit casts of f16 pairs, loops whose
 parameters swap, nested loops, short-circuit 且/或 guarding a read, groups
@@ -9,60 +9,11 @@ inputs; and the messages for what the target refuses."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
 
-from test_ptx_runtime import FakeCuda
-from zhuose.compiler.backends import translate
-from zhuose.compiler.runtime import cuda as runtime
-from zhuose.compiler.workspace import Workspace
-
-HEAD = "寻观「点染」之「点染本」之书。\n\n"
-PTXAS = shutil.which("ptxas")
-
-
-def storage(name: str, element: str, binding: int, access: str = "读写", group: str = "零") -> str:
-    digits = "零一二三四五六七八九"
-    return (f"「{name}」乃「存储缓冲」于（「数组」于「{element}」）也。\n"
-            f"「{name}」者「绑定」于（「组值」【「组」者「{group}」也，「号」者「{digits[binding]}」也，"
-            f"「访问」者「{access}」也】）也。\n")
-
-
-def entry(function: str, size: str) -> str:
-    return (f"「{function}入口」乃「计算入口」也。\n"
-            f"「{function}入口」者「计算入口项」于「{function}」于（「组值」【「工作组大小」者「{size}」也】）也。\n")
-
-
-def compile_(tmp_path: Path, source: str, name: str = "程序"):
-    path = tmp_path / f"{name}。着色器。豫"
-    path.write_text(HEAD + source, encoding="utf-8")
-    ws = Workspace(tmp_path)
-    errors = [d.format(ws.source(d.path)) for d in ws.diagnostics(path) if d.severity == "错误"]
-    assert not errors, errors
-    return ws, path, translate(ws, path, "ptx")
-
-
-def build(tmp_path: Path, source: str):
-    """The translation, assembled by ptxas when it is here."""
-    _, _, result = compile_(tmp_path, source)
-    assert result.text is not None, [d.message for d in result.diagnostics]
-    if PTXAS is not None:
-        (tmp_path / "k.ptx").write_text(result.text, encoding="ascii")
-        done = subprocess.run([PTXAS, "-arch=sm_80", "--warning-as-error", str(tmp_path / "k.ptx"), "-o",
-                               str(tmp_path / "k.cubin")], capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0 and not done.stderr.strip(), done.stderr
-    return result
-
-
-def execute(result, buffers: dict[tuple[int, int], np.ndarray], groups: int, item: str | None = None):
-    """Run one entry on the emulator; every buffer comes back as an array like its input."""
-    info = next(e for e in result.entries if item is None or e.item == item)
-    raw = {key: np.ascontiguousarray(a).tobytes() for key, a in buffers.items()}
-    out = runtime.Driver(FakeCuda()).launch(result.text, info, raw, (groups, 1, 1))
-    return {key: np.frombuffer(out[key], buffers[key].dtype).reshape(buffers[key].shape) for key in buffers}
+from support.ptx_runner import HEAD, build, compile_, entry, execute, storage
 
 
 def line_column(source: str, needle: str) -> tuple[int, int]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from references import SAMPLES, sample_name, translatable
+from support.references import SAMPLES, sample_name, translatable
 from zhuose.compiler import ir
 from zhuose.compiler.backends import translate
 from zhuose.compiler.backends.ptx.mangle import ENTRY_PREFIX, mangle

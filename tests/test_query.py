@@ -2,7 +2,7 @@
 the symbol a name denotes, the type of a local or of an expression, the
 function a call head names — asked of the core without the server."""
 
-from frontend_util import SEED_DOUBLE, write
+from support.frontend import SEED_DOUBLE, write
 
 from zhuose.compiler import query
 from zhuose.compiler.types import TFun, resolve

@@ -7,7 +7,7 @@ no table names a builtin that does not exist.  Then, for every kind, `检查`
 where the registry forbids it — in a constant, in a stage — with a Chinese
 message at the use's line and column, naming the definition and the entry;
 the allowed siblings pass.  Which stage forbids what was confirmed with naga
-(tests/wgpu_device.validate): barriers, subgroup operations and
+(tests/support/wgpu_device.validate): barriers, subgroup operations and
 textureSampleCompare in a vertex shader are "operations forbidden at this
 stage"; storage writes and atomics in a vertex shader are accepted.
 """

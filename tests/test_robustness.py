@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from zhuose.compiler.syntax.lexer import KEYWORDS, PUNCTUATION
 from zhuose.compiler.syntax.parser import ItemCache, parse_file
 from zhuose.compiler.workspace import Workspace
-from frontend_util import write
+from support.frontend import write
 
 PRELUDE = "寻观「点染」之「点染本」之书。\n"
 

@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 
-from server_support import write_workspace
+from support.lsp import write_workspace
 
 COMMAND = [sys.executable, "-m", "zhuose.cli"]
 

@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from server_support import ALONE, GEOMETRY, MAIN, write_workspace
+from support.lsp import ALONE, GEOMETRY, MAIN, write_workspace
 from zhuose.compiler.backends import Translation
 from zhuose.compiler.syntax.lexer import lex
 from zhuose.server import publisher as publisher_module

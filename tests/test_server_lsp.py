@@ -14,7 +14,7 @@ import pytest_lsp
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
-from server_support import (ALONE, GEOMETRY, MAIN, SERVER, document, open_document, position, published,
+from support.lsp import (ALONE, GEOMETRY, MAIN, SERVER, document, open_document, position, published,
                             replace_document, start, text_at, uri, write_workspace)
 from zhuose.compiler.packages import builtin_interface_path
 

@@ -18,7 +18,7 @@ from pygls.exceptions import JsonRpcException
 from pygls.protocol import JsonRPCProtocol
 from pytest_lsp import LanguageClient
 
-from server_support import (MAIN, SERVER, document, open_document, position, published, replace_document,
+from support.lsp import (MAIN, SERVER, document, open_document, position, published, replace_document,
                             start, uri, write_workspace)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

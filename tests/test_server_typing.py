@@ -26,7 +26,7 @@ import pytest_lsp
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
-from server_support import SERVER, document, open_document, published, start, uri
+from support.lsp import SERVER, document, open_document, published, start, uri
 from zhuose.server.tokens import TOKEN_TYPES
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

@@ -12,8 +12,8 @@ import pytest
 from zhuose.compiler.backends import translate
 from zhuose.compiler.workspace import Workspace
 
-from tint_judge import tint_errors
-from wgpu_device import validate
+from support.tint import tint_errors
+from support.wgpu_device import validate
 
 HEAD = """寻观「点染」之「点染本」之书。
 

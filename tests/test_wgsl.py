@@ -10,8 +10,8 @@ import sys
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from frontend_util import LANGUAGE_SUM, SEED_DOUBLE_BODY, SEED_DOUBLE_WGSL, write
-from wgpu_device import adapter_info, run_entry, validate
+from support.frontend import LANGUAGE_SUM, SEED_DOUBLE_BODY, SEED_DOUBLE_WGSL, write
+from support.wgpu_device import adapter_info, run_entry, validate
 from zhuose.compiler.backends import translate
 from zhuose.compiler.backends.names import ENTRY_WORDS, NameAllocator, is_identifier, target_name
 from zhuose.compiler.backends.targets import WGSL

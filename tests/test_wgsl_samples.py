@@ -1,6 +1,6 @@
 """Every sample's WGSL: equal to its golden 名.wgsl, accepted by naga on a real
 WebGPU device, and — for every compute entry — executed and compared with its
-NumPy reference (tests/references.py); vertex+fragment pairs render and their
+NumPy reference (tests/support/references.py); vertex+fragment pairs render and their
 pixels are checked."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from references import NOT_WGSL, REFERENCES, SAMPLES, close, rng, same, sample_name, sample_path, translatable
-from wgpu_device import render, run_entry, validate
+from support.references import NOT_WGSL, REFERENCES, SAMPLES, close, rng, same, sample_name, sample_path, translatable
+from support.wgpu_device import render, run_entry, validate
 from zhuose.compiler.backends import translate
 from zhuose.compiler.workspace import Workspace
 

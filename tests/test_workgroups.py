@@ -1,12 +1,12 @@
 """Workgroups in two and three dimensions (an extension beyond the seed):
 「工作组大小」者「八」与「八」也.  The checker's shape and its limits, and how each
-target spells it; running them is tests/references.py's 二维模板 on every executor."""
+target spells it; running them is tests/support/references.py's 二维模板 on every executor."""
 
 from __future__ import annotations
 
 import pytest
 
-from frontend_util import check_text, messages
+from support.frontend import check_text, messages
 from zhuose.compiler import backends, ir
 from zhuose.compiler.workspace import Workspace
 

@@ -1,4 +1,4 @@
-"""QA of render shaders written the way a user writes them (seed 着三, 着四,
+"""Render shaders written the way a user writes them (seed 着三, 着四,
 着九, 着十; LANGUAGE.md §6): vertex+fragment pairs with struct I/O of mixed
 types, flat integers, uniforms feeding the vertex stage, discard, depth and
 sample-mask outputs, texture sampling and derivatives.  Each program must
@@ -12,19 +12,16 @@ the definition.  Strict xfails mark what the toolchain gets wrong today."""
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from references import close, rng, same
-from wgpu_device import render, validate
+from support.references import close, rng, same
+from support.wgpu_device import render, validate
 from zhuose.compiler.backends import translate
 from zhuose.compiler.workspace import Workspace
-
-sys.path.insert(0, str(Path(__file__).resolve().parent / "metal_shim"))
-from runner import check as clang_check, require_clang, unknown_attributes  # noqa: E402
+from support.metal_shim.runner import check as clang_check, require_clang, unknown_attributes  # noqa: E402
 
 PRELUDE = "寻观「点染」之「点染本」之书。\n\n"
 
@@ -278,7 +275,7 @@ def render_with_depth(text: str, vertex: str, fragment: str, size: int, vertex_c
     """Like wgpu_device.render, with a depth32float attachment (cleared to 1, compare always, written):
     returns the colour pixels and the depth values."""
     import wgpu
-    from wgpu_device import device_for
+    from support.wgpu_device import device_for
     device = device_for(text)
     module = validate(text)
     usage = wgpu.TextureUsage.RENDER_ATTACHMENT | wgpu.TextureUsage.COPY_SRC

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).parent / "tint"
+HERE = Path(__file__).resolve().parents[1] / "tint"
 _process: subprocess.Popen | None = None
 _missing: str | None = None
 

@@ -1,4 +1,4 @@
-"""QA round F2: the incremental core (Workspace, CheckCache, the parser's item
+"""The incremental core (Workspace, CheckCache, the parser's item
 cache) and the build side (Generator, the build service) must give, after any
 sequence of edits, exactly what a fresh Workspace / Generator gives on the same
 final state.  Every comparison is warm-versus-fresh; nothing is copied from
@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from frontend_util import PRELUDE, SEED_DOUBLE, SEED_DOUBLE_BODY, write
+from support.frontend import PRELUDE, SEED_DOUBLE, SEED_DOUBLE_BODY, write
 from zhuose.compiler import backends
 from zhuose.compiler.generate import Generator, api
 from zhuose.compiler.generate.service import BuildService

@@ -1,4 +1,4 @@
-"""QA of language conformance (LANGUAGE.md §1–§5, §7 and the seed's 着一–着八):
+"""Language conformance (LANGUAGE.md §1–§5, §7 and the seed's 着一–着八):
 programs written from the pinned syntax, checked clean, translated by all three
 back ends (naga validates the WGSL, clang the MSL, ptxas the PTX) and, for the
 compute programs, run on lavapipe against NumPy references written from each
@@ -13,22 +13,19 @@ from __future__ import annotations
 import re
 
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from frontend_util import LANGUAGE_SUM, PRELUDE, SEED_DOUBLE, check_text, write
-from test_ptx_programs import PTXAS
-from tint_judge import tint_validate
-from wgpu_device import device_for, run_entry, validate
+from support.frontend import LANGUAGE_SUM, PRELUDE, SEED_DOUBLE, check_text, write
+from support.ptx_runner import PTXAS
+from support.tint import tint_validate
+from support.wgpu_device import device_for, run_entry, validate
 from zhuose.compiler.backends import translate
 from zhuose.compiler.runtime.wgpu import WebGPUError, create_module
 from zhuose.compiler.workspace import Workspace
-
-sys.path.insert(0, str(Path(__file__).resolve().parent / "metal_shim"))
-from runner import check as clang_check, require_clang  # noqa: E402
+from support.metal_shim.runner import check as clang_check, require_clang  # noqa: E402
 
 M32 = 0xFFFFFFFF
 FN = "「g」乃化「无三二」为「无三二」者也。\n"
@@ -323,7 +320,7 @@ def test_record_fields_in_any_order_as_argument(tmp_path):
 
 
 def test_record_fields_in_any_order_through_let(tmp_path):
-    """The numbers (stored in the struct's field order) are checked in tests/qa_programs/记录次序."""
+    """The numbers (stored in the struct's field order) are checked in tests/programs/记录次序."""
     all_targets(tmp_path, RECORD + "「g」者得「n」而令「p」为「组值」【「甲」者「n」也，「乙」者「n」也】而（「换」于「p」）中「甲」也。\n")
 
 
@@ -534,11 +531,10 @@ def test_locals_and_cells_on_lavapipe_long_loops(tmp_path):
 
 
 def test_locals_and_cells_other_targets(tmp_path):
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "metal_shim"))
-    from host import prepare, results
-    from references import grid
-    from runner import Kernel, Runner
-    from test_ptx_runtime import _upload, emulated
+    from support.metal_shim.host import prepare, results
+    from support.references import grid
+    from support.metal_shim.runner import Kernel, Runner
+    from support.ptx_runner import emulated, upload
     from zhuose.compiler import ir
     all_targets(tmp_path, LOCALS)
     path = tmp_path / NAME
@@ -556,7 +552,7 @@ def test_locals_and_cells_other_targets(tmp_path):
     info = next(e for e in result.entries if e.item == "主入口")
     used = {p.resource: (p.group, p.binding) for p in info.params if p.kind == "buffer" and p.resource}
     resources = {d.name: d for d in ws.check(path).module.decls if isinstance(d, ir.Resource)}
-    out = emulated(result.text, info, {key: _upload(data[k], resources[k]) for k, key in used.items()}, grid(2))
+    out = emulated(result.text, info, {key: upload(data[k], resources[k]) for k, key in used.items()}, grid(2))
     np.testing.assert_array_equal(np.frombuffer(out[used["出"]][:expected.nbytes], np.uint32).reshape(8, 8),
                                   expected)
 

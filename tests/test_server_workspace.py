@@ -1,4 +1,4 @@
-"""QA H3: the language server over a workspace made of copies of the samples
+"""The language server over a workspace made of copies of the samples
 (compute, render 三角形/纹理/实例化, 子组归约, 子组矩阵片, 结构与记录, 类型别名 and the
 two packages 包甲/包乙), plus two files written here: 「星」 (names with astral
 characters, nested multi-line comments) and 包甲/用射线 (a struct of 包乙 used
@@ -22,7 +22,7 @@ from lsprotocol import types as lsp
 from pygls.uris import to_fs_path
 from pytest_lsp import LanguageClient
 
-from server_support import SERVER, document, open_document, published, replace_document, start, uri
+from support.lsp import SERVER, document, open_document, published, replace_document, start, uri
 from zhuose.compiler.packages import builtin_interface_path
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

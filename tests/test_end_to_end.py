@@ -1,4 +1,4 @@
-"""QA round C: the command line, the generated module, the build service and
+"""End to end: the command line, the generated module, the build service and
 the language server as a user meets them (LANGUAGE.md §1, §8; seed 着二, 着七;
 README.md; docs/生成.md).
 
@@ -24,8 +24,8 @@ import pytest_lsp
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
-from frontend_util import SEED_DOUBLE, SEED_DOUBLE_WGSL, write
-from server_support import SERVER, document, open_document, position, published, replace_document, start, uri
+from support.frontend import SEED_DOUBLE, SEED_DOUBLE_WGSL, write
+from support.lsp import SERVER, document, open_document, position, published, replace_document, start, uri
 
 PRELUDE = "寻观「点染」之「点染本」之书。\n"
 

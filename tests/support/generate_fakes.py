@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from frontend_util import PRELUDE, write
+from support.frontend import PRELUDE, write
 
 from zhuose.compiler import backends, ir
 from zhuose.compiler.backends import EntryInfo, Translation, TargetUnavailable
@@ -17,7 +17,7 @@ from zhuose.compiler.syntax import ast
 from zhuose.compiler.syntax.parser import parse_file
 
 #: the seed's 加倍 example (着六), as the sample holds it
-DOUBLE = (Path(__file__).resolve().parent.parent / "samples" / "加倍。着色器。豫").read_text(encoding="utf-8")
+DOUBLE = (Path(__file__).resolve().parents[2] / "samples" / "加倍。着色器。豫").read_text(encoding="utf-8")
 
 
 class FakeBackends:

@@ -13,8 +13,8 @@ import sys
 import numpy as np
 import pytest
 
-from references import grid
-from tint_judge import tint_validate
+from support.references import grid
+from support.tint import tint_validate
 from zhuose.compiler import ir
 from zhuose.compiler.backends import translate
 from zhuose.compiler.runtime.wgpu import (WebGPUError, buffer_for, create_module, open_device,
@@ -57,7 +57,7 @@ def validate(wgsl: str):
 
 def run_entry(ws, path, entry: str, data: dict, groups, textures=()) -> dict:
     """Translate a shader source and dispatch one compute entry on the device:
-    a runner of tests/references.py for a source at `path`."""
+    a runner of tests/support/references.py for a source at `path`."""
     result = translate(ws, path, "wgsl")
     assert result.text is not None, [d.message for d in result.diagnostics]
     device_for(result.text)

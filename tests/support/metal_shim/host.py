@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from references import grid, sample_name, sample_path, translatable
+from support.references import grid, sample_name, sample_path, translatable
 from zhuose.compiler import ir
 from zhuose.compiler.backends import translate
 from zhuose.compiler.backends.msl.writer import LENGTHS_SLOT
@@ -125,7 +125,7 @@ def msl_compute_samples(ws) -> dict[str, Path]:
 
 
 def msl_run(ws, dispatch, bind_textures):
-    """A runner for tests/references.py: translate to MSL, lay out the
+    """A runner for tests/support/references.py: translate to MSL, lay out the
     buffers, `bind_textures(prepared, textures)` adds the textures and
     samplers, `dispatch(sample/entry, prepared) -> {slot: bytes}` runs it."""
     def run(sample, entry, data, groups, textures=()):

@@ -1,4 +1,4 @@
-"""Adversarial QA programs (tests/qa_programs/): valid programs written from
+"""Programs that combine constructs the samples do not (tests/programs/): valid programs written from
 LANGUAGE.md and the seed that combine constructs the samples do not.  Each
 must check clean, translate with all three back ends, and — for compute
 programs — compute NumPy's numbers on WebGPU (lavapipe), on the MSL CPU shim
@@ -8,25 +8,22 @@ program's first comment, never from a program's output."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from references import close, grid, rng
-from test_ptx_programs import PTXAS
-from test_ptx_runtime import _upload, emulated
-from wgpu_device import run_entry, validate
+from support.references import close, grid, rng
+from support.ptx_runner import PTXAS
+from support.ptx_runner import emulated, upload
+from support.wgpu_device import run_entry, validate
 from zhuose.compiler import ir
 from zhuose.compiler.backends import translate
 from zhuose.compiler.workspace import Workspace
+from support.metal_shim.host import prepare, results  # noqa: E402
+from support.metal_shim.runner import Kernel, Runner, check as clang_check, require_clang  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "metal_shim"))
-from host import prepare, results  # noqa: E402
-from runner import Kernel, Runner, check as clang_check, require_clang  # noqa: E402
-
-QA = Path(__file__).resolve().parent / "qa_programs"
+QA = Path(__file__).resolve().parent / "programs"
 WS = Workspace(QA)
 PROGRAMS = sorted(p for p in QA.rglob("*。着色器。豫"))
 CHECKS: dict[str, callable] = {}
@@ -121,7 +118,7 @@ def ptx_runner(name, entry, data, groups):
     checked = WS.check(path)
     modules = [WS.check(p).module for p in checked.module.imports] + [checked.module]
     resources = {d.name: d for m in modules for d in m.decls if isinstance(d, ir.Resource)}
-    out = emulated(result.text, info, {key: _upload(data[n], resources[n]) for n, key in used.items()}, grid(groups))
+    out = emulated(result.text, info, {key: upload(data[n], resources[n]) for n, key in used.items()}, grid(groups))
     return {n: np.frombuffer(out[key][:data[n].nbytes], dtype=data[n].dtype).reshape(data[n].shape)
             for n, key in used.items() if resources[n].kind == "storage" and resources[n].access != "只读"}
 

@@ -1,6 +1,6 @@
-"""QA G3: the PTX back end as a real NVIDIA driver would see it.
+"""The PTX back end as a real NVIDIA driver would see it.
 
-ptxas (tests/test_ptx_programs.py) and the emulator (tests/test_ptx_emulator.py)
+ptxas (tests/test_ptx_programs.py) and the emulator (tests/support/ptx_emulator.py)
 accept things a GPU does not: the emulator zero-fills shared memory, lets a
 partial warp run past bar.sync, and the stand-in libcuda never fails.  These
 tests check, from the seed (着十, 着十一, 着十二) and the PTX ISA / CUDA driver
@@ -32,11 +32,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import test_ptx_emulator as emulator
-from references import SAMPLES
-from test_ptx_programs import HEAD, compile_, entry, execute, storage
-from test_ptx_runtime import WS, FakeCuda
-from test_ptx_emulator import Memory
+import support.ptx_emulator as emulator
+from support.references import SAMPLES
+from support.ptx_runner import HEAD, compile_, entry, execute, storage
+from support.ptx_runner import WS, FakeCuda
+from support.ptx_emulator import Memory
 from zhuose.compiler.backends import translate
 from zhuose.compiler.runtime import cuda as runtime
 from zhuose.compiler.workspace import Workspace
@@ -244,8 +244,8 @@ def test_workgroup_variables_start_at_zero_like_wgsl(monkeypatch):
 def test_poisoned_shared_memory_does_not_matter_when_written_first(monkeypatch):
     """The poisoning above is fair: a sample that writes before it reads
     (前缀和: every cell written, barrier, then read) still computes NumPy's result."""
-    from references import REFERENCES
-    from test_ptx_runtime import emulated, ptx_run
+    from support.references import REFERENCES
+    from support.ptx_runner import emulated, ptx_run
     _poison_shared(monkeypatch)
     REFERENCES["前缀和"](ptx_run(emulated))
 

@@ -1,4 +1,4 @@
-"""Adversarial QA, numerics: the math, operator and conversion builtins of
+"""Numerics: the math, operator and conversion builtins of
 LANGUAGE.md §6 applied to edge-case inputs (±0, ±1, tiny, huge, ties,
 integer extremes, negative dividends, shift amounts past 31, atan2 in every
 quadrant, …) in compute kernels written from LANGUAGE.md, run on WGSL
@@ -24,24 +24,21 @@ from __future__ import annotations
 import functools
 import math
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from references import grid
-from test_ptx_programs import PTXAS
-from test_ptx_runtime import _upload, emulated
-from wgpu_device import run_entry, validate
+from support.references import grid
+from support.ptx_runner import PTXAS
+from support.ptx_runner import emulated, upload
+from support.wgpu_device import run_entry, validate
 from zhuose.compiler import ir
 from zhuose.compiler.backends import translate
 from zhuose.compiler.workspace import Workspace
-
-sys.path.insert(0, str(Path(__file__).resolve().parent / "metal_shim"))
-from host import prepare, results  # noqa: E402
-from runner import CLANG, Kernel, Runner  # noqa: E402
+from support.metal_shim.host import prepare, results  # noqa: E402
+from support.metal_shim.runner import CLANG, Kernel, Runner  # noqa: E402
 
 TARGETS = ["wgsl", "msl", "ptx"]
 HEAD = "寻观「点染」之「点染本」之书。\n\n"
@@ -1064,7 +1061,7 @@ def run_ptx(name: str) -> dict:
     checked = ws.check(path)
     modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
     resources = {d.name: d for m in modules for d in m.decls if isinstance(d, ir.Resource)}
-    out = emulated(result.text, info, {key: _upload(data[n], resources[n]) for n, key in used.items()},
+    out = emulated(result.text, info, {key: upload(data[n], resources[n]) for n, key in used.items()},
                    grid(k["groups"]))
     return {n: np.frombuffer(out[key][:data[n].nbytes], dtype=data[n].dtype).reshape(data[n].shape)
             for n, key in used.items() if resources[n].kind == "storage" and resources[n].access != "只读"}

@@ -23,7 +23,7 @@ from typing import Callable
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
 ERRORS = SAMPLES / "错误"          # error samples and their helpers: 检查's evidence, not ours
 

@@ -1,4 +1,4 @@
-"""QA I3: the documentation as a newcomer reads it.
+"""The documentation as a newcomer reads it.
 
 README.md, ARCHITECTURE.md, docs/*.md, samples/README.md and every `--help`
 are read as promises: each inline example is wrapped in a minimal program and
@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from frontend_util import LANGUAGE_SUM, PRELUDE, SEED_DOUBLE, check_text, write
+from support.frontend import LANGUAGE_SUM, PRELUDE, SEED_DOUBLE, check_text, write
 from zhuose.compiler.backends import translate
 from zhuose.compiler.workspace import Workspace
 
