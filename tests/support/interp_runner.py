@@ -6,30 +6,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from zhuose.compiler import ir
+from support.references import entry_buffers, read_back
 from zhuose.compiler.interp import run
 from zhuose.compiler.runtime.wgpu import buffer_for
-from zhuose.compiler.valid.stages import entry_resources
 from zhuose.compiler.workspace import Workspace
 
 
 def interpret(ws, path, entry: str, data: dict, groups, textures=(), **options) -> dict:
     """A runner of support/references.py: the sample on the reference interpreter."""
-    checked = ws.check(path)
-    modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
-    decl = next(d for d in checked.module.decls if isinstance(d, ir.Entry) and d.name == entry)
-    resources = [r for r in entry_resources(modules, decl.function) if r.kind in ("storage", "uniform")]
-    assert sorted(r.name for r in resources) == sorted(data), "给出的缓冲与入口用到的不一致"
+    resources = entry_buffers(ws, path, entry, data)
     buffers = {(r.group, r.binding): buffer_for(r, np.ascontiguousarray(data[r.name]).tobytes()).data
                for r in resources}
     images = {(g, b): t for g, b, t in textures if isinstance(t, np.ndarray)}
-    out = run(ws, path, entry, buffers, groups, textures=images, **options)
-    arrays = {}
-    for r in resources:
-        if (r.group, r.binding) in out:
-            a = data[r.name]
-            arrays[r.name] = np.frombuffer(out[(r.group, r.binding)][:a.nbytes], dtype=a.dtype).reshape(a.shape)
-    return arrays
+    return read_back(resources, data, run(ws, path, entry, buffers, groups, textures=images, **options))
 
 
 

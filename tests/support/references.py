@@ -63,6 +63,29 @@ def grid(groups) -> tuple[int, int, int]:
 # ---------------------------------------------------------------- helpers
 
 
+def entry_buffers(ws, path: Path, entry: str, data: dict) -> list:
+    """The storage and uniform resources `entry` of the source at `path`
+    reaches, in binding order; `data` must give exactly those."""
+    from zhuose.compiler import ir
+    from zhuose.compiler.valid.stages import entry_resources
+    checked = ws.check(path)
+    modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
+    decl = next(d for d in checked.module.decls if isinstance(d, ir.Entry) and d.name == entry)
+    resources = [r for r in entry_resources(modules, decl.function) if r.kind in ("storage", "uniform")]
+    assert sorted(r.name for r in resources) == sorted(data), "给出的缓冲与入口用到的不一致"
+    return resources
+
+
+def read_back(resources: list, data: dict, out: dict) -> dict:
+    """The buffers a run wrote back, by name, each shaped like its input array."""
+    arrays = {}
+    for r in resources:
+        if (r.group, r.binding) in out:
+            a = data[r.name]
+            arrays[r.name] = np.frombuffer(out[(r.group, r.binding)][:a.nbytes], dtype=a.dtype).reshape(a.shape)
+    return arrays
+
+
 def rng(seed=1):
     return np.random.default_rng(seed)
 

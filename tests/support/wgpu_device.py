@@ -13,13 +13,11 @@ import sys
 import numpy as np
 import pytest
 
-from support.references import grid
+from support.references import entry_buffers, grid, read_back
 from support.tint import tint_validate
-from zhuose.compiler import ir
 from zhuose.compiler.backends import translate
 from zhuose.compiler.runtime.wgpu import (WebGPUError, buffer_for, create_module, open_device,
                                           required_features, run_compute)
-from zhuose.compiler.valid.stages import entry_resources
 
 
 def _unavailable(reason: str):
@@ -63,11 +61,7 @@ def run_entry(ws, path, entry: str, data: dict, groups, textures=()) -> dict:
     device_for(result.text)
     tint_validate(result.text)
     function = next(e.function for e in result.entries if e.item == entry)
-    checked = ws.check(path)
-    modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
-    decl = next(d for d in checked.module.decls if isinstance(d, ir.Entry) and d.name == entry)
-    resources = [r for r in entry_resources(modules, decl.function) if r.kind in ("storage", "uniform")]
-    assert sorted(r.name for r in resources) == sorted(data), "给出的缓冲与入口用到的不一致"
+    resources = entry_buffers(ws, path, entry, data)
     buffers = [buffer_for(r, np.ascontiguousarray(data[r.name]).tobytes()) for r in resources]
     others = [(group, binding, lambda device, r=resource: _texture_resource(device, r))
               for group, binding, resource in textures]
@@ -75,12 +69,7 @@ def run_entry(ws, path, entry: str, data: dict, groups, textures=()) -> dict:
         out = run_compute(result.text, function, buffers, grid(groups), others)
     except WebGPUError as err:
         pytest.fail(f"{err}\n--- WGSL ---\n{result.text}")
-    arrays = {}
-    for r in resources:
-        if (r.group, r.binding) in out:
-            a = data[r.name]
-            arrays[r.name] = np.frombuffer(out[(r.group, r.binding)][:a.nbytes], dtype=a.dtype).reshape(a.shape)
-    return arrays
+    return read_back(resources, data, out)
 
 
 def render(wgsl: str, vertex: str, fragment: str, size: int, vertex_count: int, *,
