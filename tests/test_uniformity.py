@@ -6,14 +6,23 @@ close variant it must accept — whose WGSL naga and Tint accept too."""
 from __future__ import annotations
 
 import os
+import re
+import subprocess
+import sys
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from zhuose.compiler.backends import translate
 from zhuose.compiler.workspace import Workspace
 
-from support.tint import tint_errors
-from support.wgpu_device import validate
+from test_ptx_programs import PTXAS, execute
+from tint_judge import tint_errors
+from wgpu_device import run_entry, validate
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "metal_shim"))
+from runner import CLANG, check  # noqa: E402
 
 HEAD = """寻观「点染」之「点染本」之书。
 
@@ -176,12 +185,101 @@ def test_and_with_a_subgroup_operation_on_the_right_is_not_short_circuit(tmp_pat
     assert "(序 > 三) & (subgroupAdd" in text.replace("号", "序") or " & (subgroupAdd" in text
 
 
-def test_an_entry_struct_mixing_uniform_and_varying_inputs_is_varying_as_a_whole(tmp_path):
-    struct = "「输入」即「组类」【「组」乃「工作组号」也，「序」乃「局部调用序」也】也。\n\n"
-    text = kernel("输入", f"　若「号」中「组」中「零」大于「界」则{BARRIER}否则「元」", struct)
-    refused(tmp_path, text, BARRIER, "「号」的字段「序」", "按整体算")
-    struct = "「输入」即「组类」【「组」乃「工作组号」也，「大小」乃「子组大小」也】也。\n\n"
-    accepted(tmp_path, kernel("输入", f"　若「号」中「组」中「零」大于「界」则{BARRIER}否则「元」", struct))
+MIXED = "「输入」即「组类」【「组」乃「工作组号」也，「序」乃「局部调用序」也】也。\n\n"
+#: a condition on the uniform field, then each invocation writes 1000·组 + 序 at its global index
+ON_THE_GROUP = (f"　若「号」中「组」中「零」大于（「新无三二」于「零」）则{BARRIER}否则「元」；\n"
+                "　「写数组」于「数据」于（（「号」中「组」中「零」）乘（「新无三二」于「六四」）加（「号」中「序」））"
+                "于（（「号」中「组」中「零」）乘（「新无三二」于「一零零零」）加（「号」中「序」））")
+
+
+def test_a_varying_field_of_an_entry_struct_is_varying(tmp_path):
+    text = kernel("输入", f"　若「号」中「序」大于「界」则{BARRIER}否则「元」", MIXED)
+    refused(tmp_path, text, BARRIER, "「号」的字段「序」是入口输入「局部调用序」")
+
+
+def test_an_entry_struct_used_whole_is_varying_as_a_whole(tmp_path):
+    """Used whole, the struct stays one WGSL value, which WGSL judges as a whole."""
+    text = kernel("输入", f"　令「x」为「号」而\n　若「x」中「组」中「零」大于「界」则{BARRIER}否则「元」", MIXED)
+    refused(tmp_path, text, BARRIER, "「号」的字段「序」是入口输入「局部调用序」")
+
+
+def test_a_uniform_field_of_an_entry_struct_with_varying_ones_is_uniform(tmp_path):
+    """WGSL judges an entry parameter struct as a whole; the writer passes the fields as
+    parameters of their own when uniformity relies on one of them."""
+    text = accepted(tmp_path, kernel("输入", ON_THE_GROUP, MIXED))
+    assert "fn 核(@builtin(workgroup_id) 组: vec3<u32>, @builtin(local_invocation_index) 序: u32) {" in text
+    ws = Workspace(tmp_path)
+    out = run_entry(ws, tmp_path / "程序。着色器。豫", "核入口", {"数据": np.zeros(3 * 64, np.uint32)}, 3)["数据"]
+    np.testing.assert_array_equal(out, [1000 * (i // 64) + i % 64 for i in range(3 * 64)])
+
+
+def test_an_entry_struct_whose_uniformity_nothing_relies_on_stays_one_parameter(tmp_path):
+    text = accepted(tmp_path, kernel("输入", "　「写数组」于「数据」于（「号」中「序」）于（「号」中「组」中「零」）", MIXED))
+    assert "fn 核(号: 输入) {" in text
+
+
+#: each invocation stores its input in 共, the workgroup meets, then all branch on 共[界]
+SHARE = "　「写共享数组」于「共」于「号」于（「读数组」于「数据」于「号」）；\n"
+AFTER_BARRIER = (SHARE + f"　{BARRIER}；\n"
+                 f"　若「读共享数组」于「共」于「界」大于「界」\n"
+                 f"　则（{BARRIER}；「写数组」于「数据」于「号」于（「读共享数组」于「共」于「界」加「号」））\n"
+                 "　否则「写数组」于「数据」于「号」于「界」")
+
+
+def test_a_workgroup_read_right_after_a_barrier_is_uniform(tmp_path):
+    """WGSL reads it with workgroupUniformLoad (naga and Tint accept it); MSL and PTX wait at a
+    barrier after the read too, so no invocation writes there before all have read it."""
+    text = accepted(tmp_path, kernel("局部调用序", AFTER_BARRIER))
+    assert text.count("workgroupUniformLoad(&共[界])") == 1, text      # the read in the branch stays plain
+    ws = Workspace(tmp_path)
+    for d3 in (10, 1):
+        data = np.arange(64, dtype=np.uint32) * 7
+        data[3] = d3
+        out = run_entry(ws, tmp_path / "程序。着色器。豫", "核入口", {"数据": data.copy()}, 1)["数据"]
+        expected = d3 + np.arange(64) if d3 > 3 else np.full(64, 3)
+        np.testing.assert_array_equal(out, expected)
+    path = tmp_path / "程序。着色器。豫"
+    msl = translate(ws, path, "msl").text
+    assert "const auto 临时 = 共[界];\n  threadgroup_barrier(mem_flags::mem_threadgroup);\n  if (临时 > 界)" in msl, msl
+    if CLANG is None:
+        sys.stderr.write("跳过 MSL 的 clang 检查：没有 clang++\n")
+    else:
+        assert not check({"msl": msl})
+    ptx = translate(ws, path, "ptx")
+    assert re.search(r"ld\.shared\.u32 %r\d+, \[\w+\+12\];\n\tbar\.sync 0;\n\tsetp\.gt\.u32", ptx.text), ptx.text
+    assemble(tmp_path, ptx)
+    for d3 in (10, 1):
+        data = np.arange(64, dtype=np.uint32) * 7
+        data[3] = d3
+        out = execute(ptx, {(0, 0): data}, 1)[(0, 0)]
+        np.testing.assert_array_equal(out, d3 + np.arange(64) if d3 > 3 else np.full(64, 3))
+
+
+def assemble(tmp_path, result) -> None:
+    """ptxas accepts the PTX (a skip line where ptxas is missing)."""
+    if PTXAS is None:
+        sys.stderr.write("跳过 ptxas 检查：没有 ptxas\n")
+        return
+    (tmp_path / "k.ptx").write_text(result.text, encoding="ascii")
+    done = subprocess.run([PTXAS, "-arch=sm_80", "--warning-as-error", str(tmp_path / "k.ptx"), "-o",
+                           str(tmp_path / "k.cubin")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and not done.stderr.strip(), done.stderr
+
+
+STORAGE_BARRIER = "「存储屏障」于「元」"
+
+
+@pytest.mark.parametrize("body", [
+    SHARE + f"　若「读共享数组」于「共」于「界」大于「界」则{STORAGE_BARRIER}否则「元」",
+    SHARE + f"　{BARRIER}；\n　「写共享数组」于「共」于「号」于「号」；\n"
+    f"　若「读共享数组」于「共」于「界」大于「界」则{STORAGE_BARRIER}否则「元」",
+    SHARE + f"　{BARRIER}；\n　若「读共享数组」于「共」于「号」大于「界」则{STORAGE_BARRIER}否则「元」",   # names 「号」
+    SHARE + f"　{BARRIER}；\n　令「环」为得「k」而若「k」小于「界」则「环」于（「k」加（「新无三二」于「一」））否则「元」而\n"
+    f"　「环」于（「新无三二」于「零」）；\n　若「读共享数组」于「共」于「界」大于「界」则{STORAGE_BARRIER}否则「元」",
+], ids=["no barrier before", "a write between", "a varying index", "a loop between"])
+def test_a_workgroup_read_not_right_after_a_barrier_is_varying(tmp_path, body):
+    named = ("「号」是入口输入「局部调用序」",) if "于「号」大于" in body else ("工作组变量", "紧跟「工作组屏障」读")
+    refused(tmp_path, kernel("局部调用序", body), STORAGE_BARRIER, *named)
 
 
 def test_one_mistake_one_message_through_nested_branches(tmp_path):

@@ -41,6 +41,7 @@ class ModuleInfo:
     reachable: dict[str, list[Key]] = field(default_factory=dict)   # entry name → functions it runs
     workgroup: dict[str, list[Key]] = field(default_factory=dict)   # entry name → workgroup variables it uses
     known: KnownValues | None = None  # constant-expression values, evaluated on demand
+    uniform_proofs: set = field(default_factory=set)   # uniform values WGSL must be shown (uniformity.py)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
@@ -67,9 +68,13 @@ def constant_values(info: ModuleInfo) -> None:
 def uniform_control_flow(info: ModuleInfo) -> None:
     """Barriers, subgroup operations, derivatives … only where the whole group
     runs (uniformity.py), in every function the file translates: its own and
-    its imports' (each module after the modules it imports)."""
+    its imports' (each module after the modules it imports).  The proofs its
+    requirements rely on tell the WGSL writer which entry structs to pass field
+    by field and which workgroup reads to make with workgroupUniformLoad."""
     for i in range(len(info.modules)):
-        info.diagnostics += uniformity_problems(info.modules[:i + 1], info.sources)
+        problems, proofs = uniformity_problems(info.modules[:i + 1], info.sources)
+        info.diagnostics += problems
+        info.uniform_proofs |= proofs
 
 
 STEPS = [call_graph, stage_rules, uniform_control_flow, constant_values]

@@ -36,10 +36,13 @@ UNIFORM_INPUTS = frozenset("工作组号 工作组数".split())
 #: … and one a compute dispatch shares (a fragment's subgroup size may vary, as WGSL says)
 UNIFORM_COMPUTE_INPUTS = frozenset({"子组大小"})
 #: builtins whose result varies even when their arguments do not (memory others may write)
-VARYING_READS = {"读共享数组": "工作组变量", "原子读": "原子", "原子加": "原子", "原子最大": "原子",
+VARYING_READS = {"读共享数组": "工作组变量", "读共享": "工作组变量", "原子读": "原子", "原子加": "原子", "原子最大": "原子",
                  "原子最小": "原子", "原子存": "原子"}
 #: reads whose result is varying only from a read-write storage buffer
 STORAGE_READS = frozenset("读数组 读存储".split())
+#: workgroup reads that are uniform right after this barrier
+UNIFORM_LOADS, SYNC = frozenset({"读共享数组", "读共享"}), "工作组屏障"
+LOAD_FIX = "（要它一致：在一致控制流里紧跟「工作组屏障」读，下标一致，其间不写内存、不调用函数）"
 
 
 def astuple_span(source: "Source") -> tuple:
@@ -49,6 +52,12 @@ def astuple_span(source: "Source") -> tuple:
 def requires_uniform(builtin: str) -> bool:
     """Barriers, subgroup and subgroup-matrix calls, derivatives, implicit-LOD sampling (the registry's word)."""
     return registry.needs_uniform_control(builtin)
+
+
+def may_write(builtin: str) -> bool:
+    """Writes memory or synchronises (the registry's effect); a builtin it does not know may."""
+    b = registry.get(builtin)
+    return b is None or b.effect
 
 
 @dataclass(frozen=True)
@@ -68,13 +77,17 @@ class Taint:
     varies even within one subgroup (every `sub` is also a `source`: a subgroup
     operation's result varies only between subgroups); `params` are the
     function's parameters it depends on; `cond` and `sub_cond` are the spans of
-    the conditions that made control flow so, at each scope."""
+    the conditions that made control flow so, at each scope.  `proofs` are
+    the uniform values WGSL would not see as uniform unless translated so
+    (a uniform field of a mixed entry parameter struct, a workgroup read
+    after a barrier): the ones a requirement relies on are translated so."""
 
     source: Source | None = None
     params: frozenset = frozenset()
     cond: tuple | None = None
     sub: Source | None = None
     sub_cond: tuple | None = None
+    proofs: frozenset = frozenset()
 
     def join(self, other: "Taint") -> "Taint":
         if other == UNIFORM:
@@ -83,7 +96,8 @@ class Taint:
             return other
         source, cond = (self.source, self.cond) if self.source else (other.source, other.cond)
         sub, sub_cond = (self.sub, self.sub_cond) if self.sub else (other.sub, other.sub_cond)
-        return Taint(source, self.params | other.params, cond or self.cond or other.cond, sub, sub_cond)
+        return Taint(source, self.params | other.params, cond or self.cond or other.cond, sub, sub_cond,
+                     self.proofs | other.proofs)
 
     @property
     def varying(self) -> bool:
@@ -91,7 +105,7 @@ class Taint:
 
     def value(self) -> "Taint":
         """As a value: the control flow's uniformity without its conditions."""
-        return Taint(self.source, self.params, None, self.sub)
+        return Taint(self.source, self.params, None, self.sub, proofs=self.proofs)
 
     def at(self, scope: str) -> Source | None:
         """Why it varies at `scope` (WORKGROUP or SUBGROUP), or None."""
@@ -99,6 +113,16 @@ class Taint:
 
     def cond_at(self, scope: str) -> tuple | None:
         return self.sub_cond if scope == SUBGROUP else self.cond
+
+
+def field_proof(path: str, function: str, index: int, name: str) -> tuple:
+    """The proof that field `name` of entry parameter `index` is uniform on its own."""
+    return ("field", path, function, index, name)
+
+
+def load_proof(path: str, start: int, end: int) -> tuple:
+    """The proof that the workgroup read at [start, end) is uniform (read right after a barrier)."""
+    return ("load", path, start, end)
 
 
 def everywhere(source: Source) -> Taint:
@@ -183,6 +207,7 @@ class Analysis:
         self.sources = sources
         self.summaries: dict[tuple[str, str], Summary] = {}
         self.problems: dict[tuple[str, str], list[Problem]] = {}
+        self.proven: set = set()       # the proofs (field_proof, load_proof) some requirement relies on
         self.entries = {(m.path, d.function): d for m in modules for d in m.decls if isinstance(d, ir.Entry)}
 
     def summary(self, key: tuple[str, str]) -> Summary:
@@ -211,13 +236,15 @@ class FunctionWalk:
         self.quiet = 0
         self.cells: list[Cell] = []
         self.loops: list[dict] = []      # the active loops: {"fun", "cf", "args"}
+        self.mixed: set = set()          # entry struct parameters holding uniform and varying fields
+        self.synced = False              # a workgroup barrier ran, and nothing that writes since
 
     # ---------------------------------------------------------------- entry
 
     def run(self) -> Summary:
         env, cells = {}, {}
         for index, var in enumerate(self.decl.params):
-            env[var] = self._input(var) if self.entry else Taint(params=frozenset({index}))
+            env[var] = self._input(var, index) if self.entry else Taint(params=frozenset({index}))
             if is_cell(var.type):     # the caller's cell: what the function writes there, the caller sees
                 env[var] = cells[index] = Cell(env[var])
                 self.cells.append(cells[index])
@@ -227,18 +254,20 @@ class FunctionWalk:
                               if cell.taint != Taint(params=frozenset({index}))}
         return self.summary
 
-    def _input(self, var: ir.LocalVar):
-        """An entry parameter: an input, or a record of inputs, each uniform or not by its kind."""
-        if isinstance(var.type, TRecord):
-            parts = {name: self._input_taint(t, var, name) for name, t in var.type.fields}
-            varying = next((t for t in parts.values() if t.varying), None)
-            # WGSL judges an entry parameter struct as a whole: one varying field makes every field varying
-            if varying is None:
-                return Fields(parts)
-            whole = everywhere(Source(varying.source.what + "（WGSL 把入口参数结构按整体算）",
-                                      *astuple_span(varying.source)))
-            return Fields({name: whole for name in parts})
-        return self._input_taint(var.type, var, None)
+    def _input(self, var: ir.LocalVar, index: int):
+        """An entry parameter: an input, or a record of inputs, each uniform or not by its kind.
+        WGSL judges an entry parameter struct as a whole, so a uniform field of a
+        struct that also holds a varying one carries a proof: when a requirement
+        relies on it, the WGSL writer passes that struct's fields as parameters of their own."""
+        if not isinstance(var.type, TRecord):
+            return self._input_taint(var.type, var, None)
+        parts = {name: self._input_taint(t, var, name) for name, t in var.type.fields}
+        if any(t.varying for t in parts.values()):
+            self.mixed.add(var)
+            parts = {name: t if t.varying else Taint(proofs=frozenset({field_proof(self.path, self.decl.name,
+                                                                                   index, name)}))
+                     for name, t in parts.items()}
+        return Fields(parts)
 
     def _input_taint(self, t, var, field_name) -> Taint:
         alias = getattr(t, "alias", None)
@@ -257,10 +286,12 @@ class FunctionWalk:
 
     def _LocalRef(self, e, env, cf):
         value = env.get(e.var, UNIFORM)
-        return value
+        # a mixed entry struct used whole stays one WGSL value: varying as a whole
+        return flat(value) if e.var in self.mixed else value
 
     def _Project(self, e, env, cf):
-        base = self.expr(e.base, env, cf)
+        direct = isinstance(e.base, ir.LocalRef) and e.base.var in self.mixed
+        base = env.get(e.base.var, UNIFORM) if direct else self.expr(e.base, env, cf)
         if isinstance(base, Fields):
             part = base.parts.get(e.field if e.field is not None else e.index)
             if part is not None:
@@ -289,13 +320,14 @@ class FunctionWalk:
     def _If(self, e, env, cf):
         cond = flat(self.expr(e.cond, env, cf))
         span = (self.base + e.cond.start, self.base + e.cond.end)
-        inner = cf.join(Taint(cond.source, cond.params, span, cond.sub, span if cond.sub else None)
+        inner = cf.join(Taint(cond.source, cond.params, span, cond.sub, span if cond.sub else None, cond.proofs)
                         if cond != UNIFORM else UNIFORM)
-        before = self._cells()
+        before, synced = self._cells(), self.synced
         then = self.expr(e.then, env, inner)
-        after_then = self._cells()
+        after_then, synced_then, self.synced = self._cells(), self.synced, synced
         self._restore(before)
         other = self.expr(e.otherwise, env, inner) if e.otherwise is not None else UNIFORM
+        self.synced = self.synced and synced_then
         for cell, taint in after_then.items():
             cell.taint = cell.taint.join(taint)
         return cond.value().join(flat(then)).join(flat(other))
@@ -340,12 +372,26 @@ class FunctionWalk:
         out = UNIFORM
         for a in args:
             out = out.join(flat(a))
-        return out.join(self._varying_result(e))
+        load = self._uniform_load(e, out, cf)
+        self.synced = (name == SYNC and cf.at(WORKGROUP) is None) or (self.synced and not may_write(name))
+        return load if load is not None else out.join(self._varying_result(e))
+
+    def _uniform_load(self, e, index: Taint, cf: Taint) -> Taint | None:
+        """A workgroup read right after 「工作组屏障」 (nothing that writes in between), at a
+        uniform place, in uniform control flow: every invocation reads the same value.  Its
+        proof makes WGSL read it with workgroupUniformLoad, and the other writers wait at a
+        barrier after it, so no invocation writes there before all have read."""
+        if e.name not in UNIFORM_LOADS or not self.synced or flat(cf).varying or cf.params:
+            return None
+        if index.varying or index.params:
+            return None
+        return Taint(proofs=index.proofs | {load_proof(self.path, self.base + e.start, self.base + e.end)})
 
     def _varying_result(self, e) -> Taint:
         where = (self.path, self.base + e.start, self.base + e.end)
         if e.name in VARYING_READS:
-            return everywhere(Source(f"「{e.name}」读的是{VARYING_READS[e.name]}，别的调用可能正在写", *where))
+            fix = LOAD_FIX if e.name in UNIFORM_LOADS else ""
+            return everywhere(Source(f"「{e.name}」读的是{VARYING_READS[e.name]}，别的调用可能正在写{fix}", *where))
         if scope_of(e.name) == SUBGROUP:
             # uniform within its subgroup (as far as its arguments are: WGSL's analysis, and Tint, say no more)
             return Taint(Source(f"「{e.name}」的结果只在子组内一致，各子组不同", *where))
@@ -358,6 +404,7 @@ class FunctionWalk:
 
     def _function_call(self, e, args, cf):
         summary = self.analysis.summary((e.module, e.name))
+        self.synced = False       # it may write
         for scope, need in summary.requires.items():
             self._require(e, cf, Need(need.builtin, e.name, scope))
         for index, need in summary.uniform_params.items():
@@ -400,6 +447,7 @@ class FunctionWalk:
         parameters, its control flow and the cells settle, then walk it once more reporting."""
         loop = {"fun": fun, "cf": cf, "args": list(args)}
         self.loops.append(loop)
+        self.synced = False       # the body may run again after what it writes
         self.quiet += 1
         for _ in range(8):
             state = (loop["cf"], [flat(a) for a in loop["args"]], self._cells())
@@ -409,6 +457,7 @@ class FunctionWalk:
         self.quiet -= 1
         value = self.expr(fun.body, {**closure, **dict(zip(fun.params, loop["args"])), fun: found}, loop["cf"])
         self.loops.pop()
+        self.synced = False
         return flat(value).join(loop["cf"].value())
 
     # ---------------------------------------------------------------- requirements
@@ -418,10 +467,17 @@ class FunctionWalk:
         if source is not None:
             what = f"调用「{need.via}」（它用到「{need.builtin}」）" if need.via else f"「{need.builtin}」"
             self._report(e, what + MUST_RUN[need.scope], cf.cond_at(need.scope), source)
-        elif cf.params or self.entry is None:
+            return
+        self._relied_on(cf)
+        if cf.params or self.entry is None:
             self.summary.requires.setdefault(need.scope, need)
             for index in cf.params:
                 self._param_needs(index, need)
+
+    def _relied_on(self, taint: Taint) -> None:
+        """A requirement met thanks to `taint`'s proofs: the writers must make them hold."""
+        if not self.quiet:
+            self.analysis.proven |= taint.proofs
 
     def _param_needs(self, index: int, need: Need) -> None:
         known = self.summary.uniform_params.get(index)
@@ -432,6 +488,8 @@ class FunctionWalk:
         source = taint.at(need.scope)
         if source is not None:
             self._report(arg, what + MUST_AGREE[need.scope], None, source)
+        else:
+            self._relied_on(taint)
         for index in taint.params:
             self._param_needs(index, need)
 
@@ -451,8 +509,9 @@ class FunctionWalk:
         self.problems.append(Problem(start, end, what + why, related))
 
 
-def uniformity_problems(modules: list[ir.Module], sources: dict[str, str]) -> list[Diagnostic]:
-    """The uniformity mistakes in the last module's functions (the others are its imports)."""
+def uniformity_problems(modules: list[ir.Module], sources: dict[str, str]) -> tuple[list[Diagnostic], set]:
+    """The uniformity mistakes in the last module's functions (the others are its imports),
+    and the proofs (field_proof, load_proof) its requirements rely on."""
     module = modules[-1]
     analysis = Analysis(modules, sources)
     out = []
@@ -462,7 +521,7 @@ def uniformity_problems(modules: list[ir.Module], sources: dict[str, str]) -> li
             for p in analysis.problems.get((module.path, decl.name), []):
                 out.append(Diagnostic(module.path, p.start, p.end, p.message, decl.name, code=CODE,
                                       related=tuple(p.related)))
-    return out
+    return out, analysis.proven
 
 
 def local_uniformity(modules: list[ir.Module], sources: dict[str, str], path: str, decl: ir.Function) -> dict:

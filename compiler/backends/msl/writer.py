@@ -37,6 +37,7 @@ from ..targets import LENGTHS_SLOT, MSL
 from ..text import (DISCARD, INDENT, RETURN, Assign, Code, LoopExit, StatementWriter, float_text, narrow_float_text,
                     projected)
 from ...lower.effects import Effects
+from ...valid.uniformity import load_proof
 from ...lower.types import Scalar, head, is_unit, scalar
 from . import fragments
 from .builtins import BUILTINS, CELL, Special, Template
@@ -177,6 +178,7 @@ class MslWriter(StatementWriter):
         self.modules = modules = info.modules   # from the validation pass (compiler/valid/)
         self.own = info.module
         self.show = info.show
+        self.proofs = info.uniform_proofs
         self.diagnostics: list[Diagnostic] = []
         self.globals: dict[tuple[str, str], str] = {}
         self.decls: dict[tuple[str, str], ir.Decl] = {}
@@ -1017,7 +1019,12 @@ class MslWriter(StatementWriter):
                                      fragments.UNAVAILABLE.get(e.name) or f"金属目标没有「{e.name}」的写法")
         if isinstance(spec, Special):
             return getattr(self, "_builtin_" + spec.method)(e)
-        return self.apply(spec, e, self.arguments(e.args))
+        code = self.apply(spec, e, self.arguments(e.args))
+        if load_proof(self.path, self.base + e.start, self.base + e.end) in self.proofs:
+            # a uniform workgroup read (valid/uniformity.py): no one writes before all have read
+            code = self._spill(code)
+            self.line(f"{BUILTINS['工作组屏障'].text};")
+        return code
 
     def apply(self, template: Template, call: ir.Call, args: list[Code | None]) -> Code:
         result = self.type_text(call.type, (call.start, call.end)) if "{R}" in template.text else ""

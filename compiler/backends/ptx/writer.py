@@ -20,6 +20,7 @@ from ...diagnostics import TRANSLATION, Diagnostic
 from ...types import TCon, TRecord, Type
 from .. import EntryInfo, Translation
 from ...lower.effects import Effects
+from ...valid.uniformity import load_proof
 from ...lower.types import concrete, is_unit
 from ..names import target_name
 from .layout import layout_of, memory_leaves, round_up, stride_of
@@ -128,6 +129,7 @@ class Writer:
         self.decls = info.decls
         self.diagnostics: list[Diagnostic] = []
         self.known = info.known
+        self.proofs = info.uniform_proofs
         self.effects = Effects(self.modules)
 
     # ------------------------------------------------------------ module
@@ -575,7 +577,10 @@ class Writer:
         if number is not None:
             return Value(t, [self.immediate(leaves(t)[0], number)])
         args = [self.value(a, env) for a in e.args]
-        return Value(t, emitter(self, e, args))
+        value = Value(t, emitter(self, e, args))
+        if load_proof(self.site.path, self.site.decl.start + e.start, self.site.decl.start + e.end) in self.proofs:
+            self.emit(BARRIER)    # a uniform workgroup read (valid/uniformity.py): no one writes before all have read
+        return value
 
     def _logic(self, e: ir.Call, env) -> Value:
         """且 and 或 evaluate their right side only when needed (WGSL && and ||);

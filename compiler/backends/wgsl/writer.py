@@ -24,7 +24,7 @@ from ..text import (DISCARD, INDENT, RETURN, Assign, Code, Discard, LoopExit, St
 from .builtins import BUILTINS, UNAVAILABLE_TYPES
 from ...valid.stages import workgroup_variables
 from ...valid import registry
-from ...valid.uniformity import requires_uniform
+from ...valid.uniformity import field_proof, load_proof, requires_uniform
 from ...valid.consteval import ConstEvaluator, KnownValues, is_abstract, scalar_of
 from .layout import buffer_problem
 from ...lower.effects import Effects
@@ -88,6 +88,7 @@ class Writer(StatementWriter):
         self.modules = info.modules            # from the validation pass (compiler/valid/)
         self.own = info.module
         self.show = info.show                  # types in 豫言 syntax, for messages
+        self.proofs = info.uniform_proofs      # uniform values Tint must be shown (valid/uniformity.py)
         self.diagnostics: list[Diagnostic] = []
         self.uses_f16 = False
         self.uses_subgroups = False
@@ -111,6 +112,7 @@ class Writer(StatementWriter):
         self.bound: dict[int, Code | None] = {}
         self.loops: dict[int, list[tuple[ir.LocalVar, object]]] = {}
         self.known: dict[int, object] = {}
+        self.split: dict[int, dict[str, Code]] = {}     # entry struct parameter → its fields' own parameters
 
     # ------------------------------------------------------------ output
 
@@ -414,7 +416,7 @@ class Writer(StatementWriter):
     def _begin_item(self) -> None:
         self.lines, self.depth = [], 0
         self.scope = self.global_names.fork()
-        self.bound, self.loops, self.known = {}, {}, {}
+        self.bound, self.loops, self.known, self.split = {}, {}, {}, {}
 
     def _evaluate(self, e: ir.Expr) -> None:
         """Report const-expressions WebGPU would reject; remember known values."""
@@ -463,7 +465,8 @@ class Writer(StatementWriter):
             key = self._struct_key(p.type) if isinstance(r, TRecord) else None
             for field, ft in r.fields if key is not None and bound is not None else ():
                 if ft.alias == "局部调用序":
-                    return f"{bound.text}.{self.structs[key][2][field]}"
+                    own = self.split.get(id(p), {}).get(field)
+                    return own.text if own is not None else f"{bound.text}.{self.structs[key][2][field]}"
         name = self.scope.claim("yy_序")
         params.append(f"@builtin(local_invocation_index) {name}: u32")
         return name
@@ -471,9 +474,12 @@ class Writer(StatementWriter):
     def _parameters(self, decl: ir.Function, entry: ir.Entry | None) -> list[str]:
         out = []
         location = sum(self._location_fields(p.type) for p in decl.params) if entry else 0
-        for p in decl.params:
+        for index, p in enumerate(decl.params):
             if is_unit(p.type):
                 self.bound[id(p)] = None
+                continue
+            if entry is not None and self._relies_on_a_field(decl, index, p):
+                out += self._field_parameters(p)
                 continue
             span = (p.start, p.end)
             if head(p.type) in NOT_PARAMETERS:
@@ -487,6 +493,27 @@ class Writer(StatementWriter):
             if entry is not None and self._struct_key(p.type) is None:
                 attrs, location = self._io_attributes(p.type, {(entry.stage, "入")}, location)
             out.append(f"{attrs}{name}: {t}")
+        return out
+
+    def _relies_on_a_field(self, decl: ir.Function, index: int, p: ir.LocalVar) -> bool:
+        """Whether uniformity relies on a uniform field of this entry struct parameter,
+        which WGSL would judge varying with the struct's varying fields."""
+        key = self._struct_key(p.type)
+        return key is not None and any(field_proof(self.path, decl.name, index, name) in self.proofs
+                                       for name, _ in self.structs[key][0].type.fields)
+
+    def _field_parameters(self, p: ir.LocalVar) -> list[str]:
+        """An entry struct's fields as parameters of their own (all are builtins: a
+        compute entry's), the struct rebuilt from them where it is used whole."""
+        key = self._struct_key(p.type)
+        decl, name, fields = self.structs[key]
+        own = {field: Code(self.scope.claim(fields[field])) for field, _ in decl.type.fields}
+        self.split[id(p)] = own
+        self.bound[id(p)] = Code(f"{name}({', '.join(c.text for c in own.values())})")
+        out = []
+        for field, t in decl.type.fields:
+            attrs, _ = self._io_attributes(t, {("计算", "入")}, 0)
+            out.append(f"{attrs}{own[field].text}: {self.type_text(t, (p.start, p.end))}")
         return out
 
     def _location_fields(self, t) -> int:
@@ -738,6 +765,8 @@ class Writer(StatementWriter):
         return None
 
     def _Project(self, e: ir.Project) -> Code:
+        if isinstance(e.base, ir.LocalRef) and id(e.base.var) in self.split:
+            return self.split[id(e.base.var)][e.field]
         base = self.expr(e.base)
         t = deep_resolve(e.base.type)
         if e.field is not None:
@@ -811,7 +840,7 @@ class Writer(StatementWriter):
 
     def _form_index(self, e, spec) -> Code:
         a, i = self.operands(e.args)
-        return Code(f"{a.operand()}[{i.text}]")
+        return self._maybe_uniform_load(e, Code(f"{a.operand()}[{i.text}]"))
 
     def _form_store_index(self, e, spec) -> None:
         a, i, v = self.operands(e.args)
@@ -819,7 +848,14 @@ class Writer(StatementWriter):
 
     def _form_load(self, e, spec) -> Code:
         (a,) = self.operands(e.args)
-        return a
+        return self._maybe_uniform_load(e, a)
+
+    def _maybe_uniform_load(self, e: ir.Call, place: Code) -> Code:
+        """A workgroup read the uniformity analysis relies on (right after a barrier):
+        workgroupUniformLoad, whose value Tint knows to be uniform."""
+        if load_proof(self.path, self.base + e.start, self.base + e.end) not in self.proofs:
+            return place
+        return Code(f"workgroupUniformLoad(&{place.operand()})")
 
     def _form_store(self, e, spec) -> None:
         a, v = self.operands(e.args)
