@@ -17,6 +17,7 @@ import pytest
 from zhuose.compiler.backends import translate
 from zhuose.compiler.workspace import Workspace
 
+from test_interp import interpret
 from test_ptx_programs import PTXAS, execute
 from tint_judge import tint_errors
 from wgpu_device import run_entry, validate
@@ -179,10 +180,33 @@ def test_the_mask_of_a_shuffle_must_be_uniform(tmp_path):
     accepted(tmp_path, kernel("子组调用序", "　「写数组」于「数据」于「号」于（「子组异或洗牌」于「号」于「界」）"))
 
 
-def test_and_with_a_subgroup_operation_on_the_right_is_not_short_circuit(tmp_path):
-    body = "　若（「号」大于「界」）且（（「子组求和」于「号」）大于「界」）则「写数组」于「数据」于「号」于「号」否则「元」"
-    text = accepted(tmp_path, kernel("局部调用序", body))
-    assert "(序 > 三) & (subgroupAdd" in text.replace("号", "序") or " & (subgroupAdd" in text
+#: 「且」 short-circuits: its right side runs where the left is 阳 (every target, and the reference interpreter)
+RIGHT_SUM = "（「子组求和」于「号」）大于「界」"
+RIGHT_HELPER = "「合过」于「号」"
+SUM_ABOVE = "「合过」乃化「无三二」为「爻」者也。\n「合过」者得「n」而（「子组求和」于「n」）大于「界」也。\n\n"
+
+
+@pytest.mark.parametrize("right", [RIGHT_SUM, RIGHT_HELPER], ids=["子组求和", "调用"])
+def test_and_with_a_subgroup_operation_on_the_right_runs_it_under_the_left(tmp_path, right):
+    body = f"　若（「号」大于「界」）且（{right}）则「写数组」于「数据」于「号」于「号」否则「元」"
+    needle = "「子组求和」于「号」）大于" if right == RIGHT_SUM else RIGHT_HELPER
+    must = "「子组求和」须在子组内一致" if right == RIGHT_SUM else "调用「合过」（它用到「子组求和」）须在子组内一致"
+    refused(tmp_path, kernel("局部调用序", body, SUM_ABOVE), needle, must, "条件“「号」大于「界」”各异",
+            "局部调用序")
+
+
+@pytest.mark.parametrize("right", [RIGHT_SUM, RIGHT_HELPER], ids=["子组求和", "调用"])
+def test_and_with_a_subgroup_operation_on_the_right_of_a_uniform_left_is_accepted(tmp_path, right):
+    """The right side is reached by the whole subgroup: Tint accepts it; the interpreter
+    and the GPU agree on the subgroup sum."""
+    body = (f"　「写数组」于「数据」于「号」于（若（「界」大于（「新无三二」于「二」））且（{right}）"
+            "则「号」否则「界」）")
+    accepted(tmp_path, kernel("局部调用序", body, SUM_ABOVE))
+    ws = Workspace(tmp_path)
+    out = run_entry(ws, tmp_path / "程序。着色器。豫", "核入口", {"数据": np.zeros(64, np.uint32)}, 1)["数据"]
+    expected = interpret(ws, tmp_path / "程序。着色器。豫", "核入口", {"数据": np.zeros(64, np.uint32)}, 1)["数据"]
+    np.testing.assert_array_equal(out, expected)
+    assert (out == np.arange(64)).any()
 
 
 MIXED = "「输入」即「组类」【「组」乃「工作组号」也，「序」乃「局部调用序」也】也。\n\n"

@@ -40,6 +40,8 @@ VARYING_READS = {"读共享数组": "工作组变量", "读共享": "工作组�
                  "原子最小": "原子", "原子存": "原子"}
 #: reads whose result is varying only from a read-write storage buffer
 STORAGE_READS = frozenset("读数组 读存储".split())
+#: builtins whose right operand runs only when the left one does not decide
+SHORT_CIRCUIT = frozenset({"且", "或"})
 #: workgroup reads that are uniform right after this barrier
 UNIFORM_LOADS, SYNC = frozenset({"读共享数组", "读共享"}), "工作组屏障"
 LOAD_FIX = "（要它一致：在一致控制流里紧跟「工作组屏障」读，下标一致，其间不写内存、不调用函数）"
@@ -319,9 +321,7 @@ class FunctionWalk:
 
     def _If(self, e, env, cf):
         cond = flat(self.expr(e.cond, env, cf))
-        span = (self.base + e.cond.start, self.base + e.cond.end)
-        inner = cf.join(Taint(cond.source, cond.params, span, cond.sub, span if cond.sub else None, cond.proofs)
-                        if cond != UNIFORM else UNIFORM)
+        inner = self._under(e.cond, cond, cf)
         before, synced = self._cells(), self.synced
         then = self.expr(e.then, env, inner)
         after_then, synced_then, self.synced = self._cells(), self.synced, synced
@@ -331,6 +331,24 @@ class FunctionWalk:
         for cell, taint in after_then.items():
             cell.taint = cell.taint.join(taint)
         return cond.value().join(flat(then)).join(flat(other))
+
+    def _under(self, cond_expr, cond: Taint, cf: Taint) -> Taint:
+        """The control flow where `cond_expr`, of uniformity `cond`, decides what runs."""
+        if cond == UNIFORM:
+            return cf
+        span = (self.base + cond_expr.start, self.base + cond_expr.end)
+        return cf.join(Taint(cond.source, cond.params, span, cond.sub, span if cond.sub else None, cond.proofs))
+
+    def _short_circuit(self, e, env, cf):
+        """「且」「或」: the right side runs only where the left does not decide (on every
+        target and in the reference interpreter), so under the left side as a condition."""
+        left = flat(self.expr(e.args[0], env, cf))
+        before, synced = self._cells(), self.synced
+        right = flat(self.expr(e.args[1], env, self._under(e.args[0], left, cf)))
+        for cell, taint in before.items():
+            cell.taint = cell.taint.join(taint)
+        self.synced = self.synced and synced
+        return left.value().join(right)
 
     def _cells(self) -> dict:
         return {cell: cell.taint for cell in self.cells}
@@ -344,6 +362,8 @@ class FunctionWalk:
     def _Call(self, e, env, cf):
         if e.kind == "local":
             return self._local_call(e, env, cf)
+        if e.kind == "builtin" and e.name in SHORT_CIRCUIT and len(e.args) == 2:
+            return self._short_circuit(e, env, cf)
         args = [self.expr(a, env, cf) for a in e.args]
         if e.kind == "function":
             return self._function_call(e, args, cf)
