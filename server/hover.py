@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..compiler import ir
 from ..compiler.backends import BY_NAME
 from ..compiler.check.expressions import substitute
-from ..compiler.valid.uniformity import CODE, describe, local_uniformity
+from ..compiler.valid.uniformity import CODES, describe, local_uniformity
 from ..compiler.types import INT_LIT, KIND, TError, TFun, Type, deep_resolve, resolve
 from ..compiler import query
 from ..compiler.query import Occurrence, Symbol
@@ -79,7 +79,7 @@ class HoverWriter:
         if not isinstance(self.decl, ir.Function) or self.decl.body is None:
             return None
         ws, checked = self.project.ws, self.at.checked
-        if any(d.severity == "错误" and d.code != CODE for d in ws.diagnostics(checked.path)):
+        if any(d.severity == "错误" and d.code not in CODES for d in ws.diagnostics(checked.path)):
             return None
         modules = [m for m in (ws.check(p).module for p in checked.module.imports) if not m.is_interface]
         modules.append(checked.module)

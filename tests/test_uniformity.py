@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from zhuose.compiler.backends import translate
+from zhuose.compiler.valid.uniformity import CODES
 from zhuose.compiler.workspace import Workspace
 
 from test_interp import interpret
@@ -176,7 +177,8 @@ def test_a_cell_written_under_a_varying_condition_is_varying(tmp_path):
 
 def test_the_mask_of_a_shuffle_must_be_uniform(tmp_path):
     text = kernel("子组调用序", "　「写数组」于「数据」于「号」于（「子组异或洗牌」于「号」于「号」）")
-    refused(tmp_path, text, "「号」）", "「子组异或洗牌」的第 2 个实参须在子组内一致", "子组调用序")
+    error = refused(tmp_path, text, "「号」）", "「子组异或洗牌」的第 2 个实参须在子组内一致", "子组调用序")
+    assert (error.code, error.fields) == ("uniform-argument", {"实参": "2"})
     accepted(tmp_path, kernel("子组调用序", "　「写数组」于「数据」于「号」于（「子组异或洗牌」于「号」于「界」）"))
 
 
@@ -356,10 +358,10 @@ def verdicts(body: str, tmp_path) -> tuple[list, list | None, str]:
     (translated as if accepted; None without Tint)."""
     text = kernel("局部调用序", "　令「组」为「界」而\n　" + body)
     ws, path, errors = diagnostics(tmp_path, text)
-    ours = [e for e in errors if e.code == "uniformity"]
+    ours = [e for e in errors if e.code in CODES]
     assert len(ours) == len(errors), [e.message for e in errors]
     info = ws.validate(path)
-    info.diagnostics[:] = [d for d in info.diagnostics if d.code != "uniformity"]   # translate anyway
+    info.diagnostics[:] = [d for d in info.diagnostics if d.code not in CODES]   # translate anyway
     result = translate(ws, path, "wgsl")
     assert result.text is not None, [d.message for d in result.diagnostics]
     return ours, tint_errors(result.text), result.text
@@ -412,6 +414,21 @@ def test_a_subgroup_result_of_a_varying_value_is_not_subgroup_uniform_for_wgsl(t
     """WGSL's analysis (and Tint) let a subgroup result vary as its arguments do."""
     text = kernel("局部调用序", f"　若（「子组求和」于「号」）大于「界」则{SUBGROUP}否则「元」")
     refused(tmp_path, text, "「子组求和」于「界」）", "须在子组内一致的控制流中执行", "局部调用序")
+
+
+@pytest.mark.parametrize("shuffle", ["子组上移洗牌", "子组下移洗牌"])
+def test_the_delta_of_an_up_or_down_shuffle_must_be_uniform(tmp_path, shuffle):
+    text = kernel("子组调用序", f"　「写数组」于「数据」于「号」于（「{shuffle}」于「号」于「号」）")
+    error = refused(tmp_path, text, "「号」）", f"「{shuffle}」的第 2 个实参须在子组内一致", "子组调用序")
+    assert (error.code, error.fields) == ("uniform-argument", {"实参": "2"})
+    accepted(tmp_path, kernel("子组调用序", f"　「写数组」于「数据」于「号」于（「{shuffle}」于「号」于「界」）"))
+
+
+def test_the_lane_of_a_broadcast_may_vary(tmp_path):
+    """子组广播 and 子组洗牌 become subgroupShuffle (WGSL's subgroupBroadcast wants a constant lane),
+    whose lane WGSL, MSL's simd_shuffle and PTX's shfl.idx let vary."""
+    for name in ("子组广播", "子组洗牌"):
+        accepted(tmp_path, kernel("子组调用序", f"　「写数组」于「数据」于「号」于（「{name}」于「号」于「号」）"))
 
 
 def test_a_shuffle_mask_from_a_subgroup_result_is_uniform_enough(tmp_path):

@@ -20,7 +20,7 @@ from ..ir import function_key
 from .machine import Fault, Machine, Texture
 from .memory import Unsupported, storage_region, workgroup_region
 from ..valid.stages import workgroup_variables
-from ..valid.uniformity import CODE as UNIFORMITY
+from ..valid.uniformity import CODES as UNIFORMITY
 
 __all__ = ["Fault", "Unsupported", "run", "WIDTHS"]
 
@@ -46,7 +46,7 @@ def run(ws, path, entry_name: str, buffers: dict, groups, *, subgroup_width: int
     if subgroup_width not in WIDTHS:
         raise Unsupported(f"子组宽须是 {'、'.join(map(str, WIDTHS))} 之一，给的是 {subgroup_width}")
     checked = ws.check(path)
-    errors = [d for d in ws.diagnostics(path) if d.severity == "错误" and d.code != UNIFORMITY]
+    errors = [d for d in ws.diagnostics(path) if d.severity == "错误" and d.code not in UNIFORMITY]
     if errors:
         raise Unsupported(f"程序有错误，不能运行：{errors[0].full_message()}")
     modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]

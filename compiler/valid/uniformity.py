@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import ir
-from ..diagnostics import Diagnostic
+from ..diagnostics import UNIFORM_ARGUMENT, UNIFORMITY, Diagnostic
 from ..types import TCon, TRecord, resolve
 from . import registry
 
@@ -133,7 +133,8 @@ def everywhere(source: Source) -> Taint:
 
 
 UNIFORM = Taint()
-CODE = "uniformity"      # the diagnostics' code
+#: the codes of a call in varying control flow and of a varying argument that must be uniform
+CODES = frozenset({UNIFORMITY, UNIFORM_ARGUMENT})
 WORKGROUP, SUBGROUP = "工作组", "子组"     # the scopes: who must reach a call together
 MUST_RUN = {WORKGROUP: "须在一致控制流中执行", SUBGROUP: "须在子组内一致的控制流中执行"}
 MUST_AGREE = {WORKGROUP: "须一致", SUBGROUP: "须在子组内一致（同一子组的调用相同）"}
@@ -199,6 +200,8 @@ class Problem:
     end: int
     message: str
     related: list      # [(path, start, end, message)]
+    code: str = UNIFORMITY
+    fields: dict = field(default_factory=dict)
 
 
 class Analysis:
@@ -388,7 +391,7 @@ class FunctionWalk:
         if name in UNIFORM_ARGUMENTS and len(args) > UNIFORM_ARGUMENTS[name]:
             index = UNIFORM_ARGUMENTS[name]
             self._argument_must_be_uniform(e.args[index], flat(args[index]), f"「{name}」的第 {index + 1} 个实参",
-                                           Need(name, scope=scope_of(name)))
+                                           Need(name, scope=scope_of(name)), index)
         out = UNIFORM
         for a in args:
             out = out.join(flat(a))
@@ -430,7 +433,7 @@ class FunctionWalk:
         for index, need in summary.uniform_params.items():
             if index < len(args):
                 self._argument_must_be_uniform(e.args[index], flat(args[index]), f"调用「{e.name}」的第 {index + 1} 个实参",
-                                               Need(need.builtin, e.name, need.scope))
+                                               Need(need.builtin, e.name, need.scope), index)
         written = {index: self._at_call(taint, args) for index, taint in summary.cells.items()}
         for index, taint in written.items():
             if index < len(args) and isinstance(args[index], Cell):
@@ -504,16 +507,16 @@ class FunctionWalk:
         if known is None or (known.scope == SUBGROUP and need.scope == WORKGROUP):
             self.summary.uniform_params[index] = need
 
-    def _argument_must_be_uniform(self, arg, taint: Taint, what: str, need: Need) -> None:
+    def _argument_must_be_uniform(self, arg, taint: Taint, what: str, need: Need, index: int) -> None:
         source = taint.at(need.scope)
         if source is not None:
-            self._report(arg, what + MUST_AGREE[need.scope], None, source)
+            self._report(arg, what + MUST_AGREE[need.scope], None, source, UNIFORM_ARGUMENT, 实参=str(index + 1))
         else:
             self._relied_on(taint)
         for index in taint.params:
             self._param_needs(index, need)
 
-    def _report(self, e, what: str, cond, source: Source) -> None:
+    def _report(self, e, what: str, cond, source: Source, code: str = UNIFORMITY, **fields: str) -> None:
         start, end = self.base + e.start, self.base + e.end
         if self.quiet or (start, end) in self.seen:
             return
@@ -526,7 +529,7 @@ class FunctionWalk:
         else:
             why = f"：这个值各异，{source.what}"
         related.append((source.path, source.start, source.end, source.what))
-        self.problems.append(Problem(start, end, what + why, related))
+        self.problems.append(Problem(start, end, what + why, related, code, fields))
 
 
 def uniformity_problems(modules: list[ir.Module], sources: dict[str, str]) -> tuple[list[Diagnostic], set]:
@@ -539,8 +542,8 @@ def uniformity_problems(modules: list[ir.Module], sources: dict[str, str]) -> tu
         if isinstance(decl, ir.Function) and decl.body is not None:
             analysis.summary((module.path, decl.name))
             for p in analysis.problems.get((module.path, decl.name), []):
-                out.append(Diagnostic(module.path, p.start, p.end, p.message, decl.name, code=CODE,
-                                      related=tuple(p.related)))
+                out.append(Diagnostic(module.path, p.start, p.end, p.message, decl.name, code=p.code,
+                                      related=tuple(p.related), fields=p.fields))
     return out, analysis.proven
 
 
