@@ -36,6 +36,8 @@ HEAD = """寻观「点染」之「点染本」之书。
 「计数」者「绑定」于（「组值」【「组」者「零」也，「号」者「二」也，「访问」者「读写」也】）也。
 「共」乃「工作组变量」于（「定长数组」于「无三二」于「六四」）也。
 「共」者「工作组共享」于「元」也。
+「单」乃「工作组变量」于「无三二」也。
+「单」者「工作组共享」于「元」也。
 「界」乃「无三二」也。
 「界」者「新无三二」于「三」也。
 
@@ -71,6 +73,7 @@ VARYING = {      # kind of source → (entry parameter, condition, what the mess
     "子组调用序": ("子组调用序", "「号」大于「界」", "入口输入「子组调用序」"),
     "读写存储": ("工作组号", "「读数组」于「数据」于「界」大于「界」", "读写存储缓冲「数据」"),
     "工作组变量": ("工作组号", "「读共享数组」于「共」于「界」大于「界」", "工作组变量"),
+    "工作组标量": ("工作组号", "「读共享」于「单」大于「界」", "工作组变量"),
     "原子": ("工作组号", "「原子加」于「计数」于「界」于「界」大于「界」", "原子"),
     "子组结果": ("工作组号", "「子组求和」于「界」大于「界」", "只在子组内一致"),
 }
@@ -333,30 +336,33 @@ def test_tint_agrees_on_what_naga_lets_through(tmp_path):
 
 from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 
-ATOMS = ["号", "「组」", "「读数组」于「数据」于「界」", "「读数组」于「表」于「界」", "「子组求和」于「组」",
-         "「子组求和」于「号」", "「界」"]
-OPS = ["「工作组屏障」于「元」", "「写数组」于「数据」于「界」于（「子组求和」于「界」）", "「元」"]
+ATOMS = ["「号」中「序」", "「号」中「组」中「零」", "「组」", "「读数组」于「数据」于「界」", "「读数组」于「表」于「界」",
+         "「子组求和」于「组」", "「子组求和」于（「号」中「序」）", "「界」", "「读共享数组」于「共」于「界」",
+         "「读共享数组」于「共」于（「号」中「序」）", "「读共享」于「单」"]
+OPS = ["「工作组屏障」于「元」", "「写数组」于「数据」于「界」于（「子组求和」于「界」）", "「元」",
+       "「写共享数组」于「共」于「界」于「界」"]
 
 
 @st.composite
 def programs(draw):
-    """The body of a kernel: nested 若 over conditions built from uniform and varying values,
-    barriers and subgroup operations inside and after them."""
+    """The body of a kernel whose parameter 「号」 mixes 「工作组号」 and 「局部调用序」: nested 若
+    over conditions built from uniform and varying values (workgroup reads among them, some
+    right after a barrier), barriers and subgroup operations before, inside and after them."""
     def block(depth):
         op = draw(st.sampled_from(OPS))
         if depth == 0 or draw(st.booleans()):
             return op
+        before = draw(st.sampled_from(["", "「工作组屏障」于「元」；", "「写共享」于「单」于「界」；"]))
         atom = draw(st.sampled_from(ATOMS))
         inner = block(depth - 1)
-        cond = f"（{atom}）大于「界」" if atom != "号" else "「号」大于「界」"
-        return f"（若{cond}则（{inner}）否则「元」）；{op}"
+        return f"{before}（若（{atom}）大于「界」则（{inner}）否则「元」）；{op}"
     return block(3)
 
 
-def verdicts(body: str, tmp_path) -> tuple[list, list | None, str]:
+def verdicts(body: str, tmp_path, param: str = "局部调用序", helpers: str = "") -> tuple[list, list | None, str]:
     """Our uniformity messages on a kernel with `body`, and Tint's on its WGSL
     (translated as if accepted; None without Tint)."""
-    text = kernel("局部调用序", "　令「组」为「界」而\n　" + body)
+    text = kernel(param, "　令「组」为「界」而\n　" + body, helpers)
     ws, path, errors = diagnostics(tmp_path, text)
     ours = [e for e in errors if e.code in CODES]
     assert len(ours) == len(errors), [e.message for e in errors]
@@ -372,7 +378,7 @@ def verdicts(body: str, tmp_path) -> tuple[list, list | None, str]:
 def test_the_verdict_equals_tints(tmp_path_factory, body):
     """检查's verdict on random programs equals Tint's on their WGSL (translated as if accepted).
     UNIFORMITY_EXAMPLES=500 runs more of them."""
-    ours, tint, wgsl = verdicts(body, tmp_path_factory.mktemp("u"))
+    ours, tint, wgsl = verdicts(body, tmp_path_factory.mktemp("u"), "输入", MIXED)
     if tint is None:
         pytest.skip("没有 Tint")
     assert bool(ours) == bool(tint), (body, [e.message for e in ours], tint, wgsl)
@@ -388,6 +394,20 @@ def test_the_verdict_equals_tints(tmp_path_factory, body):
 ])
 def test_the_verdict_equals_tints_on_known_cases(tmp_path, body, refused_by_both):
     ours, tint, wgsl = verdicts(body, tmp_path)
+    assert bool(ours) == refused_by_both, [e.message for e in ours]
+    if tint is not None:
+        assert bool(tint) == refused_by_both, (tint, wgsl)
+
+
+@pytest.mark.parametrize("body, refused_by_both", [
+    ("（若（「号」中「组」中「零」）大于「界」则（「工作组屏障」于「元」）否则「元」）；「元」", False),
+    ("（若（「号」中「序」）大于「界」则（「工作组屏障」于「元」）否则「元」）；「元」", True),
+    ("「工作组屏障」于「元」；（若（「读共享数组」于「共」于「界」）大于「界」则（「工作组屏障」于「元」）否则「元」）；「元」", False),
+    ("「工作组屏障」于「元」；（若（「读共享」于「单」）大于「界」则（「子组求和」于「界」）否则「界」）；「元」", False),
+    ("「写共享」于「单」于「界」；（若（「读共享」于「单」）大于「界」则（「工作组屏障」于「元」）否则「元」）；「元」", True),
+], ids=["uniform field", "varying field", "read after barrier", "scalar read after barrier", "read after write"])
+def test_the_verdict_equals_tints_with_a_mixed_entry_struct_and_workgroup_reads(tmp_path, body, refused_by_both):
+    ours, tint, wgsl = verdicts(body, tmp_path, "输入", MIXED)
     assert bool(ours) == refused_by_both, [e.message for e in ours]
     if tint is not None:
         assert bool(tint) == refused_by_both, (tint, wgsl)
