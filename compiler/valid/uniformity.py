@@ -5,9 +5,14 @@ derivatives and implicit-level sampling must be reached by the whole group at
 once.  A value is *varying* (各异) when invocations may disagree on it: it
 comes from 「局部调用序」 and the other per-invocation inputs, from read-write
 storage or workgroup memory, from an atomic or a subgroup operation.  Control
-flow is varying under a 「若」 whose condition is varying, and inside a loop
+flow is varying under a 「若」 whose condition is varying, on the right of a
+「且」/「或」 whose left side is (they short-circuit), and inside a loop
 (a local tail-recursive function) whose continuation is; it reconverges after
-the 「若」 or the loop.  As in WGSL, there are two scopes: a subgroup
+the 「若」 or the loop.  A workgroup read right after a barrier, at a uniform
+place, is uniform; so is a uniform field of an entry struct that also holds
+varying ones.  WGSL sees neither as written, so the analysis keeps, with each
+value, the proofs it rests on, and hands the writers those a requirement
+relied on (`ModuleInfo.uniform_proofs`).  As in WGSL, there are two scopes: a subgroup
 operation needs only its subgroup to agree, and a subgroup operation's result
 varies only between subgroups, so each taint says why it varies across the
 workgroup and why within a subgroup.  Cells (格) are followed along the flow,
