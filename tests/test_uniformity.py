@@ -242,6 +242,19 @@ def test_a_uniform_field_of_an_entry_struct_with_varying_ones_is_uniform(tmp_pat
     np.testing.assert_array_equal(out, [1000 * (i // 64) + i % 64 for i in range(3 * 64)])
 
 
+def test_hover_tells_a_uniform_field_from_the_struct_used_whole(tmp_path):
+    from zhuose.server.hover import hover
+    from zhuose.server.project import Project
+    text = kernel("输入", "　令「组」为「号」中「组」而\n　令「整」为「号」而\n" + ON_THE_GROUP, MIXED)
+    file = tmp_path / "程序。着色器。豫"
+    file.write_text(text, encoding="utf-8")
+    p = Project(tmp_path)
+    key = p.open(file.as_uri(), 1, text)
+    shown = {name: hover(p, p.locate(key, text.index(f"令「{name}」") + 2))[0] for name in ("组", "整")}
+    assert "一致" in shown["组"] and "各异" not in shown["组"], shown
+    assert "各异：「号」的字段「序」是入口输入「局部调用序」" in shown["整"], shown
+
+
 def test_an_entry_struct_whose_uniformity_nothing_relies_on_stays_one_parameter(tmp_path):
     text = accepted(tmp_path, kernel("输入", "　「写数组」于「数据」于（「号」中「序」）于（「号」中「组」中「零」）", MIXED))
     assert "fn 核(号: 输入) {" in text
