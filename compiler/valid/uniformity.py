@@ -12,8 +12,8 @@ the 「若」 or the loop.  A workgroup read right after a barrier, at a uniform
 place, is uniform; so is a uniform field of an entry struct that also holds
 varying ones.  WGSL sees neither as written, so the analysis keeps, with each
 value, the proofs it rests on, and hands the writers those a requirement
-relied on (`ModuleInfo.uniform_proofs`).  As in WGSL, there are two scopes: a subgroup
-operation needs only its subgroup to agree, and a subgroup operation's result
+relied on (`ModuleInfo.uniform_proofs`).  As in WGSL, there are two scopes:
+a subgroup operation needs only its subgroup to agree, and a subgroup operation's result
 varies only between subgroups, so each taint says why it varies across the
 workgroup and why within a subgroup.  Cells (格) are followed along the flow,
 into the top-level functions they are passed to.  Every
@@ -41,8 +41,8 @@ UNIFORM_INPUTS = frozenset("工作组号 工作组数".split())
 #: … and one a compute dispatch shares (a fragment's subgroup size may vary, as WGSL says)
 UNIFORM_COMPUTE_INPUTS = frozenset({"子组大小"})
 #: builtins whose result varies even when their arguments do not (memory others may write)
-VARYING_READS = {"读共享数组": "工作组变量", "读共享": "工作组变量", "原子读": "原子", "原子加": "原子", "原子最大": "原子",
-                 "原子最小": "原子", "原子存": "原子"}
+VARYING_READS = {"读共享数组": "工作组变量", "读共享": "工作组变量", "原子读": "原子", "原子加": "原子",
+                 "原子最大": "原子", "原子最小": "原子", "原子存": "原子"}
 #: reads whose result is varying only from a read-write storage buffer
 STORAGE_READS = frozenset("读数组 读存储".split())
 #: builtins whose right operand runs only when the left one does not decide
@@ -50,10 +50,6 @@ SHORT_CIRCUIT = frozenset({"且", "或"})
 #: workgroup reads that are uniform right after this barrier
 UNIFORM_LOADS, SYNC = frozenset({"读共享数组", "读共享"}), "工作组屏障"
 LOAD_FIX = "（要它一致：在一致控制流里紧跟「工作组屏障」读，下标一致，其间不写内存、不调用函数）"
-
-
-def astuple_span(source: "Source") -> tuple:
-    return source.path, source.start, source.end
 
 
 def requires_uniform(builtin: str) -> bool:
@@ -409,7 +405,7 @@ class FunctionWalk:
         uniform place, in uniform control flow: every invocation reads the same value.  Its
         proof makes WGSL read it with workgroupUniformLoad, and the other writers wait at a
         barrier after it, so no invocation writes there before all have read."""
-        if e.name not in UNIFORM_LOADS or not self.synced or flat(cf).varying or cf.params:
+        if e.name not in UNIFORM_LOADS or not self.synced or cf.varying or cf.params:
             return None
         if index.varying or index.params:
             return None
@@ -512,10 +508,10 @@ class FunctionWalk:
         if known is None or (known.scope == SUBGROUP and need.scope == WORKGROUP):
             self.summary.uniform_params[index] = need
 
-    def _argument_must_be_uniform(self, arg, taint: Taint, what: str, need: Need, index: int) -> None:
+    def _argument_must_be_uniform(self, arg, taint: Taint, what: str, need: Need, position: int) -> None:
         source = taint.at(need.scope)
         if source is not None:
-            self._report(arg, what + MUST_AGREE[need.scope], None, source, UNIFORM_ARGUMENT, 实参=str(index + 1))
+            self._report(arg, what + MUST_AGREE[need.scope], None, source, UNIFORM_ARGUMENT, 实参=str(position + 1))
         else:
             self._relied_on(taint)
         for index in taint.params:
