@@ -308,6 +308,20 @@ def assemble(tmp_path, result) -> None:
     assert done.returncode == 0 and not done.stderr.strip(), done.stderr
 
 
+def test_a_workgroup_read_right_after_a_barrier_runs_alike_on_the_metal_shim_and_the_interpreter(tmp_path):
+    from test_differential import _interp, _metal
+    path = tmp_path / "程序。着色器。豫"
+    path.write_text(kernel("局部调用序", AFTER_BARRIER), encoding="utf-8")
+    ws = Workspace(tmp_path)
+    for d3 in (10, 1):
+        data = np.arange(64, dtype=np.uint32) * 7
+        data[3] = d3
+        expected = d3 + np.arange(64) if d3 > 3 else np.full(64, 3)
+        np.testing.assert_array_equal(_interp(ws, path, "核入口", {"数据": data.copy()}, 1)["数据"], expected)
+        metal = _metal(ws, path, "核入口", {"数据": data.copy()}, 1, tmp_path)["数据"]
+        np.testing.assert_array_equal(metal, expected)
+
+
 STORAGE_BARRIER = "「存储屏障」于「元」"
 
 
