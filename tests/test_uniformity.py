@@ -400,7 +400,7 @@ def verdicts(body: str, tmp_path, param: str = "局部调用序", helpers: str =
     return ours, tint_errors(result.text), result.text
 
 
-@settings(max_examples=int(os.environ.get("UNIFORMITY_EXAMPLES", 25)), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=int(os.environ.get("UNIFORMITY_EXAMPLES", 60)), deadline=None, suppress_health_check=list(HealthCheck))
 @given(programs())
 def test_the_verdict_equals_tints(tmp_path_factory, body):
     """检查's verdict on random programs equals Tint's on their WGSL (translated as if accepted).
