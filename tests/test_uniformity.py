@@ -9,7 +9,6 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,13 +17,12 @@ from zhuose.compiler.backends import translate
 from zhuose.compiler.valid.uniformity import CODES
 from zhuose.compiler.workspace import Workspace
 
-from test_interp import interpret
-from test_ptx_programs import PTXAS, execute
-from tint_judge import tint_errors
-from wgpu_device import run_entry, validate
-
-sys.path.insert(0, str(Path(__file__).resolve().parent / "metal_shim"))
-from runner import CLANG, check  # noqa: E402
+from support.interp_runner import interpret
+from support.metal_shim.host import prepare, results
+from support.metal_shim.runner import CLANG, Kernel, Runner, check, require_clang
+from support.ptx_runner import PTXAS, execute
+from support.tint import tint_errors
+from support.wgpu_device import run_entry, validate
 
 HEAD = """寻观「点染」之「点染本」之书。
 
@@ -309,7 +307,7 @@ def assemble(tmp_path, result) -> None:
 
 
 def test_a_workgroup_read_right_after_a_barrier_runs_alike_on_the_metal_shim_and_the_interpreter(tmp_path):
-    from test_differential import _interp, _metal
+    require_clang(pytest)
     path = tmp_path / "程序。着色器。豫"
     path.write_text(kernel("局部调用序", AFTER_BARRIER), encoding="utf-8")
     ws = Workspace(tmp_path)
@@ -317,9 +315,10 @@ def test_a_workgroup_read_right_after_a_barrier_runs_alike_on_the_metal_shim_and
         data = np.arange(64, dtype=np.uint32) * 7
         data[3] = d3
         expected = d3 + np.arange(64) if d3 > 3 else np.full(64, 3)
-        np.testing.assert_array_equal(_interp(ws, path, "核入口", {"数据": data.copy()}, 1)["数据"], expected)
-        metal = _metal(ws, path, "核入口", {"数据": data.copy()}, 1, tmp_path)["数据"]
-        np.testing.assert_array_equal(metal, expected)
+        np.testing.assert_array_equal(interpret(ws, path, "核入口", {"数据": data.copy()}, 1)["数据"], expected)
+        d = prepare(ws, path, "核入口", {"数据": data.copy()}, 1)
+        metal = results(d, Runner([Kernel("核入口", d.msl, d.entry)], tmp_path).dispatch("核入口", d.groups, d.buffers))
+        np.testing.assert_array_equal(metal["数据"], expected)
 
 
 STORAGE_BARRIER = "「存储屏障」于「元」"
