@@ -54,6 +54,18 @@ def _named(argv: list[str]) -> list[CommandRef]:
     return named or COMMANDS
 
 
+class _VersionAction(argparse.Action):
+    """--version, looking the version up only when asked (importlib.metadata
+    costs more than the rest of an unchanged 译)."""
+
+    def __init__(self, option_strings, dest, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        sys.stdout.write(version_line() + "\n")
+        parser.exit(0)
+
+
 class _Formatter(argparse.RawDescriptionHelpFormatter):
     def add_usage(self, usage, actions, groups, prefix=None):
         return super().add_usage(usage, actions, groups, "用法：" if prefix is None else prefix)
@@ -84,7 +96,7 @@ class _Parser(argparse.ArgumentParser):
 def _parser(refs: list[CommandRef]) -> argparse.ArgumentParser:
     parser = _Parser(prog="着色器", description=DESCRIPTION, epilog=EPILOG, add_help=False)
     parser.add_argument("-h", "--help", action="help", help="显示本帮助并退出")
-    parser.add_argument("--version", action="version", version=version_line(), help="打印版本号并退出")
+    parser.add_argument("--version", action=_VersionAction, help="打印版本号并退出")
     sub = parser.add_subparsers(dest="command", metavar="子命令", parser_class=_Parser)
     for c in (ref.load() for ref in refs):
         p = sub.add_parser(c.name, aliases=c.aliases, add_help=False, help=c.help,

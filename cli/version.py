@@ -4,7 +4,6 @@ or pyproject.toml's when running from a checkout that is not installed."""
 from __future__ import annotations
 
 import re
-from importlib import metadata
 from pathlib import Path
 
 from .common import Command
@@ -14,6 +13,7 @@ PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
 
 
 def version() -> str:
+    from importlib import metadata   # ~30 ms of imports: only when a version is asked for
     try:
         return metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:

@@ -232,5 +232,5 @@ def test_version_falls_back_to_pyproject_when_not_installed(monkeypatch):
 
     def missing(name):
         raise metadata.PackageNotFoundError(name)
-    monkeypatch.setattr(v.metadata, "version", missing)
+    monkeypatch.setattr(metadata, "version", missing)
     assert v.version() == v._pyproject_version() != "未知"
