@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
-
-import os
 from typing import TYPE_CHECKING
 
-from ..compiler import ledger
+from ..compiler.generate import remembered
 from ..compiler.packages import SHADER_SUFFIX
 from .common import Command, print_diagnostics, shown_path
 
@@ -47,7 +46,7 @@ def _generate(args) -> int:
     if problems:
         sys.stderr.write("".join(f"着色器：{p}\n" for p in problems))
         return 2
-    if args.输出目录 and _print_unchanged(args.文件, args.输出目录):
+    if _print_unchanged(args.文件, args.输出目录):
         return 0
     from ..compiler.generate.api import Generator   # the checker and back ends: only when there is work
     gen = Generator(".")
@@ -62,34 +61,41 @@ def _generate(args) -> int:
             sys.stderr.write(f"着色器：写不了生成模块：--输出目录「{args.输出目录}」是一个文件，不是文件夹"
                              "（请换一个目录名；不存在的目录会新建）\n")
             return 1
-    written: list[WriteResult] = []
-    status = max(_generate_one(gen, path, args.输出目录, written) for path in files)
-    if args.输出目录:
-        _record(gen, args.输出目录, written)
+    done: list[WriteResult] = []
+    status = max(_generate_one(gen, path, args.输出目录, done) for path in files)
+    _record(gen, args.输出目录, done)
     return status
 
 
-def _print_unchanged(paths: list[str], out_dir: str) -> bool:
+def _print_unchanged(paths: list[str], out_dir: str | None) -> bool:
     """When no source, input or output changed since the last run into
-    `out_dir` (the ledger says), print what that run printed and say so."""
+    `out_dir` or to standard output (the ledger says), print what that run
+    printed and say so."""
     distinct = list({os.path.realpath(p): p for p in reversed(paths)}.values())[::-1]
-    book = ledger.Ledger("generate", out_dir)
-    current = [book.current(os.path.realpath(p)) for p in distinct]
-    if not all(current) or len({c["output"] for c in current}) < len(current):
+    records = remembered.book(out_dir)
+    current = [remembered.recall(records, os.path.realpath(p)) for p in distinct]
+    if not all(current) or len({c.output for c in current}) < len(current):
         return False
+    if out_dir is None:
+        (only,) = current
+        text = only.text()
+        if text is None:
+            return False
+        sys.stderr.write("".join(f"着色器：警告：{w}\n" for w in only.warnings))
+        sys.stdout.write(text)
+        return True
     for c in current:
-        sys.stderr.write("".join(f"着色器：警告：{w}\n" for w in c["warnings"]))
-        sys.stdout.write(f"{shown_path(c['output'])}\t未改动\n")
+        sys.stderr.write("".join(f"着色器：警告：{w}\n" for w in c.warnings))
+        sys.stdout.write(f"{shown_path(c.output)}\t未改动\n")
     return True
 
 
-def _record(gen: Generator, out_dir: str, written: list[WriteResult]) -> None:
-    """Each module written, with the texts it was made from."""
-    book = ledger.Ledger("generate", out_dir)
-    for r in written:
-        book.remember(r.generated.source, ledger.workspace_inputs(gen.ws, r.generated.source),
-                      str(r.output), warnings=r.generated.warnings)
-    book.save()
+def _record(gen: Generator, out_dir: str | None, done: list[WriteResult]) -> None:
+    """Each module written or printed, with the texts it was made from."""
+    records = remembered.book(out_dir)
+    for r in done:
+        remembered.remember(records, gen.ws, r.generated, r.output)
+    records.save()
 
 
 def _distinct_sources(gen: Generator, paths: list[str]) -> list[str]:
@@ -112,7 +118,9 @@ def _output_clashes(gen: Generator, paths: list[str], out_dir: str) -> list[str]
             for output, sources in by_output.items() if len(sources) > 1]
 
 
-def _generate_one(gen: Generator, path: str, out_dir: str | None, written: list) -> int:
+def _generate_one(gen: Generator, path: str, out_dir: str | None, done: list) -> int:
+    """Generate one module, print it or its line, and add it to `done` when it succeeded."""
+    from ..compiler.generate.api import WriteResult
     from ..compiler.generate.output import os_error_text
     try:
         result = gen.write(path, out_dir) if out_dir else None
@@ -127,9 +135,10 @@ def _generate_one(gen: Generator, path: str, out_dir: str | None, written: list)
         return 1
     if result is None:
         sys.stdout.write(generated.text)
+        result = WriteResult(generated, None, False)
     else:
         sys.stdout.write(f"{shown_path(str(result.output))}\t{'已更新' if result.changed else '未改动'}\n")
-        written.append(result)
+    done.append(result)
     return 0
 
 

@@ -18,8 +18,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 def _serve(args: argparse.Namespace) -> int:
     if args.build:
         from ..compiler.generate.service import serve_build
-        from ..compiler.workspace import Workspace
-        return serve_build(sys.stdin, sys.stdout, Workspace("."))
+        return serve_build(sys.stdin, sys.stdout, ".")
     from ..server.server import main
     return main()
 

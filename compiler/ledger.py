@@ -1,7 +1,8 @@
 """What the last run of a command made from which inputs, kept in the user
 cache, so a run in which nothing changed answers without importing the
-checker or the back ends: `生成 --输出目录` (the modules it wrote) and
-`译`/`金属`/`千手` (the text they printed).  A build that calls the command on
+checker or the back ends: `生成` and the build service (the modules they
+wrote or printed; compiler/generate/remembered.py) and `译`/`金属`/`千手`
+(the text they printed).  A build that calls the command on
 every build then pays little more than Python's start and a few stats.
 
 One ledger per (command kind, working folder, output folder).  An entry is
@@ -49,12 +50,13 @@ def _digest(path: str) -> str | None:
 
 
 class Ledger:
-    """The entries of one command kind run from this folder into `place`."""
+    """The entries of one command kind run from folder `here` (the working
+    folder, or the build service's workspace root) into `place`."""
 
-    def __init__(self, kind: str, place: str = "") -> None:
-        here = os.path.realpath(".").encode("utf-8", "surrogateescape")
+    def __init__(self, kind: str, place: str = "", here: str = ".") -> None:
+        folder = os.path.realpath(here).encode("utf-8", "surrogateescape")
         there = os.path.realpath(place).encode("utf-8", "surrogateescape") if place else b""
-        self.name = cache.key(kind, here, there, cache.code_stamp(()))
+        self.name = cache.key(kind, folder, there, cache.code_stamp(()))
         self._entries: dict | None = None
 
     @property

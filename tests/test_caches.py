@@ -4,6 +4,7 @@ temporary folder, so the user's own cache is neither read nor written."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -211,3 +212,79 @@ def test_translating_an_unchanged_file_again_loads_no_checker(cache_dir, tmp_pat
     for _ in range(2):
         status, wgsl, table, heavy = translate_probe(root, cache_dir, "译", "核。着色器。豫")
         assert status == 1 and heavy > 0 and "库。着色器。豫" in table
+
+
+def generate_to_stdout(root, env_cache):
+    env = dict(os.environ, **{cache.CACHE_ENV: str(env_cache)})
+    p = subprocess.run([sys.executable, "-c", PROBE, "生成", "核。着色器。豫"], cwd=root, env=env,
+                       capture_output=True, text=True, timeout=300)
+    warnings, heavy = p.stderr.rsplit("heavy=", 1)
+    return p.returncode, p.stdout, warnings, int(heavy)
+
+
+def test_generate_to_stdout_again_prints_the_same_bytes_without_the_checker(cache_dir, tmp_path):
+    root = tmp_path / "ws"
+    write(root, {"包.json": '{"名": "试", "依赖": ["点染"]}', "库。着色器。豫": LIB, "核。着色器。豫": KERNEL})
+    first = generate_to_stdout(root, cache_dir)
+    assert first[0] == 0 and first[3] > 0 and "加入口" in first[1]
+    assert generate_to_stdout(root, cache_dir) == (*first[:3], 0)
+    # the same text as a workspace that never saw a ledger makes
+    from zhuose.compiler.generate import Generator
+    assert Generator(Workspace(root)).generate(root / "核。着色器。豫").text == first[1]
+    # an edited import is noticed: generated again, with the new constant
+    (root / "库。着色器。豫").write_text(LIB.replace("「三」", "「四」"), encoding="utf-8")
+    status, text, _, heavy = generate_to_stdout(root, cache_dir)
+    assert status == 0 and heavy > 0 and text != first[1] and "4u" in text
+    assert generate_to_stdout(root, cache_dir) == (0, text, "", 0)
+    # a corrupt ledger is a miss, silently
+    for p in cache_dir.iterdir():
+        if p.name.startswith("generate-"):
+            p.write_bytes(b"\x80garbage")
+    status, again, warnings, heavy = generate_to_stdout(root, cache_dir)
+    assert (status, again, warnings) == (0, text, "") and heavy > 0
+    assert generate_to_stdout(root, cache_dir) == (0, text, "", 0)     # and the ledger is written anew
+
+
+SERVICE_PROBE = """
+import sys
+from zhuose.compiler.generate.service import serve_build
+status = serve_build(sys.stdin, sys.stdout, ".")
+heavy = [m for m in sys.modules if m.startswith(("zhuose.compiler.check", "zhuose.compiler.workspace", "lark",
+                                                  "zhuose.compiler.backends.wgsl", "zhuose.compiler.backends.ptx"))]
+sys.stderr.write(f"heavy={len(heavy)}\\n")
+sys.exit(status)
+"""
+
+
+def service_session(root, env_cache, requests: list[dict]) -> tuple[list[dict], int]:
+    """A fresh build-service process's replies, and how many checker/back-end modules it imported."""
+    env = dict(os.environ, **{cache.CACHE_ENV: str(env_cache)})
+    lines = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in requests)
+    p = subprocess.run([sys.executable, "-c", SERVICE_PROBE], cwd=root, env=env, input=lines,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    return [json.loads(line) for line in p.stdout.splitlines()], int(p.stderr.rsplit("heavy=", 1)[1])
+
+
+def test_a_restarted_build_service_answers_unchanged_sources_from_the_ledger(cache_dir, tmp_path):
+    root = tmp_path / "ws"
+    write(root, {"包.json": '{"名": "试", "依赖": ["点染"]}', "库。着色器。豫": LIB, "核。着色器。豫": KERNEL})
+    requests = [{"文件": "核。着色器。豫", "编号": 1}, {"文件": "核。着色器。豫", "输出目录": "出", "编号": 2}]
+    first, heavy = service_session(root, cache_dir, requests)
+    assert heavy > 0 and [r["改动"] for r in first] == [True, True] and first[0]["模块"] == first[1]["模块"]
+    again, heavy = service_session(root, cache_dir, requests)
+    assert heavy == 0
+    assert again == [{**first[0]}, {**first[1], "改动": False}]    # 改动: the output file is left as it was
+    # the command line's `生成 --输出目录` into the same folder shares the record
+    assert translate_probe(root, cache_dir, "生成", "核。着色器。豫", "--输出目录", "出") == (
+        0, "出/核。着色生成。豫\t未改动\n", "", 0)
+    # an edited import: generated again, the output rewritten
+    (root / "库。着色器。豫").write_text(LIB.replace("「三」", "「四」"), encoding="utf-8")
+    edited, heavy = service_session(root, cache_dir, requests)
+    assert heavy > 0 and [r["改动"] for r in edited] == [True, True] and "4u" in edited[1]["模块"]
+    assert (root / "出" / "核。着色生成。豫").read_text(encoding="utf-8") == edited[1]["模块"]
+    # an output edited by hand is written again, not believed
+    (root / "出" / "核。着色生成。豫").write_text("手改", encoding="utf-8")
+    replies, heavy = service_session(root, cache_dir, requests[1:])
+    assert heavy > 0 and replies[0]["改动"] is True
+    assert (root / "出" / "核。着色生成。豫").read_text(encoding="utf-8") == edited[1]["模块"]

@@ -19,22 +19,51 @@ import math
 import os
 import re
 import stat
+import time
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..packages import SHADER_SUFFIX
-from ..workspace import Workspace
-from .api import Generator
-from .module import display_path
+from . import remembered
 from .output import os_error_text
+
+if TYPE_CHECKING:   # the checker and back ends load at the first request the ledger cannot answer
+    from ..ledger import Ledger
+    from ..workspace import Workspace
+    from .api import Generator
+
+#: the ledger is written at most this often (and at the end of input): a killed
+#: service loses only the last records, which are then misses
+SAVE_EVERY_S = 1.0
 
 
 class BuildService:
-    """Answers build requests against one warm Generator."""
+    """Answers build requests from the ledger of earlier runs (as `生成`
+    does), else against one warm Generator."""
 
-    def __init__(self, workspace: Workspace) -> None:
-        self.gen = Generator(workspace)
+    def __init__(self, workspace: Workspace | str | Path) -> None:
+        self._gen: Generator | None = None
+        if isinstance(workspace, (str, os.PathLike)):
+            self.root = Path(workspace).resolve()
+        else:
+            self._gen = self._generator(workspace)
+            self.root = workspace.root
         self._answered: dict[str, str | None] = {}
+        self._books: dict[str | None, Ledger] = {}
+        self._unsaved: set[str | None] = set()
+        self._saved_at = time.monotonic()
+
+    @staticmethod
+    def _generator(workspace) -> Generator:
+        from .api import Generator
+        return Generator(workspace)
+
+    @property
+    def gen(self) -> Generator:
+        """The warm Generator, made at the first request the ledger cannot answer."""
+        if self._gen is None:
+            self._gen = self._generator(str(self.root))
+        return self._gen
 
     def answer(self, line: str) -> dict:
         """One reply; it carries the request's 编号 whenever the line had one."""
@@ -49,14 +78,40 @@ class BuildService:
         number, file, out_dir = request.get("编号"), request.get("文件"), request.get("输出目录")
         if not _is_number(number):
             return _error(None, _json_safe(file), "「编号」须是字符串、整数或有限的小数")
-        problem = _request_problem(file, out_dir) or _path_problem(self.gen.ws.root, file, out_dir)
+        problem = _request_problem(file, out_dir) or _path_problem(self.root, file, out_dir)
         if problem:
             return _error(number, _json_safe(file), problem)
-        root = self.gen.ws.root
+        root = self.root
         try:
-            return self._generate(number, file, _inside(root, file), out_dir and _inside(root, out_dir))
+            path, out = _inside(root, file), out_dir and _inside(root, out_dir)
+            return self._recalled(number, file, path, out) or self._generate(number, file, path, out)
         except Exception as err:  # noqa: BLE001 — one bad request must not end the service
             return _error(number, file, f"内部错误（{type(err).__name__}：{err}）")
+
+    def flush(self) -> None:
+        """Write the ledger records not yet saved."""
+        for out_dir in self._unsaved:
+            self._book(out_dir).save()
+        self._unsaved.clear()
+        self._saved_at = time.monotonic()
+
+    def _book(self, out_dir: Path | None) -> Ledger:
+        key = str(out_dir) if out_dir else None
+        if key not in self._books:
+            self._books[key] = remembered.book(key, self.root)
+        return self._books[key]
+
+    def _recalled(self, number, file: str, path: Path, out_dir: Path | None) -> dict | None:
+        """The answer when an earlier run made this module from the same inputs (None: generate)."""
+        source = os.path.realpath(path)
+        last = remembered.recall(self._book(out_dir), source)
+        text = last and last.text()
+        if text is None:
+            return None
+        changed = out_dir is None and self._answered.get(source) != text
+        self._answered[source] = text
+        return {"编号": number, "文件": file, "模块": text, "错误": [], "警告": last.warnings,
+                "改动": changed, "输出": last.output}
 
     def _generate(self, number, file: str, path: Path, out_dir: Path | None) -> dict:
         try:
@@ -70,16 +125,25 @@ class BuildService:
         else:
             changed = result.changed
         self._answered[generated.source] = generated.text     # every answer is the previous one of the next
+        if generated.text is not None:
+            self._record(generated, out_dir, result and result.output)
         return {"编号": number, "文件": file, "模块": generated.text,
                 "错误": [d.format(ws.source(d.path), _shown(ws, d.path)) for d in generated.diagnostics],
                 "警告": generated.warnings, "改动": changed,
                 "输出": str(result.output) if result and result.output else None}
+
+    def _record(self, generated, out_dir: Path | None, output: Path | None) -> None:
+        remembered.remember(self._book(out_dir), self.gen.ws, generated, output)
+        self._unsaved.add(str(out_dir) if out_dir else None)
+        if time.monotonic() - self._saved_at >= SAVE_EVERY_S:
+            self.flush()
 
 
 def _shown(ws: Workspace, path: str) -> str:
     try:
         return Path(path).relative_to(ws.root).as_posix()
     except ValueError:
+        from .module import display_path
         return display_path(ws, path)
 
 
@@ -179,7 +243,7 @@ def _lines(stdin: TextIO):
         yield data.decode("utf-8", errors="replace")
 
 
-def serve_build(stdin: TextIO, stdout: TextIO, workspace: Workspace) -> int:
+def serve_build(stdin: TextIO, stdout: TextIO, workspace: Workspace | str | Path) -> int:
     """Answer JSON-lines requests from `stdin` on `stdout` until end of input; returns 0."""
     service = BuildService(workspace)
     for line in _lines(stdin):
@@ -191,4 +255,5 @@ def serve_build(stdin: TextIO, stdout: TextIO, workspace: Workspace) -> int:
             reply = _error(None, None, f"内部错误（{type(err).__name__}：{err}）")
         stdout.write(_line(reply))
         stdout.flush()
+    service.flush()
     return 0
