@@ -9,6 +9,7 @@ file) is a miss, never an error shown to the user.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import tempfile
@@ -35,21 +36,38 @@ def cache_dir() -> Path:
 _CODE = ("check", "syntax", "builtin", "valid", "lower", "types.py", "ir.py", "diagnostics.py", "source.py", "cache.py")
 
 
+@functools.lru_cache(maxsize=None)
 def code_stamp(parts: tuple[str, ...] = _CODE) -> bytes:
     """Size and modification time of the compiler sources under `parts`
-    (folders and files of this package; empty: all of it)."""
-    root = Path(__file__).parent
-    stamps = []
+    (folders and files of this package; empty: all of it).  Taken once per
+    process: the code a process runs is what it imported, whatever changes
+    on disk later (and every fresh workspace asks)."""
+    root = os.path.dirname(os.path.abspath(__file__))
+    stamps: list[str] = []
     for part in parts or ("",):
-        top = root / part
-        files = sorted(top.rglob("*.py")) if top.is_dir() else [top]
-        for f in files:
-            try:
-                st = f.stat()
-            except OSError:
-                continue
-            stamps.append(f"{f.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}")
+        _stamp_tree(root, os.path.join(root, part) if part else root, stamps)
     return "\n".join(stamps).encode()
+
+
+def _stamp_tree(root: str, path: str, stamps: list[str]) -> None:
+    """`relative path:size:mtime` of `path` (a .py file) or of every .py file under it, in name order."""
+    try:
+        if not os.path.isdir(path):
+            stamps.append(_file_stamp(root, path, os.stat(path)))
+            return
+        with os.scandir(path) as found:
+            entries = sorted(found, key=lambda e: e.name)
+        for e in entries:
+            if e.is_dir():
+                _stamp_tree(root, e.path, stamps)
+            elif e.name.endswith(".py"):
+                stamps.append(_file_stamp(root, e.path, e.stat()))
+    except OSError:
+        return
+
+
+def _file_stamp(root: str, path: str, st: os.stat_result) -> str:
+    return f"{os.path.relpath(path, root)}:{st.st_size}:{st.st_mtime_ns}"
 
 
 def key(kind: str, *parts: bytes) -> str:
