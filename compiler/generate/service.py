@@ -206,8 +206,9 @@ def _path_problem(root: Path, file: str, out_dir: str | None) -> str | None:
 
 def _inside(root: Path, value: str) -> Path | None:
     """root/value with . and .. resolved as written; None when it leaves root."""
-    path = Path(os.path.normpath(root / value))
-    return path if path == root or root in path.parents else None
+    top = str(root)
+    path = os.path.normpath(os.path.join(top, value))
+    return Path(path) if path == top or path.startswith(top.rstrip(os.sep) + os.sep) else None
 
 
 def _usable(value: str) -> bool:
