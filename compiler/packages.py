@@ -7,6 +7,7 @@ distribution and is used unless the workspace has its own.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass, field
@@ -59,6 +60,13 @@ def builtin_root() -> Path:
     return Path(str(resources.files("zhuose.compiler.builtin").joinpath(BUILTIN_PACKAGE)))
 
 
+@functools.lru_cache(maxsize=1)
+def _real_builtin_root() -> Path:
+    """The shipped 「点染」's real folder, found once per process (every fresh
+    workspace asks, and a realpath costs a stat per path component)."""
+    return builtin_root().resolve()
+
+
 def builtin_interface_path() -> Path:
     return builtin_root() / (BUILTIN_MODULE + INTERFACE_SUFFIX)
 
@@ -86,7 +94,7 @@ class PackageIndex:
             dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
             if MANIFEST in files:
                 self._tried.add(Path(folder) / MANIFEST)
-                self._add(Path(folder) / MANIFEST)
+                self._add(Path(folder) / MANIFEST, real=True)
 
     def _missing_dependency(self) -> bool:
         return any(d not in self.by_name and d != BUILTIN_PACKAGE for p in self.by_root.values() for d in p.deps)
@@ -101,9 +109,11 @@ class PackageIndex:
             root = builtin_root()
             pkg = Package(BUILTIN_PACKAGE, root, [], builtin=True)
             self.by_name[BUILTIN_PACKAGE] = pkg
-            self.by_root[root.resolve()] = pkg
+            self.by_root[_real_builtin_root()] = pkg
 
-    def _add(self, manifest: Path) -> Package | None:
+    def _add(self, manifest: Path, real: bool = False) -> Package | None:
+        """Read a 包.json; `real` when its folder is known to be a real path
+        (found by the walk from the resolved root, which follows no links)."""
         try:
             data = json.loads(manifest.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
@@ -117,7 +127,7 @@ class PackageIndex:
         if not isinstance(deps, list) or not all(isinstance(d, str) for d in deps):
             self.problems.append(ManifestProblem(manifest, "包清单的「依赖」须是字符串的列表"))
             deps = []
-        pkg = Package(name, manifest.parent.resolve(), list(deps))
+        pkg = Package(name, manifest.parent if real else manifest.parent.resolve(), list(deps))
         if name in self.by_name:
             # its files still belong to it (their imports resolve as declared);
             # only importing it by name is ambiguous: an error there, a warning here
