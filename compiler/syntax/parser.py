@@ -320,6 +320,59 @@ def _lark() -> lark.Lark:
     return parser
 
 
+class _Tables:
+    """lark's LALR table and reduce callbacks, read by one plain loop: an
+    item is a few dozen tokens, so lark's per-parse setup (lexer thread,
+    parser state, frontend) and per-token method calls were about half of
+    parsing it.  Only a successful parse is run here; a token the table has
+    no action for hands the item back to lark, whose error (expected tokens,
+    the interactive parser `_acceptable` probes) stays the one reported."""
+
+    END = lark.Token("$END", "")
+
+    def __init__(self, parser: lark.Lark) -> None:
+        inner = parser.parser.parser.parser     # frontend → LALR_Parser → its table-driven _Parser
+        table, callbacks = inner.parse_table, inner.callbacks
+        (start,) = parser.options.start
+        self.start, self.end = table.start_states[start], table.end_states[start]
+        # per state: token or rule name → next state (shift), or (size, name, callback) (reduce)
+        self.states = {state: {symbol: arg if action.name == "Shift"
+                               else (len(arg.expansion), arg.origin.name, callbacks[arg])
+                               for symbol, (action, arg) in actions.items()}
+                       for state, actions in table.states.items()}
+
+    def parse(self, stream: list[lark.Token]):
+        """The item's tree, or None where lark must say what is wrong."""
+        states, end = self.states, self.end
+        stack, values = [self.start], []
+        for token in [*stream, self.END]:
+            while True:
+                step = states[stack[-1]].get(token.type)
+                if step is None:
+                    return None
+                if type(step) is int:
+                    if token is self.END:
+                        return None
+                    stack.append(step)
+                    values.append(token)
+                    break
+                size, name, callback = step
+                if size:
+                    children = values[-size:]
+                    del stack[-size:], values[-size:]
+                else:
+                    children = []
+                stack.append(states[stack[-1]][name])
+                values.append(callback(children))
+                if token is self.END and stack[-1] == end:
+                    return values[-1]
+
+
+@lru_cache(maxsize=1)
+def _tables() -> _Tables:
+    return _Tables(_lark())
+
+
 # ---------------------------------------------------------------- items
 
 
@@ -464,7 +517,9 @@ def parse_item_tokens(text: str, tokens: list[Token]) -> ParsedItem:
         end = tokens[-1].end - base
         stream.append(lark.Token("PERIOD", "。", start_pos=end, end_pos=end))
     try:
-        node = _lark().parse(stream)
+        node = _tables().parse(stream)
+        if node is None:
+            node = _lark().parse(stream)
     except UnexpectedInput as err:
         error = _syntax_error(err, tokens[-1].end - base, _unclosed(tokens), written_period=not missing_period)
         if isinstance(err, UnexpectedToken) and err.token.type == "ELSE" and \
