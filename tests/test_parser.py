@@ -178,3 +178,33 @@ def test_expected_tokens_are_the_ones_that_really_fit():
     f = parse_file("「甲」者「组值」【「乙」者「一」与「二」，「丙」者「三」也】也。", ItemCache())
     msg = f.items[0].errors[0].message
     assert "应为「也」" in msg and "「。」" not in msg
+
+
+def test_the_table_loop_builds_the_trees_lark_builds(monkeypatch):
+    """parser._Tables runs lark's table itself; every item of the samples and
+    of the builtin interface gets lark's own tree, and an item with a syntax
+    error is left to lark (None)."""
+    from pathlib import Path
+    from zhuose.compiler.syntax import parser
+
+    tables, lark_parser = parser._tables(), parser._lark()
+    seen = {"tree": 0, "error": 0}
+
+    def both(stream):
+        ours = tables.__class__.parse(tables, stream)
+        try:
+            theirs = lark_parser.parse(stream)
+        except parser.UnexpectedInput:
+            theirs = None
+        assert repr(ours) == repr(theirs)
+        seen["tree" if ours is not None else "error"] += 1
+        return ours
+
+    monkeypatch.setattr(tables, "parse", both)
+    root = Path(__file__).resolve().parent.parent
+    sources = [*(root / "samples").glob("*。豫"), *(root / "compiler" / "builtin").rglob("*。豫")]
+    for path in sources:
+        text = path.read_text(encoding="utf-8")
+        parse_file(text, ItemCache())
+        parse_file(text.replace("也。", "也也。").replace("「零」", "「零」于"), ItemCache())   # broken items
+    assert seen["tree"] > 500 and seen["error"] > 50
