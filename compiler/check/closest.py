@@ -10,8 +10,6 @@ quadratic in their length, and nobody misspells a name that long.
 
 from __future__ import annotations
 
-import decimal
-import difflib
 import os
 import re
 from typing import Iterable
@@ -41,6 +39,7 @@ def ranked(name: str, candidates: Iterable[tuple[str, int]]) -> list[str]:
     for candidate, tier in candidates:
         if len(candidate) <= LONGEST:
             tiers.setdefault(candidate, tier)
+    import difflib   # here, not at module level: only a program with an unknown name pays its import
     keyed = []
     for order, (candidate, tier) in enumerate(tiers.items()):
         ratio = difflib.SequenceMatcher(None, name, candidate).ratio()
@@ -93,6 +92,7 @@ def number_spelling(name: str) -> str | None:
             return f"；数字前不写正号：写成「{digits}」"
         return f"；负数用运算符 负：写成 负「{digits}」（常量或实参处加括号：（负「{digits}」））"
     if _EXPONENT.fullmatch(name):
+        import decimal   # only this message needs it (a C extension: a few ms of every start)
         exponent = int(re.split("[eE]", name)[1])
         digits = format(decimal.Decimal(name), "f") if abs(exponent) <= 40 else ""
         shown = f"「{digits}」" if digits and len(digits) <= 48 else "全部数位"

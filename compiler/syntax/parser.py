@@ -335,9 +335,16 @@ class _Tables:
         table, callbacks = inner.parse_table, inner.callbacks
         (start,) = parser.options.start
         self.start, self.end = table.start_states[start], table.end_states[start]
+        reductions: dict[int, tuple] = {}    # by the rule object: a lark Rule hashes its whole expansion
+
+        def reduction(rule) -> tuple:
+            found = reductions.get(id(rule))
+            if found is None:
+                found = reductions[id(rule)] = (len(rule.expansion), rule.origin.name, callbacks[rule], rule)
+            return found[:3]
+
         # per state: token or rule name → next state (shift), or (size, name, callback) (reduce)
-        self.states = {state: {symbol: arg if action.name == "Shift"
-                               else (len(arg.expansion), arg.origin.name, callbacks[arg])
+        self.states = {state: {symbol: arg if action.name == "Shift" else reduction(arg)
                                for symbol, (action, arg) in actions.items()}
                        for state, actions in table.states.items()}
 
