@@ -71,9 +71,9 @@ def _print_unchanged(paths: list[str], out_dir: str | None) -> bool:
     """When no source, input or output changed since the last run into
     `out_dir` or to standard output (the ledger says), print what that run
     printed and say so."""
-    distinct = list({os.path.realpath(p): p for p in reversed(paths)}.values())[::-1]
+    distinct = dict.fromkeys(os.path.realpath(p) for p in paths)
     records = remembered.book(out_dir)
-    current = [remembered.recall(records, os.path.realpath(p)) for p in distinct]
+    current = [remembered.recall(records, real) for real in distinct]
     if not all(current) or len({c.output for c in current}) < len(current):
         return False
     if out_dir is None:
