@@ -95,7 +95,7 @@ class BuildService:
         self._unsaved.clear()
         self._saved_at = time.monotonic()
 
-    def _book(self, out_dir: Path | None) -> Ledger:
+    def _book(self, out_dir: Path | str | None) -> Ledger:
         key = str(out_dir) if out_dir else None
         if key not in self._books:
             self._books[key] = remembered.book(key, self.root)
