@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..types import (FLOAT, TFamily, INT, UINT, TCon, TMeta, TRecord, TTuple, Type, TypeOrIndex, is_scalar,
-                     matrix_parts, resolve, vector_parts)
+from ..builtin.formats import STORAGE_FORMATS
+from ..types import (F32, FLOAT, TFamily, INT, U32, UINT, TCon, TMeta, TRecord, TTuple, Type, TypeOrIndex,
+                     is_scalar, matrix_parts, resolve, vector_parts)
 
 
 def _kind(t: TypeOrIndex) -> str | None:
@@ -111,6 +112,9 @@ CLASSES: dict[str, tuple[Callable[[TypeOrIndex], bool], str]] = {
     "位型": (_bit_castable, "32 位标量、32 位标量的向量或二维、四维半精度向量"),
     "可索引": (_indexable, "向量、矩阵或定长数组"),
     "矩阵": (lambda t: matrix_parts(t) is not None, "矩阵"),
+    "纹素格式": (lambda t: _format_name(t) is not None, "存储纹理格式（" + "、".join(f"「{n}」" for n in STORAGE_FORMATS) + "）"),
+    "可量纹理": (lambda t: isinstance(resolve(t), TCon) and resolve(t).name in ("纹理二维", "存储纹理二维"),
+             "「纹理二维」或「存储纹理二维」"),
     "矩阵或向量": (lambda t: matrix_parts(t) is not None or (
         vector_parts(t) is not None and _kind(vector_parts(t)[0]) == "float"), "矩阵或浮点向量"),
 }
@@ -124,6 +128,21 @@ def _compute_options(t: Type) -> bool:
     size = resolve(t.fields[0][1])
     items = [resolve(i) for i in size.items] if isinstance(size, TTuple) else [size]
     return len(items) in (1, 2, 3) and all(isinstance(i, TCon) and i.name == "整数" for i in items)
+
+
+def _format_name(t: TypeOrIndex) -> str | None:
+    """The name of a storage-texture format type (「四八归一」 …), else None."""
+    t = resolve(t)
+    return t.name if isinstance(t, TCon) and t.name in STORAGE_FORMATS and not t.args else None
+
+
+def _texel_value(args):
+    """What 「写纹素」 writes into a texture of that format: 「四维浮」, or 「四维无」 for 「单无三二」."""
+    name = _format_name(args[0])
+    if name is None:
+        return None
+    scalar, alias = (U32, "四维无") if STORAGE_FORMATS[name].texel == "uint" else (F32, "四维浮")
+    return TTuple((scalar,) * 4).named(alias)
 
 
 def _atomic_element(t: Type) -> Type | None:
@@ -212,5 +231,6 @@ FAMILIES: dict[str, tuple[int, Callable]] = {
     "同形": (2, _same_shape),
     "矩阵积": (2, _matrix_product),
     "转置形": (1, _transpose),
+    "纹素值": (1, _texel_value),
 }
 

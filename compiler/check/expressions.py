@@ -23,7 +23,7 @@ from ..diagnostics import (ARITY, ARRAY_PROJECTION, BAD_VALUE, CALL_PARENS, CLAS
                            NOT_A_FUNCTION, NOT_A_MODULE, NOT_IN_MODULE, NOT_TRANSLATABLE, NO_FIELD,
                            NO_OPERATOR, NUMBER_SPELLING, NUMERAL_NAME, READ_ONLY, RECURSION, TOP_LEVEL,
                            TYPE_ARGUMENTS, TYPE_AS_VALUE, TYPE_MISMATCH, UNKNOWN_NAME, UNSOLVED, WRAP_LITERAL,
-                           WRONG_RESOURCE, LocalDiagnostic)
+                           TEXEL_VALUE, WRITE_ONLY_TEXTURE, WRONG_RESOURCE, LocalDiagnostic)
 from ..valid import registry
 from ..valid.consteval import written_number
 from .closest import number_spelling, ranked, scope_candidates
@@ -34,7 +34,8 @@ from .typeexpr import TypeResolver
 #: Resource constructors and entry constructors: only as a whole top-level definition.
 RESOURCE_CONSTRUCTORS = {
     "绑定": "storage", "均匀绑定": "uniform", "纹理绑定": "texture", "采样器绑定": "sampler",
-    "深度纹理绑定": "depth_texture", "比较采样器绑定": "comparison_sampler", "工作组共享": "workgroup",
+    "深度纹理绑定": "depth_texture", "比较采样器绑定": "comparison_sampler", "存储纹理绑定": "storage_texture",
+    "工作组共享": "workgroup",
 }
 ENTRY_CONSTRUCTORS = {"计算入口项": "计算", "顶点入口项": "顶点", "片元入口项": "片元"}
 
@@ -52,6 +53,8 @@ RESOURCE_HINTS = {
     ("写存储", "均匀缓冲"): "均匀缓冲在着色器里只读：要写就声明成「读写」的存储缓冲",
     ("读均匀", "存储缓冲"): "用「读存储」或「读数组」", ("读均匀", "工作组变量"): "用「读共享」",
 }
+#: builtins that read a texture: a write-only storage texture has no texels to read
+TEXTURE_READS = frozenset("读纹素 采样纹理 按层采样纹理".split())
 
 #: Typed-literal constructors: (scalar kind, width) for the range check.
 LITERAL_CONSTRUCTORS = {"新浮三二": ("float", 32), "新浮十六": ("float", 16),
@@ -680,6 +683,8 @@ class ItemChecker:
                 out.append(self._function_argument(a, resolve(p), env))
             elif len(self.diags) > settled:  # after one wrong argument the rest add no messages
                 out.append(self.check(a, None, env))
+            elif callee == "写纹素" and len(out) == 2:
+                out.append(self._texel_value(a, self.reduce(p), out[0], env))
             else:
                 out.append(self.check(a, self.reduce(p), env))
         if len(self.diags) > settled:   # nor does an implicit parameter only the rest would have fixed
@@ -730,6 +735,17 @@ class ItemChecker:
                 self.error(name_span, f"「{target.name}」是只读存储缓冲，不能「{callee}」：把它的访问方式改为「读写」", READ_ONLY,
                            缓冲=target.name, 函数=callee)
 
+    def _texel_value(self, arg: ast.Expr, wanted, texture: ir.Expr, env) -> ir.Expr:
+        """「写纹素」's value: one message naming the texture's format rather than one per component."""
+        value = self.check(arg, None, env)
+        actual = self.show(value.type)
+        fmt = resolve(texture.type)
+        if not self.unify(wanted, value.type, arg) and isinstance(fmt, TCon) and fmt.args:
+            name, shown = resolve(fmt.args[0]).name, self.show(wanted)
+            self.error(arg, f"「写纹素」写进「{name}」格式的存储纹理的值须是{shown}，实为{actual}", TEXEL_VALUE,
+                       格式=name, 应为=shown, 实为=actual)
+        return value
+
     def _wrong_resource(self, callee: str, arg: ast.Expr, env: dict) -> bool:
         """A resource of another kind than the builtin works on: say which builtin fits."""
         arg = _strip_parens(arg)
@@ -737,6 +753,10 @@ class ItemChecker:
         if entry is None or entry.kind != "resource":
             return False
         kind = resolve(entry.type).name
+        if kind == "存储纹理二维" and callee in TEXTURE_READS:
+            self.error(arg, f"「{arg.name}」是只写的存储纹理，不能「{callee}」：存储纹理只能「写纹素」与「纹理尺寸」；"
+                            "要读就另绑一个「纹理二维」", WRITE_ONLY_TEXTURE, 资源=arg.name, 函数=callee)
+            return True
         hint = RESOURCE_HINTS.get((callee, kind))
         if hint is None:
             return False

@@ -31,7 +31,7 @@ from .typeexpr import TypeResolver, intrinsic_name, renamed
 
 RESOURCE_TYPES = {"存储缓冲": "storage", "均匀缓冲": "uniform", "工作组变量": "workgroup",
                   "纹理二维": "texture", "采样器": "sampler", "深度纹理二维": "depth_texture",
-                  "比较采样器": "comparison_sampler"}
+                  "比较采样器": "comparison_sampler", "存储纹理二维": "storage_texture"}
 ENTRY_TYPES = {"计算入口": "计算", "顶点入口": "顶点", "片元入口": "片元"}
 MAX_WORKGROUP = 1024
 #: the largest 组 and 号 of a resource: WebGPU guarantees 4 bind groups of 1000 bindings each

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..builtin.formats import STORAGE_FORMATS
 from ..builtin.io import BUILTIN_IO
-from ..diagnostics import ARRAY_LENGTH, BAD_TYPE, DUPLICATE, INTERFACE_ONLY_KIND, SCALAR_WIDTH
+from ..diagnostics import ARRAY_LENGTH, BAD_TYPE, DUPLICATE, INTERFACE_ONLY_KIND, SCALAR_WIDTH, TEXEL_FORMAT
 from ..syntax import ast
-from ..types import ERROR, TCon, TFamily, TFun, TRecord, TTuple, TVar, Type, TypeOrIndex
+from ..types import ERROR, TCon, TFamily, TFun, TRecord, TTuple, TVar, Type, TypeOrIndex, resolve
 from .classes import CLASSES, FAMILIES
 from .closest import number_spelling
 from .scope import Scope
@@ -38,6 +39,16 @@ def renamed(t: Type, name: str) -> Type:
     if t.alias in BUILTIN_IO or (isinstance(t, TRecord) and t.alias is not None):
         return t
     return t.named(name)
+
+
+def _is_format(t: TypeOrIndex) -> bool:
+    """A storage texture's format argument: a format type, or a type variable (interface file)."""
+    t = resolve(t) if not isinstance(t, int) else t
+    return isinstance(t, TVar) or (isinstance(t, TCon) and t.name in STORAGE_FORMATS and not t.args)
+
+
+def _written(node: ast.TypeExpr) -> str:
+    return node.name if isinstance(node, ast.TypeName) else "…"
 
 
 def intrinsic_name(name: str) -> str | None:
@@ -186,6 +197,11 @@ class TypeResolver:
         if head.name == "定长数组" and isinstance(args[1], int) and not 1 <= args[1] <= MAX_ARRAY_LENGTH:
             self.report(args_nodes[1], f"定长数组的长度须在 1 到 {MAX_ARRAY_LENGTH} 之间，这里是 {args[1]}",
                         ARRAY_LENGTH, 长度=str(args[1]))
+            return ERROR
+        if head.name == "存储纹理二维" and not _is_format(args[0]):
+            names = "、".join(f"「{n}」" for n in STORAGE_FORMATS)
+            self.report(args_nodes[0], f"存储纹理的格式须是{names}之一（扩展），这里是「{_written(args_nodes[0])}」",
+                        TEXEL_FORMAT, 类型=_written(args_nodes[0]))
             return ERROR
         return TCon(head.name, tuple(args))
 

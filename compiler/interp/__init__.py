@@ -67,6 +67,8 @@ def run(ws, path, entry_name: str, buffers: dict, groups, *, subgroup_width: int
             regions[(module_path, r.name)] = Texture(np.asarray(textures[key]))
         elif r.kind == "sampler":             # sampled nearest, at level 0
             regions[(module_path, r.name)] = None
+        elif r.kind == "storage_texture":
+            raise Unsupported(f"参照解释器不运行存储纹理（扩展）：入口用到「{r.name}」；请用 --后端 网页图算 运行")
         elif r.kind != "workgroup":
             raise Unsupported(f"参照解释器不能给入口提供「{r.name}」（{r.kind}）")
     for module_path, name in workgroup_variables(modules, entry):

@@ -85,7 +85,7 @@ def _rows(kind: str, names: str, **overrides) -> dict[str, Row]:
 #: builtin name → its row; every value the interface file declares has one
 TABLE: dict[str, Row] = {
     **_rows("value", "元 阳 阴 只读 读写"),
-    **_rows("resource", "绑定 均匀绑定 纹理绑定 采样器绑定 深度纹理绑定 比较采样器绑定 工作组共享"),
+    **_rows("resource", "绑定 均匀绑定 纹理绑定 采样器绑定 深度纹理绑定 比较采样器绑定 存储纹理绑定 工作组共享"),
     **_rows("entry", "计算入口项 顶点入口项 片元入口项"),
     **_rows("literal", "新浮三二 新浮十六 新整三二 新无三二"),
     **_rows("pure", """转换 位转换 加 减 乘 除 余 左移 右移 等于 不等于 小于 大于 不大于 不小于
@@ -109,6 +109,8 @@ TABLE: dict[str, Row] = {
     **_rows("texture", "采样纹理 比较采样", stages=frozenset({FRAGMENT}), uniform=True),
     **_rows("texture", "按层采样纹理 读纹素"),
     **_rows("texture", "纹理尺寸", reads=False),     # a bound texture's size never changes
+    # WebGPU binds no writable storage texture to a vertex shader
+    **_rows("texture", "写纹素", stages=frozenset({COMPUTE, FRAGMENT}), effect=True, reads=False),
     **_rows("subgroup", """子组求和 子组最大 子组最小 子组广播 子组洗牌 子组异或洗牌 子组求积 子组按位与 子组按位或
         子组按位异或 子组前缀和 子组前缀积 子组排他前缀和 子组排他前缀积 子组上移洗牌 子组下移洗牌 子组广播首个 子组任一
         子组全都 子组投票 子组选一"""),

@@ -16,10 +16,11 @@ from __future__ import annotations
 from .. import ir
 from ..diagnostics import STAGE, Diagnostic
 from . import registry
-from .registry import COMPUTE
+from .registry import COMPUTE, FRAGMENT
 
-#: resource kind → the stages that may use it
-STAGE_RESOURCES = {"workgroup": frozenset({COMPUTE})}
+#: resource kind → the stages that may use it (WebGPU binds no writable storage texture to a vertex shader)
+STAGE_RESOURCES = {"workgroup": frozenset({COMPUTE}), "storage_texture": frozenset({COMPUTE, FRAGMENT})}
+RESOURCE_WORDS = {"workgroup": "工作组变量", "storage_texture": "存储纹理"}
 
 #: subgroup-matrix builtins: the whole subgroup (warp, SIMD-group) runs them together
 FRAGMENT_BUILTINS = registry.of_kind("matrix", "matrix-memory")
@@ -87,7 +88,7 @@ def _problem(node: ir.Expr, decls: dict, entry: ir.Entry) -> str | None:
         resource = decls.get((node.module, node.name))
         if isinstance(resource, ir.Resource) and entry.stage not in STAGE_RESOURCES.get(resource.kind, {entry.stage}):
             allowed = registry.stage_words(STAGE_RESOURCES[resource.kind])
-            return f"工作组变量「{node.name}」只能用在{allowed}入口里：{reached}"
+            return f"{RESOURCE_WORDS[resource.kind]}「{node.name}」只能用在{allowed}入口里：{reached}"
     return None
 
 

@@ -115,6 +115,7 @@ BUILTINS: dict[str, Template | Special] = {
     "读纹素": Special("texel", "甲.read(乙, 丙)"),
     "纹理尺寸": Template("uint2({0:p}.get_width(), {0:p}.get_height())"),
     "比较采样": Template("{0:p}.sample_compare({1}, {2}, {3})"),
+    "写纹素": Template("{0:p}.write({2}, uint2({1}))"),
     # SIMD-groups (seed 着十一): the lane index is a ushort in MSL
     "子组求和": _fn("simd_sum"), "子组最大": _fn("simd_max"),
     "子组最小": _fn("simd_min"),
@@ -168,6 +169,7 @@ DECLARATION_SPELLINGS = {
     "采样器绑定": "sampler 名 [[sampler(n)]]",
     "深度纹理绑定": "depth2d<float> 名 [[texture(n)]]",
     "比较采样器绑定": "sampler 名 [[sampler(n)]]",
+    "存储纹理绑定": "texture2d<float|uint, access::write> 名 [[texture(n)]]",
     "工作组共享": "threadgroup T 名;（在核函数开头声明）",
     "计算入口项": "[[max_total_threads_per_threadgroup(N)]] kernel void 函数(…)",
     "顶点入口项": "vertex … 函数(yy_函数_入 … [[stage_in]], …)",

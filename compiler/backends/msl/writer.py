@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ... import ir
+from ...builtin.formats import STORAGE_FORMATS
 from ...builtin.io import BUILTIN_IO
 from ...diagnostics import TARGET_BINDING, TRANSLATION, Diagnostic
 from ...types import TCon, TError, TRecord, TTuple, deep_resolve, matrix_parts, resolve, vector_parts
@@ -47,7 +48,8 @@ SCALARS = {Scalar.F32: "float", Scalar.F16: "half", Scalar.I32: "int", Scalar.U3
 ABSTRACT = {"整数": "int", "小数": "float"}   # what a declared abstract number becomes
 HANDLES = {"采样器": "sampler", "比较采样器": "sampler", "深度纹理二维": "depth2d<float>"}
 SLOT_KIND = {"storage": "buffer", "uniform": "buffer", "texture": "texture",
-             "depth_texture": "texture", "sampler": "sampler", "comparison_sampler": "sampler"}
+             "depth_texture": "texture", "sampler": "sampler", "comparison_sampler": "sampler",
+             "storage_texture": "texture"}
 MAX_BUFFER_SLOT = 30      # Metal binds at most 31 buffers per function
 STAGE_KEYWORD = {"计算": "kernel", "顶点": "vertex", "片元": "fragment"}
 LINE_LIMIT = 100
@@ -434,6 +436,8 @@ class MslWriter(StatementWriter):
             return {"int": "atomic_int", "uint": "atomic_uint"}[scalar_kind(t.args[0])]
         if name == "纹理二维":
             return f"texture2d<{self.type_text(t.args[0], span)}>"
+        if name == "存储纹理二维":
+            return f"texture2d<{STORAGE_FORMATS[resolve(t.args[0]).name].texel}, access::write>"
         if name == "定长数组" and isinstance(t.args[1], int):
             return f"array<{self.type_text(t.args[0], span)}, {t.args[1]}>"
         if name == "格":

@@ -615,6 +615,8 @@ _TEXTURES_LATER = "纹理、采样器与片元专用的内建是待办事项（�
 UNAVAILABLE = {
     **{name: _TEXTURES_LATER for name in "横差 纵差 舍弃 采样纹理 按层采样纹理 读纹素 纹理尺寸 比较采样".split()},
     **{name: "纹理与采样器是待办事项（着十）" for name in "纹理绑定 采样器绑定 深度纹理绑定 比较采样器绑定".split()},
+    **{name: "存储纹理（扩展）只有 WGSL 与金属（MSL）支持：PTX 的 surface 是待办事项"
+       for name in "存储纹理绑定 写纹素".split()},
     **FRAGMENTS_UNAVAILABLE,
 }
 

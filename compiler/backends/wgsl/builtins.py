@@ -39,7 +39,7 @@ _MATH = _calls("""
 距离 distance 归一化 normalize 融合乘加 fma 选择 select 半精度解包 unpack2x16float
 半精度打包 pack2x16float 转置 transpose 行列式 determinant 一位计数 countOneBits 位反转 reverseBits
 横差 dpdx 纵差 dpdy 采样纹理 textureSample 按层采样纹理 textureSampleLevel 读纹素 textureLoad
-纹理尺寸 textureDimensions 比较采样 textureSampleCompare
+纹理尺寸 textureDimensions 比较采样 textureSampleCompare 写纹素 textureStore
 """)
 
 _SUBGROUP = {
@@ -129,6 +129,7 @@ DECLARATION_SPELLINGS = {
     "采样器绑定": "@group(G) @binding(B) var 名: sampler;",
     "深度纹理绑定": "@group(G) @binding(B) var 名: texture_depth_2d;",
     "比较采样器绑定": "@group(G) @binding(B) var 名: sampler_comparison;",
+    "存储纹理绑定": "@group(G) @binding(B) var 名: texture_storage_2d<格式, write>;",
     "工作组共享": "var<workgroup> 名: T;",
     "计算入口项": "@compute @workgroup_size(X[, Y[, Z]]) fn 函数(…)",
     "顶点入口项": "@vertex fn 函数(…) -> …",

@@ -12,6 +12,7 @@ branches are plain values of a scalar or vector type becomes select.
 from __future__ import annotations
 
 from ... import ir
+from ...builtin.formats import STORAGE_FORMATS
 from ...builtin.io import BUILTIN_IO
 from ...diagnostics import TARGET_BUILTIN, TARGET_CONST, TARGET_TYPE, TRANSLATION, Diagnostic
 from ...types import (TCon, TError, TRecord, TTuple, deep_resolve, is_scalar, matrix_parts, resolve,
@@ -34,7 +35,7 @@ SCALARS = {Scalar.F32: "f32", Scalar.F16: "f16", Scalar.I32: "i32", Scalar.U32: 
 HANDLES = {"采样器": "sampler", "深度纹理二维": "texture_depth_2d", "比较采样器": "sampler_comparison"}
 STAGE_ATTRIBUTE = {"顶点": "@vertex", "片元": "@fragment"}
 UNNAMED_RECORD = "WGSL 写不出没有名字的记录类型"
-RESOURCE_TYPES = {"存储缓冲", "均匀缓冲", "工作组变量", "纹理二维", "采样器", "深度纹理二维", "比较采样器"}
+RESOURCE_TYPES = {"存储缓冲", "均匀缓冲", "工作组变量", "纹理二维", "采样器", "深度纹理二维", "比较采样器", "存储纹理二维"}
 SUBGROUP_IO = {"子组调用序", "子组大小"}
 SUBGROUP_BUILTINS = registry.of_kind("subgroup")     # each needs `enable subgroups;`
 NOT_PARAMETERS = {"存储缓冲", "均匀缓冲", "工作组变量", "格"}   # textures and samplers may be parameters
@@ -248,6 +249,8 @@ class Writer(StatementWriter):
         if t.name == "定长数组":
             inner = self.type_text(t.args[0], span) or "?"
             return f"array<{inner}, {t.args[1]}>"
+        if t.name == "存储纹理二维":
+            return f"texture_storage_2d<{STORAGE_FORMATS[resolve(t.args[0]).name].wgsl}, write>"
         message = UNAVAILABLE_TYPES.get(t.name, f"WGSL 写不出类型{self.show(t)}")
         self.error(span, message, TARGET_TYPE, 类型=self.show(t))
         return "?"
