@@ -1,6 +1,7 @@
 """The subcommand `着色器 运行 文件 入口项 [绑定=数据 …]`: dispatch a compute
 entry once on the local WebGPU adapter (or through CUDA with --后端 千手),
-buffers from .npy files or the command line."""
+buffers from .npy files or the command line; textures, samplers and storage
+textures are cli/textures.py's."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from ..compiler.backends import translate
 from ..compiler.backends.targets import PTX, WGSL
 from ..compiler.backends.wgsl.layout import SCALAR_DTYPES, element_stride, leaf_dtype, size_align
 from ..compiler.generate.output import os_error_text
-from ..compiler.runtime.wgpu import WebGPUError, buffer_for, run_compute
+from ..compiler.runtime.wgpu import WebGPUError, buffer_for, open_device, required_features, run_compute
 from ..compiler.valid.stages import entry_resources
 from ..compiler.types import TCon, TRecord, TTuple, deep_resolve, resolve
 from .common import Command, file_argument, print_diagnostics, translated
@@ -40,7 +41,12 @@ def _run_arguments(p) -> None:
                         "定长的缓冲（均匀缓冲、定长数组）须正好给足它按 WGSL 内存布局的字节（补齐的位置也算，"
                         "如「定长数组」于「三维浮」于「二」是 32 字节、8 个数）；标量类型不同的结构只能用 .npy 给出")
     p.add_argument("--组数", "-g", default=None, metavar="X[,Y[,Z]]",
-                   help="派发的工作组数；默认按最长的运行期数组缓冲的元素个数除以工作组大小向上取整")
+                   help="派发的工作组数；默认：入口有存储纹理（或输入纹理）时每个纹素一个调用，"
+                        "即（⌈宽／工作组宽⌉，⌈高／工作组高⌉，1）；否则按最长的运行期数组缓冲：一维工作组时"
+                        "元素个数除以工作组大小向上取整，二维、三维工作组时按 .npy 的（高, 宽）铺满，"
+                        "一维数据则（⌈元素个数／工作组宽⌉，1，1）")
+    p.add_argument("--尺寸", default=None, metavar="宽,高",
+                   help="存储纹理的宽高；默认与入口的第一张输入纹理同样大")
     p.add_argument("--后端", default="网页图算", choices=["网页图算", PTX.command, "参照"],
                    help="网页图算：译成 WGSL 在本机 WebGPU 适配器上运行（默认）；"
                         "千手：译成 PTX 经 CUDA 驱动在英伟达显卡上运行；"
@@ -69,7 +75,7 @@ def _run(ws, result, args) -> int:
     except ImportError as err:
         raise WebGPUError("运行 要用 NumPy 读写缓冲：pip install numpy") from err
     entry, function = _compute_entry(ws, result, args)
-    resources = _buffers_of(ws, entry, args.文件)
+    resources, handles = _buffers_of(ws, entry, args.文件)
     given = _parse_bindings(args.缓冲)
     arrays = {}
     for r in resources:
@@ -84,17 +90,19 @@ def _run(ws, result, args) -> int:
         array = _load(np, spec, r)
         _check_size(array, spec, r)
         arrays[r.name] = (array, spec)
+    textures = _textures(np, handles, given, args, entry)
     if given:
         raise RunProblem(f"入口项「{entry.name}」没有用到 {'、'.join(given)}；它用到的缓冲："
                          + ("、".join(_describe(r) for r in resources) or "（没有）"))
     buffers = [buffer_for(r, arrays[r.name][0].tobytes()) for r in resources]
-    groups = _groups(args.组数, buffers, resources, entry.workgroup_size)
+    extent = textures.extent if textures else None
+    groups = _groups(args.组数, buffers, resources, arrays, entry.workgroup_shape, extent)
     if args.后端 == PTX.command:
         out = _run_on_cuda(ws, args.文件, entry, resources, arrays, groups)
     elif args.后端 == "参照":
         out = run_reference(ws, args, entry, buffers, groups)
     else:
-        out = run_compute(result.text, function, buffers, groups)
+        out = run_compute(result.text, function, buffers, groups, textures.others if textures else ())
     for r in resources:
         if (r.group, r.binding) in out:
             array, spec = arrays[r.name]
@@ -102,7 +110,20 @@ def _run(ws, result, args) -> int:
             if spec.endswith(".npy"):
                 _save(np, spec, back)
             print(f"「{r.name}」（组 {r.group} 号 {r.binding}）：{np.array2string(back, separator=' ')}")
+    if textures:
+        from .textures import write_outputs
+        write_outputs(np, open_device(required_features(result.text)), textures)
     return 0
+
+
+def _textures(np, handles: list[ir.Resource], given: dict, args, entry: ir.Entry):
+    """The entry's textures and samplers (cli/textures.py), only on the WebGPU back end; None without any."""
+    if not handles:
+        return None
+    if args.后端 != "网页图算":
+        raise RunProblem(f"入口项「{entry.name}」用到纹理或采样器「{handles[0].name}」：只有 --后端 网页图算 能给它们")
+    from .textures import texture_bindings
+    return texture_bindings(np, handles, given, args.尺寸, f"入口项「{entry.name}」")
 
 
 def _run_on_cuda(ws, path: str, entry: ir.Entry, resources, arrays, groups) -> dict:
@@ -133,14 +154,13 @@ def _compute_entry(ws, result, args) -> tuple[ir.Entry, str]:
     return entry, next(e.function for e in result.entries if e.item == entry.name)
 
 
-def _buffers_of(ws, entry: ir.Entry, path: str) -> list[ir.Resource]:
+def _buffers_of(ws, entry: ir.Entry, path: str) -> tuple[list[ir.Resource], list[ir.Resource]]:
+    """The entry's buffers, and its textures and samplers."""
     checked = ws.check(path)
     modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
     used = entry_resources(modules, entry.function)
     handles = [r for r in used if r.kind not in ("storage", "uniform", "workgroup")]
-    if handles:
-        raise RunProblem(f"入口项「{entry.name}」用到纹理或采样器「{handles[0].name}」：运行 只能给存储缓冲与均匀缓冲")
-    return [r for r in used if r.kind in ("storage", "uniform")]
+    return [r for r in used if r.kind in ("storage", "uniform")], handles
 
 
 def _describe(r) -> str:
@@ -278,7 +298,10 @@ def _scalar_count(t) -> int:
     return 0
 
 
-def _groups(text: str | None, buffers, resources, workgroup_size: int) -> tuple[int, int, int]:
+def _groups(text: str | None, buffers, resources, arrays, shape: tuple[int, int, int],
+            extent: tuple[int, int] | None) -> tuple[int, int, int]:
+    """--组数, or a count that covers the data: one invocation per texel of a
+    texture, else per element of the longest runtime-sized array."""
     if text is not None:
         parts = text.replace("，", ",").split(",")
         try:
@@ -288,12 +311,38 @@ def _groups(text: str | None, buffers, resources, workgroup_size: int) -> tuple[
         if not 1 <= len(counts) <= 3 or not all(1 <= c <= MAX_GROUPS for c in counts):
             raise RunProblem(f"--组数「{text}」应是 1 至 3 个 1 至 {MAX_GROUPS} 的整数")
         return tuple(counts + [1] * (3 - len(counts)))
+    if extent is None and shape[1:] != (1, 1):
+        extent = _rows_and_columns(buffers, resources, arrays)
+    if extent is not None:
+        return (_cover(extent[0], shape[0]), _cover(extent[1], shape[1]), 1)
     elements = 0
     for b, r in zip(buffers, resources):
         stride = element_stride(resolve(r.inner))
         if stride:
             elements = max(elements, len(b.data) // stride)
-    return (min(MAX_GROUPS, max(1, math.ceil(elements / workgroup_size))), 1, 1)
+    return (_cover(elements, shape[0] * shape[1] * shape[2]), 1, 1)
+
+
+def _cover(count: int, per_group: int) -> int:
+    return min(MAX_GROUPS, max(1, math.ceil(count / per_group)))
+
+
+def _rows_and_columns(buffers, resources, arrays) -> tuple[int, int]:
+    """(width, height) of the longest runtime-sized array: its .npy's (rows,
+    columns[, element]) when it has that shape, else (elements, 1)."""
+    longest, extent = 0, (1, 1)
+    for b, r in zip(buffers, resources):
+        stride = element_stride(resolve(r.inner))
+        if not stride or len(b.data) // stride <= longest:
+            continue
+        longest = len(b.data) // stride
+        array = arrays[r.name][0]
+        per_element = stride // array.dtype.itemsize
+        if array.ndim >= 2 and math.prod(array.shape[2:]) == per_element:
+            extent = (array.shape[1], array.shape[0])
+        else:
+            extent = (longest, 1)
+    return extent
 
 
 def _save(np, path: str, array) -> None:

@@ -15,9 +15,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import ir
+from ..builtin.formats import STORAGE_FORMATS
+from ..types import deep_resolve, resolve
 from ..valid.stages import used_resources
 from ..ir import function_key
-from .machine import Fault, Machine, Texture
+from .machine import Fault, Machine, StorageTexels, Texture
 from .memory import Unsupported, storage_region, workgroup_region
 from ..valid.stages import workgroup_variables
 from ..valid.uniformity import CODES as UNIFORMITY
@@ -38,7 +40,9 @@ def run(ws, path, entry_name: str, buffers: dict, groups, *, subgroup_width: int
     storage buffer by (group, binding).  Raises Fault (its `.diagnostic` is
     the `文件:行:列` report) or Unsupported.  `schedule_seed` permutes the
     order in which subgroups take effect (atomics); `textures` maps (group,
-    binding) to an (h, w, 4) array of texels.
+    binding) to an (h, w, 4) array of texels, or for a storage texture to its
+    (width, height): the result holds its stored texels, (h, w, channels) of
+    the format's type, under its (group, binding).
 
     A program 检查 refuses only for its uniformity analysis still runs here,
     so that the invocations that part at a barrier can be seen; any other
@@ -68,7 +72,10 @@ def run(ws, path, entry_name: str, buffers: dict, groups, *, subgroup_width: int
         elif r.kind == "sampler":             # sampled nearest, at level 0
             regions[(module_path, r.name)] = None
         elif r.kind == "storage_texture":
-            raise Unsupported(f"参照解释器不运行存储纹理（扩展）：入口用到「{r.name}」；请用 --后端 网页图算 运行")
+            if textures is None or key not in textures:
+                raise Unsupported(f"没有给出组 {r.group} 号 {r.binding}「{r.name}」（存储纹理）的宽高")
+            fmt = STORAGE_FORMATS[resolve(deep_resolve(r.type).args[0]).name]
+            regions[(module_path, r.name)] = StorageTexels(fmt, *textures[key])
         elif r.kind != "workgroup":
             raise Unsupported(f"参照解释器不能给入口提供「{r.name}」（{r.kind}）")
     for module_path, name in workgroup_variables(modules, entry):
@@ -81,6 +88,8 @@ def run(ws, path, entry_name: str, buffers: dict, groups, *, subgroup_width: int
         region = regions.get((module_path, r.name))
         if r.kind == "storage" and r.access != "只读":
             out[(r.group, r.binding)] = region.raw.tobytes()
+        elif r.kind == "storage_texture":
+            out[(r.group, r.binding)] = region.stored()
     return out
 
 

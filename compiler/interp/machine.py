@@ -56,6 +56,25 @@ class Texture:
         self.texels = texels.astype(np.float32)
 
 
+class StorageTexels:
+    """A storage texture (extension): the values 「写纹素」 wrote, four floats or
+    uints a texel, converted to its format when read back.  A write-only texel
+    cannot be read, so two invocations writing one texel leave it undetermined:
+    a race whatever the barriers between them."""
+
+    def __init__(self, fmt, width: int, height: int):
+        self.format = fmt
+        self.texels = np.zeros((height, width, 4), np.uint32 if fmt.texel == "uint" else np.float32)
+        self.writer = np.full((height, width), -1, np.int64)
+
+    def stored(self) -> np.ndarray:
+        """(h, w, channels) as the format keeps them: unorm8 rounds to nearest."""
+        values = self.texels[..., :self.format.channels]
+        if self.format.dtype == "uint8":
+            return np.rint(np.clip(values, 0, 1) * 255).astype(np.uint8)
+        return values.astype(self.format.dtype)
+
+
 class _Loop:
     def __init__(self, args: list, lanes: int):
         self.args = args
@@ -849,6 +868,31 @@ def _texel(m, e, mask):
     return tuple(texels[:, k] for k in range(4))
 
 
+def _store_texel(m, e, mask):
+    texture, coords, value = (m.eval(a, mask) for a in e.args)
+    h, w = texture.texels.shape[:2]
+    x = np.broadcast_to(np.asarray(coords[0], np.int64), (m.n,))
+    y = np.broadcast_to(np.asarray(coords[1], np.int64), (m.n,))
+    bad = mask & ((x < 0) | (x >= w) | (y < 0) | (y >= h))
+    if bad.any():
+        inv = int(np.flatnonzero(bad)[0])
+        raise m.fault(e, f"越界：调用{m.who(inv)}写纹素 ({x[inv]}, {y[inv]})，纹理是 {w}×{h}")
+    lanes = np.flatnonzero(mask)
+    ys, xs = y[lanes], x[lanes]
+    order = np.argsort(ys * w + xs, kind="stable")
+    pairs = [(lanes[order[i]], lanes[order[i + 1]]) for i in np.flatnonzero(
+        (ys * w + xs)[order][1:] == (ys * w + xs)[order][:-1])[:1]]
+    earlier = texture.writer[ys, xs]
+    pairs += [(earlier[i], lanes[i]) for i in np.flatnonzero((earlier != -1) & (earlier != lanes))[:1]]
+    if pairs:
+        first, second = (int(i) for i in pairs[0])
+        raise m.fault(e, f"数据竞争：调用{m.who(first)}与调用{m.who(second)}都写纹素 "
+                         f"({x[second]}, {y[second]})，结果不确定")
+    texture.writer[ys, xs] = lanes
+    for k in range(4):
+        texture.texels[ys, xs, k] = np.broadcast_to(value[k], (m.n,))[lanes]
+
+
 def _texture_size(m, e, mask):
     h, w = m.eval(e.args[0], mask).texels.shape[:2]
     return (np.uint32(w), np.uint32(h))
@@ -906,5 +950,5 @@ BUILTINS = {
     "子组上移洗牌": _shifted_shuffle(True), "子组下移洗牌": _shifted_shuffle(False),
     "子组广播首个": _broadcast_first, "子组选一": _elect,
     "子组任一": _vote("any"), "子组全都": _vote("all"), "子组投票": _vote("ballot"),
-    "读纹素": _texel, "纹理尺寸": _texture_size, "按层采样纹理": _sample_level,
+    "读纹素": _texel, "纹理尺寸": _texture_size, "按层采样纹理": _sample_level, "写纹素": _store_texel,
 }

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from support.references import entry_buffers, read_back
+from support.references import StorageTexture, entry_buffers, read_back, storage_bindings
 from zhuose.compiler.interp import run
 from zhuose.compiler.runtime.wgpu import buffer_for
 from zhuose.compiler.workspace import Workspace
@@ -17,8 +17,12 @@ def interpret(ws, path, entry: str, data: dict, groups, textures=(), **options) 
     resources = entry_buffers(ws, path, entry, data)
     buffers = {(r.group, r.binding): buffer_for(r, np.ascontiguousarray(data[r.name]).tobytes()).data
                for r in resources}
-    images = {(g, b): t for g, b, t in textures if isinstance(t, np.ndarray)}
-    return read_back(resources, data, run(ws, path, entry, buffers, groups, textures=images, **options))
+    storage = storage_bindings(ws, path, entry, textures)
+    images = {(g, b): t for g, b, t in (t for t in textures if not isinstance(t, StorageTexture))
+              if isinstance(t, np.ndarray)}
+    images.update({key: (t.width, t.height) for t, key in storage.values()})
+    out = run(ws, path, entry, buffers, groups, textures=images, **options)
+    return {**read_back(resources, data, out), **{name: out[key] for name, (_, key) in storage.items()}}
 
 
 

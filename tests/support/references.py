@@ -12,14 +12,16 @@ A runner is `run(sample, entry, data, groups, textures=()) -> {name: array}`:
 every writable buffer, shaped like the array given for it.  `groups` is a
 workgroup count or a tuple of up to three.  `textures` are further bindings
 (group, binding, resource): an (h, w, 4) array of texels, uploaded as
-rgba16float, or a sampler descriptor dict (wgpu's `create_sampler` keywords).
+rgba16float, a sampler descriptor dict (wgpu's `create_sampler` keywords), or
+a `StorageTexture`, which the result holds under its name as the texels the
+target stored: (h, w, channels) of the format's type (rgba8unorm: uint8).
 """
 
 from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import numpy as np
 
@@ -28,6 +30,16 @@ SAMPLES = ROOT / "samples"
 ERRORS = SAMPLES / "错误"          # error samples and their helpers: 检查's evidence, not ours
 
 Runner = Callable[..., dict]
+
+
+class StorageTexture(NamedTuple):
+    """A storage texture binding of a reference: its resource name, its format's
+    WGSL name and its size; created empty, read back after the dispatch."""
+
+    name: str
+    format: str
+    width: int
+    height: int
 REFERENCES: dict[str, Callable[[Runner], None]] = {}
 
 
@@ -74,6 +86,21 @@ def entry_buffers(ws, path: Path, entry: str, data: dict) -> list:
     resources = [r for r in entry_resources(modules, decl.function) if r.kind in ("storage", "uniform")]
     assert sorted(r.name for r in resources) == sorted(data), "给出的缓冲与入口用到的不一致"
     return resources
+
+
+def storage_bindings(ws, path: Path, entry: str, textures) -> dict:
+    """The `StorageTexture`s among a runner's `textures`, by name: (the spec,
+    (group, binding)); they must be exactly the storage textures `entry` reaches."""
+    from zhuose.compiler import ir
+    from zhuose.compiler.valid.stages import entry_resources
+    checked = ws.check(path)
+    modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
+    decl = next(d for d in checked.module.decls if isinstance(d, ir.Entry) and d.name == entry)
+    found = {r.name: (r.group, r.binding) for r in entry_resources(modules, decl.function)
+             if r.kind == "storage_texture"}
+    given = {t.name: t for t in textures if isinstance(t, StorageTexture)}
+    assert sorted(given) == sorted(found), "给出的存储纹理与入口用到的不一致"
+    return {name: (t, found[name]) for name, t in given.items()}
 
 
 def read_back(resources: list, data: dict, out: dict) -> dict:
@@ -592,6 +619,33 @@ def 纹素处理(run):
     img = image.astype(np.float32)
     close(out["亮度"].reshape(h, w), 0.25 * (img[..., 0] + 2 * img[..., 1] + img[..., 2]))
     same(out["差"], np.zeros(h * w, np.float32))
+
+
+def sobel(image: np.ndarray) -> np.ndarray:
+    """The Sobel gradient's length of an (h, w, 4) image's luminance, edges clamped (float64)."""
+    lum = image[..., :3].astype(np.float64) @ np.array([0.299, 0.587, 0.114])
+    p = np.pad(lum, 1, mode="edge")
+    h, w = lum.shape
+    at = lambda dy, dx: p[1 + dy:1 + dy + h, 1 + dx:1 + dx + w]     # noqa: E731
+    gx = at(-1, 1) + 2 * at(0, 1) + at(1, 1) - at(-1, -1) - 2 * at(0, -1) - at(1, -1)
+    gy = at(1, -1) + 2 * at(1, 0) + at(1, 1) - at(-1, -1) - 2 * at(-1, 0) - at(-1, 1)
+    return np.hypot(gx, gy)
+
+
+@reference
+def 索贝尔(run):
+    h, w = 19, 27                                        # ragged against the 8 × 8 workgroups
+    image = (rng(3).integers(0, 16, (h, w, 4)) / 64).astype(np.float16)   # exact in f16
+    image[5:12, 9:20, :3] += np.float16(0.5)             # a bright block: strong edges, some saturate
+    out = run("索贝尔", "索贝尔入口", {}, (math.ceil(w / 8), math.ceil(h / 8)),
+              textures=[(0, 0, image), StorageTexture("边", "rgba8unorm", w, h)])
+    texels = out["边"]
+    assert texels.shape == (h, w, 4) and texels.dtype == np.uint8
+    expected = np.clip(sobel(image.astype(np.float32)), 0, 1) * 255
+    # unorm8 conversion rounds to nearest; f32 arithmetic differs from float64 far below half a step
+    assert np.abs(texels[..., :3].astype(np.float64) - expected[..., None]).max() <= 0.51
+    same(texels[..., 3], np.full((h, w), 255, np.uint8))
+    assert (expected >= 255).any() and ((expected > 5) & (expected < 250)).any()
 
 
 @reference

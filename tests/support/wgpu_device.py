@@ -13,11 +13,13 @@ import sys
 import numpy as np
 import pytest
 
-from support.references import entry_buffers, grid, read_back
+from support.references import StorageTexture, entry_buffers, grid, read_back, storage_bindings
 from support.tint import tint_validate
 from zhuose.compiler.backends import translate
 from zhuose.compiler.runtime.wgpu import (WebGPUError, buffer_for, create_module, open_device,
                                           required_features, run_compute)
+from zhuose.compiler.builtin.formats import STORAGE_FORMATS
+from zhuose.compiler.runtime.textures import StorageImage
 
 
 def _unavailable(reason: str):
@@ -63,13 +65,16 @@ def run_entry(ws, path, entry: str, data: dict, groups, textures=()) -> dict:
     function = next(e.function for e in result.entries if e.item == entry)
     resources = entry_buffers(ws, path, entry, data)
     buffers = [buffer_for(r, np.ascontiguousarray(data[r.name]).tobytes()) for r in resources]
+    storage = {name: (_storage_image(t), key) for name, (t, key) in storage_bindings(ws, path, entry, textures).items()}
     others = [(group, binding, lambda device, r=resource: _texture_resource(device, r))
-              for group, binding, resource in textures]
+              for group, binding, resource in (t for t in textures if not isinstance(t, StorageTexture))]
+    others += [(*key, image.make) for image, key in storage.values()]
     try:
         out = run_compute(result.text, function, buffers, grid(groups), others)
     except WebGPUError as err:
         pytest.fail(f"{err}\n--- WGSL ---\n{result.text}")
-    return read_back(resources, data, out)
+    stored = {name: image.read(np, device_for(result.text)) for name, (image, _) in storage.items()}
+    return {**read_back(resources, data, out), **stored}
 
 
 def render(wgsl: str, vertex: str, fragment: str, size: int, vertex_count: int, *,
@@ -121,6 +126,11 @@ def render(wgsl: str, vertex: str, fragment: str, size: int, vertex_count: int, 
     data = device.queue.read_texture({"texture": target}, {"bytes_per_row": size * 16, "rows_per_image": size},
                                      (size, size, 1))
     return np.frombuffer(bytes(data), dtype=np.float32).reshape(size, size, 4)
+
+
+def _storage_image(t: StorageTexture) -> StorageImage:
+    fmt = next(f for f in STORAGE_FORMATS.values() if f.wgsl == t.format)
+    return StorageImage(fmt, t.width, t.height)
 
 
 def _texture_resource(device, resource):

@@ -115,7 +115,7 @@ BUILTINS: dict[str, Template | Special] = {
     "读纹素": Special("texel", "甲.read(乙, 丙)"),
     "纹理尺寸": Template("uint2({0:p}.get_width(), {0:p}.get_height())"),
     "比较采样": Template("{0:p}.sample_compare({1}, {2}, {3})"),
-    "写纹素": Template("{0:p}.write({2}, uint2({1}))"),
+    "写纹素": Special("store_texel", "甲.write(丙, 乙)，坐标为 int 时写 uint2(乙)"),
     # SIMD-groups (seed 着十一): the lane index is a ushort in MSL
     "子组求和": _fn("simd_sum"), "子组最大": _fn("simd_max"),
     "子组最小": _fn("simd_min"),

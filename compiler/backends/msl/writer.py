@@ -1180,11 +1180,15 @@ class MslWriter(StatementWriter):
     def _builtin_texel(self, call: ir.Call) -> Code:
         """read takes uint coordinates and a uint level; abstract literals are converted."""
         texture, coords, level = self.arguments(call.args)
-        if deep_resolve(call.args[1].type) != deep_resolve(TTuple((TCon("定长无符号", (32,)),) * 2)):
-            coords = Code(f"uint2({coords.text})")
+        coords = _uint2(call.args[1], coords)
         if head(call.args[2].type) != "定长无符号":
             level = Code(f"uint({level.text})")
         return Code(f"{texture.operand()}.read({coords.text}, {level.text})")
+
+    def _builtin_store_texel(self, call: ir.Call) -> Code:
+        """write takes the value first and uint coordinates."""
+        texture, coords, value = self.arguments(call.args)
+        return Code(f"{texture.operand()}.write({value.text}, {_uint2(call.args[1], coords).text})")
 
     def _builtin_array_length(self, call: ir.Call) -> Code:
         """Element n of the lengths buffer is the length of the array at [[buffer(n)]]."""
@@ -1194,3 +1198,9 @@ class MslWriter(StatementWriter):
             raise TranslationFailure((call.start, call.end), "「数组长度」的实参须是绑定的存储缓冲")
         return Code(f"{self.lengths_name}[{self._slot(resource)}]")
 
+
+def _uint2(arg: ir.Expr, code: Code) -> Code:
+    """Texture coordinates as Metal's uint2 (int coordinates converted)."""
+    if deep_resolve(arg.type) == deep_resolve(TTuple((TCon("定长无符号", (32,)),) * 2)):
+        return code
+    return Code(f"uint2({code.text})")

@@ -11,11 +11,13 @@ from pathlib import Path
 
 import numpy as np
 
-from support.references import grid, sample_name, sample_path, translatable
+from support.references import StorageTexture, grid, sample_name, sample_path, translatable
+from support.metal_shim.runner import TEXTURE_SLOTS
 from zhuose.compiler import ir
 from zhuose.compiler.backends import translate
 from zhuose.compiler.backends.msl.writer import LENGTHS_SLOT
 from zhuose.compiler.backends.wgsl.layout import element_stride, size_align
+from zhuose.compiler.builtin.formats import STORAGE_FORMATS
 from zhuose.compiler.types import TCon, TRecord, TTuple, deep_resolve, matrix_parts, vector_parts
 
 SCALAR_SIZE = {("定长小数", 32): 4, ("定长小数", 16): 2, ("定长整数", 32): 4, ("定长无符号", 32): 4}
@@ -130,7 +132,33 @@ def msl_run(ws, dispatch, bind_textures):
     samplers, `dispatch(sample/entry, prepared) -> {slot: bytes}` runs it."""
     def run(sample, entry, data, groups, textures=()):
         prepared = prepare(ws, sample_path(sample), entry, data, groups)
-        if textures:
-            bind_textures(prepared, textures)
-        return results(prepared, dispatch(f"{sample}/{entry}", prepared))
+        storage = [t for t in textures if isinstance(t, StorageTexture)]
+        inputs = [t for t in textures if not isinstance(t, StorageTexture)]
+        if inputs:
+            bind_textures(prepared, inputs)
+        slots = {t.name: _bind_storage(ws, sample_path(sample), prepared, t) for t in storage}
+        out = dispatch(f"{sample}/{entry}", prepared)
+        arrays = results(prepared, out)
+        arrays.update({t.name: stored_texels(out[slots[t.name]], t) for t in storage})
+        return arrays
     return run
+
+
+def _bind_storage(ws, path, prepared: Dispatch, t: StorageTexture) -> int:
+    """An empty write-only texture at its resource's slot: width, height, 0, 0, then four words a texel."""
+    checked = ws.check(path)
+    r = next(d for d in checked.module.decls if isinstance(d, ir.Resource) and d.name == t.name)
+    slot = TEXTURE_SLOTS + r.group * 16 + r.binding
+    prepared.buffers[slot] = np.array([t.width, t.height, 0, 0], np.uint32).tobytes() + bytes(16 * t.width * t.height)
+    return slot
+
+
+def stored_texels(data: bytes, t: StorageTexture) -> np.ndarray:
+    """What Metal stores of the written values in the texture's pixel format (the
+    shim keeps four floats or uints a texel): unorm8 rounds to nearest."""
+    fmt = next(f for f in STORAGE_FORMATS.values() if f.wgsl == t.format)
+    values = np.frombuffer(data[16:], np.uint32 if fmt.texel == "uint" else np.float32).reshape(t.height, t.width, 4)
+    values = values[..., :fmt.channels]
+    if fmt.dtype == "uint8":
+        return np.rint(np.clip(values, 0, 1) * 255).astype(np.uint8)
+    return values.astype(fmt.dtype)

@@ -201,7 +201,7 @@ class Buffers {
 
 // A texture from a buffer file: width, height, two unused words, then the texels.
 template <class Texture> Texture texture_at(void* p) {
-  const uint* header = static_cast<const uint*>(p);
+  uint* header = static_cast<uint*>(p);   // a write-only texture's texels are written
   Texture t;
   t.width = header[0];
   t.height = header[1];

@@ -1,0 +1,83 @@
+"""Textures for a compute dispatch on wgpu (`运行`): an input 「纹理二维」 from
+an image's pixels, a storage texture created empty and read back after the
+dispatch, and a storage texture's texels as the pixels of a PNG.
+
+Pixels are NumPy arrays (height, width, channels), top row first.  An input
+image keeps its precision: 8-bit pixels go up as rgba8unorm (the shader reads
+them as 0 to 1), float16 as rgba16float, float32 as rgba32float — or as
+rgba16float when the entry samples through a sampler, since WebGPU filters no
+32-bit float texture without an optional feature."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..builtin.formats import Format
+
+#: NumPy type of an input image → its wgpu format (float32 when nothing samples it)
+INPUT_FORMATS = {"uint8": "rgba8unorm", "float16": "rgba16float", "float32": "rgba32float"}
+
+
+def as_rgba(np, pixels):
+    """(h, w), (h, w, 1 … 4) pixels as (h, w, 4): grey fills red, green and
+    blue, a missing alpha is opaque (1, or 255 for 8-bit pixels)."""
+    if pixels.ndim == 2:
+        pixels = pixels[:, :, None]
+    opaque = np.iinfo(pixels.dtype).max if pixels.dtype.kind == "u" else 1
+    channels = pixels.shape[2]
+    colour = pixels[:, :, :3] if channels >= 3 else np.repeat(pixels[:, :, :1], 3, axis=2)
+    alpha = pixels[:, :, 3:4] if channels == 4 else (
+        pixels[:, :, 1:2] if channels == 2 else np.full(pixels.shape[:2] + (1,), opaque, pixels.dtype))
+    return np.ascontiguousarray(np.concatenate([colour, alpha], axis=2))
+
+
+def input_texture(np, device, pixels, sampled: bool):
+    """A view of a new 2-D texture holding `pixels` ((h, w, 4): uint8, float16 or float32)."""
+    import wgpu
+    if pixels.dtype == np.float32 and sampled:
+        pixels = pixels.astype(np.float16)
+    fmt = INPUT_FORMATS[pixels.dtype.name]
+    height, width, _ = pixels.shape
+    texture = device.create_texture(size=(width, height, 1), format=fmt,
+                                    usage=wgpu.TextureUsage.TEXTURE_BINDING | wgpu.TextureUsage.COPY_DST)
+    device.queue.write_texture({"texture": texture}, pixels.tobytes(),
+                               {"bytes_per_row": width * 4 * pixels.dtype.itemsize, "rows_per_image": height},
+                               (width, height, 1))
+    return texture.create_view()
+
+
+@dataclass
+class StorageImage:
+    """A storage texture of one binding: made on the device when the bind group
+    is, read back after the dispatch."""
+
+    format: Format
+    width: int
+    height: int
+    texture: object = None
+
+    def make(self, device):
+        import wgpu
+        self.texture = device.create_texture(
+            size=(self.width, self.height, 1), format=self.format.wgsl,
+            usage=wgpu.TextureUsage.STORAGE_BINDING | wgpu.TextureUsage.COPY_SRC)
+        return self.texture.create_view()
+
+    def read(self, np, device):
+        """The texels as (h, w, channels) of the format's stored type."""
+        row = self.width * self.format.channels * np.dtype(self.format.dtype).itemsize
+        data = device.queue.read_texture({"texture": self.texture}, {"bytes_per_row": row, "rows_per_image": self.height},
+                                         (self.width, self.height, 1))
+        return np.frombuffer(bytes(data), dtype=self.format.dtype).reshape(self.height, self.width,
+                                                                            self.format.channels)
+
+
+def png_pixels(np, texels, fmt: Format):
+    """The 8-bit RGBA pixels a PNG shows of a float storage texture's texels
+    (rgba8unorm as stored; floats clamped to 0 … 1 and rounded; one channel as grey).
+    None for an integer format, whose values are no colours."""
+    if fmt.texel != "float":
+        return None
+    if texels.dtype != np.uint8:
+        texels = np.rint(np.clip(np.nan_to_num(texels.astype(np.float32)), 0, 1) * 255).astype(np.uint8)
+    return as_rgba(np, texels)
