@@ -43,7 +43,7 @@ def texture_bindings(np, handles: list[ir.Resource], given: dict[str, str], size
     for r in handles:
         if r.kind in ("depth_texture", "comparison_sampler"):
             raise RunProblem(f"{who}用到「{r.name}」：运行 不提供深度纹理与比较采样器")
-        spec = _spec(r, given)
+        spec = _spec(r, given) if r.kind != "storage_texture" else None
         if r.kind == "texture":
             if spec is None:
                 raise RunProblem(f"{who}用到纹理{_where(r)}，没有给出它的图像：写 {r.group}:{r.binding}=图.png 或 .npy")
