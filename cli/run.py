@@ -120,6 +120,8 @@ def _run(ws, result, args) -> int:
 def _textures(np, handles: list[ir.Resource], given: dict, args, entry: ir.Entry):
     """The entry's textures and samplers (cli/textures.py), only on the WebGPU back end; None without any."""
     if not handles:
+        if args.尺寸 is not None:
+            raise RunProblem(f"入口项「{entry.name}」没有存储纹理：--尺寸 只给存储纹理的宽高")
         return None
     if args.后端 != "网页图算":
         raise RunProblem(f"入口项「{entry.name}」用到纹理或采样器「{handles[0].name}」：只有 --后端 网页图算 能给它们")

@@ -46,7 +46,7 @@ def texture_bindings(np, handles: list[ir.Resource], given: dict[str, str], size
         spec = _spec(r, given) if r.kind != "storage_texture" else None
         if r.kind == "texture":
             if spec is None:
-                raise RunProblem(f"{who}用到纹理{_where(r)}，没有给出它的图像：写 {r.group}:{r.binding}=图.png 或 .npy")
+                raise RunProblem(f"{who}用到{_where(r)}，没有给出它的图像：写 {r.group}:{r.binding}=图.png 或 .npy")
             images[r.name] = _image(np, r, spec)
             out.extent = out.extent or images[r.name].shape[1::-1]
             out.others.append((r.group, r.binding, lambda d, p=images[r.name]: input_texture(np, d, p, sampled)))
@@ -59,7 +59,7 @@ def texture_bindings(np, handles: list[ir.Resource], given: dict[str, str], size
             fmt = STORAGE_FORMATS[resolve(deep_resolve(r.type).args[0]).name]
             _check_output(r, spec, fmt, who)
             if size is None:
-                raise RunProblem(f"存储纹理{_where(r)}的大小未知：给出 --尺寸 宽,高（或给入口一张输入图像）")
+                raise RunProblem(f"{_where(r)}的大小未知：给出 --尺寸 宽,高（或给入口一张输入图像）")
             image = StorageImage(fmt, *size)
             out.others.append((r.group, r.binding, image.make))
             out.outputs.append((r, spec, image))
@@ -87,14 +87,17 @@ def _spec(r: ir.Resource, given: dict[str, str]) -> str | None:
     return given.pop(binding, None) or given.pop(r.name, None)
 
 
+KIND_WORDS = {"texture": "纹理", "sampler": "采样器", "storage_texture": "存储纹理"}
+
+
 def _where(r: ir.Resource) -> str:
-    return f"组 {r.group} 号 {r.binding}「{r.name}」"
+    return f"组 {r.group} 号 {r.binding}「{r.name}」（{KIND_WORDS[r.kind]}）"
 
 
 def _image(np, r: ir.Resource, spec: str):
     """An input image as (h, w, 4) pixels: a PNG (8-bit) or a .npy array."""
     if deep_resolve(r.type).args[0] != F32:
-        raise RunProblem(f"纹理{_where(r)}不是「纹理二维」于「浮三二」：运行 只提供浮点纹理")
+        raise RunProblem(f"{_where(r)}不是「纹理二维」于「浮三二」：运行 只提供浮点纹理")
     if spec.lower().endswith(".png"):
         try:
             data, width, height, channels = decode_png(Path(spec).read_bytes())
@@ -106,7 +109,7 @@ def _image(np, r: ir.Resource, spec: str):
     elif spec.endswith(".npy"):
         pixels = _read_npy(np, spec)
     else:
-        raise RunProblem(f"纹理{_where(r)}的图像须是 .png 或 .npy 文件，给的是「{spec}」")
+        raise RunProblem(f"{_where(r)}的图像须是 .png 或 .npy 文件，给的是「{spec}」")
     if pixels.dtype.name not in IMAGE_TYPES:
         raise RunProblem(f"「{spec}」的元素类型是 {pixels.dtype}，图像须是 uint8（0 至 255）、float16 或 float32")
     if pixels.ndim not in (2, 3) or (pixels.ndim == 3 and not 1 <= pixels.shape[2] <= 4):
@@ -118,18 +121,18 @@ def _image(np, r: ir.Resource, spec: str):
 
 def _sampler(r: ir.Resource, spec: str | None):
     if spec is not None and spec not in SAMPLER_FILTERS:
-        raise RunProblem(f"采样器{_where(r)}写 最近 或 线性，给的是「{spec}」")
+        raise RunProblem(f"{_where(r)}写 最近 或 线性，给的是「{spec}」")
     mode = SAMPLER_FILTERS[spec or "最近"]
     return lambda device: device.create_sampler(mag_filter=mode, min_filter=mode)
 
 
 def _check_output(r: ir.Resource, spec: str | None, fmt, who: str) -> None:
     if spec is None:
-        raise RunProblem(f"{who}用到存储纹理{_where(r)}，没有给出写到哪里：写 {r.group}:{r.binding}=结果.png 或 结果.npy")
+        raise RunProblem(f"{who}用到{_where(r)}，没有给出写到哪里：写 {r.group}:{r.binding}=结果.png 或 结果.npy")
     if not (spec.endswith(".npy") or spec.lower().endswith(".png")):
-        raise RunProblem(f"存储纹理{_where(r)}写到 .png 或 .npy 文件（按后缀），给的是「{spec}」")
+        raise RunProblem(f"{_where(r)}写到 .png 或 .npy 文件（按后缀），给的是「{spec}」")
     if spec.lower().endswith(".png") and fmt.texel != "float":
-        raise RunProblem(f"存储纹理{_where(r)}的格式 {fmt.wgsl} 存整数，不是颜色：写到 .npy 文件")
+        raise RunProblem(f"{_where(r)}的格式 {fmt.wgsl} 存整数，不是颜色：写到 .npy 文件")
 
 
 def _size(text: str | None) -> tuple[int, int] | None:

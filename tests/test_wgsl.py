@@ -591,6 +591,7 @@ def test_command_line_check_accepts_translate_rejects(tmp_path):
 
 
 NOT_CALLS = {"元", "阳", "阴", "只读", "读写", "绑定", "均匀绑定", "纹理绑定", "采样器绑定", "深度纹理绑定", "比较采样器绑定",
+             "存储纹理绑定",
              "工作组共享", "计算入口项", "顶点入口项", "片元入口项"}
 
 
@@ -674,7 +675,7 @@ def test_run_explains_its_mistakes(tmp_path):
 「尺」者得「号」而「写数组」于「出」于（「号」中「零」）于（（「纹理尺寸」于「图」）中「零」）也。
 """ + compute_entry("尺")})
     assert cli(tmp_path, "运行", "纹。着色器。豫", "尺入口", "0:1=0") == (
-        2, "", "着色器：入口项「尺入口」用到纹理或采样器「图」：运行 只能给存储缓冲与均匀缓冲\n")
+        2, "", "着色器：入口项「尺入口」用到组 0 号 0「图」（纹理），没有给出它的图像：写 0:0=图.png 或 .npy\n")
 
 
 def test_tests_run_on_a_real_adapter():
