@@ -4,30 +4,27 @@ the format, the MSL type-checked by clang against the Metal shim, PTX's
 refusal, the checker's messages, the PNG reader against an encoder written
 here (every filter and colour type), and `运行` with image files.
 
-The 索贝尔 sample runs with the other references (tests/references.py) on
+The 索贝尔 sample runs with the other references (tests/support/references.py) on
 lavapipe, the Metal shim and the interpreter."""
 
 from __future__ import annotations
 
 import struct
-import sys
 import zlib
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from references import SAMPLES, StorageTexture, sobel
-from wgpu_device import device_for, run_entry
+from support.metal_shim.runner import check as clang_check, require_clang
+from support.references import SAMPLES, StorageTexture, sobel
+from support.wgpu_device import device_for, run_entry
 from zhuose.cli.main import main
 from zhuose.compiler import interp
 from zhuose.compiler.backends import translate
 from zhuose.compiler.builtin.formats import STORAGE_FORMATS
 from zhuose.compiler.runtime.png import PngError, decode_png
 from zhuose.compiler.workspace import Workspace
-
-sys.path.insert(0, str(Path(__file__).resolve().parent / "metal_shim"))
-from runner import check as clang_check, require_clang  # noqa: E402
 
 SOBEL = SAMPLES / "索贝尔。着色器。豫"
 W, H = 11, 6
