@@ -204,7 +204,10 @@ def test_and_with_a_subgroup_operation_on_the_right_of_a_uniform_left_is_accepte
     and the GPU agree on the subgroup sum."""
     body = (f"　「写数组」于「数据」于「号」于（若（「界」大于（「新无三二」于「二」））且（{right}）"
             "则「号」否则「界」）")
-    accepted(tmp_path, kernel("局部调用序", body, SUM_ABOVE))
+    text = accepted(tmp_path, kernel("局部调用序", body, SUM_ABOVE))
+    # WGSL evaluates a right side that needs its neighbours with `&`, through a helper's call too
+    # (lower/effects.py follows calls)
+    assert re.search(r"\(界 > 2u\) & \(?(subgroupAdd|合过)", text), text
     ws = Workspace(tmp_path)
     out = run_entry(ws, tmp_path / "程序。着色器。豫", "核入口", {"数据": np.zeros(64, np.uint32)}, 1)["数据"]
     expected = interpret(ws, tmp_path / "程序。着色器。豫", "核入口", {"数据": np.zeros(64, np.uint32)}, 1)["数据"]

@@ -65,9 +65,14 @@ class Effects:
     def reads(self, e: ir.Expr) -> bool:
         return self._any("reads", e)
 
+    def neighbours(self, e: ir.Expr) -> bool:
+        """Needs the other invocations of its quad or subgroup, here or in a
+        function it calls: must run in uniform control flow."""
+        return self._any("neighbours", e)
+
     def must_run(self, e: ir.Expr) -> bool:
         """Has effects or needs its neighbours: never evaluated speculatively."""
-        return self.effect(e) or self._any("neighbours", e)
+        return self.effect(e) or self.neighbours(e)
 
     def touches_memory(self, e: ir.Expr) -> bool:
         """Reads or writes memory, so its order against an effect matters."""

@@ -25,7 +25,7 @@ from ..text import (DISCARD, INDENT, RETURN, Assign, Code, Discard, LoopExit, St
 from .builtins import BUILTINS, UNAVAILABLE_TYPES
 from ...valid.stages import workgroup_variables
 from ...valid import registry
-from ...valid.uniformity import field_proof, load_proof, requires_uniform
+from ...valid.uniformity import field_proof, load_proof
 from ...valid.consteval import ConstEvaluator, KnownValues, is_abstract, scalar_of
 from .layout import buffer_problem
 from ...lower.effects import Effects
@@ -821,8 +821,9 @@ class Writer(StatementWriter):
 
     def _form_infix(self, e, spec) -> Code:
         a, b = self.operands(e.args)
-        return Code(f"{a.operand()} {_EAGER.get(spec.text, spec.text) if _needs_uniform(e.args[1]) else spec.text} "
-                    f"{b.operand()}", atomic=False)
+        eager = self.effects.neighbours(e.args[1]) and not self.effects.effect(e.args[1])
+        return Code(f"{a.operand()} {_EAGER.get(spec.text, spec.text) if eager else spec.text} {b.operand()}",
+                    atomic=False)
 
     def _form_prefix(self, e, spec) -> Code:
         (a,) = self.operands(e.args)
@@ -931,8 +932,10 @@ class Writer(StatementWriter):
         return Code("?") if not is_unit(e.type) else None
 
 
-#: 且/或 whose right operand must run in uniform control flow: `&`/`|` evaluate it
-#: always, where `&&`/`||` would put it behind the left operand (a branch, for Tint)
+#: 且/或 whose right operand needs its neighbours (a builtin that must run in uniform
+#: control flow, directly or in a function it calls) and writes nothing: `&`/`|`
+#: evaluate it always, where `&&`/`||` would put it behind the left operand (a
+#: branch, for Tint); one that writes keeps `&&`/`||`, so it runs only when needed
 _EAGER = {"&&": "&", "||": "|"}
 
 
@@ -954,6 +957,3 @@ def _inverted(low, high) -> bool:
         return False
     return bool(low > high)
 
-
-def _needs_uniform(e: ir.Expr) -> bool:
-    return any(isinstance(n, ir.Call) and n.kind == "builtin" and requires_uniform(n.name) for n in ir.walk(e))
