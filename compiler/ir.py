@@ -128,6 +128,52 @@ class Seq(Expr):
     items: list[Expr]
 
 
+# ---------------------------------------------------------------- lowered forms
+#
+# compiler/lower/loops.py rewrites every call of a local function into one of
+# the first three, and the 令 of a local function into a Block; the checker
+# never makes them, and a lowered tree has no local call and no LetFun left.
+
+
+@dataclass(eq=False, slots=True)
+class Inline(Expr):
+    """A call of a local function that does not call itself: its parameters
+    bound to `args` in order, then `body` (the function's lowered body)."""
+
+    fun: LocalFun
+    args: list[Expr]
+    body: Expr
+
+
+@dataclass(eq=False, slots=True)
+class Loop(Expr):
+    """A call of a local tail-recursive function: its parameters are the loop
+    variables, `args` their first values; the value of `body` leaves the loop
+    unless it is a `Next`."""
+
+    fun: LocalFun
+    args: list[Expr]
+    body: Expr
+
+
+@dataclass(eq=False, slots=True)
+class Next(Expr):
+    """The tail call of a `Loop`'s function in its body: the loop variables
+    take `args`, and the next round begins."""
+
+    fun: LocalFun
+    args: list[Expr]
+
+
+@dataclass(eq=False, slots=True)
+class Block(Expr):
+    """Where a 令 defined a local function: only its `body` is left, still a
+    block of its own (it needs statements, and a writer does not join a 若 in
+    it to an enclosing else-if chain)."""
+
+    body: Expr
+
+
 def children(e: Expr) -> list[Expr]:
     """The direct sub-expressions of e, in evaluation order (a local
     function's body comes with its 令)."""
@@ -147,6 +193,12 @@ def children(e: Expr) -> list[Expr]:
         return [x for x in (e.fun.body, e.body) if x is not None]
     if isinstance(e, Seq):
         return list(e.items)
+    if isinstance(e, (Inline, Loop)):
+        return [*e.args, e.body]
+    if isinstance(e, Next):
+        return list(e.args)
+    if isinstance(e, Block):
+        return [e.body]
     return []
 
 

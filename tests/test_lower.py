@@ -1,5 +1,6 @@
-"""The lowering middle (compiler/lower/): resolved types and the one effects
-analysis the three writers read, tested on the checked IR directly."""
+"""The lowering middle (compiler/lower/): resolved types, the one effects
+analysis the three writers read, and the lowering of local functions
+(Inline, Loop, Next) that they print, tested on the IR directly."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import pytest
 
 from support.frontend import LANGUAGE_SUM, check_text
 from zhuose.compiler import ir
+from zhuose.compiler.backends import translate
 from zhuose.compiler.lower.effects import Effects, Facts, builtin_facts
+from zhuose.compiler.lower.loops import Lowering, lowering
 from zhuose.compiler.lower.types import CONCRETE, Scalar, concrete, scalar
 from zhuose.compiler.types import TCon, TFamily, TTuple, scalar as checker_scalar
 from zhuose.compiler.valid import registry
@@ -163,6 +166,116 @@ def test_eager_values_are_constant_like(tmp_path):
     left, right = both.args
     assert effects.eager(left) and not effects.eager(right)
     assert not effects.must_run(right)          # a read may be speculated, not computed eagerly
+
+
+# ---------------------------------------------------------------- local functions lowered
+
+
+TWICE = BUFFER + """
+「两次」乃化「无三二」为「无三二」者也。
+「两次」者得「甲」而
+　令「倍」为得「乙」而「乙」加「乙」
+　而（「倍」于「甲」）加（「倍」于（「读数组」于「数据」于「甲」））
+也。
+"""
+
+NESTED = BUFFER + """
+「表」乃化「无三二」为「无三二」者也。
+「表」者得「n」而
+　令「壹」为「新无三二」于「一」而
+　令「行」为得「r」又得「s」而
+　　若「r」不小于「n」则「s」
+　　否则
+　　　令「列」为得「c」又得「t」而
+　　　　若「c」大于「r」则「t」否则「列」于（「c」加「壹」）于（「t」加「c」）
+　　　而「行」于（「r」加「壹」）于（「列」于「壹」于「s」）
+　而「行」于「壹」于「壹」
+也。
+"""
+
+
+def kinds(e: ir.Expr) -> list[type]:
+    return [type(n) for n in ir.walk(e)]
+
+
+def test_a_tail_recursive_local_function_lowers_to_one_loop(tmp_path):
+    _, functions = checked(tmp_path, LANGUAGE_SUM)
+    body = Lowering().body(functions["求和"].body)
+    (loop,) = [n for n in ir.walk(body) if isinstance(n, ir.Loop)]
+    (next_round,) = [n for n in ir.walk(loop.body) if isinstance(n, ir.Next)]
+    assert loop.fun is next_round.fun and loop.fun.name == "环"
+    assert len(loop.args) == len(next_round.args) == len(loop.fun.params) == 2
+    assert kinds(body).count(ir.Loop) == kinds(body).count(ir.Next) == 1
+    assert not calls(body, "local") and ir.LetFun not in kinds(body)
+
+
+def test_an_inlined_call_leaves_no_local_call_and_shares_its_body(tmp_path):
+    _, functions = checked(tmp_path, TWICE)
+    checked_body = functions["两次"].body
+    body = Lowering().body(checked_body)
+    inlined = [n for n in ir.walk(body) if isinstance(n, ir.Inline)]
+    assert len(inlined) == 2 and all(i.fun.name == "倍" for i in inlined)
+    assert inlined[0].body is inlined[1].body is inlined[0].fun.body     # no local call inside: kept as checked
+    assert [p.name for p in inlined[0].fun.params] == ["乙"] and len(inlined[1].args) == 1
+    assert calls(inlined[1].args[0], "builtin", "读数组")
+    assert not calls(body, "local") and ir.LetFun not in kinds(body)
+    assert ir.Loop not in kinds(body) and ir.Next not in kinds(body)
+    assert calls(checked_body, "local")                                  # the checked IR is left alone
+
+
+def test_each_next_round_belongs_to_its_own_loop(tmp_path):
+    _, functions = checked(tmp_path, NESTED)
+    body = Lowering().body(functions["表"].body)
+    loops = {n.fun.name: n for n in ir.walk(body) if isinstance(n, ir.Loop)}
+    assert set(loops) == {"行", "列"}
+    outer, inner = loops["行"], loops["列"]
+    assert inner in list(ir.walk(outer.body))
+    assert [n.fun.name for n in ir.walk(inner.body) if isinstance(n, ir.Next)] == ["列"]
+    outer_nexts = [n for n in ir.walk(outer.body) if isinstance(n, ir.Next) and n.fun is outer.fun]
+    assert len(outer_nexts) == 1 and inner in list(ir.walk(outer_nexts[0]))   # the inner loop is the new s
+
+
+def test_nodes_without_a_local_call_stay_the_checked_ones(tmp_path):
+    _, functions = checked(tmp_path, BUFFER + """
+「平」乃化「无三二」为「无三二」者也。
+「平」者得「甲」而（「甲」乘「甲」）加（「读数组」于「数据」于「甲」）也。
+""")
+    body = functions["平"].body
+    assert Lowering().body(body) is body
+
+
+def test_lowered_once_per_module_for_every_writer(tmp_path):
+    """The three writers print the one lowering kept on the module's info;
+    each prints exactly one loop for the one Loop node."""
+    ws, errors = check_text(tmp_path, BUFFER + LANGUAGE_SUM + """
+「核」乃化「全局调用号」为「有」者也。
+「核」者得「号」而「写数组」于「数据」于「号」中「零」于（「求和」于（「号」中「零」））也。
+
+「核入口」乃「计算入口」也。
+「核入口」者「计算入口项」于「核」于（「组值」【「工作组大小」者「六四」也】）也。
+""")
+    assert errors == []
+    path = tmp_path / "测。着色器。豫"
+    info = ws.validate(path)
+    texts = {t: translate(ws, path, t).text for t in ("wgsl", "msl", "ptx")}
+    assert lowering(info) is lowering(ws.validate(path))
+    assert texts["wgsl"].count("loop {") == 1 and texts["wgsl"].count("continue;") == 1
+    assert texts["msl"].count("while (true)") == 1 and texts["msl"].count("continue;") == 1
+    assert texts["ptx"].count("_loop:") == 1
+
+
+WRITERS = [Path(__file__).resolve().parent.parent / "compiler" / "backends" / t / "writer.py"
+           for t in ("wgsl", "msl", "ptx")]
+
+
+@pytest.mark.parametrize("writer", WRITERS, ids=lambda p: p.parent.name)
+def test_the_writers_decide_nothing_about_local_functions(writer):
+    """Whether a call is inlined, starts a loop or continues one is the
+    lowering's (compiler/lower/loops.py): no writer looks at a local call,
+    at whether a local function is recursive, or at the 令 defining one."""
+    text = writer.read_text(encoding="utf-8")
+    for needle in ('"local"', ".recursive", ".local", "LocalFun", "LetFun", "local_call"):
+        assert needle not in text, needle
 
 
 # ---------------------------------------------------------------- module

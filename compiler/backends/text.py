@@ -53,10 +53,9 @@ class Assign:
 
 @dataclass
 class LoopExit:
-    """Leaving the loop of the local tail-recursive function `fun` with its
-    value, which then goes to `inner`."""
+    """Leaving a loop (a lowered `ir.Loop`) with its value, which then goes
+    to `inner`."""
 
-    fun: object
     inner: Return | Discard | Assign
 
 
@@ -113,11 +112,12 @@ class LineWriter:
 
 
 class StatementWriter(LineWriter):
-    """The walk both statement writers share: a body expression's value placed
+    """The walk both statement writers share: a lowered body's value placed
     in a destination.  A writer supplies how 令 binds (`bind`), how a 若 that
-    needs statements is written (`if_into`, when `is_statement_if`), how a
-    local call is inlined or becomes a loop (`local_call_into`), how a plain
-    value becomes text (`expr`), and the text of a discarded value
+    needs statements is written (`if_into`, when `is_statement_if`), how the
+    lowered forms of local calls are printed (`inline_into`, `loop_into`,
+    `next_round`: compiler/lower/loops.py decided which is which), how a
+    plain value becomes text (`expr`), and the text of a discarded value
     (`DISCARDED`)."""
 
     DISCARDED = "{};"
@@ -131,12 +131,16 @@ class StatementWriter(LineWriter):
         elif isinstance(e, ir.Let):
             self.bind(e.var, e.value)
             self.into(e.body, dest)
-        elif isinstance(e, ir.LetFun):
+        elif isinstance(e, ir.Block):
             self.into(e.body, dest)
         elif isinstance(e, ir.If) and self.is_statement_if(e):
             self.if_into(e, dest)
-        elif isinstance(e, ir.Call) and e.kind == "local":
-            self.local_call_into(e, dest)
+        elif isinstance(e, ir.Inline):
+            self.inline_into(e, dest)
+        elif isinstance(e, ir.Loop):
+            self.loop_into(e, dest)
+        elif isinstance(e, ir.Next):
+            self.next_round(e)
         else:
             self.value_into(e, dest)
 

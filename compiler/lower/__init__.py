@@ -44,13 +44,20 @@ alike, and where they disagreed before this package:
 * Which function an entry runs: its own module's, else the nearest
   import's — `ir.function_key`, read by all three writers, the stage rules
   (valid/stages.py), the wgpu runtime and the reference interpreter.
+* Local functions (`loops.py`).  Each writer decided at every call whether
+  to inline it, start a loop or continue the enclosing one (WGSL by the loops
+  it had open, MSL by the destination, PTX by closures in its environment).
+  Now one pass, `Lowering`, rewrites each body once per validated module:
+  `ir.Inline`, `ir.Loop` and `ir.Next` replace the local calls and the 令 of
+  a local function goes; the writers print those nodes.
 * Still in each writer (printing decisions that would change golden text if
-  unified): inlining of local functions at each call, and tail recursion as
-  loops — WGSL `loop {}` with every changed parameter staged through a `let`
-  when more than one changes, MSL `while (true)` with the assignments ordered
-  so that only a cycle needs a temporary, PTX labels with only parameter
-  registers staged.  Cells and resources passed to a loop are references,
-  never loop variables, in WGSL; MSL treats only cells so; PTX refuses both.
-  Which struct a record type is: WGSL looks up (module, name) then the
-  shape, MSL the bare name then the shape.
+  unified): how a loop is written — WGSL `loop {}` with every changed
+  variable staged through a `let` when more than one changes, MSL `while
+  (true)` with the assignments ordered so that only a cycle needs a
+  temporary, PTX labels with only variable registers staged; cells and
+  resources passed to a loop are references, never loop variables, in WGSL;
+  MSL treats only cells so; PTX refuses both.  Which operands are saved into
+  temporaries (see evaluation order above).  Which struct a record type is:
+  WGSL looks up (module, name) then the shape, MSL the bare name then the
+  shape.
 """

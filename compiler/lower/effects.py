@@ -6,7 +6,9 @@ be needed.
 
 The facts follow calls: a top-level function's call has its body's facts, and
 so has a local function's call (a local call is an effect only when its body
-is: the shared decision, see the package docstring).
+is: the shared decision, see the package docstring).  Checked and lowered
+trees alike: an inlined call or a loop has its arguments' and body's facts, a
+loop's next round its new values'.
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ class Facts:
     neighbours: bool = False
     pure: bool = False
 
+
+#: the lowered forms of a local call (compiler/lower/loops.py)
+_LOCAL_CALLS = (ir.Inline, ir.Loop, ir.Next)
 
 #: nodes that compute a value without control flow of their own
 _VALUE_NODES = (ir.Literal, ir.LocalRef, ir.BuiltinValue, ir.GlobalRef, ir.Project, ir.MakeTuple, ir.MakeRecord)
@@ -79,8 +84,9 @@ class Effects:
         return self.effect(e) or self.reads(e)
 
     def calls(self, e: ir.Expr) -> bool:
-        """Calls a top-level or local function."""
-        return any(isinstance(n, ir.Call) and n.kind != "builtin" for n in ir.walk(e))
+        """Calls a top-level or local function (lowered or not)."""
+        return any(isinstance(n, _LOCAL_CALLS) or (isinstance(n, ir.Call) and n.kind != "builtin")
+                   for n in ir.walk(e))
 
     def eager(self, e: ir.Expr) -> bool:
         """May be computed even when its value is not needed: value nodes and

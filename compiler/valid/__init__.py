@@ -3,7 +3,9 @@
 Like naga's `valid/`, one pass turns a checked module (and the shader
 modules it imports) into a `ModuleInfo`: the facts every back end needs and
 none should decide again — which functions each entry reaches, which
-workgroup variables it uses, the values of constant expressions — plus the
+workgroup variables it uses, the values of constant expressions, the
+lowered bodies (compiler/lower/loops.py, made when a writer first asks and
+shared by the three) — plus the
 diagnostics of the rules that span functions and modules (what each stage
 may use, `stages.py`; uniform control flow, `uniformity.py`).  `Workspace.validate` runs it (cached) for `检查`, the
 language server and every translation, so all three refuse the same thing.
@@ -42,6 +44,7 @@ class ModuleInfo:
     workgroup: dict[str, list[Key]] = field(default_factory=dict)   # entry name → workgroup variables it uses
     known: KnownValues | None = None  # constant-expression values, evaluated on demand
     uniform_proofs: set = field(default_factory=set)   # uniform values WGSL must be shown (uniformity.py)
+    lowered: object = None            # the bodies the writers print: compiler/lower/loops.py's `lowering(info)`
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 

@@ -305,6 +305,25 @@ class ConstEvaluator:
         values = [self.value(i) for i in e.items]
         return values[-1]
 
+    def _Inline(self, e):
+        """A lowered local call (compiler/lower/loops.py) is unknown, as the
+        call was; its body is visited with the parameters unknown, as the
+        local function's was."""
+        for a in e.args:
+            self.value(a)
+        self.value(e.body)
+        return None
+
+    _Loop = _Inline
+
+    def _Block(self, e):
+        return self.value(e.body)
+
+    def _Next(self, e):
+        for a in e.args:
+            self.value(a)
+        return None
+
     def _Call(self, e):
         number = ir.literal_value(e.args[0]) if e.name in CONVERSIONS else None
         if number is not None:                       # a typed literal such as 2u

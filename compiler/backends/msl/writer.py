@@ -4,8 +4,9 @@ Shading Language (seed 着九).
 It reads the same checked IR as the WGSL writer; only the writing differs.
 Bodies are expressions; they become statements by delivering each value to a
 destination (the return, a variable, a discarded `(void)(…);`, or the exit of
-a `while (true)` loop).  Local tail-recursive functions become loops at each
-call, other local functions are inlined.  MSL has no module-level resources:
+a `while (true)` loop).  Bodies arrive lowered (compiler/lower/loops.py):
+an inlined local function's parameters become consts, a loop a `while
+(true)` with its variables.  MSL has no module-level resources:
 every function takes the resources it uses, directly or through calls, as
 trailing parameters, and entry functions bind them with [[buffer(n)]],
 [[texture(n)]] and [[sampler(n)]], n = group × 16 + binding.
@@ -39,6 +40,7 @@ from ..text import (DISCARD, INDENT, RETURN, Assign, Code, LoopExit, StatementWr
                     projected)
 from ...lower.effects import Effects
 from ...valid.uniformity import load_proof
+from ...lower.loops import lowering
 from ...lower.types import Scalar, head, is_unit, scalar
 from . import fragments
 from .builtins import BUILTINS, CELL, Special, Template
@@ -72,6 +74,18 @@ def _written_amount(e: ir.Expr):
         amounts = {_written_amount(i) for i in e.items}
         return amounts.pop() if len(amounts) == 1 else None
     return written_number(e)
+
+
+def _named(e: ir.Expr) -> set[int]:
+    """The local variables an expression's text may name: not those of an
+    inlined call's or a loop's body, whose value is a temporary written before."""
+    found, stack = set(), [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ir.LocalRef):
+            found.add(id(n.var))
+        stack.extend(n.args if isinstance(n, (ir.Inline, ir.Loop)) else ir.children(n))
+    return found
 
 
 def constant_text(value, scalar) -> str | None:
@@ -179,6 +193,7 @@ class MslWriter(StatementWriter):
     def __init__(self, info) -> None:
         self.modules = modules = info.modules   # from the validation pass (compiler/valid/)
         self.own = info.module
+        self.lowered = lowering(info)          # bodies as printed (compiler/lower/loops.py)
         self.show = info.show
         self.proofs = info.uniform_proofs
         self.diagnostics: list[Diagnostic] = []
@@ -283,13 +298,13 @@ class MslWriter(StatementWriter):
         if isinstance(decl, ir.Function) and decl.type is not None:
             types += [*decl.type.params, decl.type.result]
         body = decl.value if isinstance(decl, ir.Const) else getattr(decl, "body", None)
-        for e in ir.walk(body) if body is not None else ():
+        for e in ir.walk(self.lowered.body(body)) if body is not None else ():
             types.append(e.type)
             if isinstance(e, ir.GlobalRef) and isinstance(self.decls.get((e.module, e.name)), ir.Const):
                 found[(e.module, e.name)] = None
             elif isinstance(e, ir.Call) and e.kind == "function":
                 found[(e.module, e.name)] = None
-            elif isinstance(e, ir.LetFun):
+            elif isinstance(e, (ir.Inline, ir.Loop)):
                 types += [p.type for p in e.fun.params]
         for t in types:
             for struct in self._structs_in(t):
@@ -539,8 +554,9 @@ class MslWriter(StatementWriter):
         if decl.value is None or is_unit(decl.type):
             return None
         self._begin_item()
-        self.known.evaluate(decl.value)
-        code = self.expr(decl.value)
+        value = self.lowered.body(decl.value)
+        self.known.evaluate(value)
+        code = self.expr(value)
         if self.lines:
             raise TranslationFailure(self.at_name(decl), "常量的值须是一个常量表达式（着四.5）")
         t = "long" if code.text.endswith("L") else self.type_text(decl.type, self.at_name(decl))
@@ -580,8 +596,9 @@ class MslWriter(StatementWriter):
             params.append(f"constant uint* {self.lengths_name}")
         result = "void" if is_unit(decl.type.result) else self.type_text(decl.type.result, self.at_name(decl))
         self.depth = 1
-        self.known.evaluate(decl.body)
-        self.into(decl.body, RETURN)
+        body = self.lowered.body(decl.body)
+        self.known.evaluate(body)
+        self.into(body, RETURN)
         return "\n".join([self._signature(f"{result} {self.globals[key]}", params)] + self.lines + ["}"])
 
     @staticmethod
@@ -607,8 +624,9 @@ class MslWriter(StatementWriter):
             params.append((stage_in_struct, stage_in_name, "stage_in"))
         lengths = self._entry_resources(key, decl, entry, params)
         result = self._entry_result(decl, entry)
-        self.known.evaluate(decl.body)
-        self.into(decl.body, RETURN)
+        body = self.lowered.body(decl.body)
+        self.known.evaluate(body)
+        self.into(body, RETURN)
         text_params = [f"{t} {n} [[{a}]]" for t, n, a in params]
         header = f"{STAGE_KEYWORD[entry.stage]} {result} {name}"
         lines = [self._signature(header, text_params)] + self.lines + ["}"]
@@ -755,12 +773,6 @@ class MslWriter(StatementWriter):
     def if_into(self, e: ir.If, dest) -> None:
         self._if_statement(self.expr(e.cond), e, dest)
 
-    def local_call_into(self, call: ir.Call, dest) -> None:
-        if isinstance(dest, LoopExit) and dest.fun is call.local:
-            self._next_iteration(call)
-        else:
-            self._local_call(call, dest)
-
     def value_into(self, e: ir.Expr, dest) -> None:
         if is_unit(e.type):
             self._unit_statement(e)
@@ -838,25 +850,25 @@ class MslWriter(StatementWriter):
 
     # ------------------------------------------------------------ local functions
 
-    def _local_call(self, call: ir.Call, dest) -> None:
-        """Inline a local function; a tail-recursive one becomes a loop."""
-        fun = call.local
-        if fun.recursive and isinstance(dest, LoopExit):
+    def inline_into(self, e: ir.Inline, dest) -> None:
+        for p, code, arg in zip(e.fun.params, self.arguments(e.args), e.args):
+            self._bind_parameter(p, code, arg)
+        self.into(e.body, dest)
+
+    def loop_into(self, e: ir.Loop, dest) -> None:
+        """A `while (true)` whose variables start at the arguments."""
+        fun = e.fun
+        if isinstance(dest, LoopExit):
             # `break` inside the new loop would leave only that loop
-            if is_unit(call.type):
-                self._local_call(call, DISCARD)
+            if is_unit(e.type):
+                self.loop_into(e, DISCARD)
                 self.deliver(dest, None)
             else:
-                result = self._temp(call.type, (call.start, call.end), f"{fun.name}值")
-                self._local_call(call, Assign(result))
+                result = self._temp(e.type, (e.start, e.end), f"{fun.name}值")
+                self.loop_into(e, Assign(result))
                 self.deliver(dest, Code(result))
             return
-        args = self.arguments(call.args)
-        if not fun.recursive:
-            for p, code, arg in zip(fun.params, args, call.args):
-                self._bind_parameter(p, code, arg)
-            self.into(fun.body, dest)
-            return
+        args = self.arguments(e.args)
         state = []
         for p, code in zip(fun.params, args):
             if code is None or head(p.type) == "格":
@@ -871,7 +883,7 @@ class MslWriter(StatementWriter):
         self.line("while (true) {")
         self.loop_depth += 1
         with self.block():
-            self.into(fun.body, LoopExit(fun, dest))
+            self.into(e.body, LoopExit(dest))
         self.loop_depth -= 1
         self.line("}")
 
@@ -885,19 +897,20 @@ class MslWriter(StatementWriter):
         self.line(f"const auto {name} = {code.text};")
         self.bound[id(p)] = Code(name)
 
-    def _next_iteration(self, call: ir.Call) -> None:
-        """A tail call of the loop's own function: new parameter values, then continue."""
-        state = self.loops[id(call.local)]
-        args = self.arguments(call.args)
+    def next_round(self, e: ir.Next) -> None:
+        """New values for the loop's variables, assigned in an order that
+        needs a temporary only for a cycle, then continue."""
+        state = self.loops[id(e.fun)]
+        args = self.arguments(e.args)
         pending = []
-        for (p, name), code, arg in zip(state, args, call.args):
+        for (p, name), code, arg in zip(state, args, e.args):
             if name is None:
                 if code is not None and self.bound[id(p)] is not None and code.text != self.bound[id(p)].text:
-                    raise TranslationFailure((arg.start, arg.end), f"局部函数「{call.local.name}」递归调用时须传同一个格")
+                    raise TranslationFailure((arg.start, arg.end), f"局部函数「{e.fun.name}」递归调用时须传同一个格")
                 continue
             if code.text != name:
-                pending.append([name, code, {id(r.var) for r in ir.walk(arg) if isinstance(r, ir.LocalRef)}, p])
-        if any(self.effects.effect(arg) for arg in call.args):
+                pending.append([name, code, _named(arg), p])
+        if any(self.effects.effect(arg) for arg in e.args):
             for item in pending:
                 item[1], item[2] = self._spill(item[1]), set()
         while pending:
@@ -999,7 +1012,7 @@ class MslWriter(StatementWriter):
         self.bind(e.var, e.value)
         return self.expr(e.body)
 
-    def _expr_LetFun(self, e: ir.LetFun) -> Code:
+    def _expr_Block(self, e: ir.Block) -> Code:
         return self.expr(e.body)
 
     def _expr_Seq(self, e: ir.Seq) -> Code:
@@ -1007,11 +1020,14 @@ class MslWriter(StatementWriter):
             self.into(item, DISCARD)
         return self.expr(e.items[-1])
 
+    def _expr_Inline(self, e: ir.Inline | ir.Loop) -> Code:
+        result = self._temp(e.type, (e.start, e.end), f"{e.fun.name}值")
+        self.into(e, Assign(result))
+        return Code(result)
+
+    _expr_Loop = _expr_Inline
+
     def _expr_Call(self, e: ir.Call) -> Code:
-        if e.kind == "local":
-            result = self._temp(e.type, (e.start, e.end), f"{e.local.name}值")
-            self._local_call(e, Assign(result))
-            return Code(result)
         if e.kind == "function":
             args = [c for c in self.arguments(e.args) if c is not None]
             key = (e.module, e.name)

@@ -1,10 +1,12 @@
 """The PTX writer (seed 着十): each compute entry becomes one `.visible .entry`.
 
-Values live in numbered registers, one per scalar component; user functions,
-local functions and top-level constants are inlined where they are used, so
-an entry is one straight body with labels: 若 becomes a conditional branch
-whose arms move their value into shared result registers, and a local
-function that calls itself in tail position becomes a loop.  Buffers arrive
+Values live in numbered registers, one per scalar component; user functions
+and top-level constants are inlined where they are used, so an entry is one
+straight body with labels: 若 becomes a conditional branch whose arms move
+their value into shared result registers.  Bodies arrive lowered
+(compiler/lower/loops.py): an inlined local function binds its parameters to
+its arguments' registers, a loop's variables are registers that its next
+round rewrites before jumping back to the top.  Buffers arrive
 as `.param .u64` device pointers named p_g组号_b绑定号; workgroup variables
 are `.shared` arrays declared in the entry.  The builtins' instructions are
 in ops.py, keyed by the builtin's Chinese name.
@@ -21,6 +23,7 @@ from ...types import TCon, TRecord, Type
 from .. import EntryInfo, Translation
 from ...lower.effects import Effects
 from ...valid.uniformity import load_proof
+from ...lower.loops import lowering
 from ...lower.types import concrete, is_unit
 from ..names import target_name
 from .layout import layout_of, memory_leaves, round_up, stride_of
@@ -58,22 +61,13 @@ class Site:
 
 
 @dataclass
-class Closure:
-    """A 令-bound local function: inlined at each call, or a loop when recursive."""
-
-    fun: ir.LocalFun
-    env: dict
-    site: Site
-
-
-@dataclass
 class Loop:
-    """A recursive local function being written as a loop."""
+    """The registers and labels of a lowered loop being written."""
 
-    fun: ir.LocalFun
-    params: list[list[str]]
+    params: list[list[str]]          # the loop variables' registers
     kinds: list[list[Scalar]]
-    result: list[str]
+    result: list[str]                # where the loop's value leaves
+    result_kinds: list[Scalar]
     start: str
     exit: str
 
@@ -130,6 +124,7 @@ class Writer:
         self.diagnostics: list[Diagnostic] = []
         self.known = info.known
         self.proofs = info.uniform_proofs
+        self.lowered = lowering(info)        # bodies as printed (compiler/lower/loops.py)
         self.effects = Effects(self.modules)
 
     # ------------------------------------------------------------ module
@@ -184,8 +179,7 @@ class Writer:
             site = Site(path, fn)
             with self._at(site):
                 env = {id(p): self._entry_input(p) for p in fn.params}
-                self.known.evaluate(fn.body)
-                self.value(fn.body, env)
+                self.value(self._lowered(fn.body), env)
             self._zero_shared(entry.workgroup_size or 1, entry.workgroup_shape[1:] == (1, 1))
         except Unsupported as err:
             self._report(getattr(err, "site", None) or site, err.span or (0, site.decl.name_end), err.message)
@@ -461,8 +455,7 @@ class Writer:
         decl = self.decls.get((e.module, e.name))
         if isinstance(decl, ir.Const):
             with self._at(Site(e.module, decl)):
-                self.known.evaluate(decl.value)
-                return self.value(decl.value, {})
+                return self.value(self._lowered(decl.value), {})
         if isinstance(decl, ir.Resource):
             if decl.kind in ("storage", "uniform"):
                 self.buffer_base(decl)
@@ -509,14 +502,8 @@ class Writer:
         bound = self.value(e.value, env)
         return self.value(e.body, {**env, id(e.var): bound})
 
-    def _LetFun(self, e: ir.LetFun, env) -> Value:
-        return self.value(e.body, self._with_closure(e.fun, env))
-
-    def _with_closure(self, fun: ir.LocalFun, env: dict) -> dict:
-        closure = Closure(fun, {}, self.site)
-        inner = {**env, id(fun): closure}
-        closure.env = inner
-        return inner
+    def _Block(self, e: ir.Block, env) -> Value:
+        return self.value(e.body, env)
 
     def _If(self, e: ir.If, env) -> Value:
         cond = self.condition(e.cond, env)
@@ -552,19 +539,21 @@ class Writer:
         if e.kind == "builtin":
             return self._builtin(e, env)
         args = [self.value(a, env) for a in e.args]
-        if e.kind == "function":
-            decl = self.decls.get((e.module, e.name))
-            if not isinstance(decl, ir.Function):
-                raise Unsupported(f"找不到函数「{e.name}」的定义")
-            with self._at(Site(e.module, decl)):
-                self.known.evaluate(decl.body)
-                return self.value(decl.body, {id(p): a for p, a in zip(decl.params, args)})
-        closure: Closure = env[id(e.local)]
-        if closure.fun.recursive:
-            return self._loop(closure, args)
-        inner = {**closure.env, **{id(p): a for p, a in zip(closure.fun.params, args)}}
-        with self._at(closure.site):
-            return self.value(closure.fun.body, inner)
+        decl = self.decls.get((e.module, e.name))
+        if not isinstance(decl, ir.Function):
+            raise Unsupported(f"找不到函数「{e.name}」的定义")
+        with self._at(Site(e.module, decl)):
+            return self.value(self._lowered(decl.body), {id(p): a for p, a in zip(decl.params, args)})
+
+    def _lowered(self, body: ir.Expr) -> ir.Expr:
+        """A body or constant value as written, its known values evaluated."""
+        lowered = self.lowered.body(body)
+        self.known.evaluate(lowered)
+        return lowered
+
+    def _Inline(self, e: ir.Inline, env) -> Value:
+        args = [self.value(a, env) for a in e.args]
+        return self.value(e.body, {**env, **{id(p): a for p, a in zip(e.fun.params, args)}})
 
     def _builtin(self, e: ir.Call, env) -> Value:
         if e.name in LOGIC:
@@ -598,29 +587,30 @@ class Writer:
 
     # ------------------------------------------------------------ loops
 
-    def _loop(self, closure: Closure, args: list[Value]) -> Value:
-        """A tail-recursive local function: parameters become registers that the
-        self call rewrites before jumping back to the top."""
-        fun = closure.fun
+    def _Loop(self, e: ir.Loop, env) -> Value:
+        """The loop's variables become registers that its next round rewrites
+        before jumping back to the top."""
+        args = [self.value(a, env) for a in e.args]
+        fun = e.fun
         for p in fun.params:
             _no_aliasing_value(concrete(p.type), f"局部递归函数「{fun.name}」的参数「{p.name}」")
         kinds = [leaves(p.type) for p in fun.params]
         params = [[self.copy(k, part) for k, part in zip(ks, a.parts)] for ks, a in zip(kinds, args)]
         result_type = concrete(fun.result)
         _no_aliasing_value(result_type, f"局部递归函数「{fun.name}」的值")
-        result = [self.reg(k) for k in leaves(result_type)]
+        result_kinds = leaves(result_type)
+        result = [self.reg(k) for k in result_kinds]
         start, exit_ = self.new_labels("loop", "exit")
-        loop = Loop(fun, params, kinds, result, start, exit_)
-        env = {**closure.env, **{id(p): Value(concrete(p.type), regs) for p, regs in zip(fun.params, params)}}
+        loop = Loop(params, kinds, result, result_kinds, start, exit_)
+        env = {**env, **{id(p): Value(concrete(p.type), regs) for p, regs in zip(fun.params, params)}}
         self.label(start)
-        with self._at(closure.site):
-            self._tail(fun.body, env, loop)
+        self._tail(e.body, env, loop)
         self.label(exit_)
         return Value(result_type, result)
 
     def _tail(self, e: ir.Expr, env: dict, loop: Loop) -> None:
         """Write `e` in tail position of a loop body: its value leaves the loop,
-        a self call starts the next round."""
+        a `Next` starts the next round."""
         try:
             self._tail_form(e, env, loop)
         except Unsupported as err:
@@ -641,22 +631,22 @@ class Writer:
                 self._tail(e.otherwise, env, loop)
         elif isinstance(e, ir.Let):
             self._tail(e.body, {**env, id(e.var): self.value(e.value, env)}, loop)
-        elif isinstance(e, ir.LetFun):
-            self._tail(e.body, self._with_closure(e.fun, env), loop)
+        elif isinstance(e, ir.Block):
+            self._tail(e.body, env, loop)
         elif isinstance(e, ir.Seq):
             for item in e.items[:-1]:
                 self.value(item, env)
             self._tail(e.items[-1], env, loop)
-        elif isinstance(e, ir.Call) and e.kind == "local" and e.local is loop.fun:
+        elif isinstance(e, ir.Next):
             self._next_round(e, env, loop)
         else:
-            self._move_all(leaves(concrete(loop.fun.result)), loop.result, self.value(e, env).parts)
+            self._move_all(loop.result_kinds, loop.result, self.value(e, env).parts)
             self.emit(f"bra {loop.exit}")
 
-    def _next_round(self, call: ir.Call, env: dict, loop: Loop) -> None:
-        """New arguments are computed first; a parameter register passed on to
-        another parameter is staged through a temporary, then all are moved."""
-        args = [self.value(a, env).parts for a in call.args]
+    def _next_round(self, e: ir.Next, env: dict, loop: Loop) -> None:
+        """New values are computed first; a variable's register passed on to
+        another variable is staged through a temporary, then all are moved."""
+        args = [self.value(a, env).parts for a in e.args]
         param_registers = {r for regs in loop.params for r in regs}
         staged = [[self.copy(k, part) if part in param_registers and part != dest else part
                    for k, part, dest in zip(ks, parts, regs)]

@@ -4,9 +4,10 @@
 Top-level definitions are written in source order, imported shader sources
 first.  Bodies are expressions; they become statements by "delivering" each
 expression's value to a destination: the function's return, a variable, a
-discarded `_ = …;`, or the exit of a loop.  Local tail-recursive functions
-become loops at each call, other local functions are inlined; a 若 whose
-branches are plain values of a scalar or vector type becomes select.
+discarded `_ = …;`, or the exit of a loop.  Bodies arrive lowered
+(compiler/lower/loops.py): an inlined local function's parameters become
+lets, a loop `loop {}` with its variables as vars; a 若 whose branches are
+plain values of a scalar or vector type becomes select.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from ...valid.uniformity import field_proof, load_proof
 from ...valid.consteval import ConstEvaluator, KnownValues, is_abstract, scalar_of
 from .layout import buffer_problem
 from ...lower.effects import Effects
+from ...lower.loops import lowering
 from ...lower.types import Scalar, head, is_unit, scalar
 
 SCALARS = {Scalar.F32: "f32", Scalar.F16: "f16", Scalar.I32: "i32", Scalar.U32: "u32"}
@@ -88,6 +90,7 @@ class Writer(StatementWriter):
     def __init__(self, info) -> None:
         self.modules = info.modules            # from the validation pass (compiler/valid/)
         self.own = info.module
+        self.lowered = lowering(info)          # bodies as printed (compiler/lower/loops.py)
         self.show = info.show                  # types in 豫言 syntax, for messages
         self.proofs = info.uniform_proofs      # uniform values Tint must be shown (valid/uniformity.py)
         self.diagnostics: list[Diagnostic] = []
@@ -364,8 +367,9 @@ class Writer(StatementWriter):
         if decl.value is None or is_unit(decl.type):
             return None
         self._begin_item()
-        self._evaluate(decl.value)
-        code = self._folded(decl) if _uses(decl.value, NOT_CONST_IN_NAGA) else self.expr(decl.value)
+        value = self.lowered.body(decl.value)
+        self._evaluate(decl.value, value)
+        code = self._folded(decl) if _uses(decl.value, NOT_CONST_IN_NAGA) else self.expr(value)
         if self.lines:
             self.error(self.at_name(decl), "常量的值须是一个 WGSL 常量表达式（着四.5）", TARGET_CONST)
         if code is None:
@@ -404,11 +408,12 @@ class Writer(StatementWriter):
         self._begin_item()
         params = self._parameters(decl, entry)
         result = self._result(decl, entry)
-        self._evaluate(decl.body)
+        body = self.lowered.body(decl.body)
+        self._evaluate(decl.body, body)
         self.depth = 1
         if entry is not None and entry.stage == "计算":
             self._zero_workgroup(decl, entry, params)
-        self.into(decl.body, RETURN)
+        self.into(body, RETURN)
         header = []
         if entry is not None:
             header.append(f"@compute @workgroup_size({_workgroup_size(entry.workgroup_shape)})" if entry.stage == "计算"
@@ -421,12 +426,15 @@ class Writer(StatementWriter):
         self.scope = self.global_names.fork()
         self.bound, self.loops, self.known, self.split = {}, {}, {}, {}
 
-    def _evaluate(self, e: ir.Expr) -> None:
-        """Report const-expressions WebGPU would reject; remember known values."""
+    def _evaluate(self, checked: ir.Expr, lowered: ir.Expr) -> None:
+        """Report const-expressions WebGPU would reject (in every local
+        function, called or not); remember the known values of the lowered
+        body's nodes too."""
         evaluator = ConstEvaluator(self.constants.global_value, lambda node, message: self.error(
             (node.start, node.end), f"常量表达式在 WGSL 建模块时就求值：{message}，WebGPU 会拒绝这个着色模块",
             TARGET_CONST))
-        evaluator.value(e)
+        evaluator.value(checked)
+        evaluator.value(lowered)
         self.known = evaluator.known
 
     def _zero_workgroup(self, decl: ir.Function, entry: ir.Entry, params: list[str]) -> None:
@@ -555,12 +563,12 @@ class Writer(StatementWriter):
         return self._any("statements", e, self._statement_here)
 
     def _statement_here(self, e) -> bool:
-        if isinstance(e, (ir.Let, ir.LetFun, ir.Seq)):
+        if isinstance(e, (ir.Let, ir.Block, ir.Seq, ir.Inline, ir.Loop, ir.Next)):
             return True
         if isinstance(e, ir.If):
             return not self.selectable(e)
         if isinstance(e, ir.Call):
-            return e.kind == "local" or is_unit(e.type) or e.name == "新格"
+            return is_unit(e.type) or e.name == "新格"
         return False
 
     def selectable(self, e: ir.If) -> bool:
@@ -611,8 +619,7 @@ class Writer(StatementWriter):
             self.bound[id(var)] = Code(name)
         elif head(t) == "格" or head(t) in RESOURCE_TYPES:
             self.bound[id(var)] = self._reference(value)
-        elif isinstance(value, ir.If) and not self.selectable(value) or (
-                isinstance(value, ir.Call) and value.kind == "local"):
+        elif isinstance(value, ir.If) and not self.selectable(value) or isinstance(value, (ir.Inline, ir.Loop)):
             name = self.scope.claim(var.name)
             self.line(f"var {name}: {self.concrete_type(t, span)};")
             self.into(value, Assign(name))
@@ -633,23 +640,17 @@ class Writer(StatementWriter):
             return Code("?")
         return self.expr(e)
 
-    def local_call_into(self, call: ir.Call, dest) -> None:
-        fun = call.local
-        if id(fun) in self.loops:
-            self._continue(call)
-        elif fun.recursive:
-            self._loop(call, dest)
-        else:
-            for p, a in zip(fun.params, call.args):
-                self.bind(p, a)
-            self.into(fun.body, dest)
+    def inline_into(self, e: ir.Inline, dest) -> None:
+        for p, a in zip(e.fun.params, e.args):
+            self.bind(p, a)
+        self.into(e.body, dest)
 
-    def _loop(self, call: ir.Call, dest) -> None:
-        """A local tail-recursive function becomes a loop: its parameters are
-        vars, a tail call reassigns them and continues (seed 着五)."""
-        fun = call.local
+    def loop_into(self, e: ir.Loop, dest) -> None:
+        """A loop's variables are vars; `next_round` reassigns them and
+        continues (seed 着五).  Cells and resources stay references."""
+        fun = e.fun
         slots = []
-        for p, a, code in zip(fun.params, call.args, self.operands(call.args)):
+        for p, a, code in zip(fun.params, e.args, self.operands(e.args)):
             if code is None or head(p.type) in RESOURCE_TYPES or head(p.type) == "格":
                 self.bound[id(p)] = code if code is None else self._reference(a)
                 slots.append((p, None))
@@ -658,40 +659,40 @@ class Writer(StatementWriter):
             self.line(f"var {name}: {self.concrete_type(p.type, (p.start, p.end))} = {code.text};")
             self.bound[id(p)] = Code(name)
             slots.append((p, name))
-        exit, after = self._loop_exit(fun, dest, (call.start, call.end))
+        exit, after = self._loop_exit(e, dest)
         self.loops[id(fun)] = slots
         self.line("loop {")
         with self.block():
-            self.into(fun.body, exit)
+            self.into(e.body, exit)
         self.line("}")
         del self.loops[id(fun)]
         after()
 
-    def _loop_exit(self, fun: ir.LocalFun, dest, span):
+    def _loop_exit(self, e: ir.Loop, dest):
         """Where a loop's value goes, and what follows the loop.  Every exit
         breaks out of the loop: naga wants a function to end in a return."""
         if isinstance(dest, (Assign, Discard)):
-            return LoopExit(fun, dest), lambda: None
+            return LoopExit(dest), lambda: None
         if isinstance(dest, LoopExit):       # then the enclosing loop ends too
-            return LoopExit(fun, dest.inner), lambda: self.line("break;")
-        if is_unit(fun.result):
-            return LoopExit(fun, DISCARD), lambda: None
+            return LoopExit(dest.inner), lambda: self.line("break;")
+        if is_unit(e.fun.result):
+            return LoopExit(DISCARD), lambda: None
         name = self.scope.claim("值")
-        self.line(f"var {name}: {self.concrete_type(fun.result, span)};")
-        return LoopExit(fun, Assign(name)), lambda: self.deliver(dest, Code(name))
+        self.line(f"var {name}: {self.concrete_type(e.fun.result, (e.start, e.end))};")
+        return LoopExit(Assign(name)), lambda: self.deliver(dest, Code(name))
 
-    def _continue(self, call: ir.Call) -> None:
-        """A tail call of the loop's own function: new arguments into
-        temporaries, then into the parameters, then the next round."""
-        slots = self.loops[id(call.local)]
-        changed = [(p, name, a) for (p, name), a in zip(slots, call.args)
+    def next_round(self, e: ir.Next) -> None:
+        """New values into temporaries, then into the loop's vars, then the
+        next round; an unchanged variable is left alone."""
+        slots = self.loops[id(e.fun)]
+        changed = [(p, name, a) for (p, name), a in zip(slots, e.args)
                    if not (isinstance(a, ir.LocalRef) and a.var is p)]
         codes = self.operands([a for _, _, a in changed])
         updates = []
         for (p, name, a), code in zip(changed, codes):
             if name is None:
                 if code is not None and code.text != self.bound[id(p)].text:
-                    self.error((a.start, a.end), f"局部递归函数「{call.local.name}」的参数「{p.name}」"
+                    self.error((a.start, a.end), f"局部递归函数「{e.fun.name}」的参数「{p.name}」"
                                                  "是格或资源，递归调用时须原样传入")
                 continue
             updates.append((p, name, code))
@@ -712,8 +713,8 @@ class Writer(StatementWriter):
     def expr(self, e: ir.Expr) -> Code | None:
         """The WGSL expression for e (None for a value of type 有), after
         writing whatever statements it needs."""
-        if isinstance(e, (ir.Let, ir.LetFun, ir.Seq)) or (isinstance(e, ir.If) and not self.selectable(e)) or (
-                isinstance(e, ir.Call) and e.kind == "local"):
+        if isinstance(e, (ir.Let, ir.Block, ir.Seq, ir.Inline, ir.Loop)) or (
+                isinstance(e, ir.If) and not self.selectable(e)):
             return self._through_statements(e)
         return getattr(self, "_" + type(e).__name__)(e)
 
@@ -721,7 +722,7 @@ class Writer(StatementWriter):
         if isinstance(e, ir.Let):
             self.bind(e.var, e.value)
             return self.expr(e.body)
-        if isinstance(e, ir.LetFun):
+        if isinstance(e, ir.Block):
             return self.expr(e.body)
         if isinstance(e, ir.Seq):
             for item in e.items[:-1]:

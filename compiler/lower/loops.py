@@ -1,0 +1,94 @@
+"""Local functions lowered once for every writer: each call of a local
+function becomes an explicit form of the IR (compiler/ir.py, "lowered forms").
+
+* A call of a function that does not call itself is an `ir.Inline`: its
+  parameters bound to the arguments, then its body.
+* A call of a tail-recursive function from outside its body is an `ir.Loop`:
+  the parameters are loop variables started at the arguments, and the body's
+  value leaves the loop.
+* The tail call inside that body is an `ir.Next`: new values for the loop
+  variables, then the next round.
+
+The 令 that defines a local function is gone from the lowered tree (an
+`ir.Block` keeps the rest of its scope a block of its own, so the text around
+it does not change): the function's body appears where it is called.  A
+checked node without a local call or 令 of a local function in it is
+kept as it is (the same object), so facts that the validation pass and the
+constant evaluator attach to checked nodes by identity still apply.  How the
+forms are printed (WGSL `loop {}`, MSL `while (true)`, PTX labels, which
+loop variables are staged through temporaries) stays each writer's own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import ir
+
+
+class Lowering:
+    """The lowered bodies of one translation.  A subtree is lowered once per
+    set of enclosing loops, so a function inlined at several calls shares its
+    lowered body between them."""
+
+    def __init__(self) -> None:
+        self._memo: dict[tuple[int, frozenset[int]], ir.Expr] = {}
+
+    def body(self, e: ir.Expr) -> ir.Expr:
+        """A definition body or constant value, lowered."""
+        return self._lower(e, frozenset())
+
+    def _lower(self, e: ir.Expr, loops: frozenset[int]) -> ir.Expr:
+        key = (id(e), loops)
+        if key not in self._memo:
+            self._memo[key] = self._rewrite(e, loops)
+        return self._memo[key]
+
+    def _rewrite(self, e: ir.Expr, loops: frozenset[int]) -> ir.Expr:
+        if isinstance(e, ir.Call) and e.kind == "local":
+            return self._local_call(e, loops)
+        if isinstance(e, ir.LetFun):
+            return ir.Block(e.start, e.end, e.type, self._lower(e.body, loops))
+        parts = ir.children(e)
+        lowered = [self._lower(c, loops) for c in parts]
+        if all(a is b for a, b in zip(parts, lowered)):
+            return e
+        return _rebuilt(e, lowered)
+
+    def _local_call(self, call: ir.Call, loops: frozenset[int]) -> ir.Expr:
+        fun = call.local
+        args = [self._lower(a, loops) for a in call.args]
+        if id(fun) in loops:
+            return ir.Next(call.start, call.end, call.type, fun, args)
+        if fun.recursive:
+            body = self._lower(fun.body, loops | {id(fun)})
+            return ir.Loop(call.start, call.end, call.type, fun, args, body)
+        return ir.Inline(call.start, call.end, call.type, fun, args, self._lower(fun.body, loops))
+
+
+def lowering(info) -> Lowering:
+    """The one `Lowering` of a validated module (compiler/valid/ `ModuleInfo`),
+    made on first use: the three writers share it, and the known values
+    evaluated over lowered nodes stay valid as long as the info does."""
+    if info.lowered is None:
+        info.lowered = Lowering()
+    return info.lowered
+
+
+def _rebuilt(e: ir.Expr, parts: list[ir.Expr]) -> ir.Expr:
+    """A copy of `e` whose direct subexpressions are `parts` (in `ir.children` order)."""
+    if isinstance(e, ir.Call):
+        return replace(e, args=parts)
+    if isinstance(e, ir.Project):
+        return replace(e, base=parts[0])
+    if isinstance(e, ir.MakeTuple):
+        return replace(e, items=parts)
+    if isinstance(e, ir.MakeRecord):
+        return replace(e, fields=[(name, v) for (name, _), v in zip(e.fields, parts)])
+    if isinstance(e, ir.If):
+        return replace(e, cond=parts[0], then=parts[1], otherwise=parts[2] if e.otherwise is not None else None)
+    if isinstance(e, ir.Let):
+        return replace(e, value=parts[0], body=parts[1])
+    if isinstance(e, ir.Seq):
+        return replace(e, items=parts)
+    raise TypeError(f"no lowering for {type(e).__name__}")
