@@ -4,6 +4,8 @@ analysis the three writers read, and the lowering of local functions
 
 from __future__ import annotations
 
+import inspect
+
 from pathlib import Path
 
 import pytest
@@ -276,6 +278,22 @@ def test_the_writers_decide_nothing_about_local_functions(writer):
     text = writer.read_text(encoding="utf-8")
     for needle in ('"local"', ".recursive", ".local", "LocalFun", "LetFun", "local_call"):
         assert needle not in text, needle
+
+
+def test_projections_tuples_and_records_are_printed_once_for_wgsl_and_msl():
+    """The C-like writers share these printers (backends/text.py); what differs
+    is a table entry (RECORD) and the hooks each writer supplies.  WGSL only
+    adds, before the shared projection, the fields of an entry struct that it
+    passes as parameters of their own."""
+    from zhuose.compiler.backends.msl.writer import MslWriter
+    from zhuose.compiler.backends.text import StatementWriter
+    from zhuose.compiler.backends.wgsl.writer import Writer
+    shared = {(MslWriter, "_expr_Project"), (MslWriter, "_expr_MakeTuple"), (MslWriter, "_expr_MakeRecord"),
+              (Writer, "_expr_MakeTuple"), (Writer, "_expr_MakeRecord")}
+    for writer, name in shared:
+        assert getattr(writer, name) is getattr(StatementWriter, name), (writer, name)
+    assert "super()._expr_Project(e)" in inspect.getsource(Writer._expr_Project)
+    assert (Writer.RECORD.format("点", "1u, 2u"), MslWriter.RECORD.format("点", "1u, 2u")) == ("点(1u, 2u)", "点{1u, 2u}")
 
 
 # ---------------------------------------------------------------- module

@@ -1,5 +1,5 @@
-"""Pieces of target text, and the statement walk, that the C-like writers
-(WGSL, MSL) share."""
+"""Pieces of target text, the statement walk and the printers of
+projections, tuples and records that the C-like writers (WGSL, MSL) share."""
 
 from __future__ import annotations
 
@@ -121,6 +121,8 @@ class StatementWriter(LineWriter):
     (`DISCARDED`)."""
 
     DISCARDED = "{};"
+    #: a struct value from its type's name and its fields' values: WGSL T(a, b), MSL T{a, b}
+    RECORD = "{}({})"
 
     def into(self, e: ir.Expr, dest) -> None:
         """Write statements that compute e and deliver its value to dest."""
@@ -143,6 +145,31 @@ class StatementWriter(LineWriter):
             self.next_round(e)
         else:
             self.value_into(e, dest)
+
+    # ------------------------------------------------------------ values both write alike
+    #
+    # A writer supplies `operands` (values in order, saved into temporaries
+    # where its evaluation order needs it), `constructor` (the name that
+    # builds a value of a type), `field_names` (the struct fields of a
+    # projected record by their target names; None after reporting that
+    # there is no struct) and
+    # `record_values` (a record's values in its struct's field order).
+
+    def _expr_Project(self, e: ir.Project) -> Code:
+        base = self.expr(e.base)
+        if e.field is None:
+            return projected(base, e, None)
+        fields = self.field_names(e)
+        return Code("?") if fields is None else projected(base, e, fields)
+
+    def _expr_MakeTuple(self, e: ir.MakeTuple) -> Code:
+        items = self.operands(e.items)
+        return Code(f"{self.constructor(e.type, (e.start, e.end))}({', '.join(c.text for c in items)})")
+
+    def _expr_MakeRecord(self, e: ir.MakeRecord) -> Code:
+        name = self.type_text(e.type, (e.start, e.end))
+        values = self.operands(self.record_values(e))
+        return Code(self.RECORD.format(name, ", ".join(c.text for c in values if c is not None)))
 
     def value_into(self, e: ir.Expr, dest) -> None:
         self.deliver(dest, self.expr(e))

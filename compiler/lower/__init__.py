@@ -48,8 +48,8 @@ alike, and where they disagreed before this package:
   to inline it, start a loop or continue the enclosing one (WGSL by the loops
   it had open, MSL by the destination, PTX by closures in its environment).
   Now one pass, `Lowering`, rewrites each body once per validated module:
-  `ir.Inline`, `ir.Loop` and `ir.Next` replace the local calls and the 令 of
-  a local function goes; the writers print those nodes.
+  `ir.Inline`, `ir.Loop` and `ir.Next` replace the local calls and an
+  `ir.Block` the 令 of a local function; the writers print those nodes.
 * Still in each writer (printing decisions that would change golden text if
   unified): how a loop is written — WGSL `loop {}` with every changed
   variable staged through a `let` when more than one changes, MSL `while

@@ -36,8 +36,7 @@ from .. import EntryInfo, Translation
 from ...valid.consteval import KnownValues, is_abstract, scalar_of as const_scalar, written_number
 from ..names import NameAllocator
 from ..targets import LENGTHS_SLOT, MSL
-from ..text import (DISCARD, INDENT, RETURN, Assign, Code, LoopExit, StatementWriter, float_text, narrow_float_text,
-                    projected)
+from ..text import DISCARD, INDENT, RETURN, Assign, Code, LoopExit, StatementWriter, float_text, narrow_float_text
 from ...lower.effects import Effects
 from ...valid.uniformity import load_proof
 from ...lower.loops import lowering
@@ -189,6 +188,7 @@ class MslWriter(StatementWriter):
     """Writes one shader source (with its imported shader sources) as MSL."""
 
     DISCARDED = "(void)({});"
+    RECORD = "{}{{{}}}"
 
     def __init__(self, info) -> None:
         self.modules = modules = info.modules   # from the validation pass (compiler/valid/)
@@ -851,7 +851,7 @@ class MslWriter(StatementWriter):
     # ------------------------------------------------------------ local functions
 
     def inline_into(self, e: ir.Inline, dest) -> None:
-        for p, code, arg in zip(e.fun.params, self.arguments(e.args), e.args):
+        for p, code, arg in zip(e.fun.params, self.operands(e.args), e.args):
             self._bind_parameter(p, code, arg)
         self.into(e.body, dest)
 
@@ -868,7 +868,7 @@ class MslWriter(StatementWriter):
                 self.loop_into(e, Assign(result))
                 self.deliver(dest, Code(result))
             return
-        args = self.arguments(e.args)
+        args = self.operands(e.args)
         state = []
         for p, code in zip(fun.params, args):
             if code is None or head(p.type) == "格":
@@ -901,7 +901,7 @@ class MslWriter(StatementWriter):
         """New values for the loop's variables, assigned in an order that
         needs a temporary only for a cycle, then continue."""
         state = self.loops[id(e.fun)]
-        args = self.arguments(e.args)
+        args = self.operands(e.args)
         pending = []
         for (p, name), code, arg in zip(state, args, e.args):
             if name is None:
@@ -974,25 +974,19 @@ class MslWriter(StatementWriter):
             raise TranslationFailure((e.start, e.end), f"「{e.name}」不能当作值使用")
         return Code(texts[e.name])
 
-    def _expr_Project(self, e: ir.Project) -> Code:
-        base = self.expr(e.base)
-        if e.field is not None:
-            struct = self._struct_name(e.base.type)
-            if struct is None:
-                raise TranslationFailure((e.start, e.end), f"金属写不出没有名字的记录类型{self.show(e.base.type)}")
-            return projected(base, e, self.structs[struct][2])
-        return projected(base, e, None)
+    def field_names(self, e: ir.Project) -> dict[str, str]:
+        struct = self._struct_name(e.base.type)
+        if struct is None:
+            raise TranslationFailure((e.start, e.end), f"金属写不出没有名字的记录类型{self.show(e.base.type)}")
+        return self.structs[struct][2]
 
-    def _expr_MakeTuple(self, e: ir.MakeTuple) -> Code:
-        items = self.arguments(e.items)
-        return Code(f"{self.type_text(e.type, (e.start, e.end))}({', '.join(c.text for c in items)})")
-
-    def _expr_MakeRecord(self, e: ir.MakeRecord) -> Code:
-        struct = self.type_text(e.type, (e.start, e.end))
-        decl = self.structs[self._struct_name(e.type)][0]
+    def record_values(self, e: ir.MakeRecord) -> list[ir.Expr]:
+        """In the order of the struct's fields (aggregate initialisation)."""
         given = dict(e.fields)
-        values = self.arguments([given[name] for name, _ in decl.type.fields])
-        return Code(f"{struct}{{{', '.join(c.text for c in values)}}}")
+        return [given[name] for name, _ in self.structs[self._struct_name(e.type)][0].type.fields]
+
+    def constructor(self, t, span) -> str:
+        return self.type_text(t, span)
 
     def _expr_If(self, e: ir.If) -> Code:
         cond = self.expr(e.cond)
@@ -1029,7 +1023,7 @@ class MslWriter(StatementWriter):
 
     def _expr_Call(self, e: ir.Call) -> Code:
         if e.kind == "function":
-            args = [c for c in self.arguments(e.args) if c is not None]
+            args = [c for c in self.operands(e.args) if c is not None]
             key = (e.module, e.name)
             args += [Code(n) for n in self._resource_names(key)]
             return Code(f"{self.globals[key]}({', '.join(c.text for c in args)})")
@@ -1039,7 +1033,7 @@ class MslWriter(StatementWriter):
                                      fragments.UNAVAILABLE.get(e.name) or f"金属目标没有「{e.name}」的写法")
         if isinstance(spec, Special):
             return getattr(self, "_builtin_" + spec.method)(e)
-        code = self.apply(spec, e, self.arguments(e.args))
+        code = self.apply(spec, e, self.operands(e.args))
         if load_proof(self.path, self.base + e.start, self.base + e.end) in self.proofs:
             # a uniform workgroup read (valid/uniformity.py): no one writes before all have read
             code = self._spill(code)
@@ -1054,7 +1048,7 @@ class MslWriter(StatementWriter):
             function = self.prelude_names[fragments.function_name(template.prelude)]
         return Code(template.text.format(*[a for a in args if a is not None], R=result, F=function), template.atomic)
 
-    def arguments(self, exprs: list[ir.Expr], eager: bool = False) -> list[Code | None]:
+    def operands(self, exprs: list[ir.Expr], eager: bool = False) -> list[Code | None]:
         """Arguments in WGSL's left-to-right order: C++ leaves the order of
         operands unspecified, so an argument that reads or writes memory is
         spilled into a const when a later one writes, or when a later one
@@ -1095,7 +1089,7 @@ class MslWriter(StatementWriter):
 
     def _builtin_convert(self, call: ir.Call) -> Code:
         """T(x); a float becoming an integer is clamped first, as WGSL does (C++ leaves it undefined)."""
-        (x,) = self.arguments(call.args)
+        (x,) = self.operands(call.args)
         result = self.type_text(call.type, (call.start, call.end))
         bounds = INT_FROM_FLOAT.get((scalar_kind(call.type), float_width(call.args[0].type)))
         if bounds is None:
@@ -1111,7 +1105,7 @@ class MslWriter(StatementWriter):
         overflow is undefined and clang folds on that assumption, so the
         operands are converted to uint (defined modulo 2³²) and the result
         reinterpreted."""
-        a, b = self.arguments(call.args)
+        a, b = self.operands(call.args)
         symbol = _WRAPPING[call.name]
         if scalar_kind(call.type) != "int" or is_abstract(call.type):
             return Code(f"{a.operand()} {symbol} {b.operand()}", atomic=False)
@@ -1124,7 +1118,7 @@ class MslWriter(StatementWriter):
         return "u" + self.type_text(t, span)
 
     def _builtin_remainder(self, call: ir.Call) -> Code:
-        a, b = self.arguments(call.args)
+        a, b = self.operands(call.args)
         if scalar_kind(call.type) == "float":
             return Code(f"fmod({a.text}, {b.text})")
         return Code(f"{a.operand()} % {b.operand()}", atomic=False)
@@ -1132,7 +1126,7 @@ class MslWriter(StatementWriter):
     def _builtin_clamp(self, call: ir.Call) -> Code:
         """Integers clamp as WGSL defines it, min(max(e, low), high); Metal's
         clamp is undefined when low > high."""
-        x, low, high = self.arguments(call.args)
+        x, low, high = self.operands(call.args)
         if scalar_kind(call.type) == "float":
             return Code(f"clamp({x.text}, {low.text}, {high.text})")
         return Code(f"min(max({x.text}, {low.text}), {high.text})")
@@ -1141,7 +1135,7 @@ class MslWriter(StatementWriter):
         """WGSL shifts by the amount mod 32 (C++ leaves 32 or more undefined),
         so an amount that is not a literal below 32 is masked; a signed vector
         shifts by a vector of its own type in MSL."""
-        a, b = self.arguments(call.args)
+        a, b = self.operands(call.args)
         symbol = "<<" if call.name == "左移" else ">>"
         amount = _written_amount(call.args[1])
         if amount is None or not 0 <= amount < 32:
@@ -1152,7 +1146,7 @@ class MslWriter(StatementWriter):
 
     def _builtin_bitwise(self, call: ir.Call) -> Code:
         """& and | of 爻 are not short-circuit; C++ promotes them to int, so convert back."""
-        a, b = self.arguments(call.args)
+        a, b = self.operands(call.args)
         text = f"{a.operand()} {'&' if call.name == '按位与' else '|'} {b.operand()}"
         if scalar_kind(call.type) == "bool":
             return Code(f"{self.type_text(call.type, (call.start, call.end))}({text})")
@@ -1160,7 +1154,7 @@ class MslWriter(StatementWriter):
 
     def _builtin_logical(self, call: ir.Call) -> Code:
         """&& and ||; a right operand that needs statements runs only when it decides."""
-        (left,) = self.arguments(call.args[:1])
+        (left,) = self.operands(call.args[:1])
         with self.capture() as lines:
             right = self.expr(call.args[1])
         symbol = "&&" if call.name == "且" else "||"
@@ -1177,7 +1171,7 @@ class MslWriter(StatementWriter):
 
     def _builtin_sign(self, call: ir.Call) -> Code:
         """MSL's sign is for floats; an integer's is (x > 0) − (x < 0)."""
-        (x,) = self.arguments(call.args)
+        (x,) = self.operands(call.args)
         if scalar_kind(call.type) == "float":
             return Code(f"sign({x.text})")
         if not (x.atomic and x.text.isidentifier()):
@@ -1188,14 +1182,14 @@ class MslWriter(StatementWriter):
     def _builtin_select(self, call: ir.Call) -> Code:
         """选择 evaluates all three arguments, the ternary only one branch;
         a vector condition selects per component (metal::select)."""
-        otherwise, then, cond = self.arguments(call.args, eager=True)
+        otherwise, then, cond = self.operands(call.args, eager=True)
         if isinstance(resolve(call.args[2].type), TTuple):
             return Code(f"select({otherwise.text}, {then.text}, {cond.text})")
         return Code(f"{cond.operand()} ? {then.operand()} : {otherwise.operand()}", atomic=False)
 
     def _builtin_texel(self, call: ir.Call) -> Code:
         """read takes uint coordinates and a uint level; abstract literals are converted."""
-        texture, coords, level = self.arguments(call.args)
+        texture, coords, level = self.operands(call.args)
         coords = _uint2(call.args[1], coords)
         if head(call.args[2].type) != "定长无符号":
             level = Code(f"uint({level.text})")

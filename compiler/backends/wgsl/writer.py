@@ -22,7 +22,7 @@ from .. import EntryInfo, Translation
 from ..names import NameAllocator
 from ..targets import WGSL
 from ..text import (DISCARD, INDENT, RETURN, Assign, Code, Discard, LoopExit, StatementWriter, float_text,
-                    narrow_float_text, projected)
+                    narrow_float_text)
 from .builtins import BUILTINS, UNAVAILABLE_TYPES
 from ...valid.stages import workgroup_variables
 from ...valid import registry
@@ -716,7 +716,7 @@ class Writer(StatementWriter):
         if isinstance(e, (ir.Let, ir.Block, ir.Seq, ir.Inline, ir.Loop)) or (
                 isinstance(e, ir.If) and not self.selectable(e)):
             return self._through_statements(e)
-        return getattr(self, "_" + type(e).__name__)(e)
+        return getattr(self, "_expr_" + type(e).__name__)(e)
 
     def _through_statements(self, e: ir.Expr) -> Code | None:
         if isinstance(e, ir.Let):
@@ -749,52 +749,49 @@ class Writer(StatementWriter):
             out.append(code)
         return out
 
-    def _Literal(self, e: ir.Literal) -> Code:
+    def _expr_Literal(self, e: ir.Literal) -> Code:
         text = float_text(e.value) if e.is_float else str(e.value)
         return Code(text, atomic=not text.startswith("-"))
 
-    def _LocalRef(self, e: ir.LocalRef) -> Code | None:
+    def _expr_LocalRef(self, e: ir.LocalRef) -> Code | None:
         return self.bound.get(id(e.var))
 
-    def _GlobalRef(self, e: ir.GlobalRef) -> Code | None:
+    def _expr_GlobalRef(self, e: ir.GlobalRef) -> Code | None:
         if is_unit(e.type):
             return None
         return Code(self.globals.get((e.module, e.name), e.name))
 
-    def _BuiltinValue(self, e: ir.BuiltinValue) -> Code | None:
+    def _expr_BuiltinValue(self, e: ir.BuiltinValue) -> Code | None:
         if e.name in ("阳", "阴"):
             return Code("true" if e.name == "阳" else "false")
         if e.name != "元":
             self.error((e.start, e.end), f"WGSL 的表达式里不能用「{e.name}」", TARGET_BUILTIN, 内建=e.name)
         return None
 
-    def _Project(self, e: ir.Project) -> Code:
+    def _expr_Project(self, e: ir.Project) -> Code:
+        """A field of an entry struct passed as parameters of their own (for a
+        uniformity proof, valid/uniformity.py) is that parameter."""
         if isinstance(e.base, ir.LocalRef) and id(e.base.var) in self.split:
             return self.split[id(e.base.var)][e.field]
-        base = self.expr(e.base)
+        return super()._expr_Project(e)
+
+    def field_names(self, e: ir.Project) -> dict[str, str] | None:
         t = deep_resolve(e.base.type)
-        if e.field is not None:
-            struct = self._struct_key(t)
-            if struct is None:
-                self.type_text(t, (e.base.start, e.base.end))
-                return Code("?")
-            return projected(base, e, self.structs[struct][2])
-        return projected(base, e, None)
+        struct = self._struct_key(t)
+        if struct is None:
+            self.type_text(t, (e.base.start, e.base.end))
+            return None
+        return self.structs[struct][2]
 
-    def _MakeTuple(self, e: ir.MakeTuple) -> Code:
-        codes = self.operands(e.items)
-        return Code(f"{self.constructor(e.type, (e.start, e.end))}({', '.join(c.text for c in codes)})")
+    def record_values(self, e: ir.MakeRecord) -> list[ir.Expr]:
+        """As written: the checker orders a record of a known type by its fields."""
+        return [v for _, v in e.fields]
 
-    def _MakeRecord(self, e: ir.MakeRecord) -> Code:
-        name = self.type_text(e.type, (e.start, e.end))
-        codes = self.operands([v for _, v in e.fields])
-        return Code(f"{name}({', '.join(c.text for c in codes if c is not None)})")
-
-    def _If(self, e: ir.If) -> Code:
+    def _expr_If(self, e: ir.If) -> Code:
         cond, then, otherwise = self.operands([e.cond, e.then, e.otherwise])
         return Code(f"select({otherwise.text}, {then.text}, {cond.text})")
 
-    def _Call(self, e: ir.Call) -> Code | None:
+    def _expr_Call(self, e: ir.Call) -> Code | None:
         if e.kind == "function":
             return self._user_call(e)
         spec = BUILTINS.get(e.name)
