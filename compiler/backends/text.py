@@ -152,8 +152,8 @@ class StatementWriter(LineWriter):
     # where its evaluation order needs it), `constructor` (the name that
     # builds a value of a type), `field_names` (the struct fields of a
     # projected record by their target names; None after reporting that
-    # there is no struct) and
-    # `record_values` (a record's values in its struct's field order).
+    # there is no struct) and `record_values` (a record's values in its
+    # struct's field order).
 
     def _expr_Project(self, e: ir.Project) -> Code:
         base = self.expr(e.base)

@@ -5,9 +5,8 @@ modules it imports) into a `ModuleInfo`: the facts every back end needs and
 none should decide again — which functions each entry reaches, which
 workgroup variables it uses, the values of constant expressions, the
 lowered bodies (compiler/lower/loops.py, made when a writer first asks and
-shared by the three) — plus the
-diagnostics of the rules that span functions and modules (what each stage
-may use, `stages.py`; uniform control flow, `uniformity.py`).  `Workspace.validate` runs it (cached) for `检查`, the
+shared by the three) — plus the diagnostics of the rules that span
+functions and modules (what each stage may use, `stages.py`; uniform control flow, `uniformity.py`).  `Workspace.validate` runs it (cached) for `检查`, the
 language server and every translation, so all three refuse the same thing.
 
 The pass is a list of steps, `STEPS`; each is a function `step(info)` that
