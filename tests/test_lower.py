@@ -5,7 +5,6 @@ analysis the three writers read, and the lowering of local functions
 from __future__ import annotations
 
 import inspect
-
 from pathlib import Path
 
 import pytest
