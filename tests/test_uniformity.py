@@ -215,6 +215,15 @@ def test_and_with_a_subgroup_operation_on_the_right_of_a_uniform_left_is_accepte
     assert (out == np.arange(64)).any()
 
 
+def test_and_with_a_right_side_that_writes_stays_short_circuit(tmp_path):
+    """Evaluating the right side always is for values only: a helper that writes keeps &&."""
+    helper = ("「记和」乃化「无三二」为「爻」者也。\n「记和」者得「n」而\n"
+              "　「写数组」于「数据」于「n」于「n」；（「子组求和」于「n」）大于「界」\n也。\n\n")
+    body = "　「写数组」于「数据」于「号」于（若（「界」大于（「新无三二」于「二」））且（「记和」于「号」）则「号」否则「界」）"
+    text = accepted(tmp_path, kernel("局部调用序", body, helper))
+    assert "(界 > 2u) && 记和(号)" in text, text
+
+
 MIXED = "「输入」即「组类」【「组」乃「工作组号」也，「序」乃「局部调用序」也】也。\n\n"
 #: a condition on the uniform field, then each invocation writes 1000·组 + 序 at its global index
 ON_THE_GROUP = (f"　若「号」中「组」中「零」大于（「新无三二」于「零」）则{BARRIER}否则「元」；\n"
