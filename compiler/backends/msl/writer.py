@@ -1197,7 +1197,7 @@ class MslWriter(StatementWriter):
 
     def _builtin_store_texel(self, call: ir.Call) -> Code:
         """write takes the value first and uint coordinates."""
-        texture, coords, value = self.arguments(call.args)
+        texture, coords, value = self.operands(call.args)
         return Code(f"{texture.operand()}.write({value.text}, {_uint2(call.args[1], coords).text})")
 
     def _builtin_array_length(self, call: ir.Call) -> Code:
