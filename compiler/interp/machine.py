@@ -855,28 +855,28 @@ def _shuffle(xor: bool):
     return run
 
 
-def _texel(m, e, mask):
-    texture, coords, _level = (m.eval(a, mask) for a in e.args)
+def _texel_coordinates(m, e, mask, texture, coords, verb: str):
+    """Each invocation's texel (x, y), refused when an active one is outside the texture."""
     h, w = texture.texels.shape[:2]
     x = np.broadcast_to(np.asarray(coords[0], np.int64), (m.n,))
     y = np.broadcast_to(np.asarray(coords[1], np.int64), (m.n,))
     bad = mask & ((x < 0) | (x >= w) | (y < 0) | (y >= h))
     if bad.any():
         inv = int(np.flatnonzero(bad)[0])
-        raise m.fault(e, f"越界：调用{m.who(inv)}读纹素 ({x[inv]}, {y[inv]})，纹理是 {w}×{h}")
+        raise m.fault(e, f"越界：调用{m.who(inv)}{verb}纹素 ({x[inv]}, {y[inv]})，纹理是 {w}×{h}")
+    return x, y, h, w
+
+
+def _texel(m, e, mask):
+    texture, coords, _level = (m.eval(a, mask) for a in e.args)
+    x, y, h, w = _texel_coordinates(m, e, mask, texture, coords, "读")
     texels = texture.texels[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)]
     return tuple(texels[:, k] for k in range(4))
 
 
 def _store_texel(m, e, mask):
     texture, coords, value = (m.eval(a, mask) for a in e.args)
-    h, w = texture.texels.shape[:2]
-    x = np.broadcast_to(np.asarray(coords[0], np.int64), (m.n,))
-    y = np.broadcast_to(np.asarray(coords[1], np.int64), (m.n,))
-    bad = mask & ((x < 0) | (x >= w) | (y < 0) | (y >= h))
-    if bad.any():
-        inv = int(np.flatnonzero(bad)[0])
-        raise m.fault(e, f"越界：调用{m.who(inv)}写纹素 ({x[inv]}, {y[inv]})，纹理是 {w}×{h}")
+    x, y, _h, w = _texel_coordinates(m, e, mask, texture, coords, "写")
     lanes = np.flatnonzero(mask)
     ys, xs = y[lanes], x[lanes]
     order = np.argsort(ys * w + xs, kind="stable")
