@@ -40,6 +40,7 @@ COMMANDS: list[CommandRef] = [
     CommandRef("格式化", ("format",), "format", "FORMAT"),
     CommandRef("译", ("wgsl",), "translate", "WGSL_COMMAND"),
     CommandRef("运行", ("run",), "run", "RUN"),
+    CommandRef("渲染", ("render",), "render", "RENDER"),
     CommandRef("金属", ("msl",), "translate", "MSL_COMMAND"),
     CommandRef("千手", ("ptx",), "translate", "PTX_COMMAND"),
     CommandRef("服务", ("serve",), "serve", "SERVE"),

@@ -76,25 +76,9 @@ def _run(ws, result, args) -> int:
     except ImportError as err:
         raise WebGPUError("运行 要用 NumPy 读写缓冲：pip install numpy") from err
     entry, function = _compute_entry(ws, result, args)
-    resources, handles = _buffers_of(ws, entry, args.文件)
-    given = _parse_bindings(args.缓冲)
-    arrays = {}
-    for r in resources:
-        binding = f"{r.group}:{r.binding}"
-        if binding in given and r.name in given:
-            raise RunProblem(f"{_describe(r)}给了两次：{binding}={given[binding]} 与 {r.name}={given[r.name]}；"
-                             "每个缓冲只给一次（按「组:号」或按资源名）")
-        spec = given.pop(binding, None) or given.pop(r.name, None)
-        if spec is None:
-            raise RunProblem(f"入口项「{entry.name}」用到{_describe(r)}，没有给出它的数据：写 {binding}=文件.npy "
-                             f"或 {binding}=1,2,3")
-        array = _load(np, spec, r)
-        _check_size(array, spec, r)
-        arrays[r.name] = (array, spec)
-    textures = _textures(np, handles, given, args, entry)
-    if given:
-        raise RunProblem(f"入口项「{entry.name}」没有用到 {'、'.join(given)}；它用到的缓冲："
-                         + ("、".join(_describe(r) for r in resources) or "（没有）"))
+    who = f"入口项「{entry.name}」"
+    resources, arrays, textures = given_resources(np, ws, args.文件, who, [entry.function], args.缓冲,
+                                                  lambda handles, given: _textures(np, handles, given, args, entry))
     buffers = [buffer_for(r, arrays[r.name][0].tobytes()) for r in resources]
     extent = textures.extent if textures else None
     groups = _groups(args.组数, buffers, resources, arrays, entry.workgroup_shape, extent)
@@ -104,6 +88,43 @@ def _run(ws, result, args) -> int:
         out = run_reference(ws, args, entry, buffers, groups)
     else:
         out = run_compute(result.text, function, buffers, groups, textures.others if textures else ())
+    report_buffers(np, resources, arrays, out)
+    if textures:
+        from .textures import write_outputs
+        write_outputs(np, open_device(required_features(result.text)), textures)
+    return 0
+
+
+def given_resources(np, ws, path: str, who: str, functions: list[str], specs: list[str], textures_for):
+    """The resources `functions` use, with their data from the command line
+    (`绑定=数据` items): the buffers, each one's (array, spec) by name, and
+    what `textures_for(handles, given)` makes of the textures and samplers
+    (taking their items out of `given`).  Shared by 运行 and 渲染, so both
+    take resources alike."""
+    resources, handles = _buffers_of(ws, path, functions)
+    given = _parse_bindings(specs)
+    arrays = {}
+    for r in resources:
+        binding = f"{r.group}:{r.binding}"
+        if binding in given and r.name in given:
+            raise RunProblem(f"{_describe(r)}给了两次：{binding}={given[binding]} 与 {r.name}={given[r.name]}；"
+                             "每个缓冲只给一次（按「组:号」或按资源名）")
+        spec = given.pop(binding, None) or given.pop(r.name, None)
+        if spec is None:
+            raise RunProblem(f"{who}用到{_describe(r)}，没有给出它的数据：写 {binding}=文件.npy "
+                             f"或 {binding}=1,2,3")
+        array = _load(np, spec, r)
+        _check_size(array, spec, r)
+        arrays[r.name] = (array, spec)
+    textures = textures_for(handles, given)
+    if given:
+        raise RunProblem(f"{who}没有用到 {'、'.join(given)}；它用到的缓冲："
+                         + ("、".join(_describe(r) for r in resources) or "（没有）"))
+    return resources, arrays, textures
+
+
+def report_buffers(np, resources: list[ir.Resource], arrays: dict, out: dict) -> None:
+    """Print every buffer the device wrote back, and write it over its .npy file."""
     for r in resources:
         if (r.group, r.binding) in out:
             array, spec = arrays[r.name]
@@ -111,10 +132,6 @@ def _run(ws, result, args) -> int:
             if spec.endswith(".npy"):
                 _save(np, spec, back)
             print(f"「{r.name}」（组 {r.group} 号 {r.binding}）：{np.array2string(back, separator=' ')}")
-    if textures:
-        from .textures import write_outputs
-        write_outputs(np, open_device(required_features(result.text)), textures)
-    return 0
 
 
 def _textures(np, handles: list[ir.Resource], given: dict, args, entry: ir.Entry):
@@ -157,11 +174,12 @@ def _compute_entry(ws, result, args) -> tuple[ir.Entry, str]:
     return entry, next(e.function for e in result.entries if e.item == entry.name)
 
 
-def _buffers_of(ws, entry: ir.Entry, path: str) -> tuple[list[ir.Resource], list[ir.Resource]]:
-    """The entry's buffers, and its textures and samplers."""
+def _buffers_of(ws, path: str, functions: list[str]) -> tuple[list[ir.Resource], list[ir.Resource]]:
+    """The buffers the functions use, and their textures and samplers, in (group, binding) order."""
     checked = ws.check(path)
     modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
-    used = entry_resources(modules, entry.function)
+    used = list({id(r): r for f in functions for r in entry_resources(modules, f)}.values())
+    used.sort(key=lambda r: (r.group or 0, r.binding or 0))
     handles = [r for r in used if r.kind not in ("storage", "uniform", "workgroup")]
     return [r for r in used if r.kind in ("storage", "uniform")], handles
 

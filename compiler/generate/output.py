@@ -34,6 +34,12 @@ def write_if_changed(path: Path, text: str) -> bool:
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         pass
     path.parent.mkdir(parents=True, exist_ok=True)
+    replace_atomically(path, data)
+    return True
+
+
+def replace_atomically(path: Path, data: bytes) -> None:
+    """Put `data` at `path` in one rename: a reader (or a failed write) never sees half a file."""
     temporary = path.with_name(f"{path.name}{TEMPORARY_MARK}{os.getpid()}-{secrets.token_hex(4)}")
     try:
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
@@ -42,4 +48,3 @@ def write_if_changed(path: Path, text: str) -> bool:
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
-    return True

@@ -116,38 +116,51 @@ def run_compute(wgsl: str, function: str, buffers: list[BufferData], groups: tup
     """Dispatch `function` once over `groups` workgroups; returns the bytes of
     every writable buffer by (group, binding).  `others` are further bindings
     (textures, samplers) as (group, binding, make) with make(device) → resource."""
-    import wgpu
     device = open_device(required_features(wgsl))
     if "subgroup" in required_features(wgsl):
         _tell_subgroup_sizes(device)
     module = create_module(device, wgsl)
-    usage = wgpu.BufferUsage
     try:
         pipeline = device.create_compute_pipeline(layout="auto", compute={"module": module, "entry_point": function})
-        gpu_buffers = {}
-        for b in buffers:
-            kind = usage.UNIFORM if b.uniform else usage.STORAGE
-            gpu_buffers[(b.group, b.binding)] = device.create_buffer_with_data(
-                data=b.data, usage=kind | usage.COPY_SRC | usage.COPY_DST)
+        gpu_buffers = upload(device, buffers)
         encoder = device.create_command_encoder()
         compute = encoder.begin_compute_pass()
         compute.set_pipeline(pipeline)
-        entries: dict[int, list] = {}
-        for b in buffers:
-            resource = {"buffer": gpu_buffers[(b.group, b.binding)]}
-            entries.setdefault(b.group, []).append({"binding": b.binding, "resource": resource})
-        for group, binding, make in others:
-            entries.setdefault(group, []).append({"binding": binding, "resource": make(device)})
-        for group in sorted(entries):
-            layout = pipeline.get_bind_group_layout(group)
-            compute.set_bind_group(group, device.create_bind_group(layout=layout, entries=entries[group]))
+        for group, bind_group in bind_groups(device, pipeline, buffers, gpu_buffers, others).items():
+            compute.set_bind_group(group, bind_group)
         compute.dispatch_workgroups(*groups)
         compute.end()
         device.queue.submit([encoder.finish()])
-        return {(b.group, b.binding): bytes(device.queue.read_buffer(gpu_buffers[(b.group, b.binding)]))
-                for b in buffers if b.writable}
+        return read_back(device, buffers, gpu_buffers)
     except Exception as err:
         raise WebGPUError(f"WebGPU 运行失败：{err}") from err
+
+
+def upload(device, buffers: list[BufferData]) -> dict:
+    """A GPU buffer per binding, by (group, binding), holding its data."""
+    import wgpu
+    usage = wgpu.BufferUsage
+    return {(b.group, b.binding): device.create_buffer_with_data(
+                data=b.data, usage=(usage.UNIFORM if b.uniform else usage.STORAGE) | usage.COPY_SRC | usage.COPY_DST)
+            for b in buffers}
+
+
+def bind_groups(device, pipeline, buffers: list[BufferData], gpu_buffers: dict, others=()) -> dict:
+    """The pipeline's bind groups by group number: the buffers, then `others` made on the device."""
+    entries: dict[int, list] = {}
+    for b in buffers:
+        resource = {"buffer": gpu_buffers[(b.group, b.binding)]}
+        entries.setdefault(b.group, []).append({"binding": b.binding, "resource": resource})
+    for group, binding, make in others:
+        entries.setdefault(group, []).append({"binding": binding, "resource": make(device)})
+    return {group: device.create_bind_group(layout=pipeline.get_bind_group_layout(group), entries=entries[group])
+            for group in sorted(entries)}
+
+
+def read_back(device, buffers: list[BufferData], gpu_buffers: dict) -> dict:
+    """The bytes of every writable buffer, by (group, binding)."""
+    return {(b.group, b.binding): bytes(device.queue.read_buffer(gpu_buffers[(b.group, b.binding)]))
+            for b in buffers if b.writable}
 
 
 def buffer_for(r: ir.Resource, data: bytes) -> BufferData:
