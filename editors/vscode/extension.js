@@ -2,13 +2,16 @@
 "use strict";
 /**
  * The 着色 extension: starts the Python language server (`python -m
- * zhuose.server` with the configured interpreter) and shows the generated
- * WGSL / MSL / PTX in a side editor that follows every save.
+ * zhuose.server` with the configured interpreter), shows the generated
+ * WGSL / MSL / PTX in a side editor, and the picture a vertex + fragment pair
+ * renders (`着色器 渲染`) in a side webview; both follow every save.
  */
 
 const vscode = require("vscode");
 const { LanguageClient, TransportKind } = require("vscode-languageclient/node");
-const { SCHEME, previewUri, parsePreviewQuery, previewText, failureText } = require("./preview");
+const {
+  SCHEME, previewUri, parsePreviewQuery, previewText, failureText, renderPair, renderHtml, renderPicture,
+} = require("./preview");
 
 /** @type {LanguageClient | undefined} */
 let client;
@@ -68,6 +71,91 @@ class PreviewProvider {
   }
 }
 
+/** Side webviews with each source's rendered picture, redrawn from the saved file on every save. */
+class RenderPreviews {
+  constructor() {
+    /** @type {Map<string, {panel: vscode.WebviewPanel, drawing: number}>} by source URI */
+    this.panels = new Map();
+  }
+
+  show(document) {
+    const key = document.uri.toString();
+    let shown = this.panels.get(key);
+    if (shown) {
+      shown.panel.reveal(vscode.ViewColumn.Beside, true);
+    } else {
+      const name = decodeURIComponent(key.split("/").pop() || "");
+      const panel = vscode.window.createWebviewPanel("zhuoseRender", `渲染：${name}`,
+        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: false });
+      shown = { panel, drawing: 0 };
+      this.panels.set(key, shown);
+      panel.onDidDispose(() => this.panels.delete(key));
+    }
+    return this.draw(document.uri, shown);
+  }
+
+  refresh(savedUri) {
+    const shown = this.panels.get(savedUri.toString());
+    return shown ? this.draw(savedUri, shown) : undefined;
+  }
+
+  /** Ask the server for the entry table, then run 渲染; a newer draw wins over a slower older one. */
+  async draw(uri, shown) {
+    const drawing = ++shown.drawing;
+    const put = (result) => {
+      if (drawing === shown.drawing && this.panels.get(uri.toString()) === shown) {
+        shown.panel.webview.html = renderHtml(result);
+      }
+    };
+    put({ pair: null, message: "正在渲染……" });
+    if (!client) {
+      put({ pair: null, message: "语言服务没有运行" });
+      return;
+    }
+    let answer;
+    try {
+      answer = await client.sendRequest("着色/预览", { uri: uri.toString(), target: "wgsl" });
+    } catch (error) {
+      put({ pair: null, message: failureText(error) });
+      return;
+    }
+    const pair = renderPair(answer.entries);
+    if (answer.errors && answer.errors.length) {
+      put({ pair, message: previewText(answer) });
+      return;
+    }
+    if (!pair) {
+      put({ pair: null });
+      return;
+    }
+    const config = vscode.workspace.getConfiguration("zhuose");
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    put(await renderPicture({
+      python: config.get("python", "python3"),
+      cwd: folder ? folder.uri.fsPath : require("node:path").dirname(uri.fsPath),
+      file: uri.fsPath,
+      pair,
+      settings: {
+        size: config.get("renderSize", "256,256"),
+        vertexCount: config.get("renderVertexCount", 3),
+        buffers: config.get("renderBuffers", []),
+      },
+    }));
+  }
+}
+
+async function showRender(renders) {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.document.languageId !== "zhuose") {
+    vscode.window.showInformationMessage("先打开一个着色源文件（名。着色器。豫）");
+    return;
+  }
+  if (editor.document.isDirty) {
+    await editor.document.save();   // 渲染 reads the file on disk
+  }
+  await renders.show(editor.document);
+}
+
 async function showPreview(target) {
   const editor = vscode.window.activeTextEditor;
   if (!editor || editor.document.languageId !== "zhuose") {
@@ -82,14 +170,19 @@ async function showPreview(target) {
 
 async function activate(context) {
   const previews = new PreviewProvider();
+  const renders = new RenderPreviews();
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, previews),
-    vscode.workspace.onDidSaveTextDocument((doc) => previews.refresh(doc.uri)),
+    vscode.workspace.onDidSaveTextDocument((doc) => {
+      previews.refresh(doc.uri);
+      renders.refresh(doc.uri);
+    }),
     vscode.workspace.onDidCloseTextDocument((doc) => previews.open.delete(doc.uri.toString())),
     vscode.commands.registerCommand("zhuose.preview", () => showPreview(undefined)),
     vscode.commands.registerCommand("zhuose.previewWgsl", () => showPreview("wgsl")),
     vscode.commands.registerCommand("zhuose.previewMsl", () => showPreview("msl")),
     vscode.commands.registerCommand("zhuose.previewPtx", () => showPreview("ptx")),
+    vscode.commands.registerCommand("zhuose.previewRender", () => showRender(renders)),
     vscode.commands.registerCommand("zhuose.restartServer", async () => {
       if (client) {
         await client.restart();
