@@ -264,6 +264,37 @@ def test_the_command_line_run_has_no_traceback_and_writes_the_png(tmp_path):
 # ---------------------------------------------------------------- mistakes: exit 2, a message, no picture
 
 
+# A vertex stage drawing nothing much, for the fragment-side mistakes below.
+CORNER = """
+「顶」乃化「顶点序号」为「顶出」者也。
+「顶」者得「序」而「组值」【
+　「位置」者「新浮三二」于「0」与（「新浮三二」于「0」）与（「新浮三二」于「0」）与（「新浮三二」于「1」）也，
+　「号」者「新无三二」于「1」也
+】也。
+
+「顶入口」乃「顶点入口」也。
+「顶入口」者「顶点入口项」于「顶」也。
+「片入口」乃「片元入口」也。
+「片入口」者「片元入口项」于「片」也。
+"""
+
+# An integer colour at location 0: an rgba8unorm target takes floats.
+INTEGER_COLOUR = PRELUDE + """
+「顶出」即「组类」【「位置」乃「裁剪位置」也，「号」乃「无三二」也】也。
+
+「片」乃化「片元坐标」为「四维无」者也。
+「片」者得「p」而「新无三二」于「1」与（「新无三二」于「1」）与（「新无三二」于「1」）与（「新无三二」于「1」）也。
+""" + CORNER
+
+# The fragment reads location 1, which the vertex stage (one value, 「号」) does not write.
+UNFED = PRELUDE + """
+「顶出」即「组类」【「位置」乃「裁剪位置」也，「号」乃「无三二」也】也。
+「片入」即「组类」【「坐标」乃「片元坐标」也，「号」乃「无三二」也，「色」乃「四维浮」也】也。
+
+「片」乃化「片入」为「片元颜色」者也。
+「片」者得「入」而「入」中「色」也。
+""" + CORNER
+
 MISTAKES = {
     "a compute entry as the vertex entry": (
         GRADIENT, ["算入口", "渐变片元", "尺寸=1,1"], "「算入口」是计算入口项，这里要顶点入口项"),
@@ -275,6 +306,10 @@ MISTAKES = {
         MISMATCHED, ["顶入口", "片入口"], "接口不符：位置 0 上顶点输出「色」是「三维浮」，片元输入「色」是「四维浮」"),
     "a vertex attribute": (
         ATTRIBUTE, ["顶入口", "片入口"], "顶点入口项「顶入口」的输入「位」（「四维浮」）要顶点缓冲"),
+    "an integer colour": (
+        INTEGER_COLOUR, ["顶入口", "片入口"], "片元入口项「片入口」位置 0 上是「四维无」：渲染 的目标是 rgba8unorm"),
+    "a fragment input no vertex output feeds": (
+        UNFED, ["顶入口", "片入口"], "片元入口项「片入口」的输入「色」（位置 1）没有对应的顶点输出：顶点入口项「顶入口」只输出 1 个插值量"),
     "a missing buffer": (
         GRADIENT, ["满屏顶点", "渐变片元"], "入口项「满屏顶点」与「渐变片元」用到组 0 号 0「尺寸」（均匀缓冲），没有给出它的数据"),
     "a size of one number": (
@@ -349,3 +384,20 @@ def test_a_failed_write_leaves_no_half_file(tmp_path, monkeypatch, capsys):
     assert status == 2 and "写不了「图.png」：磁盘已满" in err, err
     assert (tmp_path / "图.png").read_bytes() == b"old"
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([TRIANGLE.name, "图.png"])
+
+
+def test_a_long_draw_says_so_on_stderr(tmp_path, monkeypatch, capsys):
+    adapter_info()
+    import time
+    from zhuose.cli import render as command
+    real = command.render
+
+    def slow(*args):
+        time.sleep(0.5)
+        return real(*args)
+    monkeypatch.setattr(command, "render", slow)
+    monkeypatch.setattr(command, "PROGRESS_AFTER_S", 0.05)
+    shutil.copy(TRIANGLE, tmp_path / TRIANGLE.name)
+    status, _, err = render(tmp_path, monkeypatch, capsys, TRIANGLE.name, "三角形顶点", "三角形片元",
+                            "--尺寸", "8,8", "--输出", "图.png")
+    assert (status, err) == (0, "着色器：正在渲染 8×8（3 个顶点）……\n")

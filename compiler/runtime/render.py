@@ -91,9 +91,9 @@ def render(wgsl: str, vertex: str, fragment: str, size: tuple[int, int], vertex_
     """Draw `vertex_count` vertices (a triangle list) with the WGSL functions
     `vertex` and `fragment`; the picture, and the bytes of every writable
     buffer by (group, binding)."""
-    import wgpu
     width, height = size
-    device = open_device(required_features(wgsl))
+    device = open_device(required_features(wgsl))     # says so when wgpu or an adapter is missing
+    import wgpu
     module = create_module(device, wgsl)
     try:
         target = device.create_texture(size=(width, height, 1), format=TARGET_FORMAT,
