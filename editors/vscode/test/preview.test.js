@@ -3,11 +3,11 @@
 
 const { test } = require("node:test");
 const assert = require("node:assert/strict");
-const { execFileSync } = require("node:child_process");
 const path = require("node:path");
 const {
   previewUri, parsePreviewQuery, previewText, failureText, renderPair, renderArguments, renderHtml, renderPicture,
 } = require("../preview");
+const { ROOT, PYTHON, toolchainMissing } = require("./toolchain");
 
 const SOURCE = "file:///工作区/应用/%E4%B8%BB%E3%80%82%E7%9D%80%E8%89%B2%E5%99%A8%E3%80%82%E8%B1%AB";
 
@@ -76,24 +76,6 @@ test("the page shows the picture inline, or the message escaped, and runs no scr
   assert.doesNotMatch(failed, /<img/);
   assert.match(renderHtml({ pair: null }), /没有一对顶点入口项与片元入口项/);
 });
-
-const ROOT = path.resolve(__dirname, "..", "..", "..");
-const PYTHON = process.env.ZHUOSE_PYTHON || "python3";
-
-/** Why the real command cannot run here (printed), or false; on CI it must run, so never skipped there. */
-function toolchainMissing() {
-  if (process.env.CI === "true") {
-    return false;
-  }
-  try {
-    execFileSync(PYTHON, ["-c", "import zhuose.cli.render, wgpu"], { stdio: "ignore" });
-    return false;
-  } catch (error) {
-    const reason = `跳过：${PYTHON} 里没有装好本工具链（pip install -e .）`;
-    process.stderr.write(`${reason}\n`);
-    return reason;
-  }
-}
 
 test("the preview runs 着色器 渲染 on the triangle sample and gets its PNG", { skip: toolchainMissing() }, async () => {
   const file = path.join(ROOT, "samples", "三角形。着色器。豫");
