@@ -7,6 +7,7 @@
  * renders (`着色器 渲染`) in a side webview; both follow every save.
  */
 
+const path = require("node:path");
 const vscode = require("vscode");
 const { LanguageClient, TransportKind } = require("vscode-languageclient/node");
 const {
@@ -132,7 +133,7 @@ class RenderPreviews {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     put(await renderPicture({
       python: config.get("python", "python3"),
-      cwd: folder ? folder.uri.fsPath : require("node:path").dirname(uri.fsPath),
+      cwd: folder ? folder.uri.fsPath : path.dirname(uri.fsPath),
       file: uri.fsPath,
       pair,
       settings: {
