@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from wgpu_device import adapter_info
+from support.wgpu_device import adapter_info
 from zhuose.cli.main import main
 from zhuose.compiler.runtime.png import encode_png
 
