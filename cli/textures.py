@@ -6,14 +6,13 @@ by the output file's suffix."""
 
 from __future__ import annotations
 
-import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..compiler import ir
 from ..compiler.builtin.formats import STORAGE_FORMATS
-from ..compiler.generate.output import os_error_text
+from ..compiler.generate.output import os_error_text, replace_atomically
 from ..compiler.runtime.png import PngError, decode_png, encode_png
 from ..compiler.runtime.textures import StorageImage, as_rgba, input_texture, png_pixels
 from ..compiler.types import F32, deep_resolve, resolve
@@ -42,7 +41,7 @@ def texture_bindings(np, handles: list[ir.Resource], given: dict[str, str], size
     images = {}
     for r in handles:
         if r.kind in ("depth_texture", "comparison_sampler"):
-            raise RunProblem(f"{who}用到「{r.name}」：运行 不提供深度纹理与比较采样器")
+            raise RunProblem(f"{who}用到「{r.name}」：运行 与 渲染 不提供深度纹理与比较采样器")
         spec = _spec(r, given) if r.kind != "storage_texture" else None
         if r.kind == "texture":
             if spec is None:
@@ -52,7 +51,7 @@ def texture_bindings(np, handles: list[ir.Resource], given: dict[str, str], size
             out.others.append((r.group, r.binding, lambda d, p=images[r.name]: input_texture(np, d, p, sampled)))
         elif r.kind == "sampler":
             out.others.append((r.group, r.binding, _sampler(r, spec)))
-    size = _size(size_text) or out.extent
+    size = parse_size(size_text) or out.extent
     for r in handles:
         if r.kind == "storage_texture":
             spec = _spec(r, given)
@@ -75,7 +74,7 @@ def write_outputs(np, device, textures: Textures) -> None:
             _save_npy(np, spec, texels)
         else:
             pixels = png_pixels(np, texels, image.format)
-            _replace(spec, encode_png(pixels.tobytes(), image.width, image.height))
+            write_whole(spec, encode_png(pixels.tobytes(), image.width, image.height))
         print(f"「{r.name}」（组 {r.group} 号 {r.binding}，存储纹理 {image.format.wgsl} {image.width}×{image.height}）："
               f"写到 {spec}")
 
@@ -97,7 +96,7 @@ def _where(r: ir.Resource) -> str:
 def _image(np, r: ir.Resource, spec: str):
     """An input image as (h, w, 4) pixels: a PNG (8-bit) or a .npy array."""
     if deep_resolve(r.type).args[0] != F32:
-        raise RunProblem(f"{_where(r)}不是「纹理二维」于「浮三二」：运行 只提供浮点纹理")
+        raise RunProblem(f"{_where(r)}不是「纹理二维」于「浮三二」：运行 与 渲染 只提供浮点纹理")
     if spec.lower().endswith(".png"):
         try:
             data, width, height, channels = decode_png(Path(spec).read_bytes())
@@ -135,7 +134,8 @@ def _check_output(r: ir.Resource, spec: str | None, fmt, who: str) -> None:
         raise RunProblem(f"{_where(r)}的格式 {fmt.wgsl} 存整数，不是颜色：写到 .npy 文件")
 
 
-def _size(text: str | None) -> tuple[int, int] | None:
+def parse_size(text: str | None) -> tuple[int, int] | None:
+    """--尺寸 宽,高 (of 运行's storage textures and of 渲染's picture), or None when not given."""
     if text is None:
         return None
     try:
@@ -151,19 +151,12 @@ def _save_npy(np, path: str, array) -> None:
     with tempfile.TemporaryFile() as f:
         np.save(f, array)
         f.seek(0)
-        _replace(path, f.read())
+        write_whole(path, f.read())
 
 
-def _replace(path: str, data: bytes) -> None:
-    """Write the file in full or not at all."""
-    folder = os.path.dirname(os.path.abspath(path))
-    temp = None
+def write_whole(path: str, data: bytes) -> None:
+    """Write the file in full or not at all (an image of 运行 or 渲染)."""
     try:
-        fd, temp = tempfile.mkstemp(suffix=".part", dir=folder)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(temp, path)
+        replace_atomically(Path(path), data)
     except OSError as err:
-        if temp is not None:
-            Path(temp).unlink(missing_ok=True)
         raise RunProblem(f"写不了「{path}」：{os_error_text(err)}") from err

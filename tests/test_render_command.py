@@ -81,6 +81,29 @@ FROM_BUFFER = PRELUDE + """
 「白片元」者「片元入口项」于「白」也。
 """
 
+# A full-screen copy of a texture: each pixel reads the texel under it.
+COPY = PRELUDE + """
+「图」乃「纹理二维」于「浮三二」也。
+「图」者「纹理绑定」于（「组值」【「组」者「零」也，「号」者「零」也】）也。
+
+「满屏」乃化「顶点序号」为「裁剪位置」者也。
+「满屏」者得「序」而
+　令「x」为若「序」等于（「新无三二」于「一」）则「新浮三二」于「3」否则 负（「新浮三二」于「1」）而
+　令「y」为若「序」等于（「新无三二」于「二」）则「新浮三二」于「3」否则 负（「新浮三二」于「1」）而
+　「x」与「y」与（「新浮三二」于「0」）与（「新浮三二」于「1」）
+也。
+
+「拷」乃化「片元坐标」为「片元颜色」者也。
+「拷」者得「p」而
+　「读纹素」于「图」于（「新整三二」于（「p」中「零」）与「新整三二」于（「p」中「一」））于（「新整三二」于「0」）
+也。
+
+「拷贝顶点」乃「顶点入口」也。
+「拷贝顶点」者「顶点入口项」于「满屏」也。
+「拷贝片元」乃「片元入口」也。
+「拷贝片元」者「片元入口项」于「拷」也。
+"""
+
 # The fragment wants a 「四维浮」 where the vertex gives a 「三维浮」 at location 0.
 MISMATCHED = PRELUDE + """
 「顶出」即「组类」【「位置」乃「裁剪位置」也，「色」乃「三维浮」也】也。
@@ -259,6 +282,20 @@ def test_vertices_come_from_a_storage_buffer_by_their_index(tmp_path, monkeypatc
     assert (pixels[x + 1 < y] == 255).all() and (pixels[x > y + 1] == 0).all()
 
 
+def test_a_texture_is_given_as_for_yunxing_and_copied_pixel_for_pixel(tmp_path, monkeypatch, capsys):
+    adapter_info()
+    image = np.random.default_rng(7).integers(0, 256, size=(6, 10, 4), dtype=np.uint8)
+    (tmp_path / "输入.png").write_bytes(encode_png(image.tobytes(), 10, 6))
+    (tmp_path / "拷贝。着色器。豫").write_text(COPY, encoding="utf-8")
+    status, out, err = render(tmp_path, monkeypatch, capsys, "拷贝。着色器。豫", "拷贝顶点", "拷贝片元",
+                              "图=输入.png", "--尺寸", "10,6", "--输出", "拷贝.png")
+    assert (status, out) == (0, "写出 拷贝.png（10×6）\n"), err
+    assert np.array_equal(read_png((tmp_path / "拷贝.png").read_bytes()), image)
+    status, _, err = render(tmp_path, monkeypatch, capsys, "拷贝。着色器。豫", "拷贝顶点", "拷贝片元",
+                            "--尺寸", "10,6", "--输出", "无图.png")
+    assert status == 2 and "入口项「拷贝顶点」与「拷贝片元」用到组 0 号 0「图」（纹理），没有给出它的图像" in err, err
+
+
 def test_the_command_line_run_has_no_traceback_and_writes_the_png(tmp_path):
     adapter_info()
     shutil.copy(TRIANGLE, tmp_path / TRIANGLE.name)
@@ -321,9 +358,9 @@ MISTAKES = {
     "a missing buffer": (
         GRADIENT, ["满屏顶点", "渐变片元"], "入口项「满屏顶点」与「渐变片元」用到组 0 号 0「尺寸」（均匀缓冲），没有给出它的数据"),
     "a size of one number": (
-        GRADIENT, ["满屏顶点", "渐变片元", "尺寸=1,1", "--尺寸", "64"], "--尺寸「64」应是 宽,高 两个正整数"),
+        GRADIENT, ["满屏顶点", "渐变片元", "尺寸=1,1", "--尺寸", "64"], "--尺寸「64」应写成 宽,高"),
     "a zero width": (
-        GRADIENT, ["满屏顶点", "渐变片元", "尺寸=1,1", "--尺寸", "0,8"], "--尺寸「0,8」的宽与高须在 1 至 8192 之间"),
+        GRADIENT, ["满屏顶点", "渐变片元", "尺寸=1,1", "--尺寸", "0,8"], "--尺寸「0,8」的宽高须在 1 至 8192 之间"),
     "a size beyond WebGPU's limit": (
         GRADIENT, ["满屏顶点", "渐变片元", "尺寸=1,1", "--尺寸", "9000,8"], "须在 1 至 8192 之间"),
     "a vertex count that is not a number": (

@@ -4,7 +4,8 @@ buffers into one rgba8unorm colour target, and the draw itself.
 
 There are no vertex buffers: a vertex entry takes only 「顶点序号」 and
 「实例序号」 and reads any per-vertex data from a storage buffer by its index,
-so every resource is given the way `运行` gives it.  The target is cleared to
+so every resource (buffers, textures, samplers) is given the way `运行`
+gives it.  The target is cleared to
 transparent black (0, 0, 0, 0) and read back as RGBA bytes, top row first.
 """
 
@@ -20,7 +21,6 @@ from .wgpu import BufferData, WebGPUError, bind_groups, create_module, open_devi
 
 TARGET_FORMAT = "rgba8unorm"
 CLEAR = (0.0, 0.0, 0.0, 0.0)
-MAX_SIDE = 8192                 # WebGPU's default maxTextureDimension2D
 FLOATS = (Scalar.F32, Scalar.F16)
 
 
@@ -87,10 +87,11 @@ def pair_problem(vertex: ir.Entry, vertex_fn: ir.Function, fragment: ir.Entry, f
 
 
 def render(wgsl: str, vertex: str, fragment: str, size: tuple[int, int], vertex_count: int,
-           buffers: list[BufferData]) -> tuple[Picture, dict]:
+           buffers: list[BufferData], others=()) -> tuple[Picture, dict]:
     """Draw `vertex_count` vertices (a triangle list) with the WGSL functions
     `vertex` and `fragment`; the picture, and the bytes of every writable
-    buffer by (group, binding)."""
+    buffer by (group, binding).  `others` are further bindings (textures,
+    samplers) as for `run_compute`."""
     width, height = size
     device = open_device(required_features(wgsl))     # says so when wgpu or an adapter is missing
     import wgpu
@@ -110,7 +111,7 @@ def render(wgsl: str, vertex: str, fragment: str, size: tuple[int, int], vertex_
             "view": target.create_view(), "load_op": wgpu.LoadOp.clear, "store_op": wgpu.StoreOp.store,
             "clear_value": CLEAR}])
         draw.set_pipeline(pipeline)
-        for group, bind_group in bind_groups(device, pipeline, buffers, gpu_buffers).items():
+        for group, bind_group in bind_groups(device, pipeline, buffers, gpu_buffers, others).items():
             draw.set_bind_group(group, bind_group)
         draw.draw(vertex_count)
         draw.end()

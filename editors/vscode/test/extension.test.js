@@ -102,7 +102,7 @@ test("the render preview shows the picture beside the source and redraws it on s
     handlers.saved.forEach((listener) => listener(document));
     assert.match(panel.webview.html, /正在渲染……/);
     await drawn(panel);
-    assert.match(panel.webview.html, /<pre>着色器：--尺寸「0,12」的宽与高须在 1 至 8192 之间<\/pre>/);
+    assert.match(panel.webview.html, /<pre>着色器：--尺寸「0,12」的宽高须在 1 至 8192 之间<\/pre>/);
 
     answer = { text: "…", entries: [{ item: "加倍入口", function: "加倍", stage: "计算" }], errors: [] };
     await handlers.commands["zhuose.previewRender"]();

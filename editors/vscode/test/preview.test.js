@@ -91,5 +91,5 @@ test("the preview runs 着色器 渲染 on the triangle sample and gets its PNG"
   const refused = await renderPicture({ python: PYTHON, cwd: ROOT, file, pair,
     settings: { size: "0,20", vertexCount: 3, buffers: [] } });
   assert.equal(refused.png, undefined);
-  assert.equal(refused.message, "着色器：--尺寸「0,20」的宽与高须在 1 至 8192 之间");
+  assert.equal(refused.message, "着色器：--尺寸「0,20」的宽高须在 1 至 8192 之间");
 });
