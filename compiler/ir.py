@@ -231,6 +231,17 @@ class Decl:
     name_end: int = 0       # relative
     doc: str = ""
 
+    def at(self, start: int) -> "Decl":
+        """This declaration placed at item offset `start`: itself if it is
+        there already, else a shallow twin (same body), so a module that still
+        holds this one keeps its positions while the checker reuses the item."""
+        if start == self.start:
+            return self
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.start = start
+        return twin
+
 
 @dataclass(eq=False)
 class Struct(Decl):

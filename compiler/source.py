@@ -27,20 +27,24 @@ def utf16_length(text: str) -> int:
 
 @dataclass(eq=False)
 class SourceFile:
-    """One file's text with its line table."""
+    """One file's text with its line table, built when a position is first
+    asked for (an edit that reports nothing never needs it)."""
 
     path: str
     text: str
-    line_starts: list[int] = field(init=False, repr=False)
+    _line_starts: list[int] | None = field(default=None, init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        starts = [0]
-        find = self.text.find
-        i = find("\n")
-        while i != -1:
-            starts.append(i + 1)
-            i = find("\n", i + 1)
-        self.line_starts = starts
+    @property
+    def line_starts(self) -> list[int]:
+        if self._line_starts is None:
+            starts = [0]
+            find = self.text.find
+            i = find("\n")
+            while i != -1:
+                starts.append(i + 1)
+                i = find("\n", i + 1)
+            self._line_starts = starts
+        return self._line_starts
 
     def position(self, offset: int) -> Position:
         offset = max(0, min(offset, len(self.text)))

@@ -21,7 +21,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import cache
-from .check.module import CheckCache, CheckedModule, ModuleInput, check_module, type_names
+from .check.bodies import Reusable, check_keeping, recheck_bodies
+from .check.module import CheckCache, CheckedModule, ModuleInput, type_names
 from .check.scope import Exports
 from .diagnostics import FILE, IMPORT, IMPORT_CYCLE, IMPORT_FAILED, MANIFEST, OPEN_UNIMPORTED, UNKNOWN_NAME, Diagnostic
 from .packages import (BUILTIN_MODULE, BUILTIN_PACKAGE, INTERFACE_SUFFIX, PackageIndex,
@@ -31,6 +32,7 @@ from .syntax import ast
 from .syntax.parser import ItemCache, ParsedFile, parse_file
 from .types import Printer
 from .valid import ModuleInfo, validate
+from .valid.uniformity import UniformityCache
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
@@ -60,10 +62,12 @@ class Workspace:
         self.counters: Counter = Counter()
         self.item_cache = ItemCache()
         self.check_cache = CheckCache()
+        self.uniformity_cache = UniformityCache()
         self._packages: PackageIndex | None = None
         self._loaded: dict[str, Loaded] = {}
         self._parsed: dict[str, tuple[str, ParsedFile]] = {}
         self._modules: dict[str, tuple[tuple, CheckedModule]] = {}
+        self._reusable: dict[str, tuple[tuple, Reusable]] = {}   # module → (its imports' key, what a body edit reuses)
         self._keys: dict[str, str] = {}
         self._validated: dict[str, tuple[tuple, ModuleInfo]] = {}
         self._translations: dict[tuple[str, str], tuple[ModuleInfo, object]] = {}
@@ -196,12 +200,25 @@ class Workspace:
         inp = ModuleInput(key, self.packages.module_name(key), pkg.name, is_interface_file(key), parsed,
                           opened, qualified, builtins, diags, paths, loaded.source)
         printer = Printer(type_names(builtins)) if builtins else Printer()
-        checked = check_module(inp, self.check_cache, printer)
+        checked = self._check_module(key, dep_key[1:], inp, printer)
         if loaded.problem is not None:  # the bad bytes are reported once, not again as unknown text
             checked.diagnostics = [d for d in checked.diagnostics
                                    if d is loaded.problem or "\ufffd" not in d.message]
         self.counters["item_checks"] += self.check_cache.item_checks - before
         self._modules[key] = (dep_key, checked)
+        return checked
+
+    def _check_module(self, key: str, imports_key: tuple, inp: ModuleInput, printer: Printer) -> CheckedModule:
+        """The module checker's run, or, after a body edit of a clean module
+        with the same imports, the previous check with the edited bodies
+        swapped in (check/bodies.py)."""
+        previous = self._reusable.pop(key, None)
+        found = recheck_bodies(previous[1], inp) if previous is not None and previous[0] == imports_key else None
+        if found is not None:
+            self.counters["body_rechecks"] += 1
+        checked, reusable = found or check_keeping(inp, self.check_cache, printer)
+        if reusable is not None:
+            self._reusable[key] = (imports_key, reusable)
         return checked
 
     def _builtin_snapshot(self, key: str, text: str) -> CheckedModule | None:
@@ -256,10 +273,8 @@ class Workspace:
         qualified: dict[str, Exports] = {}
         paths: list[str] = []
         pkg = self.packages.package_of(key)
-        for item in parsed.items:
+        for item in parsed.imports:
             node = item.node
-            if not isinstance(node, ast.Import):
-                continue
             names = [n.name for n in node.path]
             span = (item.start + node.start, item.start + node.end)
             if node.kind == "观":
@@ -355,7 +370,8 @@ class Workspace:
             self.counters["validations"] += 1
             builtins = self.builtins().exports
             sources = {c.path: self.load(c.path).source.text for c in [*imports, checked]}
-            info = validate(checked.module, [c.module for c in imports], Printer(type_names(builtins)), sources)
+            info = validate(checked.module, [c.module for c in imports], Printer(type_names(builtins)), sources,
+                            self.uniformity_cache)
             self._validated[key] = (stamp, info)
             return info
 

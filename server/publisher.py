@@ -9,11 +9,17 @@
   so a slow translation never lands over a newer edit.
 - After a file is published, the open files that import it are published
   too (their check is cached unless the file's interface changed).
+- Once an opened file is checked (and again once translated), what is
+  alive is frozen out of the garbage collector's generations: the checked
+  state of an open file lives while it is open, and a full collection that
+  re-scans it (300,000 objects for a 16,000-line file) cost more than an
+  edit's own re-check.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from typing import Callable
 
@@ -50,6 +56,7 @@ class Publisher:
 
     def opened(self, path: str) -> None:
         self.publish_with_dependents(path)
+        gc.freeze()
         task = asyncio.get_running_loop().create_task(self._translate(path))
         task.add_done_callback(_log_failure)
 
@@ -118,6 +125,7 @@ class Publisher:
             extra += naga_diagnostics(self.project, path, wgsl, error)
         self.translated[path] = (text, extra)
         self.publish(path)
+        gc.freeze()
 
 
 def _log_failure(task: asyncio.Task) -> None:

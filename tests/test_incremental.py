@@ -118,3 +118,278 @@ def test_a_same_size_rewrite_is_seen_once_the_watcher_reports_it(tmp_path):
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))  # and the same modification time
     ws.file_changed(path)
     assert [d.message for d in ws.diagnostics(path)] == ["未知的名字「未」"]
+
+
+# ---------------------------------------------------------------- the validation pass after an edit
+
+UNIFORMITY_HEAD = PRELUDE + """
+「数据」乃「存储缓冲」于（「数组」于「无三二」）也。
+「数据」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。
+「表」乃「存储缓冲」于（「数组」于「无三二」）也。
+「表」者「绑定」于（「组值」【「组」者「零」也，「号」者「一」也，「访问」者「只读」也】）也。
+「界」乃「无三二」也。
+「界」者「新无三二」于「三」也。
+"""
+
+
+def uniformity_program(filler=(0, 0), buffer="数据", guard="「n」", callers=2, top="") -> str:
+    """「读」 reads `buffer` (read-write: varying); 「等」 waits at a barrier
+    under a condition on `guard` (its parameter: its argument must be
+    uniform); each caller 「调k」 passes 「读」's value to 「等」 — refused,
+    with the cause inside 「读」, while both hold.  Filler functions above
+    and between them move them when their literals change length."""
+    def fill(name, n):
+        return f"「{name}」乃化「无三二」为「无三二」者也。\n「{name}」者得「x」而「x」加（「新无三二」于「{n}」）也。\n"
+    helpers = (f"「读」乃化「无三二」为「无三二」者也。\n「读」者得「i」而「读数组」于「{buffer}」于「i」也。\n"
+               + fill("填甲", filler[1])
+               + f"「等」乃化「无三二」为「有」者也。\n「等」者得「n」而若{guard}大于「界」则「工作组屏障」于「元」否则「元」也。\n")
+    calls = "".join(f"「调{k}」乃化「无三二」为「有」者也。\n「调{k}」者得「v」而「等」于（「读」于「v」）也。\n"
+                    for k in range(callers))
+    kernel = ("「核」乃化「工作组号」为「有」者也。\n「核」者得「号」而「等」于（「号」中「零」）也。\n"
+              "「核入口」乃「计算入口」也。\n"
+              "「核入口」者「计算入口项」于「核」于（「组值」【「工作组大小」者「六四」也】）也。\n")
+    return top + UNIFORMITY_HEAD + fill("填零", filler[0]) + helpers + calls + kernel
+
+
+def shown(diagnostics) -> list:
+    return [(d.path, d.start, d.end, d.message, d.definition, d.code, d.related) for d in diagnostics]
+
+
+def fresh_diagnostics(root, path, text) -> list:
+    fresh = Workspace(root)
+    fresh.set_document(path, text)
+    return shown(fresh.diagnostics(path))
+
+
+def test_an_edit_above_moves_the_cached_uniformity_diagnostics(tmp_path):
+    path = tmp_path / "模。着色器。豫"
+    text = uniformity_program()
+    write(tmp_path, {"模。着色器。豫": text})
+    ws = Workspace(tmp_path)
+    before = shown(ws.diagnostics(path))
+    assert [d[4] for d in before] == ["调0", "调1"] and all(len(d[6]) == 1 for d in before)
+    walked = ws.uniformity_cache.walked
+    for filler in [(12345, 0), (12345, 987654), (1, 2)]:   # moves 「读」 and the callers, then the callers only
+        edited = uniformity_program(filler)
+        ws.set_document(path, edited)
+        after = shown(ws.diagnostics(path))
+        assert after == fresh_diagnostics(tmp_path, path, edited)
+        call = edited.index("「读」于「v」")   # each message is at the argument, its cause inside 「读」
+        read = edited.index("「读数组」于「数据」于「i」")
+        assert after[0][1] == call and after[0][6][0][1] == read
+    assert ws.uniformity_cache.walked - walked <= 3 * 2   # only the edited filler function, per edit and module
+    ws.set_document(path, "\n\n「：注：」\n" + text)        # everything moves
+    moved = shown(ws.diagnostics(path))
+    assert moved == fresh_diagnostics(tmp_path, path, "\n\n「：注：」\n" + text)
+    assert [d[1] - b[1] for d, b in zip(moved, before)] == [len("\n\n「：注：」\n")] * 2
+
+
+def test_a_callee_whose_summary_changes_is_reported_again_in_its_callers(tmp_path):
+    path = tmp_path / "模。着色器。豫"
+    write(tmp_path, {"模。着色器。豫": uniformity_program()})
+    ws = Workspace(tmp_path)
+    assert len(ws.diagnostics(path)) == 2
+    for buffer, guard, count in [("表", "「n」", 0),       # 「读」's result becomes uniform
+                                 ("数据", "「n」", 2),     # and varying again
+                                 ("数据", "「界」", 0),    # 「等」 no longer needs a uniform argument
+                                 ("数据", "「n」", 2)]:
+        text = uniformity_program(buffer=buffer, guard=guard)
+        ws.set_document(path, text)
+        got = shown(ws.diagnostics(path))
+        assert len(got) == count and got == fresh_diagnostics(tmp_path, path, text), (buffer, guard)
+
+
+def test_edits_in_any_order_give_a_fresh_workspaces_diagnostics(tmp_path):
+    import random
+    rng = random.Random(1717)
+    path = tmp_path / "模。着色器。豫"
+    write(tmp_path, {"模。着色器。豫": uniformity_program()})
+    ws = Workspace(tmp_path)
+    ws.diagnostics(path)
+    state = {"filler": (0, 0), "buffer": "数据", "guard": "「n」", "callers": 2, "top": ""}
+    choices = {"filler": lambda: (rng.choice([0, 7, 123456]), rng.choice([0, 9, 98765])),
+               "buffer": lambda: rng.choice(["数据", "表"]), "guard": lambda: rng.choice(["「n」", "「界」"]),
+               "callers": lambda: rng.randint(0, 3), "top": lambda: rng.choice(["", "\n", "「：注释：」\n\n"])}
+    for _ in range(30):
+        name = rng.choice(sorted(choices))
+        state[name] = choices[name]()
+        text = uniformity_program(**state)
+        ws.set_document(path, text)
+        assert shown(ws.diagnostics(path)) == fresh_diagnostics(tmp_path, path, text), state
+
+
+def test_a_moved_item_leaves_the_older_modules_declaration_where_it_was(tmp_path):
+    """The checker reuses an unchanged item's IR; a module checked before an
+    edit above it (a translation still running, say) keeps its offsets."""
+    path = tmp_path / "模。着色器。豫"
+    write(tmp_path, {"模。着色器。豫": PRELUDE + functions(3)})
+    ws = Workspace(tmp_path)
+    old = ws.check(path).module
+    starts = [d.start for d in old.decls]
+    ws.set_document(path, "\n\n" + PRELUDE + functions(3))
+    new = ws.check(path).module
+    assert [d.start for d in old.decls] == starts
+    assert [d.start for d in new.decls] == [s + 2 for s in starts]
+    assert all(a.body is b.body for a, b in zip(old.decls, new.decls))   # the checked bodies are reused
+
+
+def test_two_files_importing_an_edited_library_each_see_its_new_summary(tmp_path):
+    """The walks are shared by every file of the workspace: a library edit
+    validated through one importer must still reach the other's callers."""
+    def library(buffer):
+        return UNIFORMITY_HEAD + (f"「读」乃化「无三二」为「无三二」者也。\n「读」者得「i」而「读数组」于「{buffer}」于「i」也。\n"
+                                  "「等」乃化「无三二」为「有」者也。\n"
+                                  "「等」者得「n」而若「n」大于「界」则「工作组屏障」于「元」否则「元」也。\n")
+    user = (PRELUDE + "寻观「试」之「库」之书。\n"
+            "「调」乃化「无三二」为「有」者也。\n「调」者得「v」而「等」于（「读」于「v」）也。\n")
+    write(tmp_path, {"包.json": '{"名": "试", "依赖": ["点染"]}', "库。着色器。豫": library("数据"),
+                     "甲。着色器。豫": user, "乙。着色器。豫": user.replace("「调」", "「用」")})
+    ws = Workspace(tmp_path)
+    a, b, lib = (tmp_path / f"{n}。着色器。豫" for n in "甲乙库")
+    assert [d.definition for d in ws.diagnostics(a)] == ["调"]
+    assert [d.definition for d in ws.diagnostics(b)] == ["用"]
+    for buffer, names in [("表", []), ("数据", ["调"])]:
+        ws.set_document(lib, library(buffer))
+        assert [d.definition for d in ws.diagnostics(b)] == [n.replace("调", "用") for n in names]
+        assert [d.definition for d in ws.diagnostics(a)] == names
+        fresh = Workspace(tmp_path)
+        fresh.set_document(lib, library(buffer))
+        assert shown(ws.diagnostics(a)) == shown(fresh.diagnostics(a))
+
+
+# ---------------------------------------------------------------- the module check after a body edit
+
+def varied_program(values: dict) -> str:
+    """Functions, a struct, a constant, a resource and an entry; `values`
+    picks each function's body and the texts around them."""
+    parts = [values["top"], PRELUDE,
+             "「对」即「组类」【「甲」乃「无三二」也，「乙」乃「无三二」也】也。\n",
+             "「数据」乃「存储缓冲」于（「数组」于「无三二」）也。\n"
+             "「数据」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。\n",
+             f"「常」者「新无三二」于「{values['const']}」也。\n"]
+    for i in range(6):
+        parts.append(f"{values['doc'] if i == 3 else ''}「f{i}」乃化「无三二」为「无三二」者也。\n"
+                     f"「f{i}」者得「x」而{values[i]}也。\n")
+    parts.append("「核」乃化「全局调用号」为「有」者也。\n"
+                 "「核」者得「号」而「写数组」于「数据」于（「号」中「零」）于（「f5」于（「号」中「零」））也。\n"
+                 "「核入口」乃「计算入口」也。\n"
+                 "「核入口」者「计算入口项」于「核」于（「组值」【「工作组大小」者「六四」也】）也。\n")
+    return "".join(parts)
+
+
+BODIES = ["「x」加（「新无三二」于「{n}」）", "「x」乘「常」加（「新无三二」于「{n}」）",
+          "「f0」于「x」加（「新无三二」于「{n}」）",                      # calls another function
+          "（「组值」【「甲」者「x」也，「乙」者「x」也】）中「甲」",
+          "「x」加（「新整三二」于「{n}」）",                                  # a type error
+          "「x」加（「未知」于「{n}」）",                                       # an unknown name
+          "「x」加（「新无三二」于「{n}」"]                                     # a syntax error
+
+
+def checked_shape(ws, path) -> tuple:
+    checked = ws.check(path)
+    decls = [(type(d).__name__, d.name, d.start, d.name_end, d.doc) for d in checked.module.decls]
+    exports = [(n, e.kind, e.start, e.name_end, e.doc) for table in (checked.exports.types, checked.exports.values)
+               for n, e in table.items()]
+    items = [(item.start, item.text, result.decl.start if result and result.decl else None)
+             for item, result in checked.items]
+    return shown(ws.diagnostics(path)), decls, exports, items, checked.exports.fingerprint
+
+
+def test_body_edits_reuse_the_module_check_and_equal_a_fresh_one(tmp_path):
+    import random
+    rng = random.Random(17)
+    path = tmp_path / "模。着色器。豫"
+    values = {"top": "", "const": 3, "doc": "", **{i: BODIES[0].format(n=i) for i in range(6)}}
+    write(tmp_path, {"模。着色器。豫": varied_program(values)})
+    ws = Workspace(tmp_path)
+    ws.check(path)
+    for step in range(60):
+        what = rng.choice(["body"] * 6 + ["top", "const", "doc"])
+        if what == "body":
+            values[rng.randrange(6)] = rng.choice(BODIES[:4] * 6 + BODIES[4:]).format(n=rng.choice([1, 22, 3333]))
+        elif what == "top":
+            values["top"] = rng.choice(["", "\n", "「：注：」\n\n"])
+        elif what == "const":
+            values["const"] = rng.choice([3, 44])
+        else:
+            values["doc"] = rng.choice(["", "「：它：」\n"])
+        text = varied_program(values)
+        ws.set_document(path, text)
+        fresh = Workspace(tmp_path)
+        fresh.set_document(path, text)
+        assert checked_shape(ws, path) == checked_shape(fresh, path), (step, values)
+    assert ws.counters["body_rechecks"] >= 5, ws.counters     # the reuse ran (9 times with this seed)
+
+
+def test_a_body_edit_that_adds_a_call_cycle_is_checked_in_full(tmp_path):
+    path = tmp_path / "模。着色器。豫"
+    values = {"top": "", "const": 3, "doc": "", **{i: BODIES[0].format(n=i) for i in range(6)}}
+    write(tmp_path, {"模。着色器。豫": varied_program(values)})
+    ws = Workspace(tmp_path)
+    assert ws.diagnostics(path) == []
+    values[0] = "「f1」于「x」"
+    ws.set_document(path, varied_program(values))
+    assert ws.diagnostics(path) == [] and ws.counters["body_rechecks"] == 0   # a new call: the full check
+    values[1] = "「f0」于「x」"
+    ws.set_document(path, varied_program(values))
+    assert [d.code for d in ws.diagnostics(path)] == ["recursion"]
+
+
+def test_incremental_parses_after_random_edits_equal_fresh_ones():
+    """The parse after an edit reuses the old groups before and after it
+    (found by bisection); every item, doc and comment must be as a fresh
+    parse of the new text has them."""
+    import random
+    from pathlib import Path
+    from zhuose.compiler.syntax.parser import ItemCache, parse_file
+    rng = random.Random(170)
+    text = (Path(__file__).resolve().parent.parent / "samples" / "加倍。着色器。豫").read_text(encoding="utf-8")
+    text = text + "\n「：尾注：」\n" + functions(8)
+    cache = ItemCache()
+    parsed = parse_file(text, cache)
+    pieces = ["。", "「：注：」", "「", "」", "\n", "也。", "「新」者「一」也。", "x"]
+    for _ in range(300):
+        at = rng.randrange(len(text) + 1)
+        if rng.random() < 0.5 and at < len(text):
+            new = text[:at] + text[at + rng.randint(1, 6):]
+        else:
+            new = text[:at] + rng.choice(pieces) + text[at:]
+        parsed = parse_file(new, cache, parsed, text)
+        fresh = parse_file(new, ItemCache())
+        assert [(i.start, i.text, i.doc, i.name) for i in parsed.items] == \
+               [(i.start, i.text, i.doc, i.name) for i in fresh.items]
+        assert [(c.start, c.end, c.text) for c in parsed.comments] == [(c.start, c.end, c.text) for c in fresh.comments]
+        text = new
+
+
+def test_a_cached_walks_load_proof_follows_its_function_when_it_moves(tmp_path):
+    """A workgroup read right after a barrier is uniform by a proof the WGSL
+    writer acts on (workgroupUniformLoad); a walk taken from the cache after
+    an edit above it must hand over the proof at the read's new offset."""
+    from zhuose.compiler.backends import translate
+    barrier = "「工作组屏障」于「元」"
+    body = ("　「写共享数组」于「共」于「号」于（「读数组」于「数据」于「号」）；\n"
+            f"　{barrier}；\n"
+            "　若「读共享数组」于「共」于「界」大于「界」\n"
+            f"　则（{barrier}；「写数组」于「数据」于「号」于（「读共享数组」于「共」于「界」加「号」））\n"
+            "　否则「写数组」于「数据」于「号」于「界」")
+
+    def program(n):
+        return (UNIFORMITY_HEAD + "「共」乃「工作组变量」于（「定长数组」于「无三二」于「六四」）也。\n"
+                "「共」者「工作组共享」于「元」也。\n"
+                f"「填」乃化「无三二」为「无三二」者也。\n「填」者得「x」而「x」加（「新无三二」于「{n}」）也。\n"
+                f"「核」乃化「局部调用序」为「有」者也。\n「核」者得「号」而\n{body}\n也。\n"
+                "「核入口」乃「计算入口」也。\n"
+                "「核入口」者「计算入口项」于「核」于（「组值」【「工作组大小」者「六四」也】）也。\n")
+    path = tmp_path / "模。着色器。豫"
+    write(tmp_path, {"模。着色器。豫": program(1)})
+    ws = Workspace(tmp_path)
+    assert "workgroupUniformLoad(&共[界])" in translate(ws, path, "wgsl").text
+    for n in (123456, 7, 98765432):
+        ws.set_document(path, program(n))
+        fresh = Workspace(tmp_path)
+        fresh.set_document(path, program(n))
+        ours, theirs = translate(ws, path, "wgsl"), translate(fresh, path, "wgsl")
+        assert ours.text == theirs.text and "workgroupUniformLoad(&共[界])" in ours.text
+        assert translate(ws, path, "msl").text == translate(fresh, path, "msl").text
+    assert ws.counters["body_rechecks"] == 3

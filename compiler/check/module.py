@@ -170,6 +170,16 @@ class ModuleChecker:
     def _cached(self, item: ParsedItem, fingerprint: str, compute) -> ItemResult:
         return self.cache.get((self.path, item.text, fingerprint), compute)
 
+    def recheck_definition(self, item: ParsedItem) -> ItemResult:
+        """A signed definition's new text checked against this module's
+        interface, cached as `run` caches it (check/bodies.py's body edits)."""
+        return self._cached(item, self.exports.fingerprint, lambda: self._check_signed(item))
+
+    def signs_function(self, name: str) -> bool:
+        """Whether `name` has a signature here that makes it a top-level function."""
+        entry = self.exports.values.get(name)
+        return name in self.sigs and entry is not None and entry.kind == "function"
+
     # ------------------------------------------------------------ collection
 
     def _collect(self, items: list[ParsedItem]) -> None:
@@ -589,7 +599,7 @@ class ModuleChecker:
                                                     entry.type, list(entry.type_params)))
             result = self.results.get(id(item))
             if result is not None and result.decl is not None:
-                result.decl.start = item.start
+                result.decl = result.decl.at(item.start)    # never moves a decl an older module holds
                 module.decls.append(result.decl)
 
 

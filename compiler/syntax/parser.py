@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -78,9 +79,11 @@ class ParsedFile:
     groups: list[Group]
     comments: list[Comment] = field(default_factory=list)
     items: list[ParsedItem] = field(init=False)
+    imports: list[ParsedItem] = field(init=False)   # the import items (every check of the file asks)
 
     def __post_init__(self) -> None:
         self.items = [item for g in self.groups for item in g.items]
+        self.imports = [item for item in self.items if isinstance(item.node, ast.Import)]
 
 
 # ---------------------------------------------------------------- numbers
@@ -626,9 +629,11 @@ def parse_file(text: str, cache: ItemCache | None = None,
     suffix = _common_suffix(old_text, text, min(len(old_text), len(text)) - prefix)
     delta = len(text) - len(old_text)
     # an unclosed last group may continue into the edit: it is lexed again
-    kept = [g for g in old.groups if g.end <= prefix and g.closed]
+    kept = old.groups[:bisect_right(old.groups, prefix, key=_end)]     # (groups and comments are in order)
+    if kept and not kept[-1].closed:
+        kept.pop()
     lex_start = kept[-1].end if kept else 0
-    comments = [c for c in old.comments if c.end <= lex_start]
+    comments = old.comments[:bisect_right(old.comments, lex_start, key=_end)]
     resume = _Resume(old, len(text) - suffix, delta)
     return _parse_from(text, cache, kept, comments, lex_start, resume)
 
@@ -640,21 +645,29 @@ class _Resume:
         self.old = old
         self.suffix_start = suffix_start
         self.delta = delta
-        self.ends = {g.end: i for i, g in enumerate(old.groups)}
 
     def index_after(self, period: Token) -> int | None:
         if period.start < self.suffix_start:
             return None
-        i = self.ends.get(period.end - self.delta)
-        return None if i is None else i + 1
+        groups, end = self.old.groups, period.end - self.delta
+        i = bisect_left(groups, end, key=_end)
+        return i + 1 if i < len(groups) and groups[i].end == end else None
 
     def shifted(self, index: int) -> tuple[list[Group], list[Comment]]:
         d = self.delta
         groups = [Group(g.start + d, g.end + d, [it.with_start(it.start + d, it.doc) for it in g.items], g.closed)
                   for g in self.old.groups[index:]]
         boundary = self.old.groups[index - 1].end
-        comments = [Comment(c.text, c.start + d, c.end + d) for c in self.old.comments if c.start >= boundary]
-        return groups, comments
+        after = self.old.comments[bisect_left(self.old.comments, boundary, key=_start):]
+        return groups, [Comment(c.text, c.start + d, c.end + d) for c in after]
+
+
+def _end(span) -> int:
+    return span.end
+
+
+def _start(span) -> int:
+    return span.start
 
 
 def _parse_from(text: str, cache: ItemCache, groups: list[Group], comments: list[Comment],
@@ -692,9 +705,9 @@ def _attach_docs(groups: list[Group], comments: list[Comment], text: str) -> Non
 
 def _common_prefix(a: str, b: str) -> int:
     lo, hi = 0, min(len(a), len(b))
-    while lo < hi:  # binary search on slice equality (C-speed comparisons)
+    while lo < hi:  # binary search, comparing only the part not yet known equal (C speed, linear in all)
         mid = (lo + hi + 1) // 2
-        if a[:mid] == b[:mid]:
+        if a.startswith(b[lo:mid], lo):
             lo = mid
         else:
             hi = mid - 1
@@ -706,7 +719,7 @@ def _common_suffix(a: str, b: str, limit: int) -> int:
     la, lb = len(a), len(b)
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if a[la - mid:] == b[lb - mid:]:
+        if a.endswith(b[lb - mid:lb - lo], 0, la - lo):
             lo = mid
         else:
             hi = mid - 1

@@ -23,8 +23,8 @@ from .. import ir
 from ..diagnostics import Diagnostic
 from ..types import Printer
 from .consteval import KnownValues
-from .stages import reachable, stage_problems, workgroup_variables
-from .uniformity import uniformity_problems
+from .stages import declarations, reachable, stage_problems, workgroup_variables
+from .uniformity import UniformityCache, uniformity_problems
 
 Key = tuple[str, str]   # (module path, top-level name)
 
@@ -45,20 +45,21 @@ class ModuleInfo:
     uniform_proofs: set = field(default_factory=set)   # uniform values WGSL must be shown (uniformity.py)
     lowered: object = None            # the bodies the writers print: compiler/lower/loops.py's `lowering(info)`
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    uniformity_cache: UniformityCache | None = None   # walks kept from earlier validations (the editor's)
 
 
 def call_graph(info: ModuleInfo) -> None:
     """Declarations by key, the file's entries, and what each entry reaches."""
-    info.decls = {(m.path, d.name): d for m in info.modules for d in m.decls}
+    info.decls = declarations(info.modules)
     info.entries = [d for d in info.module.decls if isinstance(d, ir.Entry)]
     for entry in info.entries:
-        info.reachable[entry.name] = [key for key, _ in reachable(info.modules, entry)]
-        info.workgroup[entry.name] = workgroup_variables(info.modules, entry)
+        info.reachable[entry.name] = [key for key, _ in reachable(info.modules, entry, info.decls)]
+        info.workgroup[entry.name] = workgroup_variables(info.modules, entry, info.decls)
 
 
 def stage_rules(info: ModuleInfo) -> None:
     """What each entry's stage may use, in every function it reaches (stages.py)."""
-    found = [d for e in info.entries for d in stage_problems(info.modules, e)]
+    found = [d for e in info.entries for d in stage_problems(info.modules, e, info.decls)]
     info.diagnostics += {(d.path, d.start, d.message): d for d in found}.values()
 
 
@@ -73,22 +74,22 @@ def uniform_control_flow(info: ModuleInfo) -> None:
     its imports' (each module after the modules it imports).  The proofs its
     requirements rely on tell the WGSL writer which entry structs to pass field
     by field and which workgroup reads to make with workgroupUniformLoad."""
-    for i in range(len(info.modules)):
-        problems, proofs = uniformity_problems(info.modules[:i + 1], info.sources)
-        info.diagnostics += problems
-        info.uniform_proofs |= proofs
+    problems, proofs = uniformity_problems(info.modules, info.sources, info.uniformity_cache, info.decls)
+    info.diagnostics += problems
+    info.uniform_proofs |= proofs
 
 
 STEPS = [call_graph, stage_rules, uniform_control_flow, constant_values]
 
 
 def validate(module: ir.Module, imports: list[ir.Module], show: Printer,
-             sources: dict[str, str] | None = None) -> ModuleInfo:
+             sources: dict[str, str] | None = None, uniformity_cache: UniformityCache | None = None) -> ModuleInfo:
     """Run every step over `module` and the shader modules it imports
     (checked without errors; interface modules are left out); `sources`
-    holds their texts (for the messages that quote a condition)."""
+    holds their texts (for the messages that quote a condition);
+    `uniformity_cache` lets an edit re-walk only the functions it changed."""
     modules = [m for m in imports if not m.is_interface] + [module]
-    info = ModuleInfo(module, modules, show, sources or {})
+    info = ModuleInfo(module, modules, show, sources or {}, uniformity_cache=uniformity_cache)
     for step in STEPS:
         step(info)
     return info

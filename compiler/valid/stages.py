@@ -31,14 +31,29 @@ TENSOR_BUILTINS = registry.of_kind("tensor")
 TENSOR_WORKGROUP = 128
 
 
-def reachable(modules: list[ir.Module], entry: ir.Entry):
+def reachable(modules: list[ir.Module], entry: ir.Entry, decls: dict | None = None):
     """(module path, function) of every function the entry runs, its own first."""
-    return functions_from(modules, ir.function_key(modules, entry.function))
+    if decls is None:
+        return functions_from(modules, ir.function_key(modules, entry.function))
+    return functions_from(modules, _function_key(modules, entry.function, decls), decls)
 
 
-def functions_from(modules: list[ir.Module], start: tuple[str, str]):
-    """Function `start` and every function it calls, directly or not, as ((path, name), declaration)."""
-    decls = {(m.path, d.name): d for m in modules for d in m.decls}
+def _function_key(modules: list[ir.Module], name: str, decls: dict) -> tuple[str, str]:
+    """`ir.function_key` by lookups in `declarations(modules)` (no pass over each module)."""
+    return next(((m.path, name) for m in reversed(modules) if isinstance(decls.get((m.path, name)), ir.Function)),
+                (modules[-1].path, name))
+
+
+def declarations(modules: list[ir.Module]) -> dict:
+    """(module path, name) → declaration, over the modules."""
+    return {(m.path, d.name): d for m in modules for d in m.decls}
+
+
+def functions_from(modules: list[ir.Module], start: tuple[str, str], decls: dict | None = None):
+    """Function `start` and every function it calls, directly or not, as
+    ((path, name), declaration); `decls` is `declarations(modules)` when the
+    caller has it already (one validation asks for every entry)."""
+    decls = declarations(modules) if decls is None else decls
     seen, todo = set(), [start]
     while todo:
         key = todo.pop()
@@ -50,19 +65,20 @@ def functions_from(modules: list[ir.Module], start: tuple[str, str]):
         todo += [(n.module, n.name) for n in ir.walk(decl.body) if isinstance(n, ir.Call) and n.kind == "function"]
 
 
-def workgroup_variables(modules: list[ir.Module], entry: ir.Entry) -> list[tuple[str, str]]:
+def workgroup_variables(modules: list[ir.Module], entry: ir.Entry,
+                        decls: dict | None = None) -> list[tuple[str, str]]:
     """(module path, name) of every workgroup variable the entry uses, in declaration order."""
-    used = {(n.module, n.name) for _, decl in reachable(modules, entry) for n in ir.walk(decl.body)
+    used = {(n.module, n.name) for _, decl in reachable(modules, entry, decls) for n in ir.walk(decl.body)
             if isinstance(n, ir.GlobalRef)}
     return [(m.path, d.name) for m in modules for d in m.decls
             if isinstance(d, ir.Resource) and d.kind == "workgroup" and (m.path, d.name) in used]
 
 
-def stage_problems(modules: list[ir.Module], entry: ir.Entry) -> list[Diagnostic]:
+def stage_problems(modules: list[ir.Module], entry: ir.Entry, decls: dict | None = None) -> list[Diagnostic]:
     """Uses the entry's stage may not make, in every function it reaches."""
-    decls = {(m.path, d.name): d for m in modules for d in m.decls}
+    decls = declarations(modules) if decls is None else decls
     problems = []
-    for key, decl in reachable(modules, entry):
+    for key, decl in reachable(modules, entry, decls):
         for node in ir.walk(decl.body):
             message = _problem(node, decls, entry)
             if message:
@@ -100,7 +116,7 @@ def entry_resources(modules: list[ir.Module], function: str) -> list[ir.Resource
 def used_resources(modules: list[ir.Module], function: tuple[str, str]) -> list[tuple[str, ir.Resource]]:
     """The resources an entry function uses, directly or through calls, as
     (module path, declaration), in order of (group, binding)."""
-    decls = {(m.path, d.name): d for m in modules for d in m.decls}
+    decls = declarations(modules)
     found = {(e.module, e.name): decls[(e.module, e.name)]
              for _, decl in functions_from(modules, function) for e in ir.walk(decl.body)
              if isinstance(e, ir.GlobalRef) and isinstance(decls.get((e.module, e.name)), ir.Resource)}

@@ -23,11 +23,20 @@ a call is judged without re-reading the callee, in this module or an imported
 one.  A mistake is reported once, where it can be fixed: at the requiring call
 inside the function when the cause is there, otherwise at the call of the
 function in the caller that makes the flow varying.
+
+Every span the analysis keeps is relative to the item of the top-level
+function it lies in (`Source.owner`, and a workgroup read's proof), as the
+IR's spans are, so a function's walk — its summary, its problems and the
+proofs it relied on — stays valid while edits elsewhere move it.
+`UniformityCache` keeps each walk, for the language server's edit path,
+until the function's checked body, its entry's stage, a callee's summary or a
+storage buffer it reads changes; `uniformity_problems` places the problems
+and proofs at the functions' current offsets.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .. import ir
 from ..diagnostics import UNIFORM_ARGUMENT, UNIFORMITY, Diagnostic
@@ -65,10 +74,12 @@ def may_write(builtin: str) -> bool:
 
 @dataclass(frozen=True)
 class Source:
-    """Where a varying value comes from: a description and its span (absolute)."""
+    """Where a varying value comes from: a description and its span, relative
+    to the item of the top-level function `owner` of module `path`."""
 
     what: str
     path: str
+    owner: str
     start: int
     end: int
 
@@ -80,7 +91,8 @@ class Taint:
     varies even within one subgroup (every `sub` is also a `source`: a subgroup
     operation's result varies only between subgroups); `params` are the
     function's parameters it depends on; `cond` and `sub_cond` are the spans of
-    the conditions that made control flow so, at each scope.  `proofs` are
+    the conditions that made control flow so, at each scope (relative to the
+    function walked; a callee's conditions never reach its callers).  `proofs` are
     the uniform values WGSL would not see as uniform unless translated so
     (a uniform field of a mixed entry parameter struct, a workgroup read
     after a barrier): the ones a requirement relies on are translated so."""
@@ -126,6 +138,11 @@ def field_proof(path: str, function: str, index: int, name: str) -> tuple:
 def load_proof(path: str, start: int, end: int) -> tuple:
     """The proof that the workgroup read at [start, end) is uniform (read right after a barrier)."""
     return ("load", path, start, end)
+
+
+def _load_in(path: str, owner: str, start: int, end: int) -> tuple:
+    """A load proof while the analysis runs: its span relative to function `owner`'s item."""
+    return ("load", path, owner, start, end)
 
 
 def everywhere(source: Source) -> Taint:
@@ -197,37 +214,149 @@ def flat(value) -> Taint:
 
 @dataclass
 class Problem:
-    start: int
+    start: int         # relative to the function walked
     end: int
     message: str
-    related: list      # [(path, start, end, message)]
+    related: list      # [Source]: the condition and the varying source
     code: str = UNIFORMITY
     fields: dict = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class Walked:
+    """One function's walk and what it read besides its own body: valid while
+    `body` is still the function's checked body, its entry's stage is `stage`,
+    and each callee's summary and each storage buffer it read are unchanged."""
+
+    body: ir.Expr
+    stage: str | None
+    callees: dict          # (path, name) → the Summary read
+    resources: dict        # (path, name) → resource_facts(…) read
+    summary: Summary
+    problems: list
+    proven: frozenset      # the proofs its requirements relied on
+
+
+class UniformityCache:
+    """Walks by (module path, function name), kept across validations, and
+    per validated file the walks its last validation ended with."""
+
+    def __init__(self) -> None:
+        self.walks: dict[tuple[str, str], Walked] = {}
+        self.rounds: dict[str, tuple[tuple, dict]] = {}    # file → (its setting, (path, name) → Walked)
+        self.walked = 0        # functions walked, not taken from the cache (tests count them)
+
+
+def resource_facts(decl) -> tuple | None:
+    """What the analysis reads of a resource: a read-write storage buffer varies."""
+    return (decl.kind, decl.access, decl.name) if isinstance(decl, ir.Resource) else None
 
 
 class Analysis:
     """Summaries of every function of the modules, and the problems of one module."""
 
-    def __init__(self, modules: list[ir.Module], sources: dict[str, str]):
-        self.decls = {(m.path, d.name): d for m in modules for d in m.decls}
+    def __init__(self, modules: list[ir.Module], sources: dict[str, str], cache: UniformityCache | None = None,
+                 decls: dict | None = None):
+        self.decls = decls if decls is not None else {(m.path, d.name): d for m in modules for d in m.decls}
         self.sources = sources
+        self.cache = cache
         self.summaries: dict[tuple[str, str], Summary] = {}
         self.problems: dict[tuple[str, str], list[Problem]] = {}
-        self.proven: set = set()       # the proofs (field_proof, load_proof) some requirement relies on
+        self.used: dict[tuple[str, str], Walked] = {}     # the walks read, each function's once
+        self._setting: tuple | None = None
         self.entries = {(m.path, d.function): d for m in modules for d in m.decls if isinstance(d, ir.Entry)}
 
     def summary(self, key: tuple[str, str]) -> Summary:
-        if key not in self.summaries:
-            self.summaries[key] = Summary()          # a cycle (never legal) reads as harmless
+        found = self.summaries.get(key)
+        if found is None:
+            self.summaries[key] = found = Summary()          # a cycle (never legal) reads as harmless
             decl = self.decls.get(key)
             if isinstance(decl, ir.Function) and decl.body is not None:
-                walker = FunctionWalk(self, key[0], decl, self.entries.get(key))
-                self.summaries[key] = walker.run()
-                self.problems[key] = walker.problems
-        return self.summaries[key]
+                walked = self.used[key] = self._walk(key, decl)
+                self.summaries[key] = found = walked.summary
+                self.problems[key] = walked.problems
+        return found
 
-    def text(self, path: str, start: int, end: int) -> str:
-        return self.sources.get(path, "")[start:end]
+    def setting(self) -> tuple:
+        """What every walk reads besides bodies and summaries: the entries' stages and the resources."""
+        if self._setting is None:
+            self._setting = (tuple((key, e.stage) for key, e in self.entries.items()),
+                             tuple((key, resource_facts(d)) for key, d in self.decls.items()
+                                   if isinstance(d, ir.Resource)))
+        return self._setting
+
+    def reuse_round(self, root: str, functions: list) -> None:
+        """The editor's keystroke: when, since the last validation of file
+        `root`, only function bodies changed and none of their summaries,
+        every other function's walk from that validation stands as it was
+        (one identity check each, not a validity check through its callees)."""
+        last = self.cache.rounds.get(root)
+        if last is None or last[0] != self.setting():
+            return
+        previous = last[1]
+        changed = [key for key, decl in functions if (w := previous.get(key)) is None or w.body is not decl.body]
+        for key in changed:
+            before = previous.get(key)
+            if before is None or self.summary(key) != before.summary:
+                return          # callers may read it differently: the ordinary path decides
+        for key, _ in functions:
+            if key not in self.summaries:
+                walked = self.used[key] = previous[key]
+                self.summaries[key], self.problems[key] = walked.summary, walked.problems
+
+    def end_round(self, root: str, functions: list) -> None:
+        self.cache.rounds[root] = (self.setting(), {key: self.used[key] for key, _ in functions})
+
+    def _walk(self, key: tuple[str, str], decl: ir.Function) -> Walked:
+        entry = self.entries.get(key)
+        stage = entry.stage if entry is not None else None
+        kept = self.cache.walks.get(key) if self.cache is not None else None
+        if kept is not None and self._still_valid(kept, decl, stage):
+            return kept
+        walker = FunctionWalk(self, key[0], decl, entry)
+        summary = walker.run()
+        walked = Walked(decl.body, stage, walker.callees, walker.resources, summary, walker.problems,
+                        frozenset(walker.proven))
+        if self.cache is not None:
+            self.cache.walked += 1
+            self.cache.walks[key] = walked
+        return walked
+
+    def _still_valid(self, kept: Walked, decl: ir.Function, stage: str | None) -> bool:
+        """Whether a kept walk reads the same today (plain loops: the editor runs this for every function)."""
+        if kept.body is not decl.body or kept.stage != stage:
+            return False
+        for key, facts in kept.resources.items():
+            if resource_facts(self.decls.get(key)) != facts:
+                return False
+        for key, summary in kept.callees.items():
+            now = self.summary(key)
+            if now is not summary and now != summary:
+                return False
+        return True
+
+    def text(self, path: str, owner: str, start: int, end: int) -> str:
+        """The source text of a span inside function `owner`."""
+        base = self.decls[(path, owner)].start
+        return self.sources.get(path, "")[base + start:base + end]
+
+    def absolute(self, path: str, owner: str, start: int, end: int) -> tuple[int, int]:
+        base = self.decls[(path, owner)].start
+        return base + start, base + end
+
+    def placed(self, path: str, decl: ir.Function, p: Problem) -> Diagnostic:
+        """A problem of function `decl` as a diagnostic at today's offsets."""
+        related = tuple((s.path, *self.absolute(s.path, s.owner, s.start, s.end), s.what) for s in p.related)
+        return Diagnostic(path, decl.start + p.start, decl.start + p.end, p.message, decl.name, code=p.code,
+                          related=related, fields=p.fields)
+
+    def proven(self) -> set:
+        """The proofs some requirement of a walk read relied on, at today's offsets (as the writers ask)."""
+        out = set()
+        for walked in self.used.values():
+            for proof in walked.proven:
+                out.add(load_proof(proof[1], *self.absolute(*proof[1:])) if proof[0] == "load" else proof)
+        return out
 
 
 class FunctionWalk:
@@ -235,7 +364,10 @@ class FunctionWalk:
 
     def __init__(self, analysis: Analysis, path: str, decl: ir.Function, entry: ir.Entry | None):
         self.analysis, self.path, self.decl, self.entry = analysis, path, decl, entry
-        self.base = decl.start
+        self.owner = decl.name
+        self.callees: dict = {}          # what the walk read of other functions and resources (Walked)
+        self.resources: dict = {}
+        self.proven: set = set()         # the proofs (field_proof, _load_in) its requirements relied on
         self.summary = Summary()
         self.problems: list[Problem] = []
         self.seen: set = set()
@@ -281,8 +413,7 @@ class FunctionWalk:
             return UNIFORM
         shown = f"「{var.name}」的字段「{field_name}」" if field_name else f"「{var.name}」"
         kind = f"入口输入「{alias}」" if alias else "入口输入"
-        return everywhere(Source(f"{shown}是{kind}，每个调用各不相同", self.path, self.base + var.start,
-                                 self.base + var.end))
+        return everywhere(Source(f"{shown}是{kind}，每个调用各不相同", self.path, self.owner, var.start, var.end))
 
     # ---------------------------------------------------------------- expressions
 
@@ -340,7 +471,7 @@ class FunctionWalk:
         """The control flow where `cond_expr`, of uniformity `cond`, decides what runs."""
         if cond == UNIFORM:
             return cf
-        span = (self.base + cond_expr.start, self.base + cond_expr.end)
+        span = (cond_expr.start, cond_expr.end)
         return cf.join(Taint(cond.source, cond.params, span, cond.sub, span if cond.sub else None, cond.proofs))
 
     def _short_circuit(self, e, env, cf):
@@ -409,10 +540,10 @@ class FunctionWalk:
             return None
         if index.varying or index.params:
             return None
-        return Taint(proofs=index.proofs | {load_proof(self.path, self.base + e.start, self.base + e.end)})
+        return Taint(proofs=index.proofs | {_load_in(self.path, self.owner, e.start, e.end)})
 
     def _varying_result(self, e) -> Taint:
-        where = (self.path, self.base + e.start, self.base + e.end)
+        where = (self.path, self.owner, e.start, e.end)
         if e.name in VARYING_READS:
             fix = LOAD_FIX if e.name in UNIFORM_LOADS else ""
             return everywhere(Source(f"「{e.name}」读的是{VARYING_READS[e.name]}，别的调用可能正在写{fix}", *where))
@@ -420,14 +551,16 @@ class FunctionWalk:
             # uniform within its subgroup (as far as its arguments are: WGSL's analysis, and Tint, say no more)
             return Taint(Source(f"「{e.name}」的结果只在子组内一致，各子组不同", *where))
         if e.name in STORAGE_READS and e.args and isinstance(e.args[0], ir.GlobalRef):
-            resource = self.analysis.decls.get((e.args[0].module, e.args[0].name))
+            key = (e.args[0].module, e.args[0].name)
+            resource = self.analysis.decls.get(key)
+            self.resources[key] = resource_facts(resource)
             if isinstance(resource, ir.Resource) and resource.kind == "storage" and resource.access != "只读":
                 return everywhere(Source(f"「{e.name}」读的是读写存储缓冲「{resource.name}」，别的调用可能正在写",
                                          *where))
         return UNIFORM
 
     def _function_call(self, e, args, cf):
-        summary = self.analysis.summary((e.module, e.name))
+        summary = self.callees[(e.module, e.name)] = self.analysis.summary((e.module, e.name))
         self.synced = False       # it may write
         for scope, need in summary.requires.items():
             self._require(e, cf, Need(need.builtin, e.name, scope))
@@ -501,7 +634,7 @@ class FunctionWalk:
     def _relied_on(self, taint: Taint) -> None:
         """A requirement met thanks to `taint`'s proofs: the writers must make them hold."""
         if not self.quiet:
-            self.analysis.proven |= taint.proofs
+            self.proven |= taint.proofs
 
     def _param_needs(self, index: int, need: Need) -> None:
         known = self.summary.uniform_params.get(index)
@@ -518,34 +651,41 @@ class FunctionWalk:
             self._param_needs(index, need)
 
     def _report(self, e, what: str, cond, source: Source, code: str = UNIFORMITY, **fields: str) -> None:
-        start, end = self.base + e.start, self.base + e.end
-        if self.quiet or (start, end) in self.seen:
+        if self.quiet or (e.start, e.end) in self.seen:
             return
-        self.seen.add((start, end))
+        self.seen.add((e.start, e.end))
         related = []
         if cond is not None:
-            shown = self.analysis.text(self.path, *cond)
+            shown = self.analysis.text(self.path, self.owner, *cond)
             why = f"：条件“{shown}”各异，{source.what}"
-            related.append((self.path, cond[0], cond[1], f"条件“{shown}”各异，控制流在这里分叉"))
+            related.append(Source(f"条件“{shown}”各异，控制流在这里分叉", self.path, self.owner, *cond))
         else:
             why = f"：这个值各异，{source.what}"
-        related.append((source.path, source.start, source.end, source.what))
-        self.problems.append(Problem(start, end, what + why, related, code, fields))
+        related.append(source)
+        self.problems.append(Problem(e.start, e.end, what + why, related, code, fields))
 
 
-def uniformity_problems(modules: list[ir.Module], sources: dict[str, str]) -> tuple[list[Diagnostic], set]:
-    """The uniformity mistakes in the last module's functions (the others are its imports),
-    and the proofs (field_proof, load_proof) its requirements rely on."""
-    module = modules[-1]
-    analysis = Analysis(modules, sources)
+def uniformity_problems(modules: list[ir.Module], sources: dict[str, str], cache: UniformityCache | None = None,
+                        decls: dict | None = None) -> tuple[list[Diagnostic], set]:
+    """The uniformity mistakes in every module's functions, each module after
+    the modules it imports, and the proofs (field_proof, load_proof) their
+    requirements rely on, at the functions' current offsets (`decls`: the
+    modules' declarations by (path, name), when the caller has them)."""
+    analysis = Analysis(modules, sources, cache, decls)
+    functions = [((m.path, d.name), d) for m in modules for d in m.decls
+                 if isinstance(d, ir.Function) and d.body is not None]
+    root = modules[-1].path
+    if cache is not None:
+        analysis.reuse_round(root, functions)
     out = []
-    for decl in module.decls:
-        if isinstance(decl, ir.Function) and decl.body is not None:
-            analysis.summary((module.path, decl.name))
-            for p in analysis.problems.get((module.path, decl.name), []):
-                out.append(Diagnostic(module.path, p.start, p.end, p.message, decl.name, code=p.code,
-                                      related=tuple(p.related), fields=p.fields))
-    return out, analysis.proven
+    for key, decl in functions:
+        analysis.summary(key)
+        problems = analysis.problems[key]
+        if problems:
+            out += (analysis.placed(key[0], decl, p) for p in problems)
+    if cache is not None:
+        analysis.end_round(root, functions)
+    return out, analysis.proven()
 
 
 def local_uniformity(modules: list[ir.Module], sources: dict[str, str], path: str, decl: ir.Function) -> dict:
