@@ -152,7 +152,11 @@ class Workspace:
 
     def parse(self, path: str | Path) -> ParsedFile:
         key = self.key(path)
-        text = self.load(key).source.text
+        return self._parse(key, self.load(key).source.text)
+
+    def _parse(self, key: str, text: str) -> ParsedFile:
+        """The parse of `text`, the file's text as one load read it (an
+        editor may set a newer text while a translation thread checks)."""
         cached = self._parsed.get(key)
         if cached is not None and cached[0] == text:
             return cached[1]
@@ -181,7 +185,7 @@ class Workspace:
             snapshot = self._builtin_snapshot(key, loaded.source.text)
             if snapshot is not None:
                 return snapshot
-        parsed = self.parse(key)
+        parsed = self._parse(key, loaded.source.text)     # the text this check keys on, not a newer one
         stack = in_progress + [key]
         builtins = None if key == builtin_key else self._check(builtin_key, stack).exports
         deps, diags, opened, qualified, paths = self._imports(key, parsed, stack)

@@ -393,3 +393,29 @@ def test_a_cached_walks_load_proof_follows_its_function_when_it_moves(tmp_path):
         assert ours.text == theirs.text and "workgroupUniformLoad(&共[界])" in ours.text
         assert translate(ws, path, "msl").text == translate(fresh, path, "msl").text
     assert ws.counters["body_rechecks"] == 3
+
+
+def test_a_check_keys_its_module_on_the_text_it_parsed(tmp_path):
+    """The language server translates in a worker thread while the editor's
+    next keystroke sets a newer text: a check must parse the text it read,
+    or the newer text's module is kept under the older text (a burst of
+    edits then published a fixed file's old error)."""
+    path = tmp_path / "模。着色器。豫"
+    fixed = PRELUDE + functions(4)
+    broken = fixed.replace("「x」加（「新无三二」于「2」）", "「x」加「未知」")
+    write(tmp_path, {"模。着色器。豫": broken})
+    ws = Workspace(tmp_path)
+    assert ws.diagnostics(path)
+    ws.set_document(path, fixed)
+    load = ws.load
+
+    def keystroke_during_the_check(p):
+        loaded = load(p)
+        if loaded.source.text == fixed:
+            ws.set_document(path, broken)      # what the server's main thread may do meanwhile
+        return loaded
+    ws.load = keystroke_during_the_check
+    ws.check(path)
+    ws.load = load
+    ws.set_document(path, fixed)
+    assert ws.diagnostics(path) == []
