@@ -1,5 +1,5 @@
-"""The on-disk caches (compiler/cache.py): lark's parser tables and the
-checked builtin interface.  Each test points ZHUOSE_CACHE_DIR at a fresh
+"""The on-disk caches (compiler/cache.py): the parser tables (lark's and
+their plain copy) and the checked builtin interface.  Each test points ZHUOSE_CACHE_DIR at a fresh
 temporary folder, so the user's own cache is neither read nor written."""
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def test_a_corrupt_cache_falls_back_silently(cache_dir):
     first = run_cli("译", str(DOUBLE), env_cache=cache_dir)
     assert first.returncode == 0 and first.stdout == golden
     entries = list(cache_dir.iterdir())
-    assert {p.name.split("-")[0] for p in entries} == {"lark", "builtin", "translate"}
+    assert {p.name.split("-")[0] for p in entries} == {"lalr", "lark", "builtin", "translate"}
     for p in entries:
         p.write_bytes(b"\x80\x05garbage" + p.read_bytes()[:100])
     again = run_cli("译", str(DOUBLE), env_cache=cache_dir)
@@ -129,7 +129,7 @@ def test_parallel_processes_share_an_empty_cache(cache_dir):
     for p in procs:
         out, err = p.communicate(timeout=300)
         assert (p.returncode, out, err) == (0, golden, "加倍入口\t加倍\t计算\n")
-    assert sorted(p.name.split("-")[0] for p in cache_dir.iterdir()) == ["builtin", "lark", "translate"]
+    assert sorted(p.name.split("-")[0] for p in cache_dir.iterdir()) == ["builtin", "lalr", "lark", "translate"]
 
 
 # ---------------------------------------------------------------- 生成's ledger
@@ -212,6 +212,42 @@ def test_translating_an_unchanged_file_again_loads_no_checker(cache_dir, tmp_pat
     for _ in range(2):
         status, wgsl, table, heavy = translate_probe(root, cache_dir, "译", "核。着色器。豫")
         assert status == 1 and heavy > 0 and "库。着色器。豫" in table
+
+
+LIBRARIES = """
+import sys
+from zhuose.cli.main import main
+status = main(sys.argv[1:])
+loaded = sorted({m.split(".")[0] for m in sys.modules} & {"lark", "numpy", "wgpu"})
+sys.stderr.write(f"loaded={','.join(loaded)}\\n")
+sys.exit(status)
+"""
+
+
+def translate_libraries(root, env_cache, path) -> tuple[int, str, list[str]]:
+    """A fresh 译 process's status, WGSL and which of lark, NumPy and wgpu it imported."""
+    env = dict(os.environ, **{cache.CACHE_ENV: str(env_cache)})
+    p = subprocess.run([sys.executable, "-c", LIBRARIES, "译", path], cwd=root, env=env, capture_output=True,
+                       text=True, timeout=300)
+    loaded = p.stderr.rsplit("loaded=", 1)[1].strip()
+    return p.returncode, p.stdout, loaded.split(",") if loaded else []
+
+
+def test_translating_an_edited_clean_file_imports_no_lark_numpy_or_wgpu(cache_dir, tmp_path):
+    """Checked and translated for real (the ledger cannot answer: the text
+    changes every run), from the parser tables' plain copy in the cache;
+    lark comes in only for a syntax error's message."""
+    golden = (SAMPLES / "加倍.wgsl").read_text(encoding="utf-8")
+    text = DOUBLE.read_text(encoding="utf-8")
+    copy = tmp_path / DOUBLE.name
+    for k in range(3):
+        copy.write_text(text + f"「：改动 {k}：」\n", encoding="utf-8")
+        status, wgsl, loaded = translate_libraries(tmp_path, cache_dir, copy.name)
+        assert (status, wgsl) == (0, golden)
+        assert loaded == (["lark"] if k == 0 else [])     # the first run builds the tables with lark
+    copy.write_text(text.replace("也。", "也也。", 1), encoding="utf-8")
+    status, _, loaded = translate_libraries(tmp_path, cache_dir, copy.name)
+    assert status == 1 and loaded == ["lark"]
 
 
 def generate_to_stdout(root, env_cache):

@@ -5,24 +5,30 @@ so the file is split at PERIOD tokens and every item is parsed by lark's LALR
 parser separately.  That gives error resilience (a broken item costs only
 itself) and incrementality (an item's tree is cached by its text, so an edit
 re-parses one item).
+
+lark is imported only when its tables must be built or an item has a
+syntax error: a clean file is parsed by `_Tables` from a plain copy of the
+tables in the user cache.
 """
 
 from __future__ import annotations
 
-import io
+import marshal
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-
-import lark
-from lark.exceptions import UnexpectedInput, UnexpectedToken
+from typing import TYPE_CHECKING
 
 from .. import cache
 from ..diagnostics import KEYWORD_QUOTED, LEX, MISSING_PERIOD, SYNTAX, TOO_DEEP
 from . import ast
 from .lexer import KEYWORDS, SURFACE, Comment, Token, iter_lex, name_content
+
+if TYPE_CHECKING:   # lark itself is imported where a syntax error needs its message
+    import lark
+    from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 #: Deepest nesting the later (recursive) stages are asked to handle.
 MAX_DEPTH = 400
@@ -113,15 +119,30 @@ def number_value(content: str) -> tuple[int | float, bool] | None:
 # ---------------------------------------------------------------- tree building
 
 
+class _Token(str):
+    """A token as the tree builder reads it: lark.Token's fields (`type`,
+    `start_pos`, `end_pos`, the text as the string), without importing lark."""
+
+    def __new__(cls, type_: str, value: str, start_pos: int, end_pos: int) -> "_Token":
+        self = super().__new__(cls, value)
+        self.type, self.start_pos, self.end_pos = type_, start_pos, end_pos
+        return self
+
+
+def _is_token(x) -> bool:
+    """A token (ours or lark's; both are strings), not a node built from one."""
+    return isinstance(x, str)
+
+
 def _s(x) -> int:
-    return x.start_pos if isinstance(x, lark.Token) else x.start
+    return x.start_pos if _is_token(x) else x.start
 
 
 def _e(x) -> int:
-    return x.end_pos if isinstance(x, lark.Token) else x.end
+    return x.end_pos if _is_token(x) else x.end
 
 
-def _name(tok: lark.Token) -> str:
+def _name(tok: _Token) -> str:
     return name_content(str(tok))
 
 
@@ -132,8 +153,9 @@ def _named(cls):
     return build
 
 
-class _Build(lark.Transformer):
-    """Builds ast nodes bottom-up while lark reduces (no intermediate tree)."""
+class _Build:
+    """Builds ast nodes bottom-up while the parser reduces (no intermediate
+    tree): `_Tables` and lark call a method named after the rule's alias."""
 
     # items
     def start(self, c):
@@ -159,7 +181,7 @@ class _Build(lark.Transformer):
         return ast.TypeFun(_s(c[0]), _e(c[-1]), [_unmark(c[1])], _unmark(c[3]))
 
     def fn_multi(self, c):
-        params = [_unmark(x) for x in c[1:-2] if not isinstance(x, lark.Token)]
+        params = [_unmark(x) for x in c[1:-2] if not _is_token(x)]
         return ast.TypeFun(_s(c[0]), _e(c[-1]), params, _unmark(c[-2]))
 
     def forall(self, c):
@@ -167,7 +189,7 @@ class _Build(lark.Transformer):
                               _unmark(c[3]))
 
     def type_tuple(self, c):
-        items = [x for x in c if not isinstance(x, lark.Token)]
+        items = [x for x in c if not _is_token(x)]
         last = items[-1]
         if isinstance(last, _Marked) and isinstance(last.node, ast.TypeTuple):
             items = items[:-1] + last.node.items
@@ -230,7 +252,7 @@ class _Build(lark.Transformer):
         return ast.Lambda(_s(c[0]), _e(c[-1]), params, body)
 
     def tuple(self, c):
-        items = [x for x in c if not isinstance(x, lark.Token)]
+        items = [x for x in c if not _is_token(x)]
         last = items[-1]
         if isinstance(last, ast.Paren) and isinstance(last.inner, ast.Tuple):
             items = items[:-1] + last.inner.items
@@ -291,69 +313,70 @@ def _unmark(x):
     return x.node if isinstance(x, _Marked) else x
 
 
-class _Lexer(lark.lexer.Lexer):
-    """Feeds the tokens of one item (already lexed) to lark."""
-
-    __future_interface__ = 2
-
-    def __init__(self, conf):
-        pass
-
-    def lex(self, state, parser_state):
-        return iter(state.text)
-
-
 @lru_cache(maxsize=1)
 def _lark() -> lark.Lark:
-    """The LALR parser; its tables come from the user cache when the grammar
-    is unchanged, since building them is most of a cold start."""
-    grammar = (Path(__file__).parent / "grammar.lark").read_bytes()
-    name = cache.key("lark", grammar, lark.__version__.encode())
-    data = cache.read(name)
-    if data is not None:
-        try:
-            return lark.Lark.__new__(lark.Lark)._load(io.BytesIO(data), transformer=_Build())
-        except Exception:  # a corrupt or foreign entry: rebuild it
-            pass
-    parser = lark.Lark(grammar.decode("utf-8"), parser="lalr", lexer=_Lexer, transformer=_Build(),
-                       maybe_placeholders=True)
-    out = io.BytesIO()
-    parser.save(out, exclude_options=["transformer"])
-    cache.write(name, out.getvalue())
-    return parser
+    """lark's LALR parser (compiler/syntax/lalr.py), for the message of a
+    syntax error and for building `_Tables`."""
+    from . import lalr
+    return lalr.lark_parser(_grammar(), _Build())
+
+
+def _grammar() -> bytes:
+    return (Path(__file__).parent / "grammar.lark").read_bytes()
+
+
+def _callback(build: _Build, method: str | None, expand1: bool, keep: tuple | None, append_none: int):
+    """One rule's reduce function from its plain shape (lalr.rule_shape);
+    a `_` rule without a method yields its children as a list, for its parent to expand."""
+    f = getattr(build, method) if method else list
+    if expand1:
+        f = _expand_single(f)
+    if keep is not None:
+        f = _keep_children(f, keep, append_none)
+    return f
+
+
+def _expand_single(f):
+    def expand(children):
+        return children[0] if len(children) == 1 else f(children)
+    return expand
+
+
+def _keep_children(f, keep: tuple, append_none: int):
+    def filtered(children):
+        kept = []
+        for i, expand, add_none in keep:
+            if add_none:
+                kept += [None] * add_none
+            if expand:
+                kept += children[i]
+            else:
+                kept.append(children[i])
+        if append_none:
+            kept += [None] * append_none
+        return f(kept)
+    return filtered
 
 
 class _Tables:
-    """lark's LALR table and reduce callbacks, read by one plain loop: an
-    item is a few dozen tokens, so lark's per-parse setup (lexer thread,
-    parser state, frontend) and per-token method calls were about half of
-    parsing it.  Only a successful parse is run here; a token the table has
-    no action for hands the item back to lark, whose error (expected tokens,
-    the interactive parser `_acceptable` probes) stays the one reported."""
+    """lark's LALR table and tree shaping, read by one plain loop: an item
+    is a few dozen tokens, so lark's per-parse setup (lexer thread, parser
+    state, frontend) and per-token method calls were about half of parsing
+    it, and importing lark is a quarter of a cold start.  Only a successful
+    parse is run here; a token the table has no action for hands the item
+    back to lark, whose error (expected tokens, the interactive parser
+    `_acceptable` probes) stays the one reported."""
 
-    END = lark.Token("$END", "")
+    END = _Token("$END", "", 0, 0)
 
-    def __init__(self, parser: lark.Lark) -> None:
-        inner = parser.parser.parser.parser     # frontend → LALR_Parser → its table-driven _Parser
-        table, callbacks = inner.parse_table, inner.callbacks
-        (start,) = parser.options.start
-        self.start, self.end = table.start_states[start], table.end_states[start]
-        reductions: dict[int, tuple] = {}    # by the rule object: a lark Rule hashes its whole expansion
+    def __init__(self, plain: tuple) -> None:
+        self.start, self.end, self.states, rules = plain
+        build = _Build()
+        self.callbacks = [_callback(build, *shape) for shape in rules]
 
-        def reduction(rule) -> tuple:
-            found = reductions.get(id(rule))
-            if found is None:
-                found = reductions[id(rule)] = (len(rule.expansion), rule.origin.name, callbacks[rule], rule)
-            return found[:3]
-
-        # per state: token or rule name → next state (shift), or (size, name, callback) (reduce)
-        self.states = {state: {symbol: arg if action.name == "Shift" else reduction(arg)
-                               for symbol, (action, arg) in actions.items()}
-                       for state, actions in table.states.items()}
-
-    def parse(self, stream: list[lark.Token]):
+    def parse(self, stream: list[_Token]):
         """The item's tree, or None where lark must say what is wrong."""
-        states, end = self.states, self.end
+        states, end, callbacks = self.states, self.end, self.callbacks
         stack, values = [self.start], []
         for token in [*stream, self.END]:
             while True:
@@ -366,29 +389,40 @@ class _Tables:
                     stack.append(step)
                     values.append(token)
                     break
-                size, name, callback = step
+                size, name, rule = step
                 if size:
                     children = values[-size:]
                     del stack[-size:], values[-size:]
                 else:
                     children = []
                 stack.append(states[stack[-1]][name])
-                values.append(callback(children))
+                values.append(callbacks[rule](children))
                 if token is self.END and stack[-1] == end:
                     return values[-1]
 
 
 @lru_cache(maxsize=1)
 def _tables() -> _Tables:
-    return _Tables(_lark())
+    """The plain tables from the user cache (keyed by the grammar and this
+    package's syntax code, which defines their form), else built by lark."""
+    name = cache.key("lalr", _grammar(), cache.code_stamp(("syntax",)))
+    data = cache.read(name)
+    if data is not None:
+        try:
+            return _Tables(marshal.loads(data))
+        except Exception:  # a corrupt or foreign entry: rebuild it
+            pass
+    from . import lalr
+    plain = lalr.plain_tables(_lark(), _Build)
+    cache.write(name, marshal.dumps(plain))
+    return _Tables(plain)
 
 
 # ---------------------------------------------------------------- items
 
 
-def _to_lark(tokens: list[Token], base: int) -> list[lark.Token]:
-    return [lark.Token(t.type, t.value, start_pos=t.start - base, end_pos=t.end - base)
-            for t in tokens]
+def _item_tokens(tokens: list[Token], base: int) -> list[_Token]:
+    return [_Token(t.type, t.value, t.start - base, t.end - base) for t in tokens]
 
 
 def _describe(tok_type: str, value: str) -> str:
@@ -446,6 +480,7 @@ def _unclosed(tokens: list[Token]) -> str | None:
 
 def _syntax_error(err: UnexpectedInput, length: int, owed: str | None = None,
                   written_period: bool = True) -> SyntaxDiagnostic:
+    from lark.exceptions import UnexpectedToken
     if isinstance(err, UnexpectedToken):
         tok = err.token
         expected = _expected_text(_acceptable(err))
@@ -522,17 +557,18 @@ def parse_item_tokens(text: str, tokens: list[Token]) -> ParsedItem:
     if deep:
         return ParsedItem(text, None, [deep], name, kind, name_end)
     missing_period = tokens[-1].type != "PERIOD"
-    stream = _to_lark(tokens, base)
+    stream = _item_tokens(tokens, base)
     if missing_period:
         end = tokens[-1].end - base
-        stream.append(lark.Token("PERIOD", "。", start_pos=end, end_pos=end))
-    try:
-        node = _tables().parse(stream)
-        if node is None:
-            node = _lark().parse(stream)
-    except UnexpectedInput as err:
+        stream.append(_Token("PERIOD", "。", end, end))
+    node = _tables().parse(stream)
+    err = None
+    if node is None:
+        from . import lalr
+        node, err = lalr.parse_or_error(_lark(), stream)
+    if err is not None:
         error = _syntax_error(err, tokens[-1].end - base, _unclosed(tokens), written_period=not missing_period)
-        if isinstance(err, UnexpectedToken) and err.token.type == "ELSE" and \
+        if getattr(err, "token", None) is not None and err.token.type == "ELSE" and \
                 _sequence_before_else(tokens, base, err.token.start_pos):
             error.message += SEQUENCE_IN_BRANCH
         keyword = _bracketed_keyword(tokens, base, error.end)
