@@ -12,6 +12,7 @@ import importlib
 import sys
 from dataclasses import dataclass
 
+from ..compiler.classcode import remembered
 from .version import version_line
 
 DESCRIPTION = "着色器：豫言着色方言（着色）的工具链。在仓库根目录运行：工具在当前目录发现包。"
@@ -109,7 +110,11 @@ def _parser(refs: list[CommandRef]) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    with remembered():
+        return _main(sys.argv[1:] if argv is None else argv)
+
+
+def _main(argv: list[str]) -> int:
     parser = _parser(_named(argv))
     args = parser.parse_args(argv)
     if not args.command:

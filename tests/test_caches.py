@@ -79,7 +79,7 @@ def test_a_corrupt_cache_falls_back_silently(cache_dir):
     first = run_cli("译", str(DOUBLE), env_cache=cache_dir)
     assert first.returncode == 0 and first.stdout == golden
     entries = list(cache_dir.iterdir())
-    assert {p.name.split("-")[0] for p in entries} == {"lalr", "lark", "builtin", "translate"}
+    assert {p.name.split("-")[0] for p in entries} == {"classcode", "lalr", "lark", "builtin", "translate"}
     for p in entries:
         p.write_bytes(b"\x80\x05garbage" + p.read_bytes()[:100])
     again = run_cli("译", str(DOUBLE), env_cache=cache_dir)
@@ -129,7 +129,7 @@ def test_parallel_processes_share_an_empty_cache(cache_dir):
     for p in procs:
         out, err = p.communicate(timeout=300)
         assert (p.returncode, out, err) == (0, golden, "加倍入口\t加倍\t计算\n")
-    assert sorted(p.name.split("-")[0] for p in cache_dir.iterdir()) == ["builtin", "lalr", "lark", "translate"]
+    assert sorted(p.name.split("-")[0] for p in cache_dir.iterdir()) == ["builtin", "classcode", "lalr", "lark", "translate"]
 
 
 # ---------------------------------------------------------------- 生成's ledger
@@ -324,3 +324,51 @@ def test_a_restarted_build_service_answers_unchanged_sources_from_the_ledger(cac
     replies, heavy = service_session(root, cache_dir, requests[1:])
     assert heavy > 0 and replies[0]["改动"] is True
     assert (root / "出" / "核。着色生成。豫").read_text(encoding="utf-8") == edited[1]["模块"]
+
+
+# ---------------------------------------------------------------- dataclasses' methods
+
+
+CLASS = "@dataclasses.dataclass(frozen=True)\nclass P:\n    x: int\n    y: str = 'b'\n"
+
+
+def define_class():
+    import dataclasses
+    space = {"dataclasses": dataclasses}
+    exec(CLASS, space)
+    return space["P"]
+
+
+def test_dataclass_methods_come_from_the_cache_and_behave_the_same(cache_dir):
+    import dataclasses
+    from zhuose.compiler import classcode
+    plain = define_class()
+    with classcode.remembered():
+        first = define_class()
+    assert not hasattr(dataclasses, "exec")    # dataclasses is left as it was
+    (entry,) = [p for p in cache_dir.iterdir() if p.name.startswith("classcode-")]
+    compiled = entry.read_bytes()
+    with classcode.remembered():
+        again = define_class()
+    assert entry.read_bytes() == compiled      # nothing new to compile, nothing written
+    for cls in (first, again):
+        assert cls(1) == cls(1, "b") and cls(1) != cls(2) and hash(cls(1)) == hash(cls(1))
+        assert repr(cls(1)) == repr(plain(1))
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            cls(1).x = 2
+
+
+def test_a_corrupt_or_foreign_classcode_entry_is_compiled_afresh(cache_dir):
+    import marshal
+    from zhuose.compiler import classcode
+    with classcode.remembered():
+        define_class()
+    (entry,) = [p for p in cache_dir.iterdir() if p.name.startswith("classcode-")]
+    texts = marshal.loads(entry.read_bytes())
+    entry.write_bytes(marshal.dumps({text: "raise SystemExit('not code')" for text in texts}))
+    with classcode.remembered():
+        assert define_class()(3).y == "b"
+    entry.write_bytes(b"\x00garbage")
+    with classcode.remembered():
+        assert define_class()(3).x == 3
+    assert set(marshal.loads(entry.read_bytes())) == set(texts)
