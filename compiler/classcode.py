@@ -26,7 +26,7 @@ from typing import Iterator
 from . import cache
 
 #: an entry that grew past this many texts (code edited many times) starts afresh
-LIMIT = 4000
+LIMIT = 1000
 
 
 def _entry_name() -> str:
@@ -50,12 +50,14 @@ def remembered() -> Iterator[None]:
         yield
         return
     name = _entry_name()
-    known = _known(name)
+    known: dict = {}
     fresh: dict = {}
 
     def compiled_exec(source, globals=None, locals=None):
         if not isinstance(source, str):
             return builtins.exec(source, globals, locals)
+        if not known:     # read on the first class: a block that defines none reads nothing
+            known.update(_known(name) or {None: None})
         code = known.get(source)
         if not isinstance(code, CodeType):
             code = fresh[source] = compile(source, "<string>", "exec")
@@ -65,7 +67,8 @@ def remembered() -> Iterator[None]:
     try:
         yield
     finally:
-        del dataclasses.exec
+        if vars(dataclasses).get("exec") is compiled_exec:   # only our own hook (a racing thread may have set one)
+            del dataclasses.exec
         if fresh:
-            kept = known if len(known) + len(fresh) <= LIMIT else {}
+            kept = {t: c for t, c in known.items() if isinstance(t, str)} if len(known) + len(fresh) <= LIMIT else {}
             cache.write(name, marshal.dumps({**kept, **fresh}))
