@@ -150,7 +150,8 @@ class Runs:
 
 def whole_process(repeat: int) -> dict:
     """Unchanged input (the ledger answers), an edited copy (checked and
-    translated, with the parser tables and builtin snapshot from the cache),
+    translated, with the parser tables, the builtin snapshot and dataclasses'
+    compiled methods from the cache; lark is not imported),
     and a bare interpreter, interleaved so all three see the same load."""
     ours, edited, bare = Runs(), Runs(), Runs()
     cmd = [sys.executable, "-m", "zhuose.cli", "译", str(DOUBLE)]
@@ -159,6 +160,8 @@ def whole_process(repeat: int) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / DOUBLE.name
         text = DOUBLE.read_text(encoding="utf-8")
+        copy.write_text(text + "「：改动：」\n", encoding="utf-8")
+        run([sys.executable, "-m", "zhuose.cli", "译", copy.name], cwd=tmp)   # and what a check adds to it
         for k in range(repeat):
             ours.run(cmd, cwd=ROOT)
             copy.write_text(text + f"「：改动 {k}：」\n", encoding="utf-8")
@@ -292,7 +295,7 @@ def report(args) -> list[str]:
     lines.append(f"| `着色器 译 加倍` 未改动，整个进程 | {proc['ours'].ms()} | `python -c pass` {bare.ms()}"
                  f" | {proc['ours'].over(bare)}（目标 ≤ 3×） |")
     lines.append(f"| `着色器 译` 改过的文件（要检查＋译）整个进程 | {proc['edited'].ms()} | `python -c pass`"
-                 f" {bare.ms()} | {proc['edited'].over(bare)} |")
+                 f" {bare.ms()} | {proc['edited'].over(bare)}（目标 ≤ 3×） |")
     texts, fresh, fresh_wall, warm = in_process()
     lines.append(f"| 新工作区 检查＋译（{len(fresh)} 个样例，中位数，CPU） | {median_ms(fresh):.1f} ms"
                  f"（最大 {max(fresh) * 1000:.0f} ms；墙钟中位数 {median_ms(fresh_wall):.1f} ms） | — | 目标 ≤ 20 ms |")

@@ -4,6 +4,7 @@ printing paths, diagnostics and translations."""
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from dataclasses import dataclass
@@ -16,6 +17,14 @@ from ..compiler.packages import is_shader_file
 if TYPE_CHECKING:   # the checker is imported by the commands that check, not by every command
     from ..compiler.diagnostics import Diagnostic
     from ..compiler.workspace import Workspace
+
+
+#: the cyclic collector's thresholds for a command that translates once and
+#: exits: it keeps nearly all it allocates (modules, the builtin snapshot, the
+#: checked IR) to the end, so the default frequent passes over those objects
+#: (a twentieth of a cold 译) find nothing; rarer passes still free a large
+#: input's cycles
+ONE_SHOT_COLLECTOR = (20_000, 20, 20)
 
 
 @dataclass
@@ -70,6 +79,7 @@ def translated(path: str, target: str):
     if problem:
         sys.stderr.write(f"着色器：{problem}\n")
         return None, 2
+    gc.set_threshold(*ONE_SHOT_COLLECTOR)
     from ..compiler.backends import translate
     from ..compiler.workspace import Workspace
     ws = Workspace(".")
