@@ -588,3 +588,28 @@ def test_a_subgroup_matrix_call_under_a_divergent_branch_is_refused(tmp_path, co
     ws, path, errors = diagnostics(tmp_path, text)
     assert not errors, [e.message for e in errors]
     assert translate(ws, path, "msl").text is not None
+
+
+# ---------------------------------------------------------------- the language server
+
+def test_the_lsp_diagnostic_relates_the_condition_and_the_source(tmp_path):
+    """In the editor the condition and where the varying value comes from are the
+    diagnostic's related information, each at its own range."""
+    from zhuose.server.diagnostics import check_diagnostics, to_lsp
+    from zhuose.server.project import Project
+    cond = "「号」大于「界」"
+    text = kernel("局部调用序", f"　若{cond}则{BARRIER}否则「元」")
+    file = tmp_path / "程序。着色器。豫"
+    file.write_text(text, encoding="utf-8")
+    p = Project(tmp_path)
+    key = p.open(file.as_uri(), 1, text)
+    (error,) = [to_lsp(p, d) for d in check_diagnostics(p, key) if d.severity == "错误"]
+    assert (error.range.start.line + 1, error.range.start.character + 1) == position(text, BARRIER)
+    related = [((r.location.range.start.line + 1, r.location.range.start.character + 1),
+                r.location.range.end.character - r.location.range.start.character, r.message)
+               for r in error.related_information or []]
+    assert [(at, length) for at, length, _ in related] == [
+        (position(text, cond), len(cond)), (position(text, "「号」而\n"), len("「号」"))]   # the parameter 得「号」
+    assert "条件“「号」大于「界」”各异" in related[0][2]
+    assert "局部调用序" in related[1][2]
+    assert all(r.location.uri == file.as_uri() for r in error.related_information)
