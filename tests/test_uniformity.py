@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from zhuose.compiler.backends import translate
+from zhuose.compiler.valid import registry
 from zhuose.compiler.valid.uniformity import CODES
 from zhuose.compiler.workspace import Workspace
 
@@ -613,3 +614,57 @@ def test_the_lsp_diagnostic_relates_the_condition_and_the_source(tmp_path):
     assert "条件“「号」大于「界」”各异" in related[0][2]
     assert "局部调用序" in related[1][2]
     assert all(r.location.uri == file.as_uri() for r in error.related_information)
+
+
+# ---------------------------------------------------------------- every operation that needs uniform control flow
+
+def _subgroup_use(name: str) -> str:
+    args = {"子组任一": "「阳」", "子组全都": "「阳」", "子组投票": "「阳」", "子组选一": "「元」"}.get(name, "「界」")
+    if name in ("子组广播", "子组洗牌", "子组异或洗牌", "子组上移洗牌", "子组下移洗牌"):
+        args += "于「界」"
+    return f"「{name}」于{args}"
+
+
+#: every subgroup operation, each used as a value the branch computes
+SUBGROUP_USES = {name: _subgroup_use(name) for name in sorted(registry.of_kind("subgroup"))}
+#: a subgroup-matrix and a tensor-fragment call (a tensor fragment needs a workgroup of 128)
+WHOLE_GROUP_USES = {
+    "满矩阵片累": ("「满矩阵片累」于（「新浮三二」于「零」）", "六四"),
+    "满张量片累": ("「满张量片累」于（「新浮三二」于「零」）", "一二八"),
+}
+VARYING_COND, UNIFORM_COND = "「号」大于「界」", "「界」大于（「新无三二」于「二」）"
+
+
+def branch_kernel(cond: str, use: str, size: str = "六四") -> str:
+    text = kernel("局部调用序", f"　若{cond}则（令「v」为{use}而「元」）否则「元」")
+    return text.replace("「工作组大小」者「六四」", f"「工作组大小」者「{size}」")
+
+
+def test_every_kind_that_needs_uniform_control_flow_is_tried():
+    needing = {n for n in registry.TABLE if registry.needs_uniform_control(n)}
+    tried = {"工作组屏障", "存储屏障", "存矩阵片累", *SUBGROUP_USES, *WHOLE_GROUP_USES, *FRAGMENT_OPS}
+    assert tried <= needing
+    assert {registry.get(n).kind for n in needing} == {registry.get(n).kind for n in tried}
+    assert registry.of_kind("subgroup") <= tried
+    assert {n for n in needing if registry.get(n).kind in ("derivative", "texture")} <= tried
+
+
+@pytest.mark.parametrize("name", SUBGROUP_USES)
+def test_every_subgroup_operation_under_a_varying_branch_is_refused(tmp_path, name):
+    text = branch_kernel(VARYING_COND, SUBGROUP_USES[name])
+    refused(tmp_path, text, f"「{name}」于", f"「{name}」须在子组内一致的控制流中执行",
+            f"条件“{VARYING_COND}”各异", "「号」是入口输入「局部调用序」")
+
+
+@pytest.mark.parametrize("name", SUBGROUP_USES)
+def test_every_subgroup_operation_under_a_uniform_branch_is_accepted(tmp_path, name):
+    accepted(tmp_path, branch_kernel(UNIFORM_COND, SUBGROUP_USES[name]))
+
+
+@pytest.mark.parametrize("name", WHOLE_GROUP_USES)
+def test_a_subgroup_matrix_or_tensor_fragment_under_a_varying_branch_is_refused(tmp_path, name):
+    use, size = WHOLE_GROUP_USES[name]
+    refused(tmp_path, branch_kernel(VARYING_COND, use, size), f"「{name}」于", f"「{name}」须在一致控制流中执行",
+            f"条件“{VARYING_COND}”各异", "「号」是入口输入「局部调用序」")
+    _, _, errors = diagnostics(tmp_path, branch_kernel(UNIFORM_COND, use, size))
+    assert not errors, [e.message for e in errors]
