@@ -668,3 +668,30 @@ def test_a_subgroup_matrix_or_tensor_fragment_under_a_varying_branch_is_refused(
             f"条件“{VARYING_COND}”各异", "「号」是入口输入「局部调用序」")
     _, _, errors = diagnostics(tmp_path, branch_kernel(UNIFORM_COND, use, size))
     assert not errors, [e.message for e in errors]
+
+
+# ---------------------------------------------------------------- across modules
+
+LIBRARY = ("寻观「点染」之「点染本」之书。\n\n"
+           "「等」乃化「有」为「有」者也。\n「等」者得「u」而「工作组屏障」于「u」也。\n\n"
+           "「守」乃化「无三二」为「有」者也。\n"
+           "「守」者得「n」而若「n」大于（「新无三二」于「三」）则「工作组屏障」于「元」否则「元」也。\n")
+
+
+def imported_kernel(tmp_path, body: str, param: str = "局部调用序") -> str:
+    (tmp_path / "包.json").write_text('{"名": "例", "依赖": ["点染"]}', encoding="utf-8")
+    (tmp_path / "库。着色器。豫").write_text(LIBRARY, encoding="utf-8")
+    return kernel(param, body).replace(HEAD, HEAD + "寻观「例」之「库」之书。\n\n", 1)
+
+
+def test_an_imported_helper_that_waits_is_refused_at_its_call_in_a_divergent_branch(tmp_path):
+    text = imported_kernel(tmp_path, "　若「号」大于「界」则「等」于「元」否则「元」")
+    refused(tmp_path, text, "「等」于「元」", "调用「等」（它用到「工作组屏障」）须在一致控制流中执行",
+            "条件“「号」大于「界」”各异", "局部调用序")
+    accepted(tmp_path, imported_kernel(tmp_path, "　若「界」大于（「新无三二」于「二」）则「等」于「元」否则「元」"))
+
+
+def test_an_imported_helpers_guarded_parameter_needs_a_uniform_argument(tmp_path):
+    refused(tmp_path, imported_kernel(tmp_path, "　「守」于「号」"), "「号」\n也", "调用「守」的第 1 个实参须一致",
+            "局部调用序")
+    accepted(tmp_path, imported_kernel(tmp_path, "　「守」于（「号」中「零」）", "工作组号"))
