@@ -695,3 +695,10 @@ def test_an_imported_helpers_guarded_parameter_needs_a_uniform_argument(tmp_path
     refused(tmp_path, imported_kernel(tmp_path, "　「守」于「号」"), "「号」\n也", "调用「守」的第 1 个实参须一致",
             "局部调用序")
     accepted(tmp_path, imported_kernel(tmp_path, "　「守」于（「号」中「零」）", "工作组号"))
+
+
+def test_the_if_without_otherwise_is_judged_like_the_one_with(tmp_path):
+    """「若 … 则 …」 (no 否则, of type 「有」) is the other form of 「若」."""
+    text = kernel("局部调用序", f"　若{VARYING_COND}则{BARRIER}")
+    refused(tmp_path, text, BARRIER, "须在一致控制流中执行", f"条件“{VARYING_COND}”各异", "入口输入「局部调用序」")
+    accepted(tmp_path, kernel("局部调用序", f"　若{UNIFORM_COND}则{BARRIER}"))
