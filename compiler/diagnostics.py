@@ -93,7 +93,7 @@ TOP_LEVEL = _code("top-level", "顶层项写法不对（裸表达式、缺签名
 CYCLE = _code("cycle", "类型定义或常量定义成环", "环")
 CONST_EXPR = _code("const-expr", "常量的值须是常量表达式")
 RESOURCE = _code("resource", "资源定义不对：组号、绑定号、访问方式或重复绑定")
-ENTRY = _code("entry", "入口定义不对：工作组大小、参数、返回值")
+ENTRY = _code("entry", "入口定义不对：工作组大小、参数、返回值；一个函数作了两个入口项的函数，或入口函数被调用")
 LITERAL_TYPE_SIGNATURE = _code("literal-type-signature", "顶层函数的参数或结果是「整数」「小数」（只是字面量的类型）")
 INTERFACE_ONLY_KIND = _code("interface-only", "只能写在着色内建声明文件里的写法")
 
@@ -104,7 +104,7 @@ UNIFORM_ARGUMENT = _code("uniform-argument", "须一致的实参各异：「子�
                                              "或决定函数里须一致运算的参数（「相关」指出来源）", "实参")
 
 # -- back ends
-TRANSLATION = _code("translation", "目标写不出此处（其他情形：入口函数被调用、参数类型、递归参数等）", "目标")
+TRANSLATION = _code("translation", "目标写不出此处（其他情形：参数类型、递归参数等）", "目标")
 TARGET_BUILTIN = _code("target-builtin", "目标没有这个内建函数（或不在此处可用）", "目标", "内建")
 TARGET_TYPE = _code("target-type", "目标写不出这个类型", "目标", "类型")
 TARGET_CONST = _code("target-const", "常量表达式在目标建模块时就求值，而它求不出或会被拒绝", "目标")

@@ -424,18 +424,6 @@ def test_a_cell_cannot_be_the_value_of_a_branch(tmp_path):
     assert text.startswith(f"程序:{line}:{column + 1}:"), text
 
 
-def test_one_function_cannot_be_two_entries(tmp_path):
-    source = """
-「空」乃化「全局调用号」为「有」者也。
-「空」者得「号」而「元」也。
-""" + entry("空", "一") + """
-「又一入口」乃「计算入口」也。
-「又一入口」者「计算入口项」于「空」于（「组值」【「工作组大小」者「二」也】）也。
-"""
-    [(definition, text)] = errors_of(tmp_path, source)
-    assert definition == "又一入口" and "与「空入口」指同一个函数「空」" in text
-
-
 def test_values_too_large_for_registers_are_refused(tmp_path):
     source = storage("出", "浮三二", 0) + """
 「大块」乃「工作组变量」于（「定长数组」于「浮三二」于「八一九二」）也。

@@ -310,6 +310,35 @@ def test_a_body_edit_in_an_imported_module_is_validated_again(tmp_path):
     assert shown(ws, user) == []
 
 
+# ---------------------------------------------------------------- entry rules (valid/entries.py)
+
+KERNEL = ("「算」乃化「全局调用号」为「有」者也。\n「算」者得「号」而「写数组」于「数据」于（「号」中「零」）于" + ONE + "也。\n"
+          "「入口」乃「计算入口」也。\n「入口」者「计算入口项」于「算」于（「组值」【「工作组大小」者「一」也】）也。\n")
+SECOND_ENTRY = "「又入口」乃「计算入口」也。\n「又入口」者「计算入口项」于「算」于（「组值」【「工作组大小」者「八」也】）也。\n"
+CALLER = "「再」乃化「全局调用号」为「有」者也。\n「再」者得「号」而「算」于「号」也。\n"
+
+
+@pytest.mark.parametrize("extra, marker, line_marker, message", [
+    (SECOND_ENTRY, "「又入口」", "「又入口」者", "在「又入口」中：函数「算」已是入口项「入口」的函数：一个函数只能作一个入口"),
+    (CALLER, "「算」于「号」", None, "在「再」中：「算」是入口函数，不能再调用：把函数体提成另一个函数，两处都调用它"),
+], ids=["two entries, one function", "an entry function called"])
+def test_entry_rules_are_checked_once_for_every_target(tmp_path, extra, marker, line_marker, message):
+    """检查 refuses them at the right place, and so does every target (the writers no longer judge them)."""
+    from zhuose.compiler.backends import translate
+    from zhuose.compiler.diagnostics import ENTRY
+    text = HEAD + RESOURCES + KERNEL + extra
+    path = tmp_path / "口。着色器。豫"
+    path.write_text(text, encoding="utf-8")
+    ws = Workspace(tmp_path)
+    assert shown(ws, path) == [f"口。着色器。豫:{where(text, marker, line_marker)}: {message}"]
+    assert [d.code for d in ws.diagnostics(path)] == [ENTRY]
+    for target in registry.TARGETS:
+        result = translate(ws, path, target)
+        assert result.text is None and [d.code for d in result.diagnostics] == [ENTRY], target
+    path.write_text(HEAD + RESOURCES + KERNEL, encoding="utf-8")
+    assert shown(Workspace(tmp_path), path) == []
+
+
 # ---------------------------------------------------------------- one source of truth
 
 

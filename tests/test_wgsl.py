@@ -377,7 +377,7 @@ def test_entry_table(tmp_path):
 
 def test_an_entry_function_cannot_be_called(tmp_path):
     lines = errors(tmp_path, SEED_PROGRAM + "「再」乃化「全局调用号」为「有」者也。\n「再」者得「号」而「加倍」于「号」也。\n")
-    assert lines == ["13:10: 在「再」中：「加倍」是入口函数，WGSL 里不能再调用：把函数体提成另一个函数，两处都调用它"]
+    assert lines == ["13:10: 在「再」中：「加倍」是入口函数，不能再调用：把函数体提成另一个函数，两处都调用它"]
 
 
 # ---------------------------------------------------------------- names

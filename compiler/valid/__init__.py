@@ -6,7 +6,9 @@ none should decide again — which functions each entry reaches, which
 workgroup variables it uses, the values of constant expressions, the
 lowered bodies (compiler/lower/loops.py, made when a writer first asks and
 shared by the three) — plus the diagnostics of the rules that span
-functions and modules (what each stage may use, `stages.py`; uniform control flow, `uniformity.py`).  `Workspace.validate` runs it (cached) for `检查`, the
+functions and modules (what each stage may use, `stages.py`; one function
+per entry and no call of one, `entries.py`; uniform control flow,
+`uniformity.py`).  `Workspace.validate` runs it (cached) for `检查`, the
 language server and every translation, so all three refuse the same thing.
 
 The pass is a list of steps, `STEPS`; each is a function `step(info)` that
@@ -23,6 +25,7 @@ from .. import ir
 from ..diagnostics import Diagnostic
 from ..types import Printer
 from .consteval import KnownValues
+from .entries import entry_problems
 from .stages import declarations, reachable, stage_problems, workgroup_variables
 from .uniformity import UniformityCache, uniformity_problems
 
@@ -39,6 +42,7 @@ class ModuleInfo:
     sources: dict[str, str] = field(default_factory=dict)           # module path → its text
     decls: dict[Key, ir.Decl] = field(default_factory=dict)
     entries: list[ir.Entry] = field(default_factory=list)          # the file's own entries
+    entry_functions: dict[Key, ir.Entry] = field(default_factory=dict)   # an entry's function → the entry
     reachable: dict[str, list[Key]] = field(default_factory=dict)   # entry name → functions it runs
     workgroup: dict[str, list[Key]] = field(default_factory=dict)   # entry name → workgroup variables it uses
     known: KnownValues | None = None  # constant-expression values, evaluated on demand
@@ -52,9 +56,17 @@ def call_graph(info: ModuleInfo) -> None:
     """Declarations by key, the file's entries, and what each entry reaches."""
     info.decls = declarations(info.modules)
     info.entries = [d for d in info.module.decls if isinstance(d, ir.Entry)]
+    for entry in info.entries:    # the first entry naming a function (entries.py refuses a second)
+        info.entry_functions.setdefault(ir.function_key(info.modules, entry.function), entry)
     for entry in info.entries:
         info.reachable[entry.name] = [key for key, _ in reachable(info.modules, entry, info.decls)]
         info.workgroup[entry.name] = workgroup_variables(info.modules, entry, info.decls)
+
+
+def entry_rules(info: ModuleInfo) -> None:
+    """One function per entry, no call of an entry function (entries.py): every
+    target refused these in its own writer before."""
+    info.diagnostics += entry_problems(info.modules, info.entries)
 
 
 def stage_rules(info: ModuleInfo) -> None:
@@ -79,7 +91,7 @@ def uniform_control_flow(info: ModuleInfo) -> None:
     info.uniform_proofs |= proofs
 
 
-STEPS = [call_graph, stage_rules, uniform_control_flow, constant_values]
+STEPS = [call_graph, stage_rules, entry_rules, uniform_control_flow, constant_values]
 
 
 def validate(module: ir.Module, imports: list[ir.Module], show: Printer,

@@ -203,7 +203,7 @@ class MslWriter(StatementWriter):
         self.module_of = {m.path: m for m in modules}
         self.emitted: set[tuple[str, str]] = set()
         self.resources: list[tuple[str, str]] = []       # keys in declaration order
-        self.entries: dict[tuple[str, str], ir.Entry] = {}
+        self.entries = info.entry_functions    # an entry's function → the entry (one each: valid/entries.py)
         self.outputs: dict[str, set[str]] = {}           # struct → stages it is the output of
         self.global_names = NameAllocator(MSL.reserved)
         self.lengths_name = ""
@@ -249,7 +249,7 @@ class MslWriter(StatementWriter):
     def run(self) -> Translation:
         self._declare_globals()
         self._analyse_uses()
-        self._collect_entries()
+        self._note_entry_outputs()
         chunks = []
         for module in self.modules:
             for decl in module.decls:
@@ -383,28 +383,13 @@ class MslWriter(StatementWriter):
     def _function_key(self, entry: ir.Entry) -> tuple[str, str]:
         return ir.function_key(self.modules, entry.function)
 
-    def _collect_entries(self) -> None:
-        for decl in self.own.decls:
-            if not isinstance(decl, ir.Entry):
-                continue
-            self._at(self.own, decl)
-            key = self._function_key(decl)
-            if key in self.entries:
-                self.report(self.at_name(decl), f"函数「{decl.function}」已是入口项「{self.entries[key].name}」"
-                                                "的函数：一个函数只能作一个入口")
-                continue
-            self.entries[key] = decl
+    def _note_entry_outputs(self) -> None:
+        for key, entry in self.entries.items():
             function = self.decls.get(key)
             if isinstance(function, ir.Function) and function.type is not None:
                 struct = self._struct_name(function.type.result)
                 if struct is not None:
-                    self.outputs.setdefault(struct, set()).add(decl.stage)
-        for key, uses in self.uses.items():
-            for callee in uses.callees & self.entries.keys():
-                decl = self.decls[key]
-                self.path, self.base, self.definition = key[0], decl.start, decl.name
-                self.report(self.at_name(decl), f"「{decl.name}」调用了入口函数「{callee[1]}」："
-                                                "金属的入口函数不能被别的函数调用")
+                    self.outputs.setdefault(struct, set()).add(entry.stage)
 
     def _decl(self, module: ir.Module, decl: ir.Decl) -> str | None:
         if isinstance(decl, ir.Struct):

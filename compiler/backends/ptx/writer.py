@@ -137,12 +137,12 @@ class Writer:
             self._report(Site(self.module.path, first), (0, first.name_end),
                          "千手目标只支持计算入口：本文件只有顶点、片元入口，没有可译成 PTX 的入口（着十）")
             return Translation(None, [], self.diagnostics)
-        chunks, infos, names = [HEADER], [], {}
+        chunks, infos = [HEADER], []
         for entry in entries:
             if entry.stage != "计算":
                 chunks.append(self._skipped(entry))
                 continue
-            done = self._entry(entry, names)
+            done = self._entry(entry)
             if done is not None:
                 chunks.append(done[0])
                 infos.append(done[1])
@@ -166,16 +166,12 @@ class Writer:
             raise Unsupported(f"找不到入口函数「{entry.function}」", (0, entry.name_end))
         return key[0], decl
 
-    def _entry(self, entry: ir.Entry, names: dict[str, str]) -> tuple[str, PtxEntryInfo] | None:
+    def _entry(self, entry: ir.Entry) -> tuple[str, PtxEntryInfo] | None:
         self._begin()
         site = Site(self.module.path, entry)
         try:
             path, fn = self._entry_function(entry)
-            name = mangle(target_name(fn.name), ENTRY_PREFIX)
-            if name in names:
-                raise Unsupported(f"入口项「{entry.name}」与「{names[name]}」指同一个函数「{fn.name}」："
-                                  f"千手里一个函数只能作一个入口", (0, entry.name_end))
-            names[name] = entry.name
+            name = mangle(target_name(fn.name), ENTRY_PREFIX)   # one entry per function: valid/entries.py
             site = Site(path, fn)
             with self._at(site):
                 env = {id(p): self._entry_input(p) for p in fn.params}

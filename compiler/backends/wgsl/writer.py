@@ -99,7 +99,7 @@ class Writer(StatementWriter):
         self.globals: dict[tuple[str, str], str] = {}
         self.decls: dict[tuple[str, str], ir.Decl] = {}
         self.structs: dict[tuple[str, str], tuple[ir.Struct, str, dict[str, str]]] = {}
-        self.entries: dict[tuple[str, str], ir.Entry] = {}
+        self.entries = info.entry_functions    # an entry's function → the entry (one each: valid/entries.py)
         self.io_uses: dict[tuple[str, str], set[tuple[str, str]]] = {}
         self.global_names = NameAllocator(WGSL.reserved)
         self.effects = Effects(self.modules)
@@ -146,7 +146,7 @@ class Writer(StatementWriter):
 
     def run(self) -> Translation:
         self._declare_globals()
-        self._collect_entries()
+        self._note_entry_io()
         chunks = []
         for module in self.modules:
             for decl in module.decls:
@@ -164,12 +164,11 @@ class Writer(StatementWriter):
         return Translation("\n\n".join(chunks) + "\n" if chunks else "", entries, [])
 
     def _declare_globals(self) -> None:
-        entry_functions = {self._function_key(e) for e in self.own.decls if isinstance(e, ir.Entry)}
         for module in self.modules:
             for decl in module.decls:
                 if isinstance(decl, (ir.Struct, ir.Resource, ir.Function, ir.Const)):
                     key = (module.path, decl.name)
-                    self.globals[key] = self.global_names.claim(decl.name, entry=key in entry_functions)
+                    self.globals[key] = self.global_names.claim(decl.name, entry=key in self.entries)
                     self.decls[key] = decl
                 if isinstance(decl, ir.Struct) and decl.type is not None:
                     fields = NameAllocator(WGSL.reserved)
@@ -179,22 +178,13 @@ class Writer(StatementWriter):
     def _function_key(self, entry: ir.Entry) -> tuple[str, str]:
         return ir.function_key(self.modules, entry.function)
 
-    def _collect_entries(self) -> None:
-        for decl in self.own.decls:
-            if not isinstance(decl, ir.Entry):
-                continue
-            self.path, self.base, self.definition = self.own.path, decl.start, decl.name
-            key = self._function_key(decl)
-            if key in self.entries:
-                self.error(self.at_name(decl), f"函数「{decl.function}」已是入口项「{self.entries[key].name}」的函数："
-                                               "WGSL 的一个函数只能作一个入口")
-                continue
-            self.entries[key] = decl
+    def _note_entry_io(self) -> None:
+        for key, entry in self.entries.items():
             function = self.decls.get(key)
             if isinstance(function, ir.Function) and function.type is not None:
                 for p in function.type.params:
-                    self._note_io(p, decl.stage, "入")
-                self._note_io(function.type.result, decl.stage, "出")
+                    self._note_io(p, entry.stage, "入")
+                self._note_io(function.type.result, entry.stage, "出")
 
     def _note_io(self, t, stage: str, direction: str) -> None:
         struct = self._struct_key(t)
@@ -803,8 +793,6 @@ class Writer(StatementWriter):
 
     def _user_call(self, e: ir.Call) -> Code | None:
         key = (e.module, e.name)
-        if key in self.entries:
-            self.error((e.name_start, e.name_end), f"「{e.name}」是入口函数，WGSL 里不能再调用：把函数体提成另一个函数，两处都调用它")
         codes = self.operands(e.args)
         text = f"{self.globals.get(key, e.name)}({', '.join(c.text for c in codes if c is not None)})"
         return self._value_or_statement(e, text)

@@ -1,0 +1,40 @@
+"""The entry rules every target shares, checked once instead of in each writer.
+
+One function serves one entry item, and no function calls an entry function:
+WGSL and MSL cannot call an entry point, PTX launches a kernel by the one
+name every target gives an entry function (docs/后端.md), and the host looks
+an entry up by that name.
+"""
+
+from __future__ import annotations
+
+from .. import ir
+from ..diagnostics import ENTRY, Diagnostic
+
+
+def entry_problems(modules: list[ir.Module], entries: list[ir.Entry]) -> list[Diagnostic]:
+    """The file's entries that name a function an earlier one named, and every
+    call of an entry function in the functions the file translates."""
+    return _shared_functions(modules, entries) + _called_entry_functions(modules, entries)
+
+
+def _shared_functions(modules: list[ir.Module], entries: list[ir.Entry]) -> list[Diagnostic]:
+    first: dict[tuple[str, str], ir.Entry] = {}
+    problems = []
+    for entry in entries:
+        earlier = first.setdefault(ir.function_key(modules, entry.function), entry)
+        if earlier is not entry:
+            problems.append(Diagnostic(modules[-1].path, entry.start, entry.start + entry.name_end,
+                                       f"函数「{entry.function}」已是入口项「{earlier.name}」的函数：一个函数只能作一个入口",
+                                       entry.name, code=ENTRY))
+    return problems
+
+
+def _called_entry_functions(modules: list[ir.Module], entries: list[ir.Entry]) -> list[Diagnostic]:
+    keys = {ir.function_key(modules, e.function) for e in entries}
+    names = {name for _, name in keys}
+    return [Diagnostic(m.path, d.start + n.name_start, d.start + n.name_end,
+                       f"「{n.name}」是入口函数，不能再调用：把函数体提成另一个函数，两处都调用它", d.name, code=ENTRY)
+            for m in modules for d in m.decls
+            if isinstance(d, ir.Function) and d.body is not None and d.calls & names   # only callers are walked
+            for n in ir.walk(d.body) if isinstance(n, ir.Call) and n.kind == "function" and (n.module, n.name) in keys]
