@@ -11,9 +11,10 @@ import pytest
 
 from support.frontend import LANGUAGE_SUM, check_text
 from zhuose.compiler import ir
-from zhuose.compiler.backends import translate
+from zhuose.compiler.backends import TARGETS, translate
 from zhuose.compiler.lower.effects import Effects, Facts, builtin_facts
 from zhuose.compiler.lower.loops import Lowering, lowering
+from zhuose.compiler.lower.order import OperandOrder, saved_operands
 from zhuose.compiler.lower.types import CONCRETE, Scalar, concrete, scalar
 from zhuose.compiler.types import TCon, TFamily, TTuple, scalar as checker_scalar
 from zhuose.compiler.valid import registry
@@ -167,6 +168,84 @@ def test_eager_values_are_constant_like(tmp_path):
     left, right = both.args
     assert effects.eager(left) and not effects.eager(right)
     assert not effects.must_run(right)          # a read may be speculated, not computed eagerly
+
+
+# ---------------------------------------------------------------- evaluation order
+
+
+ORDER = BUFFER + """「计数」乃「存储缓冲」于（「数组」于（「原子」于「无三二」））也。
+「计数」者「绑定」于（「组值」【「组」者「零」也，「号」者「一」也，「访问」者「读写」也】）也。
+
+「试」乃化「无三二」为「无三二」者也。
+「试」者得「甲」而
+　（（「读数组」于「数据」于「甲」）加（「甲」乘「甲」））加（「原子加」于「计数」于「甲」于「甲」）
+也。
+"""
+
+
+@pytest.fixture
+def operands(tmp_path):
+    """A read, a pure value and an atomic of one function, with its effects."""
+    module, functions = checked(tmp_path, ORDER)
+    (read,) = calls(functions["试"].body, "builtin", "读数组")
+    (pure,) = calls(functions["试"].body, "builtin", "乘")
+    (atomic,) = calls(functions["试"].body, "builtin", "原子加")
+    return read, pure, atomic, Effects([module])
+
+
+def test_an_operand_read_before_a_later_atomic_is_saved_where_order_is_unspecified(operands):
+    read, pure, atomic, effects = operands
+    assert saved_operands([read, atomic], effects, [False, False], OperandOrder.UNSPECIFIED) == {0}
+    assert saved_operands([read, pure, atomic], effects, [False] * 3, OperandOrder.UNSPECIFIED) == {0}
+    # left to right, a read runs before the atomic written after it: nothing to save
+    assert saved_operands([read, atomic], effects, [False, False], OperandOrder.LEFT_TO_RIGHT) == set()
+
+
+def test_an_operand_that_touches_memory_is_saved_before_a_later_ones_statements(operands):
+    read, pure, atomic, effects = operands
+    for order in (OperandOrder.LEFT_TO_RIGHT, OperandOrder.UNSPECIFIED):
+        assert saved_operands([read, pure], effects, [False, True], order) == {0}
+        assert saved_operands([atomic, pure], effects, [False, True], order) == {0}
+        assert saved_operands([pure, read], effects, [True, False], order) == set()   # statements first: in order
+
+
+def test_a_pure_operand_is_never_saved(operands):
+    read, pure, atomic, effects = operands
+    for order in OperandOrder:
+        assert saved_operands([pure, atomic], effects, [False, True], order) == set()
+        unspecified = order is OperandOrder.UNSPECIFIED
+        assert saved_operands([pure, read, atomic], effects, [False] * 3, order) == ({1} if unspecified else set())
+
+
+def test_in_order_targets_save_nothing(operands):
+    read, pure, atomic, effects = operands
+    for needs in ([False, False, False], [False, True, True]):
+        assert saved_operands([read, atomic, read], effects, needs, OperandOrder.INSTRUCTIONS) == set()
+        assert saved_operands([atomic, read, pure], effects, needs, OperandOrder.INSTRUCTIONS, skipped=True) == set()
+
+
+def test_a_printed_form_that_skips_operands_saves_what_must_run(operands):
+    """MSL prints 选择 as ?:, which runs one branch; 选择 runs all three."""
+    read, pure, atomic, effects = operands
+    assert saved_operands([pure, atomic], effects, [False, False], OperandOrder.UNSPECIFIED) == set()
+    assert saved_operands([pure, atomic], effects, [False, False], OperandOrder.UNSPECIFIED, skipped=True) == {1}
+    assert saved_operands([pure, read], effects, [False, False], OperandOrder.UNSPECIFIED, skipped=True) == set()
+
+
+def test_each_target_records_how_it_orders_operands():
+    assert {t.name: t.order for t in TARGETS} == {
+        "wgsl": OperandOrder.LEFT_TO_RIGHT, "msl": OperandOrder.UNSPECIFIED, "ptx": OperandOrder.INSTRUCTIONS}
+
+
+@pytest.mark.parametrize("writer", [Path(__file__).resolve().parent.parent / "compiler" / "backends" / t / "writer.py"
+                                    for t in ("wgsl", "msl")], ids=lambda p: p.parent.name)
+def test_the_writers_decide_nothing_about_saving_operands(writer):
+    """Which operands are saved is lower/order.py's: the writers ask it with
+    their target's row and print the temporaries."""
+    text = writer.read_text(encoding="utf-8")
+    assert "saved_operands(" in text and ".order" in text
+    for needle in ("touches_memory", "is_stable", ".reads(", ".calls("):
+        assert needle not in text, needle
 
 
 # ---------------------------------------------------------------- local functions lowered

@@ -29,12 +29,18 @@ alike, and where they disagreed before this package:
   side of 且/或 unconditionally only when it is `Effects.eager` (value nodes
   and constant-like builtins).  WGSL's select stays limited to plain
   scalar/vector values that need no statements (a printing rule of WGSL).
-* Evaluation order.  Left to right, as WGSL defines it.  An operand whose
-  value a later operand's statements could change is saved first: WGSL saves
-  one that is not stable (`must_run`, `reads` or `calls`) when a later operand
-  needs statements; MSL (C++ leaves operand order unspecified) saves operands
-  that touch memory (`Effects.touches_memory`) when a later one has an effect
-  or needs statements; PTX's instructions are in order by construction.
+* Evaluation order (`order.py`).  Left to right, as the source (and WGSL)
+  defines it.  WGSL saved an operand that was not stable (`must_run`, `reads`
+  or `calls`) when a later operand needed statements; MSL saved operands that
+  touch memory when a later one had an effect or needed statements.  Now one
+  function, `saved_operands`, that both writers call: an operand that touches
+  memory (`Effects.touches_memory`) is saved when a later operand needs
+  statements (a pure call or a neighbour operation may run after them), and,
+  where the target leaves operand order unspecified, when two operands touch
+  memory and one writes.  How a target orders operands is a row of data,
+  `OperandOrder` in its record (backends/targets.py): WGSL left to right, MSL
+  unspecified (C++), PTX instructions (in order by construction: nothing
+  saved).  MSL's ?: for 选择 also saves what must run (`skipped`).
 * Value placement.  WGSL and MSL each had Return/Discard/LoopExit
   destinations and their own walk placing a body's value in them; they
   agreed on all but the text of a discarded value, whether a 若 may stay an
@@ -56,8 +62,7 @@ alike, and where they disagreed before this package:
   (true)` with the assignments ordered so that only a cycle needs a
   temporary, PTX labels with only variable registers staged; cells and
   resources passed to a loop are references, never loop variables, in WGSL;
-  MSL treats only cells so; PTX refuses both.  Which operands are saved into
-  temporaries (see evaluation order above).  Which struct a record type is:
+  MSL treats only cells so; PTX refuses both.  Which struct a record type is:
   WGSL looks up (module, name) then the shape, MSL the bare name then the
   shape.
 """

@@ -40,6 +40,7 @@ from ..text import DISCARD, INDENT, RETURN, Assign, Code, LoopExit, StatementWri
 from ...lower.effects import Effects
 from ...valid.uniformity import load_proof
 from ...lower.loops import lowering
+from ...lower.order import saved_operands
 from ...lower.types import Scalar, head, is_unit, scalar
 from . import fragments
 from .builtins import BUILTINS, CELL, Special, Template
@@ -1034,10 +1035,10 @@ class MslWriter(StatementWriter):
         return Code(template.text.format(*[a for a in args if a is not None], R=result, F=function), template.atomic)
 
     def operands(self, exprs: list[ir.Expr], eager: bool = False) -> list[Code | None]:
-        """Arguments in WGSL's left-to-right order: C++ leaves the order of
-        operands unspecified, so an argument that reads or writes memory is
-        spilled into a const when a later one writes, or when a later one
-        needs statements of its own (and, for `eager`, every effect)."""
+        """Arguments in the source's left-to-right order: one that the shared
+        evaluation order saves (lower/order.py; C++ leaves the order of
+        operands unspecified, and `eager`: the printed form runs only some)
+        is spilled into a const."""
         parts = []
         for a in exprs:
             with self.capture() as lines:
@@ -1047,14 +1048,11 @@ class MslWriter(StatementWriter):
                 else:
                     code = self.expr(a)
             parts.append((code, lines, a))
-        last = max((i for i, (_, lines, _) in enumerate(parts) if lines), default=-1)
-        touching = [self.effects.touches_memory(a) for a in exprs]
-        if any(self.effects.effect(a) for a in exprs) and sum(touching) >= 2:
-            last = len(exprs) - 1
+        saved = saved_operands(exprs, self.effects, [bool(lines) for _, lines, _ in parts], MSL.order, eager)
         out = []
-        for i, (code, lines, a) in enumerate(parts):
+        for i, (code, lines, _) in enumerate(parts):
             self.lines.extend(lines)
-            if code is not None and ((i < last and touching[i]) or (eager and self.effects.must_run(a))):
+            if code is not None and i in saved:
                 code = self._spill(code)
             out.append(code)
         return out

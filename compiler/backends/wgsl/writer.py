@@ -31,6 +31,7 @@ from ...valid.consteval import ConstEvaluator, KnownValues, is_abstract, scalar_
 from .layout import buffer_problem
 from ...lower.effects import Effects
 from ...lower.loops import lowering
+from ...lower.order import saved_operands
 from ...lower.types import Scalar, head, is_unit, scalar
 
 SCALARS = {Scalar.F32: "f32", Scalar.F16: "f16", Scalar.I32: "i32", Scalar.U32: "u32"}
@@ -543,11 +544,6 @@ class Writer(StatementWriter):
             self._memo[key] = test(e) or any(self._any(kind, c, test) for c in ir.children(e))
         return self._memo[key]
 
-    def is_stable(self, e: ir.Expr) -> bool:
-        """Its value cannot change if statements run before it (so it need not
-        be hoisted): no effects, no memory reads, no calls."""
-        return not (self.effects.must_run(e) or self.effects.reads(e) or self.effects.calls(e))
-
     def needs_statements(self, e: ir.Expr) -> bool:
         """Whether writing e takes statements, not just an expression."""
         return self._any("statements", e, self._statement_here)
@@ -727,12 +723,13 @@ class Writer(StatementWriter):
         return Code(name)
 
     def operands(self, args: list[ir.Expr]) -> list[Code | None]:
-        """Arguments in order: one that later statements could change or
-        reorder is first bound to a let."""
+        """Arguments in order: one that the shared evaluation order saves
+        (lower/order.py) is first bound to a let."""
+        saved = saved_operands(args, self.effects, [self.needs_statements(a) for a in args], WGSL.order)
         out = []
         for i, a in enumerate(args):
             code = self.expr(a)
-            if code is not None and not self.is_stable(a) and any(self.needs_statements(b) for b in args[i + 1:]):
+            if code is not None and i in saved:
                 name = self.scope.claim("值")
                 self.line(f"let {name} = {code.text};")
                 code = Code(name)
