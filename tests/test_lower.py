@@ -5,6 +5,7 @@ analysis the three writers read, and the lowering of local functions
 from __future__ import annotations
 
 import inspect
+import re
 from pathlib import Path
 
 import pytest
@@ -344,18 +345,20 @@ def test_lowered_once_per_module_for_every_writer(tmp_path):
     assert texts["ptx"].count("_loop:") == 1
 
 
-WRITERS = [Path(__file__).resolve().parent.parent / "compiler" / "backends" / t / "writer.py"
-           for t in ("wgsl", "msl", "ptx")]
+COMPILER = Path(__file__).resolve().parent.parent / "compiler"
+WRITERS = [COMPILER / "backends" / t / "writer.py" for t in ("wgsl", "msl", "ptx")] + [COMPILER / "interp" / "machine.py"]
 
 
 @pytest.mark.parametrize("writer", WRITERS, ids=lambda p: p.parent.name)
 def test_the_writers_decide_nothing_about_local_functions(writer):
     """Whether a call is inlined, starts a loop or continues one is the
-    lowering's (compiler/lower/loops.py): no writer looks at a local call,
+    lowering's (compiler/lower/loops.py): no writer, and not the reference
+    interpreter that executes the same lowered bodies, looks at a local call,
     at whether a local function is recursive, or at the 令 defining one."""
     text = writer.read_text(encoding="utf-8")
-    for needle in ('"local"', ".recursive", ".local", "LocalFun", "LetFun", "local_call"):
+    for needle in ('"local"', ".recursive", "LocalFun", "LetFun", "local_call"):
         assert needle not in text, needle
+    assert not re.search(r"(?<!self)(?<!\bm)\.local\b", text), "a call's .local"   # self.local, m.local: the local index
 
 
 def test_projections_tuples_and_records_are_printed_once_for_wgsl_and_msl():

@@ -3,15 +3,18 @@
 Every value is a NumPy array with one element per invocation of the dispatch
 (or a NumPy scalar when it is the same for all), and every expression is
 evaluated under an active mask: 「若」 is if-converted (each branch runs under
-its part of the mask, the results are merged), a local tail-recursive function
-runs while any lane still loops, side effects touch only active lanes.  This
+its part of the mask, the results are merged), a loop (a local tail-recursive
+function, lowered) runs while any lane still loops, side effects touch only
+active lanes.  This
 is seed 004's "warp = SIMD" view widened to the whole dispatch: since all
 invocations advance together, a barrier is one point for the whole group, and
 subgroup operations reshape the vector into (subgroup, lane) rows.
 
-The per-node evaluation (`_Literal`, `_Call`, … and the builtin handlers) is
-the only part that reads the checked IR (compiler/ir.py); a lowered IR can
-replace it without touching memory, the race check or the scheduling.
+The per-node evaluation (`_Literal`, `_Call`, … and the builtin handlers)
+reads the bodies as the writers print them: lowered once by
+compiler/lower/loops.py, so local functions arrive as `Inline`, `Loop`, `Next`
+and `Block` and the interpreter executes what WGSL, MSL and PTX are written
+from.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import numpy as np
 from .. import ir
 from ..backends.wgsl.layout import SCALAR_DTYPES
 from ..ir import function_key
+from ..lower.loops import Lowering
 from ..builtin.io import BUILTIN_IO
 from ..diagnostics import RUNTIME_FAULT, Diagnostic
 from ..types import TCon, TRecord, deep_resolve, resolve
@@ -147,6 +151,7 @@ class Machine:
         self._keys: dict[str, np.ndarray] = {}
         self.env: dict[int, object] = {}
         self.loops: dict[int, _Loop] = {}
+        self.lowered = Lowering()        # the bodies as the writers print them
         self.consts: dict[tuple[str, str], object] = {}
         self.where: tuple[str, ir.Decl] = (modules[-1].path, entry)
         self.sites: list[tuple[str, int, int, str]] = []
@@ -200,7 +205,7 @@ class Machine:
             for p in decl.params:
                 self.env[id(p)] = self._entry_input(p.type)
             self.where = (module.path, decl)
-            self.eval(decl.body, everyone)
+            self.eval(self.lowered.body(decl.body), everyone)
 
     def _entry_input(self, t):
         r = resolve(t)
@@ -272,7 +277,7 @@ class Machine:
             if not isinstance(decl, ir.Const):
                 raise Unsupported(f"参照解释器不能运行用到「{e.name}」的程序")
             saved, self.where = self.where, (module.path, decl)
-            self.consts[key] = self.eval(decl.value, np.ones(self.n, bool))
+            self.consts[key] = self.eval(self.lowered.body(decl.value), np.ones(self.n, bool))
             self.where = saved
         return self.consts[key]
 
@@ -315,7 +320,7 @@ class Machine:
         self.env[id(e.var)] = self.eval(e.value, mask)
         return self.eval(e.body, mask)
 
-    def _LetFun(self, e, mask):
+    def _Block(self, e, mask):
         return self.eval(e.body, mask)
 
     def _Seq(self, e, mask):
@@ -327,8 +332,6 @@ class Machine:
     def _Call(self, e, mask):
         if e.kind == "function":
             return self._call_function(e, mask)
-        if e.kind == "local":
-            return self._call_local(e, mask)
         handler = BUILTINS.get(e.name)
         if handler is not None:
             return handler(self, e, mask)
@@ -348,40 +351,40 @@ class Machine:
             self.env[id(p)] = a
         saved, self.where = self.where, (module.path, decl)
         try:
-            return self.eval(decl.body, mask)
+            return self.eval(self.lowered.body(decl.body), mask)
         finally:
             self.where = saved
 
-    def _call_local(self, e, mask):
-        fun = e.local
-        args = [self.eval(a, mask) for a in e.args]
-        loop = self.loops.get(id(fun))
-        if loop is not None:                       # a tail call: the next round of the loop
-            loop.args = [merge_under(mask, new, old) for new, old in zip(args, loop.args)]
-            loop.again |= mask
-            return PENDING
-        if not fun.recursive:
-            for p, a in zip(fun.params, args):
-                self.env[id(p)] = a
-            return self.eval(fun.body, mask)
-        return self._loop(fun, args, mask)
+    def _Inline(self, e: ir.Inline, mask):
+        for p, a in zip(e.fun.params, [self.eval(a, mask) for a in e.args]):
+            self.env[id(p)] = a
+        return self.eval(e.body, mask)
 
-    def _loop(self, fun: ir.LocalFun, args: list, mask):
+    def _Next(self, e: ir.Next, mask):
+        """The loop's next round for the lanes of `mask`: their new loop variables are kept."""
+        args = [self.eval(a, mask) for a in e.args]
+        loop = self.loops[id(e.fun)]
+        loop.args = [merge_under(mask, new, old) for new, old in zip(args, loop.args)]
+        loop.again |= mask
+        return PENDING
+
+    def _Loop(self, e: ir.Loop, mask):
         """Rounds while any lane still loops; each lane's result is its last round's value."""
+        fun, args = e.fun, [self.eval(a, mask) for a in e.args]
         active, result = mask, PENDING
         for _ in range(MAX_ROUNDS):
             for p, a in zip(fun.params, args):
                 self.env[id(p)] = a
             loop = self.loops[id(fun)] = _Loop(list(args), self.n)
             try:
-                value = self.eval(fun.body, active)
+                value = self.eval(e.body, active)
             finally:
                 del self.loops[id(fun)]
             result = merge_under(active & ~loop.again, value, result)
             active, args = loop.again, loop.args
             if not active.any():
                 return None if _is_unit(fun.result) else result
-        raise self.fault(fun.body, f"局部循环「{fun.name}」转了 {MAX_ROUNDS} 轮还没有结束")
+        raise self.fault(e.body, f"局部循环「{fun.name}」转了 {MAX_ROUNDS} 轮还没有结束")
 
     # ------------------------------------------------------------ checks
 

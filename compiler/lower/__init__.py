@@ -55,7 +55,8 @@ alike, and where they disagreed before this package:
   it had open, MSL by the destination, PTX by closures in its environment).
   Now one pass, `Lowering`, rewrites each body once per validated module:
   `ir.Inline`, `ir.Loop` and `ir.Next` replace the local calls and an
-  `ir.Block` the 令 of a local function; the writers print those nodes.
+  `ir.Block` the 令 of a local function; the writers print those nodes and
+  the reference interpreter (compiler/interp/) executes them.
 * Still in each writer (printing decisions that would change golden text if
   unified): how a loop is written — WGSL `loop {}` with every changed
   variable staged through a `let` when more than one changes, MSL `while
