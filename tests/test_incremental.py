@@ -359,6 +359,7 @@ def test_incremental_parses_after_random_edits_equal_fresh_ones():
         assert [(i.start, i.text, i.doc, i.name) for i in parsed.items] == \
                [(i.start, i.text, i.doc, i.name) for i in fresh.items]
         assert [(c.start, c.end, c.text) for c in parsed.comments] == [(c.start, c.end, c.text) for c in fresh.comments]
+        assert (parsed.ends, parsed.sizes, parsed.closed) == (fresh.ends, fresh.sizes, fresh.closed)
         text = new
 
 

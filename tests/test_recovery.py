@@ -342,8 +342,8 @@ def test_typing_a_broken_file_character_by_character_parses_like_from_scratch(in
 
     def key(pf):
         return ([(it.start, it.text, it.name, it.kind, [(e.start, e.end, e.message) for e in it.errors],
-                  it.node is not None) for g in pf.groups for it in g.items],
-                [(c.start, c.end) for c in pf.comments])
+                  it.node is not None) for it in pf.items],
+                [(c.start, c.end) for c in pf.comments], pf.ends, pf.sizes, pf.closed)
 
     steps = [text[:i] for i in range(len(text) + 1)]
     steps += [text[:j] + text[j + 1:] for j in range(len(text) - 1, -1, -7)]  # deletions from the end backwards

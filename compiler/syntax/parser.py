@@ -70,26 +70,32 @@ class ParsedItem:
 
 
 @dataclass(slots=True, eq=False)
-class Group:
-    """The tokens up to one 。: usually one item, several when a missing 。
-    was recovered from."""
-
-    start: int
-    end: int
-    items: list[ParsedItem]
-    closed: bool = True  # ends with its 。 (only the last group of a file may not)
-
-
-@dataclass(slots=True, eq=False)
 class ParsedFile:
-    groups: list[Group]
+    """A file's items and comments, in order.  The groups (the tokens up to
+    one 。: usually one item, several when a missing 。 was recovered from)
+    are kept for the next incremental parse as two lists of numbers, so that
+    moving the groups after an edit copies integers, not objects."""
+
+    items: list[ParsedItem]
     comments: list[Comment] = field(default_factory=list)
-    items: list[ParsedItem] = field(init=False)
+    ends: list[int] = field(default_factory=list)    # each group's end offset
+    sizes: list[int] = field(default_factory=list)   # each group's number of items
+    closed: bool = True     # the last group ends with its 。 (only the last may not)
     imports: list[ParsedItem] = field(init=False)   # the import items (every check of the file asks)
 
     def __post_init__(self) -> None:
-        self.items = [item for g in self.groups for item in g.items]
         self.imports = [item for item in self.items if isinstance(item.node, ast.Import)]
+
+
+@dataclass(slots=True, eq=False)
+class _Run:
+    """Consecutive groups of a file being parsed: what ParsedFile holds, without its import list."""
+
+    items: list[ParsedItem] = field(default_factory=list)
+    comments: list[Comment] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)
+    closed: bool = True
 
 
 # ---------------------------------------------------------------- numbers
@@ -660,18 +666,18 @@ def parse_file(text: str, cache: ItemCache | None = None,
     tokens at the first 。 past the edit that ended an old group."""
     cache = cache or _DEFAULT_CACHE
     if old is None or old_text is None:
-        return _parse_from(text, cache, [], [], 0)
+        return _parse_from(text, cache, _Run(), 0)
     prefix = _common_prefix(old_text, text)
     suffix = _common_suffix(old_text, text, min(len(old_text), len(text)) - prefix)
     delta = len(text) - len(old_text)
-    # an unclosed last group may continue into the edit: it is lexed again
-    kept = old.groups[:bisect_right(old.groups, prefix, key=_end)]     # (groups and comments are in order)
-    if kept and not kept[-1].closed:
-        kept.pop()
-    lex_start = kept[-1].end if kept else 0
-    comments = old.comments[:bisect_right(old.comments, lex_start, key=_end)]
-    resume = _Resume(old, len(text) - suffix, delta)
-    return _parse_from(text, cache, kept, comments, lex_start, resume)
+    kept = bisect_right(old.ends, prefix)      # the groups that end before the edit (in order)
+    if kept and kept == len(old.ends) and not old.closed:
+        kept -= 1           # an unclosed last group may continue into the edit: it is lexed again
+    lex_start = old.ends[kept - 1] if kept else 0
+    head = _Run(old.items[:sum(old.sizes[:kept])],
+                old.comments[:bisect_right(old.comments, lex_start, key=_end)],
+                old.ends[:kept], old.sizes[:kept])
+    return _parse_from(text, cache, head, lex_start, _Resume(old, len(text) - suffix, delta))
 
 
 class _Resume:
@@ -685,17 +691,23 @@ class _Resume:
     def index_after(self, period: Token) -> int | None:
         if period.start < self.suffix_start:
             return None
-        groups, end = self.old.groups, period.end - self.delta
-        i = bisect_left(groups, end, key=_end)
-        return i + 1 if i < len(groups) and groups[i].end == end else None
+        ends, end = self.old.ends, period.end - self.delta
+        i = bisect_left(ends, end)
+        return i + 1 if i < len(ends) and ends[i] == end else None
 
-    def shifted(self, index: int) -> tuple[list[Group], list[Comment]]:
-        d = self.delta
-        groups = [Group(g.start + d, g.end + d, [it.with_start(it.start + d, it.doc) for it in g.items], g.closed)
-                  for g in self.old.groups[index:]]
-        boundary = self.old.groups[index - 1].end
-        after = self.old.comments[bisect_left(self.old.comments, boundary, key=_start):]
-        return groups, [Comment(c.text, c.start + d, c.end + d) for c in after]
+    def shifted(self, index: int) -> _Run:
+        """The old groups from `index` on, `delta` characters later (twins:
+        the old parse keeps its own items)."""
+        old, d = self.old, self.delta
+        sizes = old.sizes[index:]
+        items = old.items[len(old.items) - sum(sizes):]
+        after = old.comments[bisect_left(old.comments, old.ends[index - 1], key=_start):]
+        return _Run([_moved(it, d) for it in items], [Comment(c.text, c.start + d, c.end + d) for c in after],
+                    [e + d for e in old.ends[index:]], sizes, old.closed)
+
+
+def _moved(it: ParsedItem, d: int) -> ParsedItem:
+    return ParsedItem(it.text, it.node, it.errors, it.name, it.kind, it.name_end, it.doc, it.start + d)
 
 
 def _end(span) -> int:
@@ -706,11 +718,14 @@ def _start(span) -> int:
     return span.start
 
 
-def _parse_from(text: str, cache: ItemCache, groups: list[Group], comments: list[Comment],
-                start: int, resume: _Resume | None = None) -> ParsedFile:
-    fresh_from = len(groups)
-    tail_groups: list[Group] = []
-    tail_comments: list[Comment] = []
+def _parse_from(text: str, cache: ItemCache, head: _Run, start: int,
+                resume: _Resume | None = None) -> ParsedFile:
+    """`head` (the groups before `start`) and the groups lexed from `start`,
+    until one ends where an old group ended past the edit: from there the old
+    groups are taken over, moved."""
+    items, comments, ends, sizes = head.items, head.comments, head.ends, head.sizes
+    fresh_from = len(items)
+    tail = _Run()
     current: list[Token] = []
     for x in iter_lex(text, start):
         if isinstance(x, Comment):
@@ -719,24 +734,33 @@ def _parse_from(text: str, cache: ItemCache, groups: list[Group], comments: list
         current.append(x)
         if x.type != "PERIOD":
             continue
-        groups.append(Group(current[0].start, x.end, _parse_group(text, current, cache)))
+        _add_group(items, ends, sizes, _parse_group(text, current, cache), x.end)
         current = []
         index = resume.index_after(x) if resume else None
         if index is not None:
-            tail_groups, tail_comments = resume.shifted(index)
+            tail = resume.shifted(index)
             break
     if current:
-        groups.append(Group(current[0].start, current[-1].end, _parse_group(text, current, cache), closed=False))
-    _attach_docs(groups[fresh_from:], comments, text)
-    return ParsedFile(groups + tail_groups, comments + tail_comments)
+        _add_group(items, ends, sizes, _parse_group(text, current, cache), current[-1].end)
+    _attach_docs(items, fresh_from, comments, text)
+    closed = tail.closed if tail.ends else not current
+    return ParsedFile(items + tail.items, comments + tail.comments, ends + tail.ends, sizes + tail.sizes, closed)
 
 
-def _attach_docs(groups: list[Group], comments: list[Comment], text: str) -> None:
-    ci = 0
-    for g in groups:
-        for i, item in enumerate(g.items):
-            doc, ci = _doc_before(comments, ci, item.start, text)
-            g.items[i] = item.with_start(item.start, doc)
+def _add_group(items: list[ParsedItem], ends: list[int], sizes: list[int], group: list[ParsedItem], end: int) -> None:
+    items += group
+    ends.append(end)
+    sizes.append(len(group))
+
+
+def _attach_docs(items: list[ParsedItem], fresh_from: int, comments: list[Comment], text: str) -> None:
+    """The doc comments of the items lexed again (from `fresh_from`)."""
+    if fresh_from == len(items):
+        return
+    ci = bisect_right(comments, items[fresh_from].start, key=_end)
+    for i in range(fresh_from, len(items)):
+        doc, ci = _doc_before(comments, ci, items[i].start, text)
+        items[i] = items[i].with_start(items[i].start, doc)
 
 
 def _common_prefix(a: str, b: str) -> int:

@@ -70,8 +70,11 @@ def workgroup_variables(modules: list[ir.Module], entry: ir.Entry,
     """(module path, name) of every workgroup variable the entry uses, in declaration order."""
     used = {(n.module, n.name) for _, decl in reachable(modules, entry, decls) for n in ir.walk(decl.body)
             if isinstance(n, ir.GlobalRef)}
-    return [(m.path, d.name) for m in modules for d in m.decls
-            if isinstance(d, ir.Resource) and d.kind == "workgroup" and (m.path, d.name) in used]
+    decls = declarations(modules) if decls is None else decls
+    order = {m.path: i for i, m in enumerate(modules)}
+    found = [(order[key[0]], d.start, key) for key in used if key[0] in order
+             and isinstance(d := decls.get(key), ir.Resource) and d.kind == "workgroup"]
+    return [key for *_, key in sorted(found)]     # in declaration order, without a pass over every declaration
 
 
 def stage_problems(modules: list[ir.Module], entry: ir.Entry, decls: dict | None = None) -> list[Diagnostic]:

@@ -264,7 +264,7 @@ class Analysis:
         self.problems: dict[tuple[str, str], list[Problem]] = {}
         self.used: dict[tuple[str, str], Walked] = {}     # the walks read, each function's once
         self._setting: tuple | None = None
-        self.entries = {(m.path, d.function): d for m in modules for d in m.decls if isinstance(d, ir.Entry)}
+        self.functions, self.entries, self._resources = _sorted_decls(modules)
 
     def summary(self, key: tuple[str, str]) -> Summary:
         found = self.summaries.get(key)
@@ -281,8 +281,7 @@ class Analysis:
         """What every walk reads besides bodies and summaries: the entries' stages and the resources."""
         if self._setting is None:
             self._setting = (tuple((key, e.stage) for key, e in self.entries.items()),
-                             tuple((key, resource_facts(d)) for key, d in self.decls.items()
-                                   if isinstance(d, ir.Resource)))
+                             tuple((key, resource_facts(self.decls.get(key))) for key in self._resources))
         return self._setting
 
     def reuse_round(self, root: str, functions: list) -> None:
@@ -294,18 +293,23 @@ class Analysis:
         if last is None or last[0] != self.setting():
             return
         previous = last[1]
+        if len(previous) != len(functions):
+            return
         changed = [key for key, decl in functions if (w := previous.get(key)) is None or w.body is not decl.body]
         for key in changed:
             before = previous.get(key)
             if before is None or self.summary(key) != before.summary:
                 return          # callers may read it differently: the ordinary path decides
-        for key, _ in functions:
-            if key not in self.summaries:
-                walked = self.used[key] = previous[key]
-                self.summaries[key], self.problems[key] = walked.summary, walked.problems
+        walks = self.used
+        self.used = dict(previous)      # the same keys as `functions` (same count, each found)
+        self.used.update(walks)
+        self.summaries = {key: walked.summary for key, walked in self.used.items()}
+        self.problems = {key: walked.problems for key, walked in self.used.items() if walked.problems}
 
     def end_round(self, root: str, functions: list) -> None:
-        self.cache.rounds[root] = (self.setting(), {key: self.used[key] for key, _ in functions})
+        used = self.used
+        self.cache.rounds[root] = (self.setting(), used if len(used) == len(functions) else
+                                   {key: used[key] for key, _ in functions})
 
     def _walk(self, key: tuple[str, str], decl: ir.Function) -> Walked:
         entry = self.entries.get(key)
@@ -672,20 +676,38 @@ def uniformity_problems(modules: list[ir.Module], sources: dict[str, str], cache
     requirements rely on, at the functions' current offsets (`decls`: the
     modules' declarations by (path, name), when the caller has them)."""
     analysis = Analysis(modules, sources, cache, decls)
-    functions = [((m.path, d.name), d) for m in modules for d in m.decls
-                 if isinstance(d, ir.Function) and d.body is not None]
+    functions = analysis.functions
     root = modules[-1].path
     if cache is not None:
         analysis.reuse_round(root, functions)
     out = []
+    summaries, problems = analysis.summaries, analysis.problems
     for key, decl in functions:
-        analysis.summary(key)
-        problems = analysis.problems[key]
-        if problems:
-            out += (analysis.placed(key[0], decl, p) for p in problems)
+        if key not in summaries:
+            analysis.summary(key)
+        found = problems.get(key)
+        if found:
+            out += (analysis.placed(key[0], decl, p) for p in found)
     if cache is not None:
         analysis.end_round(root, functions)
     return out, analysis.proven()
+
+
+def _sorted_decls(modules: list[ir.Module]) -> tuple[list, dict, list]:
+    """In one pass over the modules' declarations: the functions with bodies
+    ((path, name), decl), the entries by (path, function) and the resources' keys."""
+    functions, entries, resources = [], {}, []
+    for m in modules:
+        path = m.path
+        for d in m.decls:
+            if isinstance(d, ir.Function):
+                if d.body is not None:
+                    functions.append(((path, d.name), d))
+            elif isinstance(d, ir.Entry):
+                entries[(path, d.function)] = d
+            elif isinstance(d, ir.Resource):
+                resources.append((path, d.name))
+    return functions, entries, resources
 
 
 def local_uniformity(modules: list[ir.Module], sources: dict[str, str], path: str, decl: ir.Function) -> dict:
