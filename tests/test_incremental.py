@@ -321,6 +321,28 @@ def test_body_edits_reuse_the_module_check_and_equal_a_fresh_one(tmp_path):
     assert ws.counters["body_rechecks"] >= 5, ws.counters     # the reuse ran (9 times with this seed)
 
 
+def test_unread_interfaces_of_body_edits_compose_their_moves(tmp_path):
+    """A body edit's interface places its moved entries when first read; edits
+    in between that nobody reads chain their moves: read after many, every
+    entry is where a fresh check puts it."""
+    import random
+    rng = random.Random(1717)
+    path = tmp_path / "模。着色器。豫"
+    values = {"top": "", "const": 3, "doc": "", **{i: BODIES[0].format(n=i) for i in range(6)}}
+    write(tmp_path, {"模。着色器。豫": varied_program(values)})
+    ws = Workspace(tmp_path)
+    ws.check(path)
+    for rounds in range(4):
+        for step in range(8):
+            values[rng.randrange(6)] = rng.choice([BODIES[0], BODIES[1], BODIES[3]]).format(n=rng.choice([1, 22, 4444444]))
+            ws.set_document(path, varied_program(values))
+            assert ws.diagnostics(path) == []
+        fresh = Workspace(tmp_path)
+        fresh.set_document(path, varied_program(values))
+        assert checked_shape(ws, path) == checked_shape(fresh, path), rounds
+    assert ws.counters["body_rechecks"] >= 20, ws.counters
+
+
 def test_a_body_edit_that_adds_a_call_cycle_is_checked_in_full(tmp_path):
     path = tmp_path / "模。着色器。豫"
     values = {"top": "", "const": 3, "doc": "", **{i: BODIES[0].format(n=i) for i in range(6)}}

@@ -120,10 +120,39 @@ def _start(span) -> int:
 
 def _exports_at(old: Exports, moved: dict[int, int]) -> Exports:
     """The interface with the entries of moved items at their new offsets."""
-    exports = Exports(old.path, old.name, fingerprint=old.fingerprint, failed=old.failed)
-    exports.types = {name: _entry_at(e, moved, old.path) for name, e in old.types.items()}
-    exports.values = {name: _entry_at(e, moved, old.path) for name, e in old.values.items()}
-    return exports
+    return _MovedExports(old, moved) if moved else old
+
+
+class _MovedExports(Exports):
+    """An interface whose entries are the previous interface's, those of moved
+    items placed by twins when `types` or `values` is first read: a body
+    edit's diagnostics read neither (importers see the same fingerprint), hover
+    and go-to-definition do.  Unread ones chain by composing the moves, so
+    each keeps one base and one map however many edits pass unread."""
+
+    def __init__(self, old: Exports, moved: dict[int, int]) -> None:
+        self.path, self.name, self.fingerprint, self.failed = old.path, old.name, old.fingerprint, old.failed
+        pending = old.__dict__.get("_pending")
+        self._pending = (pending[0], _composed(pending[1], moved)) if pending else (old, moved)
+
+    def __getattr__(self, attr: str):
+        pending = self.__dict__.get("_pending")
+        if attr not in ("types", "values") or not pending:
+            raise AttributeError(attr)
+        base, moved = pending
+        self.types = {name: _entry_at(e, moved, base.path) for name, e in base.types.items()}
+        self.values = {name: _entry_at(e, moved, base.path) for name, e in base.values.items()}
+        self._pending = None
+        return self.__dict__[attr]
+
+
+def _composed(first: dict[int, int], then: dict[int, int]) -> dict[int, int]:
+    """Old start → newest start, through two edits' moves (starts are unique
+    in each version, so a start that no first move lands on was not moved by it)."""
+    out = {a: then.get(b, b) for a, b in first.items()}
+    landed = set(first.values())
+    out.update((a, b) for a, b in then.items() if a not in landed)
+    return out
 
 
 def _entry_at(entry, moved: dict[int, int], path: str):
