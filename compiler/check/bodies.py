@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass
+from operator import itemgetter
 
 from .. import ir
 from ..syntax import ast
@@ -90,7 +91,7 @@ def _body_check(previous: Reusable, index: int, new: ParsedItem) -> ItemResult |
 def _placed(previous: Reusable, inp: ModuleInput, moved: dict[int, int], changed: dict[int, ItemResult]) -> CheckedModule:
     """The previous module with the changed items' IR and every item at its new offset."""
     old = previous.checked
-    results = [result for _, result in old.items]
+    results = list(map(itemgetter(1), old.items))
     old_items = previous.inp.parsed.items
     first = min([old_items[i].start for i in changed] + ([min(moved)] if moved else []), default=None)
     module = ir.Module(inp.path, inp.name, inp.package, inp.is_interface, imports=list(inp.import_paths))
