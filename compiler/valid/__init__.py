@@ -26,7 +26,7 @@ from ..diagnostics import Diagnostic
 from ..types import Printer
 from .consteval import KnownValues
 from .entries import entry_problems
-from .stages import declarations, reachable, stage_problems, workgroup_variables
+from .stages import Declarations, function_key, reachable, sorted_declarations, stage_problems, workgroup_variables
 from .uniformity import UniformityCache, uniformity_problems
 
 Key = tuple[str, str]   # (module path, top-level name)
@@ -50,14 +50,16 @@ class ModuleInfo:
     lowered: object = None            # the bodies the writers print: compiler/lower/loops.py's `lowering(info)`
     diagnostics: list[Diagnostic] = field(default_factory=list)
     uniformity_cache: UniformityCache | None = None   # walks kept from earlier validations (the editor's)
+    declared: Declarations | None = None   # the declarations sorted once for the steps (stages.py)
 
 
 def call_graph(info: ModuleInfo) -> None:
     """Declarations by key, the file's entries, and what each entry reaches."""
-    info.decls = declarations(info.modules)
-    info.entries = [d for d in info.module.decls if isinstance(d, ir.Entry)]
+    info.declared = sorted_declarations(info.modules)
+    info.decls = info.declared.by_key
+    info.entries = info.declared.own_entries
     for entry in info.entries:    # the first entry naming a function (entries.py refuses a second)
-        info.entry_functions.setdefault(ir.function_key(info.modules, entry.function), entry)
+        info.entry_functions.setdefault(function_key(info.modules, entry.function, info.decls), entry)
     for entry in info.entries:
         info.reachable[entry.name] = [key for key, _ in reachable(info.modules, entry, info.decls)]
         info.workgroup[entry.name] = workgroup_variables(info.modules, entry, info.decls)
@@ -66,7 +68,7 @@ def call_graph(info: ModuleInfo) -> None:
 def entry_rules(info: ModuleInfo) -> None:
     """One function per entry, no call of an entry function (entries.py): every
     target refused these in its own writer before."""
-    info.diagnostics += entry_problems(info.modules, info.entries)
+    info.diagnostics += entry_problems(info.modules, info.declared)
 
 
 def stage_rules(info: ModuleInfo) -> None:
@@ -86,7 +88,7 @@ def uniform_control_flow(info: ModuleInfo) -> None:
     its imports' (each module after the modules it imports).  The proofs its
     requirements rely on tell the WGSL writer which entry structs to pass field
     by field and which workgroup reads to make with workgroupUniformLoad."""
-    problems, proofs = uniformity_problems(info.modules, info.sources, info.uniformity_cache, info.decls)
+    problems, proofs = uniformity_problems(info.modules, info.sources, info.uniformity_cache, info.declared)
     info.diagnostics += problems
     info.uniform_proofs |= proofs
 

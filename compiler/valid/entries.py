@@ -10,19 +10,20 @@ from __future__ import annotations
 
 from .. import ir
 from ..diagnostics import ENTRY, Diagnostic
+from .stages import Declarations, function_key
 
 
-def entry_problems(modules: list[ir.Module], entries: list[ir.Entry]) -> list[Diagnostic]:
+def entry_problems(modules: list[ir.Module], declared: Declarations) -> list[Diagnostic]:
     """The file's entries that name a function an earlier one named, and every
     call of an entry function in the functions the file translates."""
-    return _shared_functions(modules, entries) + _called_entry_functions(modules, entries)
+    return _shared_functions(modules, declared) + _called_entry_functions(modules, declared)
 
 
-def _shared_functions(modules: list[ir.Module], entries: list[ir.Entry]) -> list[Diagnostic]:
+def _shared_functions(modules: list[ir.Module], declared: Declarations) -> list[Diagnostic]:
     first: dict[tuple[str, str], ir.Entry] = {}
     problems = []
-    for entry in entries:
-        earlier = first.setdefault(ir.function_key(modules, entry.function), entry)
+    for entry in declared.own_entries:
+        earlier = first.setdefault(function_key(modules, entry.function, declared.by_key), entry)
         if earlier is not entry:
             problems.append(Diagnostic(modules[-1].path, entry.start, entry.start + entry.name_end,
                                        f"函数「{entry.function}」已是入口项「{earlier.name}」的函数：一个函数只能作一个入口",
@@ -30,11 +31,11 @@ def _shared_functions(modules: list[ir.Module], entries: list[ir.Entry]) -> list
     return problems
 
 
-def _called_entry_functions(modules: list[ir.Module], entries: list[ir.Entry]) -> list[Diagnostic]:
-    keys = {ir.function_key(modules, e.function) for e in entries}
+def _called_entry_functions(modules: list[ir.Module], declared: Declarations) -> list[Diagnostic]:
+    keys = {function_key(modules, e.function, declared.by_key) for e in declared.own_entries}
     names = {name for _, name in keys}
-    return [Diagnostic(m.path, d.start + n.name_start, d.start + n.name_end,
+    return [Diagnostic(path, d.start + n.name_start, d.start + n.name_end,
                        f"「{n.name}」是入口函数，不能再调用：把函数体提成另一个函数，两处都调用它", d.name, code=ENTRY)
-            for m in modules for d in m.decls
-            if isinstance(d, ir.Function) and d.body is not None and d.calls & names   # only callers are walked
+            for (path, _), d in declared.functions
+            if not names.isdisjoint(d.calls)   # only callers are walked
             for n in ir.walk(d.body) if isinstance(n, ir.Call) and n.kind == "function" and (n.module, n.name) in keys]

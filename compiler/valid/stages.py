@@ -13,6 +13,8 @@ the builtin registry's answer (registry.py); this module only walks.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from .. import ir
 from ..diagnostics import STAGE, Diagnostic
 from . import registry
@@ -35,10 +37,10 @@ def reachable(modules: list[ir.Module], entry: ir.Entry, decls: dict | None = No
     """(module path, function) of every function the entry runs, its own first."""
     if decls is None:
         return functions_from(modules, ir.function_key(modules, entry.function))
-    return functions_from(modules, _function_key(modules, entry.function, decls), decls)
+    return functions_from(modules, function_key(modules, entry.function, decls), decls)
 
 
-def _function_key(modules: list[ir.Module], name: str, decls: dict) -> tuple[str, str]:
+def function_key(modules: list[ir.Module], name: str, decls: dict) -> tuple[str, str]:
     """`ir.function_key` by lookups in `declarations(modules)` (no pass over each module)."""
     return next(((m.path, name) for m in reversed(modules) if isinstance(decls.get((m.path, name)), ir.Function)),
                 (modules[-1].path, name))
@@ -47,6 +49,40 @@ def _function_key(modules: list[ir.Module], name: str, decls: dict) -> tuple[str
 def declarations(modules: list[ir.Module]) -> dict:
     """(module path, name) → declaration, over the modules."""
     return {(m.path, d.name): d for m in modules for d in m.decls}
+
+
+@dataclass(slots=True, eq=False)
+class Declarations:
+    """The modules' declarations sorted in one pass: each validation step used
+    to walk them all again, which at 16,000 lines is a body edit's millisecond."""
+
+    by_key: dict = field(default_factory=dict)       # (module path, name) → declaration
+    functions: list = field(default_factory=list)    # ((path, name), function) of the functions with bodies
+    entries: dict = field(default_factory=dict)      # (path, function name) → entry (the last one naming it)
+    resources: list = field(default_factory=list)    # (path, name) of the resources
+    own_entries: list = field(default_factory=list)  # the last module's entries, in source order
+
+
+def sorted_declarations(modules: list[ir.Module]) -> Declarations:
+    """`Declarations` of the modules (the last is the file validated)."""
+    out = Declarations()
+    by_key, functions, entries, resources, own = out.by_key, out.functions, out.entries, out.resources, out.own_entries
+    root = modules[-1]
+    for m in modules:
+        path = m.path
+        for d in m.decls:
+            key = (path, d.name)
+            by_key[key] = d
+            if isinstance(d, ir.Function):
+                if d.body is not None:
+                    functions.append((key, d))
+            elif isinstance(d, ir.Entry):
+                entries[(path, d.function)] = d
+                if m is root:
+                    own.append(d)
+            elif isinstance(d, ir.Resource):
+                resources.append(key)
+    return out
 
 
 def functions_from(modules: list[ir.Module], start: tuple[str, str], decls: dict | None = None):

@@ -42,6 +42,7 @@ from .. import ir
 from ..diagnostics import UNIFORM_ARGUMENT, UNIFORMITY, Diagnostic
 from ..types import TCon, TRecord, resolve
 from . import registry
+from .stages import Declarations, sorted_declarations
 
 #: builtin → the argument (by position) that must be uniform
 UNIFORM_ARGUMENTS = {"子组上移洗牌": 1, "子组下移洗牌": 1, "子组异或洗牌": 1}
@@ -256,15 +257,16 @@ class Analysis:
     """Summaries of every function of the modules, and the problems of one module."""
 
     def __init__(self, modules: list[ir.Module], sources: dict[str, str], cache: UniformityCache | None = None,
-                 decls: dict | None = None):
-        self.decls = decls if decls is not None else {(m.path, d.name): d for m in modules for d in m.decls}
+                 declared: Declarations | None = None):
+        declared = declared if declared is not None else sorted_declarations(modules)
+        self.decls = declared.by_key
         self.sources = sources
         self.cache = cache
         self.summaries: dict[tuple[str, str], Summary] = {}
         self.problems: dict[tuple[str, str], list[Problem]] = {}
         self.used: dict[tuple[str, str], Walked] = {}     # the walks read, each function's once
         self._setting: tuple | None = None
-        self.functions, self.entries, self._resources = _sorted_decls(modules)
+        self.functions, self.entries, self._resources = declared.functions, declared.entries, declared.resources
 
     def summary(self, key: tuple[str, str]) -> Summary:
         found = self.summaries.get(key)
@@ -670,12 +672,12 @@ class FunctionWalk:
 
 
 def uniformity_problems(modules: list[ir.Module], sources: dict[str, str], cache: UniformityCache | None = None,
-                        decls: dict | None = None) -> tuple[list[Diagnostic], set]:
+                        declared: Declarations | None = None) -> tuple[list[Diagnostic], set]:
     """The uniformity mistakes in every module's functions, each module after
     the modules it imports, and the proofs (field_proof, load_proof) their
-    requirements rely on, at the functions' current offsets (`decls`: the
-    modules' declarations by (path, name), when the caller has them)."""
-    analysis = Analysis(modules, sources, cache, decls)
+    requirements rely on, at the functions' current offsets (`declared`: the
+    modules' sorted declarations, when the caller has them)."""
+    analysis = Analysis(modules, sources, cache, declared)
     functions = analysis.functions
     root = modules[-1].path
     if cache is not None:
@@ -691,23 +693,6 @@ def uniformity_problems(modules: list[ir.Module], sources: dict[str, str], cache
     if cache is not None:
         analysis.end_round(root, functions)
     return out, analysis.proven()
-
-
-def _sorted_decls(modules: list[ir.Module]) -> tuple[list, dict, list]:
-    """In one pass over the modules' declarations: the functions with bodies
-    ((path, name), decl), the entries by (path, function) and the resources' keys."""
-    functions, entries, resources = [], {}, []
-    for m in modules:
-        path = m.path
-        for d in m.decls:
-            if isinstance(d, ir.Function):
-                if d.body is not None:
-                    functions.append(((path, d.name), d))
-            elif isinstance(d, ir.Entry):
-                entries[(path, d.function)] = d
-            elif isinstance(d, ir.Resource):
-                resources.append((path, d.name))
-    return functions, entries, resources
 
 
 def local_uniformity(modules: list[ir.Module], sources: dict[str, str], path: str, decl: ir.Function) -> dict:
