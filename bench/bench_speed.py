@@ -30,7 +30,6 @@ markers in README.md's performance section.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import re
@@ -51,6 +50,7 @@ from support.generate_fakes import make_tree  # noqa: E402
 
 from zhuose.compiler.backends import translate  # noqa: E402
 from zhuose.compiler.workspace import Workspace  # noqa: E402
+from zhuose.server.publisher import freeze_alive  # noqa: E402
 
 SAMPLES = ROOT / "samples"
 DOUBLE = SAMPLES / "加倍。着色器。豫"
@@ -249,7 +249,7 @@ def scaling(sizes: list[int], edits: int) -> list[dict]:
             ws = Workspace(tmp)
             t, result = cpu_timed(lambda: translate(ws, path, "wgsl"))
             assert result.text is not None, result.diagnostics[:3]
-            gc.freeze()     # what server/publisher.py does once an opened file is checked and translated
+            freeze_alive()  # what server/publisher.py does once an opened file is checked and translated
             times = []
             for k in range(edits):
                 ws.set_document(path, text.replace("「新无三二」于「7」", f"「新无三二」于「{8 + k}」", 1))
