@@ -4,7 +4,9 @@ Each input goes through the public API — Workspace.diagnostics, then
 translate() to WGSL, MSL and PTX — and must hold the toolchain's promises:
 no exception escapes, an input under 10 KB takes at most a second of CPU
 (checking and all three translations together, on the calling thread: lavapipe's
-threads in the same process, still compiling an earlier input, do not count), and whatever checks clean
+threads in the same process, still compiling an earlier input, do not count; an
+input over the budget is measured once more after a full collection, so a
+collector pass over what earlier tests left behind does not fail it), and whatever checks clean
 and translates is accepted by its target: naga and Tint (wgpu_device.validate,
 as the WGSL tests use it) and ptxas.  Mutations are seeded, so a failure names the seed and
 the input that broke.
@@ -15,6 +17,7 @@ local run sets it higher (README gives the latest figures).
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 import shutil
@@ -103,15 +106,30 @@ def _first_time(text: str) -> bool:
     return True
 
 
-def probe(ws: Workspace, path: Path, text: str, tmp: Path) -> tuple[bool, float]:
-    """Run one input through the public API; (accepted, CPU seconds)."""
+def _through_the_api(ws: Workspace, path: Path, text: str) -> tuple[list, dict, float]:
+    """Check and translate `text`: its errors, the three outputs and the CPU seconds spent."""
     ws.set_document(path, text)
     began = time.thread_time()
     errors = [d for d in ws.diagnostics(path) if d.severity == "错误"]
     outputs = {} if errors else {t: translate(ws, path, t).text for t in ("wgsl", "msl", "ptx")}
-    spent = time.thread_time() - began
-    if len(text.encode("utf-8", "surrogatepass")) < SMALL and spent > 1.0:
-        raise Failure(f"{spent:.2f} 秒（CPU）")
+    return errors, outputs, time.thread_time() - began
+
+
+def _cpu_again(path: Path, text: str) -> float:
+    """The input's CPU time measured once more, in a warmed fresh workspace after a full
+    collection: a collector pass over what earlier tests left in the process can land on
+    any one input, an input that is really slow is slow again."""
+    fresh = Workspace(path.parent)
+    _through_the_api(fresh, path, "")
+    gc.collect()
+    return _through_the_api(fresh, path, text)[2]
+
+
+def probe(ws: Workspace, path: Path, text: str, tmp: Path) -> tuple[bool, float]:
+    """Run one input through the public API; (accepted, CPU seconds)."""
+    errors, outputs, spent = _through_the_api(ws, path, text)
+    if len(text.encode("utf-8", "surrogatepass")) < SMALL and spent > 1.0 and (again := _cpu_again(path, text)) > 1.0:
+        raise Failure(f"{spent:.2f} 秒（CPU；再量一次 {again:.2f} 秒）")
     if outputs.get("wgsl") and _first_time(outputs["wgsl"]):
         validate(outputs["wgsl"])
     if outputs.get("ptx") and PTXAS and _first_time(outputs["ptx"]):
