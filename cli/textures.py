@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..compiler import ir
-from ..compiler.builtin.formats import STORAGE_FORMATS
+from ..compiler.builtin.formats import storage_format
 from ..compiler.generate.output import os_error_text, replace_atomically
 from ..compiler.runtime.png import PngError, decode_png, encode_png
 from ..compiler.runtime.textures import StorageImage, as_rgba, input_texture, png_pixels
-from ..compiler.types import F32, deep_resolve, resolve
+from ..compiler.types import F32, deep_resolve
 from .run import RunProblem, _read_npy
 
 HANDLE_KINDS = ("texture", "sampler", "storage_texture", "depth_texture", "comparison_sampler")
@@ -55,7 +55,7 @@ def texture_bindings(np, handles: list[ir.Resource], given: dict[str, str], size
     for r in handles:
         if r.kind == "storage_texture":
             spec = _spec(r, given)
-            fmt = STORAGE_FORMATS[resolve(deep_resolve(r.type).args[0]).name]
+            fmt = storage_format(r.type)
             _check_output(r, spec, fmt, who)
             if size is None:
                 raise RunProblem(f"{_where(r)}的大小未知：给出 --尺寸 宽,高（或给入口一张输入图像）")

@@ -28,7 +28,6 @@ from .diagnostics import FILE, IMPORT, IMPORT_CYCLE, IMPORT_FAILED, MANIFEST, OP
 from .packages import (BUILTIN_MODULE, BUILTIN_PACKAGE, INTERFACE_SUFFIX, PackageIndex,
                        SKIPPED_DIRS, builtin_interface_path, is_interface_file, is_shader_file, module_stem)
 from .source import SourceFile, decode_source
-from .syntax import ast
 from .syntax.parser import ItemCache, ParsedFile, parse_file
 from .types import Printer
 from .valid import ModuleInfo, validate

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..types import deep_resolve, resolve
+
 
 @dataclass(frozen=True)
 class Format:
@@ -24,3 +26,8 @@ STORAGE_FORMATS: dict[str, Format] = {
     "单浮三二": Format("r32float", "float", 1, "float32"),
     "单无三二": Format("r32uint", "uint", 1, "uint32"),
 }
+
+
+def storage_format(t) -> Format:
+    """The format of a storage-texture type (「存储纹理二维」于 format)."""
+    return STORAGE_FORMATS[resolve(deep_resolve(t).args[0]).name]

@@ -15,8 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import ir
-from ..builtin.formats import STORAGE_FORMATS
-from ..types import deep_resolve, resolve
+from ..builtin.formats import storage_format
 from ..valid.stages import used_resources
 from ..ir import function_key
 from .machine import Fault, Machine, StorageTexels, Texture
@@ -60,7 +59,8 @@ def run(ws, path, entry_name: str, buffers: dict, groups, *, subgroup_width: int
     groups = _grid(groups)
     count = groups[0] * groups[1] * groups[2]
     regions = {}
-    for module_path, r in used_resources(modules, function_key(modules, entry.function)):
+    used = used_resources(modules, function_key(modules, entry.function))
+    for module_path, r in used:
         key = (r.group, r.binding)
         if r.kind in ("storage", "uniform"):
             if key not in buffers:
@@ -74,7 +74,7 @@ def run(ws, path, entry_name: str, buffers: dict, groups, *, subgroup_width: int
         elif r.kind == "storage_texture":
             if textures is None or key not in textures:
                 raise Unsupported(f"没有给出组 {r.group} 号 {r.binding}「{r.name}」（存储纹理）的宽高")
-            fmt = STORAGE_FORMATS[resolve(deep_resolve(r.type).args[0]).name]
+            fmt = storage_format(r.type)
             regions[(module_path, r.name)] = StorageTexels(fmt, *textures[key])
         elif r.kind != "workgroup":
             raise Unsupported(f"参照解释器不能给入口提供「{r.name}」（{r.kind}）")
@@ -84,7 +84,7 @@ def run(ws, path, entry_name: str, buffers: dict, groups, *, subgroup_width: int
     machine = Machine(ws, modules, entry, regions, groups, subgroup_width, schedule_seed)
     machine.run()
     out = {}
-    for module_path, r in used_resources(modules, function_key(modules, entry.function)):
+    for module_path, r in used:
         region = regions.get((module_path, r.name))
         if r.kind == "storage" and r.access != "只读":
             out[(r.group, r.binding)] = region.raw.tobytes()

@@ -2,10 +2,10 @@
 
 Like naga's `valid/`, one pass turns a checked module (and the shader
 modules it imports) into a `ModuleInfo`: the facts every back end needs and
-none should decide again — which functions each entry reaches, which
-workgroup variables it uses, the values of constant expressions, the
-lowered bodies (compiler/lower/loops.py, made when a writer first asks and
-shared by the three) — plus the diagnostics of the rules that span
+none should decide again — which workgroup variables each entry uses,
+the values of constant expressions, the lowered bodies
+(compiler/lower/loops.py, made when a writer first asks and shared by the
+three) — plus the diagnostics of the rules that span
 functions and modules (what each stage may use, `stages.py`; one function
 per entry and no call of one, `entries.py`; uniform control flow,
 `uniformity.py`).  `Workspace.validate` runs it (cached) for `检查`, the
@@ -26,7 +26,7 @@ from ..diagnostics import Diagnostic
 from ..types import Printer
 from .consteval import KnownValues
 from .entries import entry_problems
-from .stages import Declarations, function_key, reachable, sorted_declarations, stage_problems, workgroup_variables
+from .stages import Declarations, function_key, sorted_declarations, stage_problems, workgroup_variables
 from .uniformity import UniformityCache, uniformity_problems
 
 Key = tuple[str, str]   # (module path, top-level name)
@@ -43,7 +43,6 @@ class ModuleInfo:
     decls: dict[Key, ir.Decl] = field(default_factory=dict)
     entries: list[ir.Entry] = field(default_factory=list)          # the file's own entries
     entry_functions: dict[Key, ir.Entry] = field(default_factory=dict)   # an entry's function → the entry
-    reachable: dict[str, list[Key]] = field(default_factory=dict)   # entry name → functions it runs
     workgroup: dict[str, list[Key]] = field(default_factory=dict)   # entry name → workgroup variables it uses
     known: KnownValues | None = None  # constant-expression values, evaluated on demand
     uniform_proofs: set = field(default_factory=set)   # uniform values WGSL must be shown (uniformity.py)
@@ -61,7 +60,6 @@ def call_graph(info: ModuleInfo) -> None:
     for entry in info.entries:    # the first entry naming a function (entries.py refuses a second)
         info.entry_functions.setdefault(function_key(info.modules, entry.function, info.decls), entry)
     for entry in info.entries:
-        info.reachable[entry.name] = [key for key, _ in reachable(info.modules, entry, info.decls)]
         info.workgroup[entry.name] = workgroup_variables(info.modules, entry, info.decls)
 
 

@@ -157,6 +157,6 @@ def used_resources(modules: list[ir.Module], function: tuple[str, str]) -> list[
     (module path, declaration), in order of (group, binding)."""
     decls = declarations(modules)
     found = {(e.module, e.name): decls[(e.module, e.name)]
-             for _, decl in functions_from(modules, function) for e in ir.walk(decl.body)
+             for _, decl in functions_from(modules, function, decls) for e in ir.walk(decl.body)
              if isinstance(e, ir.GlobalRef) and isinstance(decls.get((e.module, e.name)), ir.Resource)}
     return sorted(((k[0], r) for k, r in found.items()), key=lambda kr: (kr[1].group or 0, kr[1].binding or 0))

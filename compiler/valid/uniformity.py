@@ -36,7 +36,7 @@ and proofs at the functions' current offsets.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from .. import ir
 from ..diagnostics import UNIFORM_ARGUMENT, UNIFORMITY, Diagnostic

@@ -24,7 +24,6 @@ from ..targets import WGSL
 from ..text import (DISCARD, INDENT, RETURN, Assign, Code, Discard, LoopExit, StatementWriter, float_text,
                     narrow_float_text)
 from .builtins import BUILTINS, UNAVAILABLE_TYPES
-from ...valid.stages import workgroup_variables
 from ...valid import registry
 from ...valid.uniformity import field_proof, load_proof
 from ...valid.consteval import ConstEvaluator, KnownValues, is_abstract, scalar_of
@@ -94,6 +93,7 @@ class Writer(StatementWriter):
         self.lowered = lowering(info)          # bodies as printed (compiler/lower/loops.py)
         self.show = info.show                  # types in 豫言 syntax, for messages
         self.proofs = info.uniform_proofs      # uniform values Tint must be shown (valid/uniformity.py)
+        self.workgroup = info.workgroup        # the workgroup variables each entry uses
         self.diagnostics: list[Diagnostic] = []
         self.uses_f16 = False
         self.uses_subgroups = False
@@ -432,7 +432,7 @@ class Writer(StatementWriter):
         """WebGPU zero-fills workgroup memory when a workgroup starts, but not
         every implementation does (wgpu-native on lavapipe leaves the previous
         workgroup's values): clear each variable the entry uses, then meet."""
-        used = workgroup_variables(self.modules, entry)
+        used = self.workgroup[entry.name]
         if not used:
             return
         index = self._local_index(decl, params)
