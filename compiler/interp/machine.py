@@ -27,6 +27,7 @@ from .. import ir
 from ..backends.wgsl.layout import SCALAR_DTYPES
 from ..ir import function_key
 from ..lower.loops import Lowering
+from ..lower.types import is_unit
 from ..builtin.io import BUILTIN_IO
 from ..diagnostics import RUNTIME_FAULT, Diagnostic
 from ..types import TCon, TRecord, deep_resolve, resolve
@@ -298,7 +299,7 @@ class Machine:
 
     def _If(self, e, mask):
         cond = self.eval(e.cond, mask)
-        unit = e.otherwise is None or _is_unit(e.type)
+        unit = e.otherwise is None or is_unit(e.type)
         if not isinstance(cond, np.ndarray):
             branch = e.then if cond else e.otherwise
             return None if branch is None else self._unit_or(unit, self.eval(branch, mask))
@@ -383,7 +384,7 @@ class Machine:
             result = merge_under(active & ~loop.again, value, result)
             active, args = loop.again, loop.args
             if not active.any():
-                return None if _is_unit(fun.result) else result
+                return None if is_unit(fun.result) else result
         raise self.fault(e.body, f"局部循环「{fun.name}」转了 {MAX_ROUNDS} 轮还没有结束")
 
     # ------------------------------------------------------------ checks
@@ -510,11 +511,6 @@ class Machine:
             element = elems[k] - (self.wg[lanes[k]] * region.per_group if region.per_group else 0)
             raise self.fault(e, f"数据竞争：「{region.name}」的第 {element} 个元素同时被调用{self.who(lanes[k])}"
                                 f"与调用{self.who(lanes[j])}写，两者之间没有屏障")
-
-
-def _is_unit(t) -> bool:
-    t = resolve(t)
-    return isinstance(t, TCon) and t.name == "有"
 
 
 def _first(x):
