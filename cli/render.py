@@ -15,7 +15,7 @@ from ..compiler import ir
 from ..compiler.backends.targets import WGSL
 from ..compiler.runtime.png import encode_png
 from ..compiler.runtime.render import pair_problem, render
-from ..compiler.runtime.wgpu import WebGPUError, buffer_for, open_device, required_features
+from ..compiler.runtime.wgpu import WebGPUError, buffer_for
 from .common import Command, file_argument, shown_path, translated
 from .run import RunProblem, given_resources, report_buffers
 from .textures import parse_size, texture_bindings, write_outputs, write_whole
@@ -73,7 +73,7 @@ def _render(ws, result, args) -> int:
     write_whole(str(output), encode_png(picture.rgba, picture.width, picture.height))
     report_buffers(np, resources, arrays, out)
     if textures:
-        write_outputs(np, open_device(required_features(result.text)), textures)
+        write_outputs(np, textures)
     print(f"写出 {shown_path(str(output))}（{picture.width}×{picture.height}）")
     return 0
 

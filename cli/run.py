@@ -16,7 +16,7 @@ from ..compiler.backends import translate
 from ..compiler.backends.targets import PTX, WGSL
 from ..compiler.backends.wgsl.layout import SCALAR_DTYPES, element_stride, leaf_dtype, size_align
 from ..compiler.generate.output import os_error_text
-from ..compiler.runtime.wgpu import WebGPUError, buffer_for, open_device, required_features, run_compute
+from ..compiler.runtime.wgpu import WebGPUError, buffer_for, run_compute
 from ..compiler.valid.stages import entry_resources
 from ..compiler.types import TCon, TRecord, TTuple, deep_resolve, resolve
 from .common import Command, file_argument, print_diagnostics, translated
@@ -91,7 +91,7 @@ def _run(ws, result, args) -> int:
     report_buffers(np, resources, arrays, out)
     if textures:
         from .textures import write_outputs
-        write_outputs(np, open_device(required_features(result.text)), textures)
+        write_outputs(np, textures)
     return 0
 
 

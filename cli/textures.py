@@ -66,10 +66,10 @@ def texture_bindings(np, handles: list[ir.Resource], given: dict[str, str], size
     return out
 
 
-def write_outputs(np, device, textures: Textures) -> None:
+def write_outputs(np, textures: Textures) -> None:
     """Write every storage texture to its file and say where."""
     for r, spec, image in textures.outputs:
-        texels = image.read(np, device)
+        texels = image.read(np)
         if spec.endswith(".npy"):
             _save_npy(np, spec, texels)
         else:

@@ -55,19 +55,22 @@ class StorageImage:
     width: int
     height: int
     texture: object = None
+    device: object = None     # the device `make` created the texture on
 
     def make(self, device):
         import wgpu
+        self.device = device
         self.texture = device.create_texture(
             size=(self.width, self.height, 1), format=self.format.wgsl,
             usage=wgpu.TextureUsage.STORAGE_BINDING | wgpu.TextureUsage.COPY_SRC)
         return self.texture.create_view()
 
-    def read(self, np, device):
+    def read(self, np):
         """The texels as (h, w, channels) of the format's stored type."""
         row = self.width * self.format.channels * np.dtype(self.format.dtype).itemsize
-        data = device.queue.read_texture({"texture": self.texture}, {"bytes_per_row": row, "rows_per_image": self.height},
-                                         (self.width, self.height, 1))
+        data = self.device.queue.read_texture({"texture": self.texture},
+                                              {"bytes_per_row": row, "rows_per_image": self.height},
+                                              (self.width, self.height, 1))
         return np.frombuffer(bytes(data), dtype=self.format.dtype).reshape(self.height, self.width,
                                                                             self.format.channels)
 

@@ -73,7 +73,7 @@ def run_entry(ws, path, entry: str, data: dict, groups, textures=()) -> dict:
         out = run_compute(result.text, function, buffers, grid(groups), others)
     except WebGPUError as err:
         pytest.fail(f"{err}\n--- WGSL ---\n{result.text}")
-    stored = {name: image.read(np, device_for(result.text)) for name, (image, _) in storage.items()}
+    stored = {name: image.read(np) for name, (image, _) in storage.items()}
     return {**read_back(resources, data, out), **stored}
 
 
