@@ -2,8 +2,10 @@
 
 A module is a list of declarations in source order.  Expressions are typed,
 names are resolved to what they denote, operators are calls of builtins, and
-every node keeps its span (character offsets relative to its item's start;
-`Decl.start` is the item's absolute offset).  Types keep their alias names.
+every node keeps its span (character offsets relative to its item's start).
+Where each item starts is the module's table, `Module.starts`, not the
+declaration's: an edit above a declaration moves it without copying it.
+Types keep their alias names.
 """
 
 from __future__ import annotations
@@ -227,20 +229,8 @@ def literal_value(e: Expr) -> int | float | None:
 @dataclass(eq=False)
 class Decl:
     name: str
-    start: int = 0          # absolute offset of the item
-    name_end: int = 0       # relative
+    name_end: int = 0       # relative to the item's start
     doc: str = ""
-
-    def at(self, start: int) -> "Decl":
-        """This declaration placed at item offset `start`: itself if it is
-        there already, else a shallow twin (same body), so a module that still
-        holds this one keeps its positions while the checker reuses the item."""
-        if start == self.start:
-            return self
-        twin = object.__new__(type(self))
-        twin.__dict__.update(self.__dict__)
-        twin.start = start
-        return twin
 
 
 @dataclass(eq=False)
@@ -300,7 +290,9 @@ class Declared(Decl):
 
 @dataclass(eq=False)
 class Module:
-    """A checked module: its declarations in source order."""
+    """A checked module: its declarations in source order, and where each
+    declaration's item starts (`starts`: name → absolute offset; names are
+    unique in a module without errors)."""
 
     path: str
     name: str                 # the module path inside its package, e.g. 甲/乙
@@ -308,6 +300,12 @@ class Module:
     is_interface: bool
     imports: list[str] = field(default_factory=list)  # file paths, dependencies first
     decls: list[Decl] = field(default_factory=list)
+    starts: dict[str, int] = field(default_factory=dict)
+
+
+def item_start(modules: list[Module], key: tuple[str, str]) -> int:
+    """Where the item of declaration `key` (module path, name) starts in its file."""
+    return next(m.starts[key[1]] for m in modules if m.path == key[0])
 
 
 def function_key(modules: list[Module], name: str) -> tuple[str, str]:

@@ -374,7 +374,7 @@ class Workspace:
             builtins = self.builtins().exports
             sources = {c.path: self.load(c.path).source.text for c in [*imports, checked]}
             info = validate(checked.module, [c.module for c in imports], Printer(type_names(builtins)), sources,
-                            self.uniformity_cache)
+                            self.uniformity_cache, cached[1] if cached is not None else None)
             self._validated[key] = (stamp, info)
             return info
 

@@ -225,11 +225,11 @@ def test_a_moved_item_leaves_the_older_modules_declaration_where_it_was(tmp_path
     write(tmp_path, {"模。着色器。豫": PRELUDE + functions(3)})
     ws = Workspace(tmp_path)
     old = ws.check(path).module
-    starts = [d.start for d in old.decls]
+    starts = [old.starts[d.name] for d in old.decls]
     ws.set_document(path, "\n\n" + PRELUDE + functions(3))
     new = ws.check(path).module
-    assert [d.start for d in old.decls] == starts
-    assert [d.start for d in new.decls] == [s + 2 for s in starts]
+    assert [old.starts[d.name] for d in old.decls] == starts
+    assert [new.starts[d.name] for d in new.decls] == [s + 2 for s in starts]
     assert all(a.body is b.body for a, b in zip(old.decls, new.decls))   # the checked bodies are reused
 
 
@@ -287,10 +287,10 @@ BODIES = ["「x」加（「新无三二」于「{n}」）", "「x」乘「常」
 
 def checked_shape(ws, path) -> tuple:
     checked = ws.check(path)
-    decls = [(type(d).__name__, d.name, d.start, d.name_end, d.doc) for d in checked.module.decls]
+    decls = [(type(d).__name__, d.name, checked.module.starts[d.name], d.name_end, d.doc) for d in checked.module.decls]
     exports = [(n, e.kind, e.start, e.name_end, e.doc) for table in (checked.exports.types, checked.exports.values)
                for n, e in table.items()]
-    items = [(item.start, item.text, result.decl.start if result and result.decl else None)
+    items = [(item.start, item.text, checked.module.starts.get(result.decl.name) if result and result.decl else None)
              for item, result in checked.items]
     return shown(ws.diagnostics(path)), decls, exports, items, checked.exports.fingerprint
 
@@ -442,3 +442,61 @@ def test_a_check_keys_its_module_on_the_text_it_parsed(tmp_path):
     ws.load = load
     ws.set_document(path, fixed)
     assert ws.diagnostics(path) == []
+
+
+def test_body_edits_that_add_and_remove_problems_and_proofs_equal_a_fresh_workspace(tmp_path):
+    """A body edit whose functions' summaries stay the same patches the
+    previous validation (valid.BodyEdit, uniformity's known changes):
+    problems that appear and vanish in several functions, in source order,
+    and a workgroup read's proof that comes and goes must match a fresh
+    workspace's diagnostics and WGSL after every keystroke.  Each variant
+    keeps its function's text length and calls, and an unconditional barrier
+    keeps each summary's requirement, so no edit falls back to the full pass."""
+    import random
+    from zhuose.compiler.backends import translate
+    rng = random.Random(5)
+    barrier = "「工作组屏障」于「元」"
+    condition = {True: "（「读数组」于「数据」于「界」）大于「界」", False: "（「读数组」于「数表」于「界」）大于「界」"}
+    write_shared = "「写共享数组」于「共」于「号」于（「读数组」于「数据」于「号」）"
+    before_read = {True: f"　{write_shared}；\n　{barrier}；\n", False: f"　{barrier}；\n　{write_shared}；\n"}
+
+    def program(bad: list[bool], proven: bool) -> str:
+        waits = "".join(f"「甲{k}」乃化「无三二」为「有」者也。\n"
+                        f"「甲{k}」者得「x」而（若{condition[b]}则{barrier}否则「元」）；{barrier}也。\n"
+                        for k, b in enumerate(bad))
+        return (UNIFORMITY_HEAD + "「数表」乃「存储缓冲」于（「数组」于「无三二」）也。\n"
+                "「数表」者「绑定」于（「组值」【「组」者「零」也，「号」者「二」也，「访问」者「只读」也】）也。\n"
+                "「共」乃「工作组变量」于（「定长数组」于「无三二」于「六四」）也。\n"
+                "「共」者「工作组共享」于「元」也。\n" + waits +
+                "「核」乃化「局部调用序」为「有」者也。\n「核」者得「号」而\n" + before_read[proven] +
+                f"　（若「读共享数组」于「共」于「界」大于「界」则（{barrier}；「写数组」于「数据」于「号」于「界」）否则「元」）；\n"
+                f"　{barrier}\n也。\n"
+                "「核入口」乃「计算入口」也。\n"
+                "「核入口」者「计算入口项」于「核」于（「组值」【「工作组大小」者「六四」也】）也。\n")
+    path = tmp_path / "模。着色器。豫"
+    bad, proven = [False, False, False], True
+    write(tmp_path, {"模。着色器。豫": program(bad, proven)})
+    ws = Workspace(tmp_path)
+    assert ws.diagnostics(path) == []
+    seen = set()
+    for _ in range(24):
+        which = rng.randrange(len(bad) + 1)
+        if which < len(bad):
+            bad[which] = not bad[which]
+        else:
+            proven = not proven
+        text = program(bad, proven)
+        walked = ws.uniformity_cache.walked
+        ws.set_document(path, text)
+        ours = shown(ws.diagnostics(path))
+        assert ours == fresh_diagnostics(tmp_path, path, text), (bad, proven)
+        assert ws.uniformity_cache.walked == walked + 1     # the edited function only
+        seen.add((len(ours), proven))
+        fresh = Workspace(tmp_path)
+        fresh.set_document(path, text)
+        assert ws.validate(path).uniform_proofs == fresh.validate(path).uniform_proofs
+        if not ours:
+            ours_wgsl = translate(ws, path, "wgsl").text
+            assert ours_wgsl == translate(fresh, path, "wgsl").text and "workgroupUniformLoad" in ours_wgsl
+    assert ws.counters["body_rechecks"] == 24
+    assert {n for n, _ in seen} >= {0, 1, 2, 3} and (1, False) in seen, seen

@@ -94,7 +94,7 @@ def test_random_token_soups_never_crash(tmp_path, tokens):
 def test_incremental_parse_equals_a_fresh_parse(tokens, rnd):
     """Re-lexing from an edit gives the same items as parsing from scratch."""
     base = ("「甲」者「一」也。\n「乙」乃化「无三二」为「无三二」者也。\n「乙」者得「x」而「x」也。\n"
-            "「：注释。：」\n「丙」者「二」与「三」也。\n") * 3
+            "「：注释。：」\n「丙」者「二」与「三」也。\n寻观「点染」之「点染本」之书。\n") * 3
     old = parse_file(base, ItemCache())
     at = rnd.randrange(len(base) + 1)
     cut = rnd.randrange(0, 8)
@@ -104,6 +104,7 @@ def test_incremental_parse_equals_a_fresh_parse(tokens, rnd):
     shape = lambda f: [(i.start, i.text, i.name, [e.message for e in i.errors], i.doc) for i in f.items]  # noqa: E731
     assert shape(incremental) == shape(fresh)
     assert [(c.start, c.text) for c in incremental.comments] == [(c.start, c.text) for c in fresh.comments]
+    assert [(i.start, i.text) for i in incremental.imports] == [(i.start, i.text) for i in fresh.imports]
 
 
 def test_random_edits_of_a_real_file_keep_diagnostics_identical(tmp_path):

@@ -10,17 +10,18 @@ item has the same text and doc as before except definitions of signed
 functions (same name), whose new checks are clean and call the same
 functions (so the recursion rule reads the same), the result is the old
 module with those items' IR swapped in and everything after them placed at
-its new offset — the interface entries and declarations by twins
-(`Decl.at`, `_entry_at`), never by moving an object an older module holds.
+its new offset: the declarations by the module's table of item starts
+(`ir.Module.starts`), the interface entries by twins (`_entry_at`), never by
+moving an object an older module holds.
 Anything else returns None and the module checker runs as usual; the tests
 compare both against a fresh workspace after random edits.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from dataclasses import dataclass
-from operator import itemgetter
+from itertools import compress, count
+from operator import is_not
 
 from .. import ir
 from ..syntax import ast
@@ -53,30 +54,28 @@ def check_keeping(inp: ModuleInput, cache: CheckCache, printer: Printer) -> tupl
 def recheck_bodies(previous: Reusable, inp: ModuleInput) -> tuple[CheckedModule, Reusable] | None:
     """`inp` checked by reusing `previous`, when only signed function bodies
     changed (the caller has seen that its imports are the same); else None."""
-    old_items, new_items = previous.inp.parsed.items, inp.parsed.items
-    if inp.import_diagnostics or len(old_items) != len(new_items):
+    old, new = previous.inp.parsed, inp.parsed
+    if inp.import_diagnostics or len(old.trees) != len(new.trees):
         return None
-    moved: dict[int, int] = {}          # old item start → new item start
     changed: dict[int, ItemResult] = {}   # index → the new check of a changed body
-    for index, (old, new) in enumerate(zip(old_items, new_items)):
-        if old.doc != new.doc:
+    for index in compress(count(), map(is_not, old.trees, new.trees)):   # a tree taken over is the same object
+        before, after = old.trees[index], new.trees[index]
+        if before.doc != after.doc:
             return None
-        if old.text != new.text:
-            result = _body_check(previous, index, new)
+        if before.text != after.text:
+            result = _body_check(previous, index, ParsedItem(after, new.starts[index]))
             if result is None:
                 return None
             changed[index] = result
-        if old.start != new.start:
-            moved[old.start] = new.start
-    checked = _placed(previous, inp, moved, changed)
+    checked = _placed(previous, inp, changed)
     return checked, Reusable(inp, checked, previous.checker)
 
 
 def _body_check(previous: Reusable, index: int, new: ParsedItem) -> ItemResult | None:
     """The new check of a changed signed function's definition, if it is clean
     and calls what the old one called."""
-    old_result = previous.checked.items[index][1]
-    old_node, node = previous.inp.parsed.items[index].node, new.node
+    old_result = previous.checked.results[index]
+    old_node, node = previous.inp.parsed.trees[index].node, new.node
     if new.errors or not isinstance(node, ast.Definition) or not isinstance(old_node, ast.Definition) \
             or node.name != old_node.name or old_result is None or not isinstance(old_result.decl, ir.Function):
         return None
@@ -88,78 +87,68 @@ def _body_check(previous: Reusable, index: int, new: ParsedItem) -> ItemResult |
     return result
 
 
-def _placed(previous: Reusable, inp: ModuleInput, moved: dict[int, int], changed: dict[int, ItemResult]) -> CheckedModule:
-    """The previous module with the changed items' IR and every item at its new offset."""
+def _placed(previous: Reusable, inp: ModuleInput, changed: dict[int, ItemResult]) -> CheckedModule:
+    """The previous module with the changed items' IR swapped in and every
+    declaration at its item's new offset (the declarations themselves shared:
+    `Module.starts` places them)."""
     old = previous.checked
-    results = list(map(itemgetter(1), old.items))
-    old_items = previous.inp.parsed.items
-    first = min([old_items[i].start for i in changed] + ([min(moved)] if moved else []), default=None)
+    results = list(old.results)
     module = ir.Module(inp.path, inp.name, inp.package, inp.is_interface, imports=list(inp.import_paths))
-    # the declarations before the first changed or moved item stay as they are
-    cut = len(old.module.decls) if first is None else bisect_left(old.module.decls, first, key=_start)
-    module.decls = old.module.decls[:cut]
-    replaced = {id(results[i].decl): (changed[i], inp.parsed.items[i].start) for i in changed}
-    owners = {id(r.decl): r for r in results[bisect_left(old_items, first, key=_start):]
-              if r is not None and r.decl is not None} if first is not None else {}
-    for decl in old.module.decls[cut:]:
-        found = replaced.get(id(decl))
-        result = found[0] if found else owners.get(id(decl))
-        placed = result.decl.at(found[1]) if found else decl.at(moved.get(decl.start, decl.start))
-        if result is not None:
-            result.decl = placed        # as the module checker's assembly does: the next check finds it placed
-        module.decls.append(placed)
+    module.decls = list(old.module.decls)
     for i, result in changed.items():
+        module.decls[module.decls.index(results[i].decl)] = result.decl
         results[i] = result
-    exports = _exports_at(old.exports, moved)
+    old_starts, new_starts = previous.inp.parsed.starts, inp.parsed.starts
+    module.starts = _moved_starts(old.module.starts, old_starts, new_starts)
+    exports = _exports_at(old.exports, old_starts, new_starts)
     scope = Scope(exports, inp.opened, inp.qualified, inp.builtins)
-    return CheckedModule(inp.path, module, exports, [], list(zip(inp.parsed.items, results)), scope)
+    return CheckedModule(inp.path, module, exports, [], inp.parsed, results, scope)
 
 
-def _start(span) -> int:
-    return span.start
+def _moved_starts(starts: dict[str, int], old_starts: list[int], new_starts: list[int]) -> dict[str, int]:
+    """A module's table of declaration starts after its items moved from
+    `old_starts` to `new_starts` (index by index; one C-speed pass each)."""
+    if old_starts == new_starts:
+        return starts
+    moved = dict(zip(old_starts, new_starts))
+    return dict(zip(starts, map(moved.__getitem__, starts.values())))
 
 
-def _exports_at(old: Exports, moved: dict[int, int]) -> Exports:
-    """The interface with the entries of moved items at their new offsets."""
-    return _MovedExports(old, moved) if moved else old
+def _exports_at(old: Exports, old_starts: list[int], new_starts: list[int]) -> Exports:
+    """The interface with the entries of moved items at their new offsets
+    (`old_starts`/`new_starts`: every item's start before and after, index by index)."""
+    return _MovedExports(old, old_starts, new_starts) if old_starts != new_starts else old
 
 
 class _MovedExports(Exports):
     """An interface whose entries are the previous interface's, those of moved
     items placed by twins when `types` or `values` is first read: a body
     edit's diagnostics read neither (importers see the same fingerprint), hover
-    and go-to-definition do.  Unread ones chain by composing the moves, so
-    each keeps one base and one map however many edits pass unread."""
+    and go-to-definition do.  Unread ones chain by keeping the first base and
+    its item starts and only the newest starts (body edits keep the items
+    index by index), so a chain of edits costs nothing until it is read."""
 
-    def __init__(self, old: Exports, moved: dict[int, int]) -> None:
+    def __init__(self, old: Exports, old_starts: list[int], new_starts: list[int]) -> None:
         self.path, self.name, self.fingerprint, self.failed = old.path, old.name, old.fingerprint, old.failed
         pending = old.__dict__.get("_pending")
-        self._pending = (pending[0], _composed(pending[1], moved)) if pending else (old, moved)
+        self._pending = (pending[0], pending[1], new_starts) if pending else (old, old_starts, new_starts)
 
     def __getattr__(self, attr: str):
         pending = self.__dict__.get("_pending")
         if attr not in ("types", "values") or not pending:
             raise AttributeError(attr)
-        base, moved = pending
+        base, base_starts, starts = pending
+        moved = dict(zip(base_starts, starts))
         self.types = {name: _entry_at(e, moved, base.path) for name, e in base.types.items()}
         self.values = {name: _entry_at(e, moved, base.path) for name, e in base.values.items()}
         self._pending = None
         return self.__dict__[attr]
 
 
-def _composed(first: dict[int, int], then: dict[int, int]) -> dict[int, int]:
-    """Old start → newest start, through two edits' moves (starts are unique
-    in each version, so a start that no first move lands on was not moved by it)."""
-    out = {a: then.get(b, b) for a, b in first.items()}
-    landed = set(first.values())
-    out.update((a, b) for a, b in then.items() if a not in landed)
-    return out
-
-
 def _entry_at(entry, moved: dict[int, int], path: str):
     """An interface entry of module `path` at its item's new offset: itself, or a twin."""
-    start = moved.get(entry.start)
-    if start is None or entry.module != path:
+    start = moved.get(entry.start, entry.start)
+    if start == entry.start or entry.module != path:
         return entry
     twin = object.__new__(type(entry))
     twin.__dict__.update(entry.__dict__)

@@ -54,8 +54,14 @@ class CheckedModule:
     module: ir.Module
     exports: Exports
     diagnostics: list[Diagnostic]
-    items: list[tuple[ParsedItem, ItemResult | None]] = field(default_factory=list)
+    parsed: ParsedFile | None = None
+    results: list[ItemResult | None] = field(default_factory=list)   # one per parsed item
     scope: Scope | None = None
+
+    @property
+    def items(self) -> list[tuple[ParsedItem, ItemResult | None]]:
+        """Each item placed in the file, with its result."""
+        return list(zip(self.parsed.items, self.results)) if self.parsed is not None else []
 
 
 class CheckCache:
@@ -164,8 +170,8 @@ class ModuleChecker:
         module = ir.Module(self.path, self.inp.name, self.inp.package, self.inp.is_interface,
                            imports=list(self.inp.import_paths))
         self._assemble(module, items)
-        return CheckedModule(self.path, module, self.exports, self.diags,
-                             [(it, self.results.get(id(it))) for it in items], self.scope)
+        return CheckedModule(self.path, module, self.exports, self.diags, self.inp.parsed,
+                             [self.results.get(id(it)) for it in items], self.scope)
 
     def _cached(self, item: ParsedItem, fingerprint: str, compute) -> ItemResult:
         return self.cache.get((self.path, item.text, fingerprint), compute)
@@ -372,7 +378,7 @@ class ModuleChecker:
         checker.adopt_records(value)
         t = deep_resolve(value.type)
         self._const_rules(checker, value)
-        decl = ir.Const(node.name, 0, node.name_end, item.doc, t, value)
+        decl = ir.Const(node.name, node.name_end, item.doc, t, value)
         return ItemResult(decl, checker.diags, t)
 
     def _check_signed(self, item: ParsedItem) -> ItemResult:
@@ -392,7 +398,7 @@ class ModuleChecker:
         checker.finish()
         checker.adopt_records(value)
         self._const_rules(checker, value)
-        return ItemResult(ir.Const(node.name, 0, node.name_end, item.doc, entry.type, value), checker.diags)
+        return ItemResult(ir.Const(node.name, node.name_end, item.doc, entry.type, value), checker.diags)
 
     def _check_function(self, item: ParsedItem, entry: ValueEntry) -> ItemResult:
         node: ast.Definition = item.node
@@ -416,7 +422,7 @@ class ModuleChecker:
         deep = too_deep(body)
         if deep is not None:
             checker.error(deep, NESTING_MESSAGE, TOO_DEEP)
-        decl = ir.Function(node.name, 0, node.name_end, item.doc, t, params, body, set(checker.calls))
+        decl = ir.Function(node.name, node.name_end, item.doc, t, params, body, set(checker.calls))
         return ItemResult(decl, checker.diags)
 
     def _sized_signature(self, checker: ItemChecker, node: ast.Definition, lam: ast.Lambda, t: TFun) -> None:
@@ -457,7 +463,7 @@ class ModuleChecker:
             return ItemResult(None, checker.diags)
         t = resolve(entry.type)
         inner = t.args[0] if isinstance(t, TCon) and t.args else None
-        decl = ir.Resource(node.name, 0, node.name_end, item.doc, kind, entry.type, inner, value=value)
+        decl = ir.Resource(node.name, node.name_end, item.doc, kind, entry.type, inner, value=value)
         if kind != "workgroup":
             record = _record_arg(call)
             fields = {f.name: _strip(f.value) for f in record.fields} if record else {}
@@ -485,7 +491,7 @@ class ModuleChecker:
             return ItemResult(None, checker.diags)
         fn_ref = value.args[0]
         function = fn_ref.name if isinstance(fn_ref, ir.GlobalRef) else ""
-        decl = ir.Entry(node.name, 0, node.name_end, item.doc, stage, function, value=value)
+        decl = ir.Entry(node.name, node.name_end, item.doc, stage, function, value=value)
         if stage == "计算":
             record = _record_arg(call)
             for f in record.fields if record and not checker.diags else []:   # a type error says enough
@@ -585,22 +591,27 @@ class ModuleChecker:
 
     def _assemble(self, module: ir.Module, items: list[ParsedItem]) -> None:
         for item in items:
-            node = item.node
-            if isinstance(node, ast.TypeDef):
-                entry = self.exports.types.get(node.name)
-                if entry is None or entry.kind != "alias" or entry.type is None:
-                    continue
-                cls = ir.Struct if entry.is_struct else ir.TypeAlias
-                module.decls.append(cls(node.name, item.start, item.name_end, item.doc, type=entry.type))
-            elif isinstance(node, ast.Signature) and self.inp.is_interface:
-                entry = self.exports.values.get(node.name)
-                if entry is not None:
-                    module.decls.append(ir.Declared(node.name, item.start, item.name_end, item.doc,
-                                                    entry.type, list(entry.type_params)))
-            result = self.results.get(id(item))
-            if result is not None and result.decl is not None:
-                result.decl = result.decl.at(item.start)    # never moves a decl an older module holds
-                module.decls.append(result.decl)
+            for decl in self._declared_by(item):
+                module.decls.append(decl)
+                module.starts[decl.name] = item.start
+
+    def _declared_by(self, item: ParsedItem) -> list[ir.Decl]:
+        """The declarations one item adds to the module (placed by `Module.starts`)."""
+        node, out = item.node, []
+        if isinstance(node, ast.TypeDef):
+            entry = self.exports.types.get(node.name)
+            if entry is None or entry.kind != "alias" or entry.type is None:
+                return out
+            cls = ir.Struct if entry.is_struct else ir.TypeAlias
+            out.append(cls(node.name, item.name_end, item.doc, type=entry.type))
+        elif isinstance(node, ast.Signature) and self.inp.is_interface:
+            entry = self.exports.values.get(node.name)
+            if entry is not None:
+                out.append(ir.Declared(node.name, item.name_end, item.doc, entry.type, list(entry.type_params)))
+        result = self.results.get(id(item))
+        if result is not None and result.decl is not None:
+            out.append(result.decl)
+        return out
 
 
 # ---------------------------------------------------------------- helpers

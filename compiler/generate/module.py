@@ -170,13 +170,15 @@ def entry_table(outcomes: list[Outcome]) -> list[tuple[str, str, str]]:
     return [(e.item, e.function, ptx_names.get(e.item) or mangle(e.function, ENTRY_PREFIX)) for e in first.entries]
 
 
-def _entry_decl(ws, path: str, item: str) -> tuple[str, ir.Decl | None]:
+def _entry_decl(ws, path: str, item: str) -> tuple[str, int, ir.Decl | None]:
+    """The file, item start and declaration of entry `item`, in `path` or a module it imports."""
     checked = ws.check(path)
     for p in [ws.key(path), *reversed(checked.module.imports)]:
-        for d in ws.check(p).module.decls:
+        module = ws.check(p).module
+        for d in module.decls:
             if isinstance(d, ir.Entry) and d.name == item:
-                return p, d
-    return ws.key(path), None
+                return p, module.starts[d.name], d
+    return ws.key(path), 0, None
 
 
 def name_clashes(ws, path: str, table: list[tuple[str, str, str]]) -> list[Diagnostic]:
@@ -186,8 +188,7 @@ def name_clashes(ws, path: str, table: list[tuple[str, str, str]]) -> list[Diagn
     for item, _, _ in table:
         for name in (item, item + PTX_NAME_SUFFIX):
             if name in owners:
-                file, decl = _entry_decl(ws, path, item)
-                start = decl.start if decl else 0
+                file, start, decl = _entry_decl(ws, path, item)
                 end = start + decl.name_end if decl else 0
                 out.append(Diagnostic(file, start, end, f"入口项名「{item}」使生成模块的导出「{name}」"
                                       f"与{owners[name]}重名：请给入口项改名", item,

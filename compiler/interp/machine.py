@@ -231,7 +231,8 @@ class Machine:
         key = (id(node), path)
         if key not in self._site_ids:
             self._site_ids[key] = len(self.sites)
-            self.sites.append((path, decl.start + node.start, decl.start + node.end, decl.name))
+            base = ir.item_start(self.modules, (path, decl.name))
+            self.sites.append((path, base + node.start, base + node.end, decl.name))
         return self._site_ids[key]
 
     def who(self, inv: int) -> str:

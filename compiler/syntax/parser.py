@@ -18,6 +18,7 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,11 +47,15 @@ class SyntaxDiagnostic:
 
 
 @dataclass(slots=True, eq=False)
-class ParsedItem:
-    """One top-level item: its tree (None when it did not parse) and errors.
+class ItemTree:
+    """One top-level item parsed, wherever it stands: its tree (None when it
+    did not parse) and errors, every offset relative to the item's start.
 
     `text` is the cache key.  `name`/`kind` are recovered even from a broken
     item that starts like a definition, so other items can still refer to it.
+    Nothing here says where the item is, so an edit above it shares this
+    object with the previous parse instead of copying it (`ParsedFile.starts`
+    says where each one is).
     """
 
     text: str
@@ -60,42 +65,70 @@ class ParsedItem:
     kind: str | None = None  # keyword of a definition-like item: 乃 者 即 立
     name_end: int = 0
     doc: str = ""
-    start: int = 0  # absolute offset in the file, set per file
 
-    def with_start(self, start: int, doc: str) -> "ParsedItem":
-        if start == self.start and doc == self.doc:
+    def with_doc(self, doc: str) -> "ItemTree":
+        if doc == self.doc:
             return self
-        return ParsedItem(self.text, self.node, self.errors, self.name, self.kind,
-                          self.name_end, doc, start)
+        return ItemTree(self.text, self.node, self.errors, self.name, self.kind, self.name_end, doc)
+
+
+class ParsedItem:
+    """An item placed in its file: the tree's fields and `start`, its absolute
+    offset.  Made when a reader asks for `ParsedFile.items`, not on every
+    parse: a body edit's diagnostics read the trees and starts only."""
+
+    __slots__ = ("tree", "start")
+
+    def __init__(self, tree: ItemTree, start: int) -> None:
+        self.tree, self.start = tree, start
+
+    text = property(attrgetter("tree.text"))
+    node = property(attrgetter("tree.node"))
+    errors = property(attrgetter("tree.errors"))
+    name = property(attrgetter("tree.name"))
+    kind = property(attrgetter("tree.kind"))
+    name_end = property(attrgetter("tree.name_end"))
+    doc = property(attrgetter("tree.doc"))
 
 
 @dataclass(slots=True, eq=False)
 class ParsedFile:
-    """A file's items and comments, in order.  The groups (the tokens up to
-    one 。: usually one item, several when a missing 。 was recovered from)
-    are kept for the next incremental parse as two lists of numbers, so that
-    moving the groups after an edit copies integers, not objects."""
+    """A file's items and comments, in order, as columns: the items' trees
+    and absolute starts, the comments' texts, starts and ends.  The groups (the
+    tokens up to one 。: usually one item, several when a missing 。 was
+    recovered from) are kept for the next incremental parse as two lists of
+    numbers.  So moving everything after an edit copies integers, never
+    objects; `items` and `comments`, the objects most readers want, are made
+    once per parse when first read."""
 
-    items: list[ParsedItem]
-    comments: list[Comment] = field(default_factory=list)
+    trees: list[ItemTree] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)
+    comment_texts: list[str] = field(default_factory=list)
+    comment_starts: list[int] = field(default_factory=list)
+    comment_ends: list[int] = field(default_factory=list)
     ends: list[int] = field(default_factory=list)    # each group's end offset
     sizes: list[int] = field(default_factory=list)   # each group's number of items
     closed: bool = True     # the last group ends with its 。 (only the last may not)
-    imports: list[ParsedItem] = field(init=False)   # the import items (every check of the file asks)
+    import_indices: list[int] = field(default_factory=list)   # which items are imports
+    _items: list[ParsedItem] | None = None
+    _comments: list[Comment] | None = None
 
-    def __post_init__(self) -> None:
-        self.imports = [item for item in self.items if isinstance(item.node, ast.Import)]
+    @property
+    def items(self) -> list[ParsedItem]:
+        if self._items is None:
+            self._items = list(map(ParsedItem, self.trees, self.starts))
+        return self._items
 
+    @property
+    def comments(self) -> list[Comment]:
+        if self._comments is None:
+            self._comments = list(map(Comment, self.comment_texts, self.comment_starts, self.comment_ends))
+        return self._comments
 
-@dataclass(slots=True, eq=False)
-class _Run:
-    """Consecutive groups of a file being parsed: what ParsedFile holds, without its import list."""
-
-    items: list[ParsedItem] = field(default_factory=list)
-    comments: list[Comment] = field(default_factory=list)
-    ends: list[int] = field(default_factory=list)
-    sizes: list[int] = field(default_factory=list)
-    closed: bool = True
+    @property
+    def imports(self) -> list[ParsedItem]:
+        """The import items (every check of the file asks)."""
+        return [ParsedItem(self.trees[i], self.starts[i]) for i in self.import_indices]
 
 
 # ---------------------------------------------------------------- numbers
@@ -551,17 +584,17 @@ def _head(tokens: list[Token], base: int) -> tuple[str | None, str | None, int]:
     return None, None, 0
 
 
-def parse_item_tokens(text: str, tokens: list[Token]) -> ParsedItem:
+def parse_item_tokens(text: str, tokens: list[Token]) -> ItemTree:
     """Parse one item's tokens (which end with its PERIOD, if it has one)."""
     base = tokens[0].start
     name, kind, name_end = _head(tokens, base)
     lex_errors = [SyntaxDiagnostic(t.start - base, t.end - base, t.message, LEX)
                   for t in tokens if t.type == "ERROR"]
     if lex_errors:
-        return ParsedItem(text, None, lex_errors, name, kind, name_end)
+        return ItemTree(text, None, lex_errors, name, kind, name_end)
     deep = _depth_error(tokens, base)
     if deep:
-        return ParsedItem(text, None, [deep], name, kind, name_end)
+        return ItemTree(text, None, [deep], name, kind, name_end)
     missing_period = tokens[-1].type != "PERIOD"
     stream = _item_tokens(tokens, base)
     if missing_period:
@@ -583,26 +616,26 @@ def parse_item_tokens(text: str, tokens: list[Token]) -> ParsedItem:
             error = SyntaxDiagnostic(keyword.start - base, keyword.end - base,
                                      f"语法错误：「{word}」是关键字，不写在「」里：直接写 {word}",
                                      KEYWORD_QUOTED, {"关键字": word})
-        return ParsedItem(text, None, [error], name, kind, name_end)
+        return ItemTree(text, None, [error], name, kind, name_end)
     too_deep = _tree_too_deep(node)
     if too_deep is not None:
-        return ParsedItem(text, None, [too_deep], name, kind, name_end)
+        return ItemTree(text, None, [too_deep], name, kind, name_end)
     errors = []
     if missing_period:
         end = tokens[-1].end - base
         errors.append(SyntaxDiagnostic(end, end, "缺少「。」：每个顶层项以「。」结束", MISSING_PERIOD))
-    return ParsedItem(text, node, errors, name, kind, name_end)
+    return ItemTree(text, node, errors, name, kind, name_end)
 
 
 class ItemCache:
     """Parsed items by text, shared by every file (an edit re-parses one item)."""
 
     def __init__(self, limit: int = 200_000) -> None:
-        self.items: dict[str, ParsedItem] = {}
+        self.items: dict[str, ItemTree] = {}
         self.limit = limit
         self.parses = 0  # how many items were actually parsed (for tests)
 
-    def get(self, text: str, tokens: list[Token]) -> ParsedItem:
+    def get(self, text: str, tokens: list[Token]) -> ItemTree:
         hit = self.items.get(text)
         if hit is None:
             self.parses += 1
@@ -649,13 +682,13 @@ def _inside_records(tokens: list[Token]) -> set[int]:
     return inside
 
 
-def _doc_before(comments: list[Comment], ci: int, start: int, text: str) -> tuple[str, int]:
+def _doc_before(comments: ParsedFile, ci: int, start: int, text: str) -> tuple[str, int]:
     """The comment directly before an item (only white space between), if any."""
-    while ci < len(comments) and comments[ci].end <= start:
+    ends = comments.comment_ends
+    while ci < len(ends) and ends[ci] <= start:
         ci += 1
-    if ci and not text[comments[ci - 1].end:start].strip(" \t\r\n\u3000"):
-        c = comments[ci - 1].text
-        return c[2:-2].strip(" \t\r\n\u3000"), ci
+    if ci and not text[ends[ci - 1]:start].strip(" \t\r\n\u3000"):
+        return comments.comment_texts[ci - 1][2:-2].strip(" \t\r\n\u3000"), ci
     return "", ci
 
 
@@ -666,7 +699,7 @@ def parse_file(text: str, cache: ItemCache | None = None,
     tokens at the first 。 past the edit that ended an old group."""
     cache = cache or _DEFAULT_CACHE
     if old is None or old_text is None:
-        return _parse_from(text, cache, _Run(), 0)
+        return _parse_from(text, cache, ParsedFile(), 0)
     prefix = _common_prefix(old_text, text)
     suffix = _common_suffix(old_text, text, min(len(old_text), len(text)) - prefix)
     delta = len(text) - len(old_text)
@@ -674,9 +707,11 @@ def parse_file(text: str, cache: ItemCache | None = None,
     if kept and kept == len(old.ends) and not old.closed:
         kept -= 1           # an unclosed last group may continue into the edit: it is lexed again
     lex_start = old.ends[kept - 1] if kept else 0
-    head = _Run(old.items[:sum(old.sizes[:kept])],
-                old.comments[:bisect_right(old.comments, lex_start, key=_end)],
-                old.ends[:kept], old.sizes[:kept])
+    items = sum(old.sizes[:kept])
+    comments = bisect_right(old.comment_ends, lex_start)
+    head = ParsedFile(old.trees[:items], old.starts[:items], old.comment_texts[:comments],
+                      old.comment_starts[:comments], old.comment_ends[:comments], old.ends[:kept], old.sizes[:kept],
+                      import_indices=old.import_indices[:bisect_left(old.import_indices, items)])
     return _parse_from(text, cache, head, lex_start, _Resume(old, len(text) - suffix, delta))
 
 
@@ -695,70 +730,75 @@ class _Resume:
         i = bisect_left(ends, end)
         return i + 1 if i < len(ends) and ends[i] == end else None
 
-    def shifted(self, index: int) -> _Run:
-        """The old groups from `index` on, `delta` characters later (twins:
-        the old parse keeps its own items)."""
+    def shifted(self, index: int) -> ParsedFile:
+        """The old groups from `index` on, `delta` characters later: their
+        trees shared, their offsets copied as integers."""
         old, d = self.old, self.delta
         sizes = old.sizes[index:]
-        items = old.items[len(old.items) - sum(sizes):]
-        after = old.comments[bisect_left(old.comments, old.ends[index - 1], key=_start):]
-        moved = [ParsedItem(it.text, it.node, it.errors, it.name, it.kind, it.name_end, it.doc, it.start + d)
-                 for it in items]       # (ParsedItem.with_start inlined: this is an edit's longest loop)
-        return _Run(moved, [Comment(c.text, c.start + d, c.end + d) for c in after],
-                    [e + d for e in old.ends[index:]], sizes, old.closed)
+        first = len(old.trees) - sum(sizes)
+        c = bisect_left(old.comment_starts, old.ends[index - 1])
+        imports = old.import_indices[bisect_left(old.import_indices, first):]
+        return ParsedFile(old.trees[first:], [s + d for s in old.starts[first:]], old.comment_texts[c:],
+                          [s + d for s in old.comment_starts[c:]], [e + d for e in old.comment_ends[c:]],
+                          [e + d for e in old.ends[index:]], sizes, old.closed, [i - first for i in imports])
 
 
-def _end(span) -> int:
-    return span.end
+_COLUMNS = ("trees", "starts", "comment_texts", "comment_starts", "comment_ends", "ends", "sizes")
 
 
-def _start(span) -> int:
-    return span.start
-
-
-def _parse_from(text: str, cache: ItemCache, head: _Run, start: int,
+def _parse_from(text: str, cache: ItemCache, head: ParsedFile, start: int,
                 resume: _Resume | None = None) -> ParsedFile:
     """`head` (the groups before `start`) and the groups lexed from `start`,
     until one ends where an old group ended past the edit: from there the old
     groups are taken over, moved."""
-    items, comments, ends, sizes = head.items, head.comments, head.ends, head.sizes
-    fresh_from = len(items)
-    tail = _Run()
+    out = head
+    fresh_from = len(out.trees)
+    tail = ParsedFile()
     current: list[Token] = []
     for x in iter_lex(text, start):
         if isinstance(x, Comment):
-            comments.append(x)
+            out.comment_texts.append(x.text)
+            out.comment_starts.append(x.start)
+            out.comment_ends.append(x.end)
             continue
         current.append(x)
         if x.type != "PERIOD":
             continue
-        _add_group(items, ends, sizes, _parse_group(text, current, cache), x.end)
+        _add_group(out, _parse_group(text, current, cache), x.end)
         current = []
         index = resume.index_after(x) if resume else None
         if index is not None:
             tail = resume.shifted(index)
             break
     if current:
-        _add_group(items, ends, sizes, _parse_group(text, current, cache), current[-1].end)
-    _attach_docs(items, fresh_from, comments, text)
-    closed = tail.closed if tail.ends else not current
-    return ParsedFile(items + tail.items, comments + tail.comments, ends + tail.ends, sizes + tail.sizes, closed)
+        _add_group(out, _parse_group(text, current, cache), current[-1].end)
+    _attach_docs(out, fresh_from, text)
+    out.closed = tail.closed if tail.ends else not current
+    out.import_indices += [i + len(out.trees) for i in tail.import_indices]
+    for column in _COLUMNS:
+        getattr(out, column).extend(getattr(tail, column))
+    return out
 
 
-def _add_group(items: list[ParsedItem], ends: list[int], sizes: list[int], group: list[ParsedItem], end: int) -> None:
-    items += group
-    ends.append(end)
-    sizes.append(len(group))
+def _add_group(out: ParsedFile, group: list[tuple[ItemTree, int]], end: int) -> None:
+    for tree, start in group:
+        if isinstance(tree.node, ast.Import):
+            out.import_indices.append(len(out.trees))
+        out.trees.append(tree)
+        out.starts.append(start)
+    out.ends.append(end)
+    out.sizes.append(len(group))
 
 
-def _attach_docs(items: list[ParsedItem], fresh_from: int, comments: list[Comment], text: str) -> None:
+def _attach_docs(parsed: ParsedFile, fresh_from: int, text: str) -> None:
     """The doc comments of the items lexed again (from `fresh_from`)."""
-    if fresh_from == len(items):
+    trees, starts = parsed.trees, parsed.starts
+    if fresh_from == len(trees):
         return
-    ci = bisect_right(comments, items[fresh_from].start, key=_end)
-    for i in range(fresh_from, len(items)):
-        doc, ci = _doc_before(comments, ci, items[i].start, text)
-        items[i] = items[i].with_start(items[i].start, doc)
+    ci = bisect_right(parsed.comment_ends, starts[fresh_from])
+    for i in range(fresh_from, len(trees)):
+        doc, ci = _doc_before(parsed, ci, starts[i], text)
+        trees[i] = trees[i].with_doc(doc)
 
 
 def _common_prefix(a: str, b: str) -> int:
@@ -784,18 +824,20 @@ def _common_suffix(a: str, b: str, limit: int) -> int:
     return lo
 
 
-def _parse_group(text: str, group: list[Token], cache: ItemCache) -> list[ParsedItem]:
+def _parse_group(text: str, group: list[Token], cache: ItemCache) -> list[tuple[ItemTree, int]]:
+    """The group's items with their starts: one item, or the items a missing 。
+    was recovered from."""
     start = group[0].start
-    item = cache.get(text[start:group[-1].end], group)
-    if item.node is not None or not item.errors:
-        return [item.with_start(start, "")]
+    tree = cache.get(text[start:group[-1].end], group)
+    if tree.node is not None or not tree.errors:
+        return [(tree, start)]
     points = _split_points(group, text)
     if not points:
-        return [item.with_start(start, "")]
+        return [(tree, start)]
     parts = []
     bounds = [0] + points + [len(group)]
     for a, b in zip(bounds, bounds[1:]):
         sub = group[a:b]
         s = sub[0].start
-        parts.append(cache.get(text[s:sub[-1].end], sub).with_start(s, ""))
+        parts.append((cache.get(text[s:sub[-1].end], sub), s))
     return parts

@@ -20,14 +20,16 @@ uniformity analysis, say) is one more function appended to `STEPS`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import compress, count
+from operator import is_not
 
 from .. import ir
 from ..diagnostics import Diagnostic
 from ..types import Printer
 from .consteval import KnownValues
-from .entries import entry_problems
+from .entries import entry_callers, entry_problems
 from .stages import Declarations, function_key, sorted_declarations, stage_problems, workgroup_variables
-from .uniformity import UniformityCache, uniformity_problems
+from .uniformity import Round, UniformityCache, uniformity_problems
 
 Key = tuple[str, str]   # (module path, top-level name)
 
@@ -50,11 +52,46 @@ class ModuleInfo:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     uniformity_cache: UniformityCache | None = None   # walks kept from earlier validations (the editor's)
     declared: Declarations | None = None   # the declarations sorted once for the steps (stages.py)
+    entry_callers: list[Key] = field(default_factory=list)   # the functions that call an entry function
+    uniformity_round: Round | None = None  # what the uniformity analysis kept for the next validation
+    edit: "BodyEdit | None" = None    # while validating: how the modules differ from the previous validation's
+
+
+@dataclass(eq=False)
+class BodyEdit:
+    """The modules validated differ from `previous`'s only in the bodies of
+    the functions `changed` (same names, same calls: the editor's keystroke),
+    so a step may patch what the previous validation found instead of walking
+    every declaration again."""
+
+    previous: ModuleInfo
+    changed: list       # ((path, name), the new function)
+
+
+def body_edit(previous: ModuleInfo | None, modules: list[ir.Module]) -> BodyEdit | None:
+    """How `modules` differ from the ones `previous` validated, when only in
+    function bodies (declarations are shared objects across such edits, so
+    the comparison is by identity); else None."""
+    if previous is None or len(previous.modules) != len(modules) \
+            or any(map(is_not, previous.modules[:-1], modules[:-1])):
+        return None
+    old, new = previous.modules[-1], modules[-1]
+    if old.path != new.path or len(old.decls) != len(new.decls):
+        return None
+    changed = []
+    for i in compress(count(), map(is_not, old.decls, new.decls)):
+        a, b = old.decls[i], new.decls[i]
+        if not (isinstance(a, ir.Function) and isinstance(b, ir.Function)) or a.name != b.name \
+                or a.calls != b.calls or a.body is None or b.body is None:
+            return None
+        changed.append(((new.path, b.name), b))
+    return BodyEdit(previous, changed)
 
 
 def call_graph(info: ModuleInfo) -> None:
     """Declarations by key, the file's entries, and what each entry reaches."""
-    info.declared = sorted_declarations(info.modules)
+    edit = info.edit
+    info.declared = edit.previous.declared.patched(edit.changed) if edit else sorted_declarations(info.modules)
     info.decls = info.declared.by_key
     info.entries = info.declared.own_entries
     for entry in info.entries:    # the first entry naming a function (entries.py refuses a second)
@@ -66,7 +103,9 @@ def call_graph(info: ModuleInfo) -> None:
 def entry_rules(info: ModuleInfo) -> None:
     """One function per entry, no call of an entry function (entries.py): every
     target refused these in its own writer before."""
-    info.diagnostics += entry_problems(info.modules, info.declared)
+    edit = info.edit
+    info.entry_callers = edit.previous.entry_callers if edit else entry_callers(info.modules, info.declared)
+    info.diagnostics += entry_problems(info.modules, info.declared, info.entry_callers)
 
 
 def stage_rules(info: ModuleInfo) -> None:
@@ -86,7 +125,11 @@ def uniform_control_flow(info: ModuleInfo) -> None:
     its imports' (each module after the modules it imports).  The proofs its
     requirements rely on tell the WGSL writer which entry structs to pass field
     by field and which workgroup reads to make with workgroupUniformLoad."""
-    problems, proofs = uniformity_problems(info.modules, info.sources, info.uniformity_cache, info.declared)
+    edit, cache = info.edit, info.uniformity_cache
+    changed = [key for key, _ in edit.changed] \
+        if edit and cache is not None and cache.rounds.get(info.module.path) is edit.previous.uniformity_round else None
+    problems, proofs, info.uniformity_round = uniformity_problems(info.modules, info.sources, cache, info.declared,
+                                                                  changed)
     info.diagnostics += problems
     info.uniform_proofs |= proofs
 
@@ -95,15 +138,20 @@ STEPS = [call_graph, stage_rules, entry_rules, uniform_control_flow, constant_va
 
 
 def validate(module: ir.Module, imports: list[ir.Module], show: Printer,
-             sources: dict[str, str] | None = None, uniformity_cache: UniformityCache | None = None) -> ModuleInfo:
+             sources: dict[str, str] | None = None, uniformity_cache: UniformityCache | None = None,
+             previous: ModuleInfo | None = None) -> ModuleInfo:
     """Run every step over `module` and the shader modules it imports
     (checked without errors; interface modules are left out); `sources`
     holds their texts (for the messages that quote a condition);
-    `uniformity_cache` lets an edit re-walk only the functions it changed."""
+    `uniformity_cache` lets an edit re-walk only the functions it changed,
+    and `previous`, the last validation of the same file, lets a body edit
+    patch its findings (`BodyEdit`)."""
     modules = [m for m in imports if not m.is_interface] + [module]
     info = ModuleInfo(module, modules, show, sources or {}, uniformity_cache=uniformity_cache)
+    info.edit = body_edit(previous, modules)
     for step in STEPS:
         step(info)
+    info.edit = None        # the previous validation is not kept alive by this one
     return info
 
 

@@ -12,30 +12,44 @@ from .. import ir
 from ..diagnostics import ENTRY, Diagnostic
 from .stages import Declarations, function_key
 
+Key = tuple[str, str]   # (module path, top-level name)
 
-def entry_problems(modules: list[ir.Module], declared: Declarations) -> list[Diagnostic]:
+
+def entry_problems(modules: list[ir.Module], declared: Declarations, callers: list[Key]) -> list[Diagnostic]:
     """The file's entries that name a function an earlier one named, and every
-    call of an entry function in the functions the file translates."""
-    return _shared_functions(modules, declared) + _called_entry_functions(modules, declared)
+    call of an entry function in `callers` (`entry_callers`)."""
+    return _shared_functions(modules, declared) + _called_entry_functions(modules, declared, callers)
+
+
+def entry_callers(modules: list[ir.Module], declared: Declarations) -> list[Key]:
+    """The functions the file translates that call an entry function (their
+    calls are all a body edit keeps, so an edit reuses this list)."""
+    names = {name for _, name in _entry_function_keys(modules, declared)}
+    return [key for key, d in declared.functions if not names.isdisjoint(d.calls)]
+
+
+def _entry_function_keys(modules: list[ir.Module], declared: Declarations) -> set[Key]:
+    return {function_key(modules, e.function, declared.by_key) for e in declared.own_entries}
 
 
 def _shared_functions(modules: list[ir.Module], declared: Declarations) -> list[Diagnostic]:
-    first: dict[tuple[str, str], ir.Entry] = {}
+    first: dict[Key, ir.Entry] = {}
     problems = []
     for entry in declared.own_entries:
         earlier = first.setdefault(function_key(modules, entry.function, declared.by_key), entry)
         if earlier is not entry:
-            problems.append(Diagnostic(modules[-1].path, entry.start, entry.start + entry.name_end,
+            start = modules[-1].starts[entry.name]
+            problems.append(Diagnostic(modules[-1].path, start, start + entry.name_end,
                                        f"函数「{entry.function}」已是入口项「{earlier.name}」的函数：一个函数只能作一个入口",
                                        entry.name, code=ENTRY))
     return problems
 
 
-def _called_entry_functions(modules: list[ir.Module], declared: Declarations) -> list[Diagnostic]:
-    keys = {function_key(modules, e.function, declared.by_key) for e in declared.own_entries}
-    names = {name for _, name in keys}
-    return [Diagnostic(path, d.start + n.name_start, d.start + n.name_end,
-                       f"「{n.name}」是入口函数，不能再调用：把函数体提成另一个函数，两处都调用它", d.name, code=ENTRY)
-            for (path, _), d in declared.functions
-            if not names.isdisjoint(d.calls)   # only callers are walked
-            for n in ir.walk(d.body) if isinstance(n, ir.Call) and n.kind == "function" and (n.module, n.name) in keys]
+def _called_entry_functions(modules: list[ir.Module], declared: Declarations, callers: list[Key]) -> list[Diagnostic]:
+    keys = _entry_function_keys(modules, declared) if callers else set()
+    return [Diagnostic(key[0], base + n.name_start, base + n.name_end,
+                       f"「{n.name}」是入口函数，不能再调用：把函数体提成另一个函数，两处都调用它", key[1], code=ENTRY)
+            for key in callers
+            for base in [ir.item_start(modules, key)]
+            for n in ir.walk(declared.by_key[key].body)
+            if isinstance(n, ir.Call) and n.kind == "function" and (n.module, n.name) in keys]

@@ -61,6 +61,23 @@ class Declarations:
     entries: dict = field(default_factory=dict)      # (path, function name) → entry (the last one naming it)
     resources: list = field(default_factory=list)    # (path, name) of the resources
     own_entries: list = field(default_factory=list)  # the last module's entries, in source order
+    index: dict | None = None     # (path, name) → its place in `functions`, made when first asked
+
+    def function_index(self) -> dict:
+        if self.index is None:
+            self.index = {key: i for i, (key, _) in enumerate(self.functions)}
+        return self.index
+
+    def patched(self, changed: list) -> "Declarations":
+        """These declarations with the functions `changed` ((path, name), function)
+        swapped in (a body edit: same names, same kinds), in two list copies."""
+        index = self.function_index()
+        out = Declarations(dict(self.by_key), list(self.functions), self.entries, self.resources, self.own_entries,
+                           index)
+        for key, decl in changed:
+            out.by_key[key] = decl
+            out.functions[index[key]] = (key, decl)
+        return out
 
 
 def sorted_declarations(modules: list[ir.Module]) -> Declarations:
@@ -108,7 +125,7 @@ def workgroup_variables(modules: list[ir.Module], entry: ir.Entry,
             if isinstance(n, ir.GlobalRef)}
     decls = declarations(modules) if decls is None else decls
     order = {m.path: i for i, m in enumerate(modules)}
-    found = [(order[key[0]], d.start, key) for key in used if key[0] in order
+    found = [(order[key[0]], ir.item_start(modules, key), key) for key in used if key[0] in order
              and isinstance(d := decls.get(key), ir.Resource) and d.kind == "workgroup"]
     return [key for *_, key in sorted(found)]     # in declaration order, without a pass over every declaration
 
@@ -121,7 +138,8 @@ def stage_problems(modules: list[ir.Module], entry: ir.Entry, decls: dict | None
         for node in ir.walk(decl.body):
             message = _problem(node, decls, entry)
             if message:
-                problems.append(Diagnostic(key[0], decl.start + node.start, decl.start + node.end, message, decl.name,
+                base = ir.item_start(modules, key)
+                problems.append(Diagnostic(key[0], base + node.start, base + node.end, message, decl.name,
                                            code=STAGE, fields={"入口": entry.name, "阶段": entry.stage}))
     return problems
 

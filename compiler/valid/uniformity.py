@@ -238,13 +238,24 @@ class Walked:
     proven: frozenset      # the proofs its requirements relied on
 
 
+@dataclass(eq=False)
+class Round:
+    """What one validation of a file ended with, for the next keystroke."""
+
+    setting: tuple         # Analysis.setting()
+    used: dict             # (path, name) → Walked, every function's
+    summaries: dict        # (path, name) → Summary
+    problems: dict         # (path, name) → [Problem], only the functions that have some
+    proofs: dict           # (path, name) → the proofs its walk relied on, only where there are some
+
+
 class UniformityCache:
     """Walks by (module path, function name), kept across validations, and
-    per validated file the walks its last validation ended with."""
+    per validated file the round its last validation ended with."""
 
     def __init__(self) -> None:
         self.walks: dict[tuple[str, str], Walked] = {}
-        self.rounds: dict[str, tuple[tuple, dict]] = {}    # file → (its setting, (path, name) → Walked)
+        self.rounds: dict[str, Round] = {}
         self.walked = 0        # functions walked, not taken from the cache (tests count them)
 
 
@@ -260,11 +271,13 @@ class Analysis:
                  declared: Declarations | None = None):
         declared = declared if declared is not None else sorted_declarations(modules)
         self.decls = declared.by_key
+        self.starts = {m.path: m.starts for m in modules}     # where each declaration's item starts
         self.sources = sources
         self.cache = cache
         self.summaries: dict[tuple[str, str], Summary] = {}
         self.problems: dict[tuple[str, str], list[Problem]] = {}
         self.used: dict[tuple[str, str], Walked] = {}     # the walks read, each function's once
+        self.proofs: dict | None = None                    # relied_on(), once asked or taken over
         self._setting: tuple | None = None
         self.functions, self.entries, self._resources = declared.functions, declared.entries, declared.resources
 
@@ -276,7 +289,8 @@ class Analysis:
             if isinstance(decl, ir.Function) and decl.body is not None:
                 walked = self.used[key] = self._walk(key, decl)
                 self.summaries[key] = found = walked.summary
-                self.problems[key] = walked.problems
+                if walked.problems:
+                    self.problems[key] = walked.problems
         return found
 
     def setting(self) -> tuple:
@@ -286,32 +300,49 @@ class Analysis:
                              tuple((key, resource_facts(self.decls.get(key))) for key in self._resources))
         return self._setting
 
-    def reuse_round(self, root: str, functions: list) -> None:
+    def reuse_round(self, root: str, functions: list, changed: list | None = None) -> bool:
         """The editor's keystroke: when, since the last validation of file
         `root`, only function bodies changed and none of their summaries,
         every other function's walk from that validation stands as it was
-        (one identity check each, not a validity check through its callees)."""
+        (one identity check each, not a validity check through its callees).
+        `changed`, the keys of the functions whose declarations changed since
+        that round, when the caller knows them, spares even the identity
+        checks.  True when the round was taken over."""
         last = self.cache.rounds.get(root)
-        if last is None or last[0] != self.setting():
-            return
-        previous = last[1]
-        if len(previous) != len(functions):
-            return
-        changed = [key for key, decl in functions if (w := previous.get(key)) is None or w.body is not decl.body]
+        if last is None or last.setting != self.setting():
+            return False
+        previous = last.used
+        if changed is None:
+            if len(previous) != len(functions):
+                return False
+            changed = [key for key, decl in functions if (w := previous.get(key)) is None or w.body is not decl.body]
         for key in changed:
             before = previous.get(key)
             if before is None or self.summary(key) != before.summary:
-                return          # callers may read it differently: the ordinary path decides
+                return False     # callers may read it differently: the ordinary path decides
         walks = self.used
         self.used = dict(previous)      # the same keys as `functions` (same count, each found)
         self.used.update(walks)
-        self.summaries = {key: walked.summary for key, walked in self.used.items()}
-        self.problems = {key: walked.problems for key, walked in self.used.items() if walked.problems}
+        self.summaries = dict(last.summaries)
+        self.problems, self.proofs = dict(last.problems), dict(last.proofs)
+        for key, walked in walks.items():
+            self.summaries[key] = walked.summary
+            _keep_if(self.problems, key, walked.problems)
+            _keep_if(self.proofs, key, walked.proven)
+        return True
 
-    def end_round(self, root: str, functions: list) -> None:
+    def end_round(self, root: str, functions: list) -> Round:
         used = self.used
-        self.cache.rounds[root] = (self.setting(), used if len(used) == len(functions) else
-                                   {key: used[key] for key, _ in functions})
+        if len(used) != len(functions):
+            used = {key: used[key] for key, _ in functions}
+        self.cache.rounds[root] = found = Round(self.setting(), used, self.summaries, self.problems, self.relied_on())
+        return found
+
+    def relied_on(self) -> dict:
+        """(path, name) → the proofs its walk relied on, for the walks that relied on some."""
+        if self.proofs is None:
+            self.proofs = {key: walked.proven for key, walked in self.used.items() if walked.proven}
+        return self.proofs
 
     def _walk(self, key: tuple[str, str], decl: ir.Function) -> Walked:
         entry = self.entries.get(key)
@@ -343,24 +374,25 @@ class Analysis:
 
     def text(self, path: str, owner: str, start: int, end: int) -> str:
         """The source text of a span inside function `owner`."""
-        base = self.decls[(path, owner)].start
+        base = self.starts[path][owner]
         return self.sources.get(path, "")[base + start:base + end]
 
     def absolute(self, path: str, owner: str, start: int, end: int) -> tuple[int, int]:
-        base = self.decls[(path, owner)].start
+        base = self.starts[path][owner]
         return base + start, base + end
 
     def placed(self, path: str, decl: ir.Function, p: Problem) -> Diagnostic:
         """A problem of function `decl` as a diagnostic at today's offsets."""
         related = tuple((s.path, *self.absolute(s.path, s.owner, s.start, s.end), s.what) for s in p.related)
-        return Diagnostic(path, decl.start + p.start, decl.start + p.end, p.message, decl.name, code=p.code,
+        base = self.starts[path][decl.name]
+        return Diagnostic(path, base + p.start, base + p.end, p.message, decl.name, code=p.code,
                           related=related, fields=p.fields)
 
     def proven(self) -> set:
         """The proofs some requirement of a walk read relied on, at today's offsets (as the writers ask)."""
         out = set()
-        for walked in self.used.values():
-            for proof in walked.proven:
+        for proven in self.relied_on().values():
+            for proof in proven:
                 out.add(load_proof(proof[1], *self.absolute(*proof[1:])) if proof[0] == "load" else proof)
         return out
 
@@ -672,27 +704,36 @@ class FunctionWalk:
 
 
 def uniformity_problems(modules: list[ir.Module], sources: dict[str, str], cache: UniformityCache | None = None,
-                        declared: Declarations | None = None) -> tuple[list[Diagnostic], set]:
+                        declared: Declarations | None = None,
+                        changed: list | None = None) -> tuple[list[Diagnostic], set, Round | None]:
     """The uniformity mistakes in every module's functions, each module after
-    the modules it imports, and the proofs (field_proof, load_proof) their
-    requirements rely on, at the functions' current offsets (`declared`: the
-    modules' sorted declarations, when the caller has them)."""
+    the modules it imports, the proofs (field_proof, load_proof) their
+    requirements rely on, at the functions' current offsets, and the round
+    kept in `cache` for the next validation of the file (`declared`: the
+    modules' sorted declarations, when the caller has them; `changed`: the
+    keys of the functions changed since that round, when the caller knows)."""
+    declared = declared if declared is not None else sorted_declarations(modules)
     analysis = Analysis(modules, sources, cache, declared)
     functions = analysis.functions
     root = modules[-1].path
-    if cache is not None:
-        analysis.reuse_round(root, functions)
-    out = []
-    summaries, problems = analysis.summaries, analysis.problems
-    for key, decl in functions:
-        if key not in summaries:
+    if cache is not None and analysis.reuse_round(root, functions, changed):
+        order = declared.function_index()
+        found = sorted(analysis.problems.items(), key=lambda kv: order[kv[0]])   # only the functions with problems
+    else:
+        for key, _ in functions:
             analysis.summary(key)
-        found = problems.get(key)
-        if found:
-            out += (analysis.placed(key[0], decl, p) for p in found)
-    if cache is not None:
-        analysis.end_round(root, functions)
-    return out, analysis.proven()
+        found = [(key, analysis.problems[key]) for key, _ in functions if key in analysis.problems]
+    out = [analysis.placed(key[0], analysis.decls[key], p) for key, problems in found for p in problems]
+    kept = analysis.end_round(root, functions) if cache is not None else None
+    return out, analysis.proven(), kept
+
+
+def _keep_if(table: dict, key, value) -> None:
+    """table[key] = value when there is something to keep, else no entry."""
+    if value:
+        table[key] = value
+    else:
+        table.pop(key, None)
 
 
 def local_uniformity(modules: list[ir.Module], sources: dict[str, str], path: str, decl: ir.Function) -> dict:

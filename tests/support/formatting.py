@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 
-SPAN_FIELDS = {"start", "end", "name_start", "name_end"}
+SPAN_FIELDS = {"start", "end", "name_start", "name_end", "starts"}   # starts: a module's item offsets
 
 
 def ir_dump(obj, seen: set[int] | None = None):

@@ -243,7 +243,7 @@ class MslWriter(StatementWriter):
         return (0, decl.name_end)
 
     def _at(self, module: ir.Module, decl: ir.Decl) -> None:
-        self.path, self.base, self.definition = module.path, decl.start, decl.name
+        self.path, self.base, self.definition = module.path, module.starts[decl.name], decl.name
 
     # ------------------------------------------------------------ module
 
@@ -311,7 +311,7 @@ class MslWriter(StatementWriter):
             for struct in self._structs_in(t):
                 found[self.structs[struct][3]] = None
         order = [m.path for m in self.modules]
-        return sorted(found, key=lambda k: (order.index(k[0]), self.decls[k].start))
+        return sorted(found, key=lambda k: (order.index(k[0]), ir.item_start(self.modules, k)))
 
     def _structs_in(self, t) -> list[str]:
         t = resolve(t)   # the recursion resolves the parts (deep_resolve at each level was cubic in the nesting)

@@ -58,6 +58,7 @@ class Site:
 
     path: str
     decl: ir.Decl
+    start: int          # where the definition's item starts in its file
 
 
 @dataclass
@@ -134,7 +135,7 @@ class Writer:
         compute = [d for d in entries if d.stage == "计算"]
         if entries and not compute:
             first = entries[0]
-            self._report(Site(self.module.path, first), (0, first.name_end),
+            self._report(self._site(self.module.path, first), (0, first.name_end),
                          "千手目标只支持计算入口：本文件只有顶点、片元入口，没有可译成 PTX 的入口（着十）")
             return Translation(None, [], self.diagnostics)
         chunks, infos = [HEADER], []
@@ -154,9 +155,12 @@ class Writer:
         name = mangle(target_name(entry.function), ENTRY_PREFIX)
         return f"// {STAGE_WORDS[entry.stage]} entry {name} skipped: the PTX target has compute entries only\n"
 
+    def _site(self, path: str, decl: ir.Decl) -> Site:
+        return Site(path, decl, ir.item_start(self.modules, (path, decl.name)))
+
     def _report(self, site: Site, span: tuple[int, int], message: str) -> None:
-        start = site.decl.start + span[0]
-        self.diagnostics.append(Diagnostic(site.path, start, site.decl.start + span[1], message, site.decl.name,
+        start = site.start + span[0]
+        self.diagnostics.append(Diagnostic(site.path, start, site.start + span[1], message, site.decl.name,
                                            code=TRANSLATION, fields={"目标": "PTX"}))
 
     def _entry_function(self, entry: ir.Entry) -> tuple[str, ir.Function]:
@@ -168,11 +172,11 @@ class Writer:
 
     def _entry(self, entry: ir.Entry) -> tuple[str, PtxEntryInfo] | None:
         self._begin()
-        site = Site(self.module.path, entry)
+        site = self._site(self.module.path, entry)
         try:
             path, fn = self._entry_function(entry)
             name = mangle(target_name(fn.name), ENTRY_PREFIX)   # one entry per function: valid/entries.py
-            site = Site(path, fn)
+            site = self._site(path, fn)
             with self._at(site):
                 env = {id(p): self._entry_input(p) for p in fn.params}
                 self.value(self._lowered(fn.body), env)
@@ -450,7 +454,7 @@ class Writer:
     def _GlobalRef(self, e: ir.GlobalRef, env) -> Value:
         decl = self.decls.get((e.module, e.name))
         if isinstance(decl, ir.Const):
-            with self._at(Site(e.module, decl)):
+            with self._at(self._site(e.module, decl)):
                 return self.value(self._lowered(decl.value), {})
         if isinstance(decl, ir.Resource):
             if decl.kind in ("storage", "uniform"):
@@ -538,7 +542,7 @@ class Writer:
         decl = self.decls.get((e.module, e.name))
         if not isinstance(decl, ir.Function):
             raise Unsupported(f"找不到函数「{e.name}」的定义")
-        with self._at(Site(e.module, decl)):
+        with self._at(self._site(e.module, decl)):
             return self.value(self._lowered(decl.body), {id(p): a for p, a in zip(decl.params, args)})
 
     def _lowered(self, body: ir.Expr) -> ir.Expr:
@@ -563,7 +567,7 @@ class Writer:
             return Value(t, [self.immediate(leaves(t)[0], number)])
         args = [self.value(a, env) for a in e.args]
         value = Value(t, emitter(self, e, args))
-        if load_proof(self.site.path, self.site.decl.start + e.start, self.site.decl.start + e.end) in self.proofs:
+        if load_proof(self.site.path, self.site.start + e.start, self.site.start + e.end) in self.proofs:
             self.emit(BARRIER)    # a uniform workgroup read (valid/uniformity.py): no one writes before all have read
         return value
 

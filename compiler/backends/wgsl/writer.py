@@ -151,7 +151,7 @@ class Writer(StatementWriter):
         chunks = []
         for module in self.modules:
             for decl in module.decls:
-                self.path, self.base, self.definition = module.path, decl.start, decl.name
+                self.path, self.base, self.definition = module.path, module.starts[decl.name], decl.name
                 chunk = self._decl(module, decl)
                 if chunk:
                     chunks.append(chunk)
