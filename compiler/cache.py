@@ -70,6 +70,16 @@ def _file_stamp(root: str, path: str, st: os.stat_result) -> str:
     return f"{os.path.relpath(path, root)}:{st.st_size}:{st.st_mtime_ns}"
 
 
+def file_stamp(path: str) -> tuple[int, int, int, int] | None:
+    """(mtime_ns, ctime_ns, size, inode) of a file, None when it cannot be
+    stat'ed: what a workspace and the ledger compare to trust a file unread."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+
+
 def key(kind: str, *parts: bytes) -> str:
     """The file name of an entry built from `parts` by this version."""
     h = hashlib.sha256(VERSION.encode())

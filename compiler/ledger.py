@@ -37,11 +37,9 @@ def file_bytes(path: str) -> bytes | None:
 
 
 def _stamp(path: str) -> list[int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return [st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino]
+    """`cache.file_stamp` as JSON gives it back: a list."""
+    stamp = cache.file_stamp(path)
+    return None if stamp is None else list(stamp)
 
 
 def _digest(path: str) -> str | None:

@@ -120,11 +120,7 @@ class Workspace:
                 return cached
             loaded = Loaded(SourceFile(key, text), ("doc", text))
         else:
-            try:
-                st = os.stat(key)
-                stamp = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
-            except OSError:
-                stamp = None
+            stamp = cache.file_stamp(key)
             cached = self._loaded.get(key)
             if cached is not None and cached.stamp == stamp and stamp is not None:
                 return cached
