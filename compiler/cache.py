@@ -14,6 +14,9 @@ import hashlib
 import os
 import tempfile
 from pathlib import Path
+from typing import Callable, TypeVar
+
+T = TypeVar("T")
 
 #: the package version (pyproject.toml); part of every key
 VERSION = "0.1.0"
@@ -98,6 +101,30 @@ def read(name: str) -> bytes | None:
         return entry_path(name).read_bytes()
     except OSError:
         return None
+
+
+def loaded(name: str, loads: Callable[[bytes], T | None]) -> T | None:
+    """An entry as `loads` makes it; None when it is missing, or corrupt or
+    foreign (`loads` raises or answers None)."""
+    data = read(name)
+    if data is None:
+        return None
+    try:
+        return loads(data)
+    except Exception:  # whatever a corrupt entry makes marshal, pickle or lark raise
+        return None
+
+
+def load(name: str, loads: Callable[[bytes], T | None], build: Callable[[], T | None],
+         dumps: Callable[[T], bytes]) -> T | None:
+    """The entry as `loads` makes it, else what `build` makes, stored for the
+    next process (unless `build` answers None: nothing to keep)."""
+    value = loaded(name, loads)
+    if value is None:
+        value = build()
+        if value is not None:
+            write(name, dumps(value))
+    return value
 
 
 def write(name: str, data: bytes) -> None:

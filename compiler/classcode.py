@@ -35,11 +35,7 @@ def _entry_name() -> str:
 
 def _known(name: str) -> dict:
     """The texts and code of the cache entry; a missing or corrupt one is empty."""
-    data = cache.read(name)
-    try:
-        known = marshal.loads(data) if data is not None else {}
-    except Exception:  # marshal's errors on a corrupt entry
-        return {}
+    known = cache.loaded(name, marshal.loads)
     return known if isinstance(known, dict) else {}
 
 

@@ -60,11 +60,7 @@ class Ledger:
     @property
     def entries(self) -> dict:
         if self._entries is None:
-            data = cache.read(self.name)
-            try:
-                entries = json.loads(data) if data is not None else {}
-            except ValueError:
-                entries = {}
+            entries = cache.loaded(self.name, json.loads)
             self._entries = entries if isinstance(entries, dict) else {}
         return self._entries
 

@@ -235,18 +235,16 @@ class Workspace:
         if checked is not None:
             self._modules[key] = (("snapshot", text), checked)
             return checked
-        data = cache.read(name)
-        if data is not None:
-            try:
-                checked = pickle.loads(data)
-            except Exception:  # corrupt or from another build: check it again
-                checked = None
-        if not isinstance(checked, CheckedModule) or checked.path != key:
-            checked = self._check_builtin_now(key)
-            if checked is None:
-                self._unsnapshotted = text
-                return None
-            cache.write(name, pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL))
+
+        def unpickled(data: bytes) -> CheckedModule | None:   # None: from another build, check it again
+            found = pickle.loads(data)
+            return found if isinstance(found, CheckedModule) and found.path == key else None
+
+        checked = cache.load(name, unpickled, lambda: self._check_builtin_now(key),
+                             lambda checked: pickle.dumps(checked, protocol=pickle.HIGHEST_PROTOCOL))
+        if checked is None:
+            self._unsnapshotted = text
+            return None
         _SNAPSHOTS[name] = checked
         self._modules[key] = (("snapshot", text), checked)
         return checked

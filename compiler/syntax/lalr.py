@@ -28,19 +28,19 @@ class ItemLexer(lark.lexer.Lexer):
 def lark_parser(grammar: bytes, transformer) -> lark.Lark:
     """The LALR parser; its tables come from the user cache when the grammar
     and lark are unchanged, since building them is slow."""
-    name = cache.key("lark", grammar, lark.__version__.encode())
-    data = cache.read(name)
-    if data is not None:
-        try:
-            return lark.Lark.__new__(lark.Lark)._load(io.BytesIO(data), transformer=transformer)
-        except Exception:  # a corrupt or foreign entry: rebuild it
-            pass
-    parser = lark.Lark(grammar.decode("utf-8"), parser="lalr", lexer=ItemLexer, transformer=transformer,
-                       maybe_placeholders=True)
+    return cache.load(
+        cache.key("lark", grammar, lark.__version__.encode()),
+        lambda data: lark.Lark.__new__(lark.Lark)._load(io.BytesIO(data), transformer=transformer),
+        lambda: lark.Lark(grammar.decode("utf-8"), parser="lalr", lexer=ItemLexer, transformer=transformer,
+                          maybe_placeholders=True),
+        _saved)
+
+
+def _saved(parser: lark.Lark) -> bytes:
+    """The tables as `Lark._load` reads them back (the transformer is given again there)."""
     out = io.BytesIO()
     parser.save(out, exclude_options=["transformer"])
-    cache.write(name, out.getvalue())
-    return parser
+    return out.getvalue()
 
 
 def parse_or_error(parser: lark.Lark, stream: list) -> tuple:

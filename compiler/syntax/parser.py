@@ -445,16 +445,12 @@ def _tables() -> _Tables:
     """The plain tables from the user cache (keyed by the grammar and this
     package's syntax code, which defines their form), else built by lark."""
     name = cache.key("lalr", _grammar(), cache.code_stamp(("syntax",)))
-    data = cache.read(name)
-    if data is not None:
-        try:
-            return _Tables(marshal.loads(data))
-        except Exception:  # a corrupt or foreign entry: rebuild it
-            pass
+    return _Tables(cache.load(name, marshal.loads, _plain_tables, marshal.dumps))
+
+
+def _plain_tables() -> tuple:
     from . import lalr
-    plain = lalr.plain_tables(_lark(), _Build)
-    cache.write(name, marshal.dumps(plain))
-    return _Tables(plain)
+    return lalr.plain_tables(_lark(), _Build)
 
 
 # ---------------------------------------------------------------- items
