@@ -206,6 +206,12 @@ def deep_resolve(t: TypeOrIndex) -> TypeOrIndex:
     return map_parts(t, deep_resolve)
 
 
+def is_unit(t: TypeOrIndex) -> bool:
+    """「有」, the type of no value (a function that returns nothing, a 若 without 否则)."""
+    t = resolve(t)
+    return isinstance(t, TCon) and t.name == "有"
+
+
 def is_scalar(t: TypeOrIndex, include_literals: bool = True) -> bool:
     t = resolve(t)
     if not isinstance(t, TCon):

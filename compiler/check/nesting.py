@@ -12,7 +12,7 @@ more than MAX_BLOCKS levels, so whatever `检查` accepts every target takes.
 from __future__ import annotations
 
 from .. import ir
-from ..types import TCon, resolve
+from ..types import is_unit
 
 MAX_BLOCKS = 60   # counting the function's own body; Tint takes 62 nested ifs, naga 126
 MESSAGE = (f"「若」与局部函数嵌套过深：译成目标语言后超过 {MAX_BLOCKS} 层块（WGSL 编译器至多 127 层语句嵌套），"
@@ -65,10 +65,5 @@ class _Blocks:
 def _needs_statements(e: ir.Expr) -> bool:
     """Whether e may be written as statements (then an else-if cannot stay flat)."""
     return any(isinstance(n, (ir.If, ir.Let, ir.LetFun, ir.Seq))
-               or isinstance(n, ir.Call) and (n.local is not None or n.name == "新格" or _is_unit(n.type))
+               or isinstance(n, ir.Call) and (n.local is not None or n.name == "新格" or is_unit(n.type))
                for n in ir.walk(e))
-
-
-def _is_unit(t) -> bool:
-    t = resolve(t)
-    return isinstance(t, TCon) and t.name == "有"

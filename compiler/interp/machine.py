@@ -27,10 +27,9 @@ from .. import ir
 from ..backends.wgsl.layout import SCALAR_DTYPES
 from ..ir import function_key
 from ..lower.loops import Lowering
-from ..lower.types import is_unit
 from ..builtin.io import BUILTIN_IO
 from ..diagnostics import RUNTIME_FAULT, Diagnostic
-from ..types import TCon, TRecord, deep_resolve, resolve
+from ..types import TCon, TRecord, deep_resolve, is_unit, resolve
 from . import ops
 from .memory import Elements, Region, Unsupported, decode, encode
 

@@ -32,10 +32,6 @@ def head(t) -> str | None:
     return t.name if isinstance(t, TCon) else None
 
 
-def is_unit(t) -> bool:
-    return head(t) == "有"
-
-
 def scalar(t) -> Scalar | None:
     """The scalar a type is; None for other types (vectors included) and for
     widths no target has (「定长小数」于 64)."""

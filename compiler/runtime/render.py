@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from .. import ir
 from ..builtin.io import BUILTIN_IO
-from ..lower.types import Scalar, concrete, is_unit, scalar
-from ..types import TRecord, resolve, vector_parts
+from ..lower.types import Scalar, concrete, scalar
+from ..types import TRecord, is_unit, resolve, vector_parts
 from .wgpu import BufferData, WebGPUError, bind_groups, create_module, open_device, read_back, required_features, upload
 
 TARGET_FORMAT = "rgba8unorm"

@@ -31,7 +31,7 @@ from ... import ir
 from ...builtin.formats import STORAGE_FORMATS
 from ...builtin.io import BUILTIN_IO
 from ...diagnostics import TARGET_BINDING, TRANSLATION, Diagnostic
-from ...types import TCon, TError, TRecord, TTuple, deep_resolve, matrix_parts, resolve, vector_parts
+from ...types import TCon, TError, TRecord, TTuple, deep_resolve, is_unit, matrix_parts, resolve, vector_parts
 from .. import EntryInfo, Translation
 from ...valid.consteval import KnownValues, is_abstract, scalar_of as const_scalar, written_number
 from ..names import NameAllocator
@@ -41,7 +41,7 @@ from ...lower.effects import Effects
 from ...valid.uniformity import load_proof
 from ...lower.loops import lowering
 from ...lower.order import saved_operands
-from ...lower.types import Scalar, head, is_unit, scalar
+from ...lower.types import Scalar, head, scalar
 from . import fragments
 from .builtins import BUILTINS, CELL, Special, Template
 

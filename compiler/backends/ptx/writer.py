@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 
 from ... import ir
 from ...diagnostics import TRANSLATION, Diagnostic
-from ...types import TCon, TRecord, Type
+from ...types import TCon, TRecord, Type, is_unit
 from .. import EntryInfo, Translation
 from ...lower.effects import Effects
 from ...valid.uniformity import load_proof
 from ...lower.loops import lowering
-from ...lower.types import concrete, is_unit
+from ...lower.types import concrete
 from ..names import target_name
 from .layout import layout_of, memory_leaves, round_up, stride_of
 from .mangle import ENTRY_PREFIX, SHARED_PREFIX, mangle

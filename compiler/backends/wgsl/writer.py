@@ -16,7 +16,7 @@ from ... import ir
 from ...builtin.formats import STORAGE_FORMATS
 from ...builtin.io import BUILTIN_IO
 from ...diagnostics import TARGET_BUILTIN, TARGET_CONST, TARGET_TYPE, TRANSLATION, Diagnostic
-from ...types import (TCon, TError, TRecord, TTuple, deep_resolve, is_scalar, matrix_parts, resolve,
+from ...types import (TCon, TError, TRecord, TTuple, deep_resolve, is_scalar, is_unit, matrix_parts, resolve,
                       vector_parts)
 from .. import EntryInfo, Translation
 from ..names import NameAllocator
@@ -31,7 +31,7 @@ from .layout import buffer_problem
 from ...lower.effects import Effects
 from ...lower.loops import lowering
 from ...lower.order import saved_operands
-from ...lower.types import Scalar, head, is_unit, scalar
+from ...lower.types import Scalar, head, scalar
 
 SCALARS = {Scalar.F32: "f32", Scalar.F16: "f16", Scalar.I32: "i32", Scalar.U32: "u32"}
 HANDLES = {"采样器": "sampler", "深度纹理二维": "texture_depth_2d", "比较采样器": "sampler_comparison"}
