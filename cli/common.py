@@ -72,13 +72,22 @@ def usage_problem(path: str) -> str | None:
     return None
 
 
-def translated(path: str, target: str):
-    """(workspace, translation) of a file, or (None, exit status) after
-    printing why not: the shared first half of 译, 金属, 千手 and 运行."""
+def _refused(path: str) -> bool:
+    """Whether `path` cannot be used, after printing why (exit status 2)."""
     problem = usage_problem(path)
     if problem:
         sys.stderr.write(f"着色器：{problem}\n")
-        return None, 2
+    return problem is not None
+
+
+def translated(path: str, target: str):
+    """(workspace, translation) of a file, or (None, exit status) after
+    printing why not: the shared first half of 译, 金属, 千手 and 运行."""
+    return (None, 2) if _refused(path) else _translation(path, target)
+
+
+def _translation(path: str, target: str):
+    """`translated` of a path known to be usable."""
     gc.set_threshold(*ONE_SHOT_COLLECTOR)
     from ..compiler.backends import translate
     from ..compiler.workspace import Workspace
@@ -96,14 +105,16 @@ def print_translation(path: str, target: str, details: Callable | None = None) -
     column of host details when `details` is given (the --详细 option).
     When no input changed since the last run (the ledger says), the same
     output is printed again without checking anything."""
+    if _refused(path):
+        return 2
     book = ledger.Ledger("translate")
     entry_key = f"{target}{' --详细' if details else ''}\t{os.path.realpath(path)}"
-    last = book.current(entry_key) if usage_problem(path) is None else None
+    last = book.current(entry_key)
     if last is not None:
         sys.stdout.write(last["text"])
         sys.stderr.write(last["table"])
         return 0
-    done, status = translated(path, target)
+    done, status = _translation(path, target)
     if done is None:
         return status
     ws, result = done
