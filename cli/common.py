@@ -11,20 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from ..compiler import ledger
+from ..compiler import LIVE_HEAP_COLLECTOR, ledger
 from ..compiler.packages import is_shader_file
 
 if TYPE_CHECKING:   # the checker is imported by the commands that check, not by every command
     from ..compiler.diagnostics import Diagnostic
     from ..compiler.workspace import Workspace
-
-
-#: the cyclic collector's thresholds for a command that translates once and
-#: exits: it keeps nearly all it allocates (modules, the builtin snapshot, the
-#: checked IR) to the end, so the default frequent passes over those objects
-#: (a twentieth of a cold 译) find nothing; rarer passes still free a large
-#: input's cycles
-ONE_SHOT_COLLECTOR = (20_000, 20, 20)
 
 
 @dataclass
@@ -88,7 +80,7 @@ def translated(path: str, target: str):
 
 def _translation(path: str, target: str):
     """`translated` of a path known to be usable."""
-    gc.set_threshold(*ONE_SHOT_COLLECTOR)
+    gc.set_threshold(*LIVE_HEAP_COLLECTOR)   # a command that translates once keeps what it made
     from ..compiler.backends import translate
     from ..compiler.workspace import Workspace
     ws = Workspace(".")

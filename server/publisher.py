@@ -29,6 +29,7 @@ import gc
 import logging
 from typing import Callable
 
+from ..compiler import LIVE_HEAP_COLLECTOR
 from ..compiler.diagnostics import Diagnostic
 from ..compiler.packages import is_interface_file
 from .diagnostics import check_diagnostics, internal_error, to_lsp
@@ -40,7 +41,7 @@ logger = logging.getLogger(__name__)
 Send = Callable[[str, "int | None", list], None]
 
 #: gc thresholds once an opened file is frozen (the module docstring says why)
-EDIT_COLLECTOR = (20_000, 20, 20)
+EDIT_COLLECTOR = LIVE_HEAP_COLLECTOR
 
 
 class Publisher:
