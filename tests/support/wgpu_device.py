@@ -19,7 +19,7 @@ from zhuose.compiler.backends import translate
 from zhuose.compiler.runtime.wgpu import (WebGPUError, buffer_for, create_module, open_device,
                                           required_features, run_compute)
 from zhuose.compiler.builtin.formats import STORAGE_FORMATS
-from zhuose.compiler.runtime.textures import StorageImage
+from zhuose.compiler.runtime.textures import StorageImage, input_texture
 
 
 def _unavailable(reason: str):
@@ -134,12 +134,7 @@ def _storage_image(t: StorageTexture) -> StorageImage:
 
 
 def _texture_resource(device, resource):
-    import wgpu
     if isinstance(resource, dict):
         return device.create_sampler(**resource)
-    h, w, _ = resource.shape    # rgba16float: filterable on every adapter
-    texture = device.create_texture(size=(w, h, 1), format=wgpu.TextureFormat.rgba16float,
-                                    usage=wgpu.TextureUsage.TEXTURE_BINDING | wgpu.TextureUsage.COPY_DST)
-    device.queue.write_texture({"texture": texture}, np.ascontiguousarray(resource, dtype=np.float16).tobytes(),
-                               {"bytes_per_row": w * 8, "rows_per_image": h}, (w, h, 1))
-    return texture.create_view()
+    # float16 pixels go up as rgba16float: filterable on every adapter
+    return input_texture(np, device, np.asarray(resource, dtype=np.float16), sampled=True)
