@@ -78,12 +78,14 @@ class BuildService:
         number, file, out_dir = request.get("编号"), request.get("文件"), request.get("输出目录")
         if not _is_number(number):
             return _error(None, _json_safe(file), "「编号」须是字符串、整数或有限的小数")
-        problem = _request_problem(file, out_dir) or _path_problem(self.root, file, out_dir)
+        problem = _request_problem(file, out_dir)
         if problem:
             return _error(number, _json_safe(file), problem)
-        root = self.root
+        path, out = _inside(self.root, file), out_dir and _inside(self.root, out_dir)
+        problem = _path_problem(self.root, file, out_dir, path, out)
+        if problem:
+            return _error(number, file, problem)
         try:
-            path, out = _inside(root, file), out_dir and _inside(root, out_dir)
             return self._recalled(number, file, path, out) or self._generate(number, file, path, out)
         except Exception as err:  # noqa: BLE001 — one bad request must not end the service
             return _error(number, file, f"内部错误（{type(err).__name__}：{err}）")
@@ -184,13 +186,12 @@ def _request_problem(file, out_dir) -> str | None:
     return None
 
 
-def _path_problem(root: Path, file: str, out_dir: str | None) -> str | None:
-    """The rules of docs/生成.md: both paths inside the workspace root, the
-    source a regular file."""
-    for key, value in (("文件", file), ("输出目录", out_dir)):
-        if value is not None and _inside(root, value) is None:
+def _path_problem(root: Path, file: str, out_dir: str | None, path: Path | None, out: Path | None) -> str | None:
+    """The rules of docs/生成.md: both paths inside the workspace root (`path`
+    and `out` are None outside it), the source a regular file."""
+    for key, value, inside in (("文件", file, path), ("输出目录", out_dir, out)):
+        if value is not None and inside is None:
             return f"「{key}」「{value}」在工作区根目录 {root} 之外"
-    path = _inside(root, file)
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
