@@ -104,8 +104,8 @@ def entry_rules(info: ModuleInfo) -> None:
     """One function per entry, no call of an entry function (entries.py): every
     target refused these in its own writer before."""
     edit = info.edit
-    info.entry_callers = edit.previous.entry_callers if edit else entry_callers(info.modules, info.declared)
-    info.diagnostics += entry_problems(info.modules, info.declared, info.entry_callers)
+    info.entry_callers = edit.previous.entry_callers if edit else entry_callers(info.declared, info.entry_functions)
+    info.diagnostics += entry_problems(info.modules, info.declared, info.entry_functions, info.entry_callers)
 
 
 def stage_rules(info: ModuleInfo) -> None:

@@ -326,13 +326,12 @@ class MslWriter(StatementWriter):
         return []
 
     def _declare_globals(self) -> None:
-        entry_functions = {ir.function_key(self.modules, e.function) for e in self.own.decls if isinstance(e, ir.Entry)}
         for module in self.modules:
             for decl in module.decls:
                 if not isinstance(decl, (ir.Struct, ir.Resource, ir.Function, ir.Const)):
                     continue
                 key = (module.path, decl.name)
-                self.globals[key] = self.global_names.claim(decl.name, entry=key in entry_functions)
+                self.globals[key] = self.global_names.claim(decl.name, entry=key in self.entries)
                 self.decls[key] = decl
                 if isinstance(decl, ir.Resource):
                     self.resources.append(key)
