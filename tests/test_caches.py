@@ -87,6 +87,21 @@ def test_a_corrupt_cache_falls_back_silently(cache_dir):
     assert builtin_checks(SAMPLES, DOUBLE) == (1, [])    # and the rebuilt entries work
 
 
+def test_a_well_formed_but_foreign_table_entry_is_rebuilt(cache_dir):
+    """An entry that unmarshals to something that is not the parser's tables
+    (another build's layout) is a miss like a corrupt one."""
+    import marshal
+    golden = (SAMPLES / "加倍.wgsl").read_text(encoding="utf-8")
+    assert run_cli("译", str(DOUBLE), env_cache=cache_dir).returncode == 0
+    (entry,) = [p for p in cache_dir.iterdir() if p.name.startswith("lalr-")]
+    entry.write_bytes(marshal.dumps(("not", "tables")))
+    edited = cache_dir.parent / "改。着色器。豫"     # an edited file parses afresh (the ledger cannot answer)
+    edited.write_text(DOUBLE.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    again = run_cli("译", str(edited), env_cache=cache_dir)
+    assert (again.returncode, again.stdout) == (0, golden), again.stderr
+    assert marshal.loads(entry.read_bytes())[0] != "not"       # rebuilt
+
+
 def test_an_unusable_cache_folder_is_no_error(tmp_path):
     not_a_folder = tmp_path / "file"
     not_a_folder.write_text("x")

@@ -409,6 +409,7 @@ class _Tables:
     END = _Token("$END", "", 0, 0)
 
     def __init__(self, plain: tuple) -> None:
+        self.plain = plain      # what the user cache keeps
         self.start, self.end, self.states, rules = plain
         build = _Build()
         self.callbacks = [_callback(build, *shape) for shape in rules]
@@ -445,12 +446,13 @@ def _tables() -> _Tables:
     """The plain tables from the user cache (keyed by the grammar and this
     package's syntax code, which defines their form), else built by lark."""
     name = cache.key("lalr", _grammar(), cache.code_stamp(("syntax",)))
-    return _Tables(cache.load(name, marshal.loads, _plain_tables, marshal.dumps))
+    return cache.load(name, lambda data: _Tables(marshal.loads(data)), _built_tables, lambda t: marshal.dumps(t.plain))
 
 
-def _plain_tables() -> tuple:
+def _built_tables() -> _Tables:
+    """The tables built by lark (a cache miss, or an entry that is not tables)."""
     from . import lalr
-    return lalr.plain_tables(_lark(), _Build)
+    return _Tables(lalr.plain_tables(_lark(), _Build))
 
 
 # ---------------------------------------------------------------- items
