@@ -14,7 +14,7 @@
   state of an open file lives while it is open, and a full collection that
   re-scans it (300,000 objects for a 16,000-line file) cost more than an
   edit's own re-check.  The youngest generation is then collected every
-  `EDIT_COLLECTOR[0]` new objects, not Python's 700: an edit's new parse,
+  `LIVE_HEAP_COLLECTOR[0]` new objects, not Python's 700: an edit's new parse,
   check and validation live beside the old ones until they replace them,
   so at 700 the collector ran about ten times per edit (a millisecond at
   16,000 lines) over objects that were all alive; the old ones die by
@@ -39,9 +39,6 @@ from .validate import Naga, naga_diagnostics, translation
 logger = logging.getLogger(__name__)
 
 Send = Callable[[str, "int | None", list], None]
-
-#: gc thresholds once an opened file is frozen (the module docstring says why)
-EDIT_COLLECTOR = LIVE_HEAP_COLLECTOR
 
 
 class Publisher:
@@ -142,7 +139,7 @@ def freeze_alive() -> None:
     """What is alive now out of the collector's generations, and the edit
     path's collector thresholds (the module docstring says why)."""
     gc.freeze()
-    gc.set_threshold(*EDIT_COLLECTOR)
+    gc.set_threshold(*LIVE_HEAP_COLLECTOR)
 
 
 def _log_failure(task: asyncio.Task) -> None:
