@@ -2,7 +2,8 @@
 (bench_frontend.py's), through its real stdio protocol.
 
 Measures, over N edits of a function body (each a different literal in a
-different function, typed at a human pace: the next edit follows the
+different function, sent as an editor sends it — an incremental change of
+the literal's range — and typed at a human pace: the next edit follows the
 previous diagnostics after a pause longer than the server's throttle):
 
 - didChange → the publishDiagnostics of that version;
@@ -61,9 +62,13 @@ class Client(LanguageClient):
 
 
 def position_of(text: str, needle: str, delta: int = 1) -> lsp.Position:
-    at = text.index(needle) + delta
-    line = text.count("\n", 0, at)
-    return lsp.Position(line=line, character=at - (text.rfind("\n", 0, at) + 1))
+    return position_at(text, text.index(needle) + delta)
+
+
+def position_at(text: str, at: int) -> lsp.Position:
+    """The LSP position of an offset (the generated text is all in the BMP: a
+    character is one UTF-16 unit)."""
+    return lsp.Position(line=text.count("\n", 0, at), character=at - (text.rfind("\n", 0, at) + 1))
 
 
 def summary(seconds: list[float]) -> str:
@@ -113,14 +118,17 @@ async def measure(root: Path, path: Path, edits: int) -> dict[str, list[float]]:
     current = text
     for k in range(edits):
         i = k % functions
-        old = function(i)
-        new = old.replace(f"「新无三二」于「{i}」", f"「新无三二」于「{i + 1000 + k}」")
-        current = current.replace(old, new) if old in current else current
+        # the literal of 函数i's body, retyped: an incremental change, as an editor sends it
+        digits = current.index(f"「新无三二」于「{i}」", current.index(f"「函数{i}」者得")) + len("「新无三二」于「")
+        typed, end = str(i + 1000 + k), digits + len(str(i))
+        change = lsp.TextDocumentContentChangePartial(
+            range=lsp.Range(start=position_at(current, digits), end=position_at(current, end)), text=typed)
+        current = current[:digits] + typed + current[end:]
         started, version = time.perf_counter(), k + 2
         done = client.expect(uri, version)
         client.text_document_did_change(lsp.DidChangeTextDocumentParams(
             text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
-            content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=current)]))
+            content_changes=[change]))
         arrived, diagnostics = await asyncio.wait_for(done, 60)
         assert not diagnostics, diagnostics[:3]
         results["diagnostics"].append(arrived - started)

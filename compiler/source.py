@@ -37,13 +37,7 @@ class SourceFile:
     @property
     def line_starts(self) -> list[int]:
         if self._line_starts is None:
-            starts = [0]
-            find = self.text.find
-            i = find("\n")
-            while i != -1:
-                starts.append(i + 1)
-                i = find("\n", i + 1)
-            self._line_starts = starts
+            self._line_starts = line_starts(self.text)
         return self._line_starts
 
     def position(self, offset: int) -> Position:
@@ -55,16 +49,64 @@ class SourceFile:
 
     def offset(self, line: int, column_utf16: int) -> int:
         """The character offset of an LSP position (line, UTF-16 column)."""
-        if line >= len(self.line_starts):
-            return len(self.text)
-        start = self.line_starts[max(0, line)]
-        end = self.line_starts[line + 1] - 1 if line + 1 < len(self.line_starts) else len(self.text)
-        units = 0
-        for i in range(start, end):
-            if units >= column_utf16:
-                return i
-            units += 2 if ord(self.text[i]) > 0xFFFF else 1
-        return end
+        return offset_at(self.text, self.line_starts, line, column_utf16)
+
+
+def line_starts(text: str) -> list[int]:
+    """The offset where each line of `text` starts (lines end at \\n)."""
+    starts = [0]
+    find = text.find
+    i = find("\n")
+    while i != -1:
+        starts.append(i + 1)
+        i = find("\n", i + 1)
+    return starts
+
+
+def offset_at(text: str, starts: list[int], line: int, column_utf16: int) -> int:
+    """The character offset of an LSP position in `text` whose line starts
+    are `starts`: a line past the end is the end of the text, a column past
+    the end of its line the line's end."""
+    if line >= len(starts):
+        return len(text)
+    start = starts[max(0, line)]
+    end = starts[line + 1] - 1 if line + 1 < len(starts) else len(text)
+    units = 0
+    for i in range(start, end):
+        if units >= column_utf16:
+            return i
+        units += 2 if ord(text[i]) > 0xFFFF else 1
+    return end
+
+
+def changed_span(old: str, new: str) -> tuple[int, int]:
+    """How many characters the two texts share at the start and, not
+    overlapping those, at the end: an edit changed only what lies between."""
+    prefix = _common_prefix(old, new)
+    return prefix, _common_suffix(old, new, min(len(old), len(new)) - prefix)
+
+
+def _common_prefix(a: str, b: str) -> int:
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:  # binary search, comparing only the part not yet known equal (C speed, linear in all)
+        mid = (lo + hi + 1) // 2
+        if a.startswith(b[lo:mid], lo):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _common_suffix(a: str, b: str, limit: int) -> int:
+    lo, hi = 0, max(0, limit)
+    la, lb = len(a), len(b)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a.endswith(b[lb - mid:lb - lo], 0, la - lo):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def decode_source(data: bytes) -> tuple[str, int | None]:

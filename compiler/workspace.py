@@ -27,7 +27,7 @@ from .check.scope import Exports
 from .diagnostics import FILE, IMPORT, IMPORT_CYCLE, IMPORT_FAILED, MANIFEST, OPEN_UNIMPORTED, UNKNOWN_NAME, Diagnostic
 from .packages import (BUILTIN_MODULE, BUILTIN_PACKAGE, INTERFACE_SUFFIX, PackageIndex,
                        SKIPPED_DIRS, builtin_interface_path, is_interface_file, is_shader_file, module_stem)
-from .source import SourceFile, decode_source
+from .source import SourceFile, changed_span, decode_source
 from .syntax.parser import ItemCache, ParsedFile, parse_file
 from .types import Printer
 from .valid import ModuleInfo, validate
@@ -49,6 +49,17 @@ RECURSION_LIMIT = 20000
 #: one process (nothing changes a checked module once it is made)
 _SNAPSHOTS: dict[str, CheckedModule] = {}
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogate(text: str, previous: str | None) -> bool:
+    """Whether `text` holds a lone surrogate; only the part an edit changed
+    since `previous` (the buffer's last text, already free of them) is
+    searched: the whole of a 17,000-line buffer took 1.5 ms a keystroke."""
+    start, end = 0, len(text)
+    if previous is not None:
+        prefix, suffix = changed_span(previous, text)
+        start, end = prefix, len(text) - suffix
+    return _SURROGATE.search(text, start, end) is not None
 
 
 class Workspace:
@@ -104,9 +115,10 @@ class Workspace:
     def set_document(self, path: str | Path, text: str) -> None:
         """An open editor buffer: overrides the file on disk.  A lone surrogate
         (JSON can carry one) becomes U+FFFD, as an undecodable byte on disk does."""
-        if _SURROGATE.search(text):
+        key = self.key(path)
+        if _lone_surrogate(text, self.overrides.get(key)):
             text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-        self.overrides[self.key(path)] = text
+        self.overrides[key] = text
 
     def close_document(self, path: str | Path) -> None:
         self.overrides.pop(self.key(path), None)

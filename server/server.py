@@ -31,6 +31,7 @@ from pygls.protocol.language_server import lsp_method
 from ..compiler.backends import TargetUnavailable
 from . import completion, fixes, formatting, hints, hover, navigation, signature, symbols, targets, tokens
 from .diagnostics import to_lsp
+from .documents import EditedWorkspace
 from .frames import MAX_FRAME, Oversized, frames
 from .positions import lsp_range, offset_at, path_of
 from .project import DEFAULT_MAX_CHARS, AnalysisFailed, Project
@@ -117,10 +118,15 @@ class ZhuoseProtocol(LanguageServerProtocol):
 
     @lsp_method(lsp.INITIALIZE)
     def lsp_initialize(self, params: lsp.InitializeParams):
-        """Positions are counted in UTF-16 code units whatever the client offers."""
+        """Positions are counted in UTF-16 code units whatever the client
+        offers, and open documents take changes by slicing (documents.py):
+        the workspace pygls has just made, still without documents, becomes
+        the subclass that makes such documents."""
         if params.capabilities.general is not None:
             params.capabilities.general.position_encodings = None
-        return (yield from super().lsp_initialize(params))
+        result = yield from super().lsp_initialize(params)
+        self.workspace.__class__ = EditedWorkspace
+        return result
 
 
 class ZhuoseServer(LanguageServer):

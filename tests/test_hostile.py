@@ -167,3 +167,20 @@ def test_an_editor_buffer_with_a_lone_surrogate_is_checked(tmp_path):
     ws.set_document(tmp_path / NAME, PRELUDE + "「甲\ud800」者「一」也。\n「乙」者\ud800也。\n")
     assert [d.message for d in ws.diagnostics(tmp_path / NAME)] == [
         "无法识别的文字「\ufffd」：名字须写在「」里，关键字见语言参考"]
+
+
+def test_a_lone_surrogate_typed_into_an_open_buffer_is_replaced_wherever_it_lands(tmp_path):
+    """Only the span an edit changed is searched for lone surrogates (the rest
+    was cleaned when it was set): one typed at the start, in the middle or at
+    the end of the buffer, or replacing a character, is still replaced."""
+    write(tmp_path, {NAME: ""})
+    ws = Workspace(tmp_path)
+    path = tmp_path / NAME
+    text = PRELUDE + "「甲」者「一」也。\n"
+    ws.set_document(path, text)
+    middle = text.index("「甲」") + 2
+    for edited in ["\ud800" + text, text[:middle] + "\udfff" + text[middle:], text + "\ud800",
+                   text[:middle] + "\ud800" + text[middle + 1:]]:
+        ws.set_document(path, edited)
+        assert ws.source(path).text == edited.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        assert "\ufffd" in ws.source(path).text and not any(0xD800 <= ord(c) <= 0xDFFF for c in ws.source(path).text)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from .. import cache
 from ..diagnostics import KEYWORD_QUOTED, LEX, MISSING_PERIOD, SYNTAX, TOO_DEEP
 from . import ast
+from ..source import changed_span
 from .lexer import KEYWORDS, SURFACE, Comment, Token, iter_lex, name_content
 
 if TYPE_CHECKING:   # lark itself is imported where a syntax error needs its message
@@ -698,8 +699,7 @@ def parse_file(text: str, cache: ItemCache | None = None,
     cache = cache or _DEFAULT_CACHE
     if old is None or old_text is None:
         return _parse_from(text, cache, ParsedFile(), 0)
-    prefix = _common_prefix(old_text, text)
-    suffix = _common_suffix(old_text, text, min(len(old_text), len(text)) - prefix)
+    prefix, suffix = changed_span(old_text, text)
     delta = len(text) - len(old_text)
     kept = bisect_right(old.ends, prefix)      # the groups that end before the edit (in order)
     if kept and kept == len(old.ends) and not old.closed:
@@ -797,29 +797,6 @@ def _attach_docs(parsed: ParsedFile, fresh_from: int, text: str) -> None:
     for i in range(fresh_from, len(trees)):
         doc, ci = _doc_before(parsed, ci, starts[i], text)
         trees[i] = trees[i].with_doc(doc)
-
-
-def _common_prefix(a: str, b: str) -> int:
-    lo, hi = 0, min(len(a), len(b))
-    while lo < hi:  # binary search, comparing only the part not yet known equal (C speed, linear in all)
-        mid = (lo + hi + 1) // 2
-        if a.startswith(b[lo:mid], lo):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def _common_suffix(a: str, b: str, limit: int) -> int:
-    lo, hi = 0, max(0, limit)
-    la, lb = len(a), len(b)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a.endswith(b[lb - mid:lb - lo], 0, la - lo):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
 
 
 def _parse_group(text: str, group: list[Token], cache: ItemCache) -> list[tuple[ItemTree, int]]:
