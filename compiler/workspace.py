@@ -130,7 +130,7 @@ class Workspace:
             cached = self._loaded.get(key)
             if cached is not None and cached.stamp == ("doc", text):
                 return cached
-            loaded = Loaded(SourceFile(key, text), ("doc", text))
+            loaded = Loaded(cached.source.edited(text) if cached is not None else SourceFile(key, text), ("doc", text))
         else:
             stamp = cache.file_stamp(key)
             cached = self._loaded.get(key)

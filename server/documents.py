@@ -12,12 +12,10 @@ encoding the server offers (server.py).
 
 from __future__ import annotations
 
-from bisect import bisect_right
-
 from lsprotocol import types as lsp
 from pygls.workspace import TextDocument, Workspace
 
-from ..compiler.source import line_starts, offset_at
+from ..compiler.source import line_starts, offset_at, shifted_line_starts
 
 
 class EditedDocument(TextDocument):
@@ -32,7 +30,7 @@ class EditedDocument(TextDocument):
         start = offset_at(text, starts, first.line, first.character)
         end = max(start, offset_at(text, starts, last.line, last.character))
         self._source = text[:start] + change.text + text[end:]
-        self._table = (self._source, shifted(starts, start, end, change.text))
+        self._table = (self._source, shifted_line_starts(starts, start, end, change.text))
 
 
 class EditedWorkspace(Workspace):
@@ -42,11 +40,3 @@ class EditedWorkspace(Workspace):
                               language_id: str | None = None) -> TextDocument:
         return EditedDocument(doc_uri, source=source, version=version, language_id=language_id,
                               sync_kind=self._sync_kind, position_codec=self._position_codec)
-
-
-def shifted(starts: list[int], start: int, end: int, inserted: str) -> list[int]:
-    """The line starts after text[start:end] became `inserted`: lines starting
-    in the replaced part go, the inserted text's lines come, later ones move."""
-    kept, later = bisect_right(starts, start), bisect_right(starts, end)
-    delta = len(inserted) - (end - start)
-    return starts[:kept] + [start + s for s in line_starts(inserted)[1:]] + [s + delta for s in starts[later:]]

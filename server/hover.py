@@ -81,10 +81,8 @@ class HoverWriter:
         ws, checked = self.project.ws, self.at.checked
         if any(d.severity == "错误" and d.code not in CODES for d in ws.diagnostics(checked.path)):
             return None
-        modules = [m for m in (ws.check(p).module for p in checked.module.imports) if not m.is_interface]
-        modules.append(checked.module)
-        taints = local_uniformity(modules, {m.path: ws.source(m.path).text for m in modules},
-                                  checked.module.path, self.decl)
+        info = ws.validate(checked.path)     # kept from the diagnostics just asked for
+        taints = local_uniformity(info.modules, info.sources, checked.module.path, self.decl, info.declared)
         taint = next((t for var, t in taints.items() if (var.start, var.end) == (s.at, s.at + len(s.name) + 2)), None)
         return describe(taint, self.decl) if taint is not None else None
 

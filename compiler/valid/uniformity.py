@@ -736,9 +736,11 @@ def _keep_if(table: dict, key, value) -> None:
         table.pop(key, None)
 
 
-def local_uniformity(modules: list[ir.Module], sources: dict[str, str], path: str, decl: ir.Function) -> dict:
-    """LocalVar → Taint of every local name of one function (for hover)."""
-    analysis = Analysis(modules, sources)
+def local_uniformity(modules: list[ir.Module], sources: dict[str, str], path: str, decl: ir.Function,
+                     declared: Declarations | None = None) -> dict:
+    """LocalVar → Taint of every local name of one function (for hover;
+    `declared`: the modules' sorted declarations, when the caller has them)."""
+    analysis = Analysis(modules, sources, None, declared)
     walker = FunctionWalk(analysis, path, decl, analysis.entries.get((path, decl.name)))
     seen: dict = {}
     original = walker.expr
