@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+from bisect import bisect_left, bisect_right
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -212,13 +213,18 @@ class Project:
 
     def locate(self, path: str, offset: int) -> Located | None:
         checked = self.checked(path)
-        if checked is None:
+        if checked is None or checked.parsed is None:
             return None
-        for item, result in checked.items:
-            end = item.start + len(item.text)
-            if item.start <= offset < end or (offset == end and item.text and not item.text.endswith("。")):
-                occs = self.occurrences(checked, item, result)
-                return Located(path, checked, item, result, occs, offset - item.start)
+        parsed = checked.parsed
+        at = bisect_right(parsed.starts, offset) - 1      # the last item starting at or before the offset
+        for i in (at - 1, at):    # an unclosed item also holds the offset right after it, and comes first
+            if i < 0:
+                continue
+            tree, start = parsed.trees[i], parsed.starts[i]
+            end = start + len(tree.text)
+            if start <= offset < end or (offset == end and tree.text and not tree.text.endswith("。")):
+                item, result = ParsedItem(tree, start), checked.results[i]
+                return Located(path, checked, item, result, self.occurrences(checked, item, result), offset - start)
         return None
 
     @staticmethod
@@ -226,13 +232,13 @@ class Project:
         """Where the item holding `offset` starts, and its check result: the
         item that starts before it, unless that one already ended with 。
         (then a new item is being typed after it, with no result yet)."""
-        start, result = 0, None
-        for item, res in checked.items:
-            if item.start >= offset:
-                break
-            end = item.start + len(item.text)
-            start, result = (end, None) if end <= offset and item.text.endswith("。") else (item.start, res)
-        return start, result
+        parsed = checked.parsed
+        last = bisect_left(parsed.starts, offset) - 1 if parsed is not None else -1   # the last item starting before
+        if last < 0:
+            return 0, None
+        text, start = parsed.trees[last].text, parsed.starts[last]
+        end = start + len(text)
+        return (end, None) if end <= offset and text.endswith("。") else (start, checked.results[last])
 
     # ------------------------------------------------------------ symbols
 
