@@ -14,11 +14,14 @@ the builtin registry's answer (registry.py); this module only walks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from weakref import WeakKeyDictionary
 
 from .. import ir
 from ..diagnostics import STAGE, Diagnostic
 from . import registry
-from .registry import COMPUTE, FRAGMENT
+from .registry import COMPUTE, FRAGMENT, STAGE_ORDER
+
+ALL_STAGES = frozenset(STAGE_ORDER)
 
 #: resource kind → the stages that may use it (WebGPU binds no writable storage texture to a vertex shader)
 STAGE_RESOURCES = {"workgroup": frozenset({COMPUTE}), "storage_texture": frozenset({COMPUTE, FRAGMENT})}
@@ -102,6 +105,42 @@ def sorted_declarations(modules: list[ir.Module]) -> Declarations:
     return out
 
 
+@dataclass(frozen=True, eq=False)
+class BodyFacts:
+    """What the call-graph rules read of one function's body, in walk order:
+    the functions it calls (repeats kept, so a walk over these visits
+    functions in the order a walk over the bodies did), the globals it names,
+    and the nodes the stage rule looks at (global names, and the calls of
+    builtins that some stage or workgroup size refuses)."""
+
+    calls: tuple
+    globals: frozenset
+    staged: tuple
+
+
+#: a checked body never changes, and an edit elsewhere keeps the function's
+#: declaration object: its facts are read once, not on every validation (an
+#: entry reaching every function of a 16,000-line file walked all of them per keystroke)
+_FACTS: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def body_facts(decl: ir.Function) -> BodyFacts:
+    facts = _FACTS.get(decl)
+    if facts is None:
+        calls, names, staged = [], set(), []
+        for n in ir.walk(decl.body):
+            if isinstance(n, ir.Call):
+                if n.kind == "function":
+                    calls.append((n.module, n.name))
+                elif n.kind == "builtin" and _stage_bound(n.name):
+                    staged.append(n)
+            elif isinstance(n, ir.GlobalRef):
+                names.add((n.module, n.name))
+                staged.append(n)
+        facts = _FACTS[decl] = BodyFacts(tuple(calls), frozenset(names), tuple(staged))
+    return facts
+
+
 def functions_from(modules: list[ir.Module], start: tuple[str, str], decls: dict | None = None):
     """Function `start` and every function it calls, directly or not, as
     ((path, name), declaration); `decls` is `declarations(modules)` when the
@@ -115,14 +154,13 @@ def functions_from(modules: list[ir.Module], start: tuple[str, str], decls: dict
             continue
         seen.add(key)
         yield key, decl
-        todo += [(n.module, n.name) for n in ir.walk(decl.body) if isinstance(n, ir.Call) and n.kind == "function"]
+        todo += body_facts(decl).calls
 
 
 def workgroup_variables(modules: list[ir.Module], entry: ir.Entry,
                         decls: dict | None = None) -> list[tuple[str, str]]:
     """(module path, name) of every workgroup variable the entry uses, in declaration order."""
-    used = {(n.module, n.name) for _, decl in reachable(modules, entry, decls) for n in ir.walk(decl.body)
-            if isinstance(n, ir.GlobalRef)}
+    used = set().union(*(body_facts(decl).globals for _, decl in reachable(modules, entry, decls)))
     decls = declarations(modules) if decls is None else decls
     order = {m.path: i for i, m in enumerate(modules)}
     found = [(order[key[0]], ir.item_start(modules, key), key) for key in used if key[0] in order
@@ -135,7 +173,7 @@ def stage_problems(modules: list[ir.Module], entry: ir.Entry, decls: dict | None
     decls = declarations(modules) if decls is None else decls
     problems = []
     for key, decl in reachable(modules, entry, decls):
-        for node in ir.walk(decl.body):
+        for node in body_facts(decl).staged:
             message = _problem(node, decls, entry)
             if message:
                 base = ir.item_start(modules, key)
@@ -144,25 +182,32 @@ def stage_problems(modules: list[ir.Module], entry: ir.Entry, decls: dict | None
     return problems
 
 
+def _stage_bound(builtin: str) -> bool:
+    """Whether some stage or workgroup size refuses a builtin (most never are)."""
+    return registry.stages(builtin) != ALL_STAGES or builtin in FRAGMENT_BUILTINS or builtin in TENSOR_BUILTINS
+
+
 def _problem(node: ir.Expr, decls: dict, entry: ir.Entry) -> str | None:
-    reached = f"{entry.stage}入口「{entry.name}」经函数「{entry.function}」用到了它"
-    if isinstance(node, ir.Call) and node.kind == "builtin" and entry.stage not in registry.stages(node.name):
-        allowed = registry.stage_words(registry.stages(node.name))
-        return f"「{node.name}」只能用在{allowed}入口里：{reached}"
-    if isinstance(node, ir.Call) and node.kind == "builtin" and node.name in FRAGMENT_BUILTINS \
-            and entry.workgroup_size and entry.workgroup_size % WHOLE_SUBGROUP:
-        return (f"子组矩阵片须由整个子组（{WHOLE_SUBGROUP} 个调用）一起执行：计算入口「{entry.name}」的工作组大小"
-                f" {entry.workgroup_size} 不是 {WHOLE_SUBGROUP} 的倍数（着十二）")
-    if isinstance(node, ir.Call) and node.kind == "builtin" and node.name in TENSOR_BUILTINS \
-            and entry.workgroup_size and entry.workgroup_size != TENSOR_WORKGROUP:
-        return (f"张量片须由整个工作组（恰 {TENSOR_WORKGROUP} 个调用、4 个子组）一起执行：计算入口「{entry.name}」的"
-                f"工作组大小是 {entry.workgroup_size}（着十三）")
-    if isinstance(node, ir.GlobalRef):
-        resource = decls.get((node.module, node.name))
-        if isinstance(resource, ir.Resource) and entry.stage not in STAGE_RESOURCES.get(resource.kind, {entry.stage}):
-            allowed = registry.stage_words(STAGE_RESOURCES[resource.kind])
-            return f"{RESOURCE_WORDS[resource.kind]}「{node.name}」只能用在{allowed}入口里：{reached}"
+    if isinstance(node, ir.Call):
+        if entry.stage not in registry.stages(node.name):
+            allowed = registry.stage_words(registry.stages(node.name))
+            return f"「{node.name}」只能用在{allowed}入口里：{_reached(entry)}"
+        if node.name in FRAGMENT_BUILTINS and entry.workgroup_size and entry.workgroup_size % WHOLE_SUBGROUP:
+            return (f"子组矩阵片须由整个子组（{WHOLE_SUBGROUP} 个调用）一起执行：计算入口「{entry.name}」的工作组大小"
+                    f" {entry.workgroup_size} 不是 {WHOLE_SUBGROUP} 的倍数（着十二）")
+        if node.name in TENSOR_BUILTINS and entry.workgroup_size and entry.workgroup_size != TENSOR_WORKGROUP:
+            return (f"张量片须由整个工作组（恰 {TENSOR_WORKGROUP} 个调用、4 个子组）一起执行：计算入口「{entry.name}」的"
+                    f"工作组大小是 {entry.workgroup_size}（着十三）")
+        return None
+    resource = decls.get((node.module, node.name))
+    if isinstance(resource, ir.Resource) and entry.stage not in STAGE_RESOURCES.get(resource.kind, {entry.stage}):
+        allowed = registry.stage_words(STAGE_RESOURCES[resource.kind])
+        return f"{RESOURCE_WORDS[resource.kind]}「{node.name}」只能用在{allowed}入口里：{_reached(entry)}"
     return None
+
+
+def _reached(entry: ir.Entry) -> str:
+    return f"{entry.stage}入口「{entry.name}」经函数「{entry.function}」用到了它"
 
 
 def entry_resources(modules: list[ir.Module], function: str) -> list[ir.Resource]:
