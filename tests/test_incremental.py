@@ -500,3 +500,51 @@ def test_body_edits_that_add_and_remove_problems_and_proofs_equal_a_fresh_worksp
             assert ours_wgsl == translate(fresh, path, "wgsl").text and "workgroupUniformLoad" in ours_wgsl
     assert ws.counters["body_rechecks"] == 24
     assert {n for n, _ in seen} >= {0, 1, 2, 3} and (1, False) in seen, seen
+
+
+def test_body_edits_under_an_entry_that_reaches_every_function_equal_a_fresh_workspace(tmp_path):
+    """A compute entry runs a chain of functions; random body edits reorder
+    their calls (the entry's reached functions change order), name a
+    workgroup variable (its workgroup variables change) or discard (a stage
+    problem in a function it reaches).  The patched validation must equal a
+    fresh one: messages, reached functions, workgroup variables, WGSL."""
+    import random
+    from zhuose.compiler.backends import translate
+    rng = random.Random(41)
+    inner = {"order": "「乙」于（「丙」于（{x}））", "swapped": "「丙」于（「乙」于（{x}））",
+             "shared": "「乙」于（「丙」于（（{x}）加（「读共享数组」于「共」于「界」）））",
+             "discard": "（「舍弃」于「元」）；「乙」于（「丙」于（{x}））"}
+
+    def program(variants: list[str]) -> str:
+        leaves = "".join(f"「{n}」乃化「无三二」为「无三二」者也。\n「{n}」者得「x」而「x」也。\n" for n in "乙丙")
+        chain = "".join(f"「甲{k}」乃化「无三二」为「无三二」者也。\n「甲{k}」者得「x」而"
+                        + inner[v].format(x=f"「甲{k - 1}」于「x」" if k else "「x」") + "也。\n"
+                        for k, v in enumerate(variants))
+        return (UNIFORMITY_HEAD + "「共」乃「工作组变量」于（「定长数组」于「无三二」于「六四」）也。\n"
+                "「共」者「工作组共享」于「元」也。\n" + leaves + chain +
+                "「核」乃化「全局调用号」为「有」者也。\n「核」者得「号」而\n"
+                f"　「写数组」于「数据」于（「号」中「零」）于（「甲{len(variants) - 1}」于（「号」中「零」））\n也。\n"
+                "「核入口」乃「计算入口」也。\n"
+                "「核入口」者「计算入口项」于「核」于（「组值」【「工作组大小」者「六四」也】）也。\n")
+    path = tmp_path / "模。着色器。豫"
+    variants = ["order"] * 5
+    write(tmp_path, {"模。着色器。豫": program(variants)})
+    ws = Workspace(tmp_path)
+    assert ws.diagnostics(path) == []
+    seen, changes, text = set(), 0, program(variants)
+    for _ in range(30):
+        variants[rng.randrange(len(variants))] = rng.choice(sorted(inner))
+        changes += program(variants) != text
+        text = program(variants)
+        ws.set_document(path, text)
+        ours = shown(ws.diagnostics(path))
+        assert ours == fresh_diagnostics(tmp_path, path, text), variants
+        fresh = Workspace(tmp_path)
+        fresh.set_document(path, text)
+        mine, theirs = ws.validate(path), fresh.validate(path)
+        assert (mine.reached, mine.workgroup) == (theirs.reached, theirs.workgroup), variants
+        seen.add((bool(ours), bool(mine.workgroup["核入口"])))
+        if not ours:
+            assert translate(ws, path, "wgsl").text == translate(fresh, path, "wgsl").text
+    assert ws.counters["body_rechecks"] == changes > 20
+    assert seen == {(False, False), (False, True), (True, False), (True, True)}, seen

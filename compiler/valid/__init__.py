@@ -28,7 +28,8 @@ from ..diagnostics import Diagnostic
 from ..types import Printer
 from .consteval import KnownValues
 from .entries import entry_callers, entry_problems
-from .stages import Declarations, function_key, sorted_declarations, stage_problems, workgroup_variables
+from .stages import (Declarations, body_facts, function_key, reachable, sorted_declarations, stage_problems,
+                     workgroup_variables)
 from .uniformity import Round, UniformityCache, uniformity_problems
 
 Key = tuple[str, str]   # (module path, top-level name)
@@ -53,6 +54,7 @@ class ModuleInfo:
     uniformity_cache: UniformityCache | None = None   # walks kept from earlier validations (the editor's)
     declared: Declarations | None = None   # the declarations sorted once for the steps (stages.py)
     entry_callers: list[Key] = field(default_factory=list)   # the functions that call an entry function
+    reached: dict[str, list[Key]] = field(default_factory=dict)   # entry name → the functions it runs, its own first
     uniformity_round: Round | None = None  # what the uniformity analysis kept for the next validation
     edit: "BodyEdit | None" = None    # while validating: how the modules differ from the previous validation's
 
@@ -96,8 +98,23 @@ def call_graph(info: ModuleInfo) -> None:
     info.entries = info.declared.own_entries
     for entry in info.entries:    # the first entry naming a function (entries.py refuses a second)
         info.entry_functions.setdefault(function_key(info.modules, entry.function, info.decls), entry)
+    kept = edit.previous if edit and _same_facts(edit, "calls") else None
     for entry in info.entries:
-        info.workgroup[entry.name] = workgroup_variables(info.modules, entry, info.decls)
+        reached = kept.reached.get(entry.name) if kept else None
+        if reached is None:
+            reached = [key for key, _ in reachable(info.modules, entry, info.decls)]
+        info.reached[entry.name] = reached
+        known = kept.workgroup.get(entry.name) if kept and _same_facts(edit, "globals") else None
+        info.workgroup[entry.name] = known if known is not None else \
+            workgroup_variables(info.modules, entry, info.decls, reached)
+
+
+def _same_facts(edit: BodyEdit, fact: str) -> bool:
+    """Whether the changed functions' `BodyFacts.<fact>` are what they were:
+    the same calls in the same order (then every entry reaches the same
+    functions in the same order), the same globals named."""
+    before = edit.previous.decls
+    return all(getattr(body_facts(decl), fact) == getattr(body_facts(before[key]), fact) for key, decl in edit.changed)
 
 
 def entry_rules(info: ModuleInfo) -> None:
@@ -110,7 +127,7 @@ def entry_rules(info: ModuleInfo) -> None:
 
 def stage_rules(info: ModuleInfo) -> None:
     """What each entry's stage may use, in every function it reaches (stages.py)."""
-    found = [d for e in info.entries for d in stage_problems(info.modules, e, info.decls)]
+    found = [d for e in info.entries for d in stage_problems(info.modules, e, info.decls, info.reached[e.name])]
     info.diagnostics += {(d.path, d.start, d.message): d for d in found}.values()
 
 

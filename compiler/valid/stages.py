@@ -19,9 +19,7 @@ from weakref import WeakKeyDictionary
 from .. import ir
 from ..diagnostics import STAGE, Diagnostic
 from . import registry
-from .registry import COMPUTE, FRAGMENT, STAGE_ORDER
-
-ALL_STAGES = frozenset(STAGE_ORDER)
+from .registry import ALL_STAGES, COMPUTE, FRAGMENT
 
 #: resource kind → the stages that may use it (WebGPU binds no writable storage texture to a vertex shader)
 STAGE_RESOURCES = {"workgroup": frozenset({COMPUTE}), "storage_texture": frozenset({COMPUTE, FRAGMENT})}
@@ -157,22 +155,26 @@ def functions_from(modules: list[ir.Module], start: tuple[str, str], decls: dict
         todo += body_facts(decl).calls
 
 
-def workgroup_variables(modules: list[ir.Module], entry: ir.Entry,
-                        decls: dict | None = None) -> list[tuple[str, str]]:
-    """(module path, name) of every workgroup variable the entry uses, in declaration order."""
-    used = set().union(*(body_facts(decl).globals for _, decl in reachable(modules, entry, decls)))
+def workgroup_variables(modules: list[ir.Module], entry: ir.Entry, decls: dict | None = None,
+                        reached: list | None = None) -> list[tuple[str, str]]:
+    """(module path, name) of every workgroup variable the entry uses, in
+    declaration order (`reached`: the keys of the functions it reaches, when
+    the caller has them)."""
     decls = declarations(modules) if decls is None else decls
+    reached = [key for key, _ in reachable(modules, entry, decls)] if reached is None else reached
+    used = set().union(*(body_facts(decls[key]).globals for key in reached))
     order = {m.path: i for i, m in enumerate(modules)}
     found = [(order[key[0]], ir.item_start(modules, key), key) for key in used if key[0] in order
              and isinstance(d := decls.get(key), ir.Resource) and d.kind == "workgroup"]
     return [key for *_, key in sorted(found)]     # in declaration order, without a pass over every declaration
 
 
-def stage_problems(modules: list[ir.Module], entry: ir.Entry, decls: dict | None = None) -> list[Diagnostic]:
-    """Uses the entry's stage may not make, in every function it reaches."""
-    decls = declarations(modules) if decls is None else decls
+def stage_problems(modules: list[ir.Module], entry: ir.Entry, decls: dict, reached: list) -> list[Diagnostic]:
+    """Uses the entry's stage may not make, in every function it reaches
+    (`reached`: their keys, in `reachable`'s order)."""
     problems = []
-    for key, decl in reachable(modules, entry, decls):
+    for key in reached:
+        decl = decls[key]
         for node in body_facts(decl).staged:
             message = _problem(node, decls, entry)
             if message:
