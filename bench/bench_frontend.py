@@ -35,11 +35,14 @@ COMMON = """寻观「点染」之「点染本」之书。
 """
 
 
-def function(i: int) -> str:
+def function(i: int, chained: bool = False) -> str:
+    step = f"「加步」于（「x」加（「新无三二」于「{i}」））"
+    if chained and i:       # each function calls the one before it: the entry runs them all
+        step = f"「函数{i - 1}」于（{step}）"
     return f"""「：第 {i} 个函数：」
 「函数{i}」乃化「无三二」为「无三二」者也。
 「函数{i}」者得「x」而
-　令「y」为「加步」于（「x」加（「新无三二」于「{i}」））而
+　令「y」为{step}而
 　令「环」为得「序」又得「和」而
 　　若「序」小于「y」
 　　则「环」于（「序」加（「新无三二」于「一」））于（「和」加（「序」乘「序」））
@@ -49,25 +52,27 @@ def function(i: int) -> str:
 """
 
 
-def entry() -> str:
-    return """「主」乃化「全局调用号」为「有」者也。
+def entry(called: int = 0) -> str:
+    return f"""「主」乃化「全局调用号」为「有」者也。
 「主」者得「号」而
 　令「序」为「号」中「零」而
-　「写数组」于「数据」于「序」于（「函数0」于（「读数组」于「数据」于「序」））
+　「写数组」于「数据」于「序」于（「函数{called}」于（「读数组」于「数据」于「序」））
 也。
 「主入口」乃「计算入口」也。
 「主入口」者「计算入口项」于「主」于（「组值」【「工作组大小」者「六四」也】）也。
 """
 
 
-def make_package(root: Path, lines: int) -> Path:
+def make_package(root: Path, lines: int, chained: bool = False) -> Path:
+    """A package of about `lines` lines: functions that the entry calls one
+    of, or, `chained`, each calling the one before (the entry runs them all)."""
     (root / "包.json").write_text('{"名": "基准", "依赖": ["点染"]}', encoding="utf-8")
     (root / "公用。着色器。豫").write_text(COMMON, encoding="utf-8")
     parts, i = [HEADER], 0
     while sum(p.count("\n") for p in parts) < lines - 8:
-        parts.append(function(i))
+        parts.append(function(i, chained))
         i += 1
-    parts.append(entry())
+    parts.append(entry(i - 1 if chained else 0))
     path = root / "大。着色器。豫"
     path.write_text("\n".join(parts), encoding="utf-8")
     return path

@@ -10,6 +10,8 @@ compilers, all measured in one run so the ratios hold on a loaded machine.
 - scaling: check + translate of a generated 1k, 4k and 16k line file, and the
   diagnostics after a body edit (CPU time of this process; the heap frozen
   after the first check, as the language server freezes it once a file is open);
+  once more at 16k with every function calling the one before, so the entry
+  reaches them all (the stage rule and the workgroup variables follow calls);
 - `着色器 生成` of bench_generate's 200-module tree: cold, and with nothing
   changed (into a folder; one module to standard output; a restarted build
   service asked for all 200).
@@ -240,11 +242,11 @@ def tint_times(texts: dict[str, str], repeat: int) -> list[float] | None:
 # ---------------------------------------------------------------- scaling
 
 
-def scaling(sizes: list[int], edits: int) -> list[dict]:
+def scaling(sizes: list[int], edits: int, chained: bool = False) -> list[dict]:
     rows = []
     for lines in sizes:
         with tempfile.TemporaryDirectory() as tmp:
-            path = make_package(Path(tmp), lines)
+            path = make_package(Path(tmp), lines, chained)
             text = path.read_text(encoding="utf-8")
             ws = Workspace(tmp)
             t, result = cpu_timed(lambda: translate(ws, path, "wgsl"))
@@ -314,10 +316,10 @@ def report(args) -> list[str]:
                      f" | {sum(warm) / sum(tint):.1f}× |")
     else:
         lines.append("| Tint | — | 没有 node 或 tests/tint/node_modules，未测 | — |")
-    rows = scaling([1000, 4000, 16000], args.编辑次数)
-    for r in rows:
+    rows = scaling([1000, 4000, 16000], args.编辑次数) + scaling([16000], args.编辑次数, chained=True)
+    for r, shape in zip(rows, ["", "", "", "，入口经过每个函数"]):
         per_k = r["translate"] / (r["lines"] / 1000)
-        lines.append(f"| {r['lines']:,} 行：检查＋译 | {r['translate']:.0f} ms（每千行 {per_k:.0f} ms） | "
+        lines.append(f"| {r['lines']:,} 行{shape}：检查＋译 | {r['translate']:.0f} ms（每千行 {per_k:.0f} ms） | "
                      f"改函数体后诊断 {r['edit']:.1f} ms | 编辑目标 ≤ 10 ms |")
     gen = generate_figures(args.模块数)
     bare = gen["bare"]
