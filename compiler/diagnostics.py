@@ -16,6 +16,8 @@ from .source import SourceFile
 
 @dataclass(frozen=True, slots=True)
 class Code:
+    """A diagnostic code: what editors and tests key on instead of the message's words."""
+
     name: str                   # the stable identifier, kebab-case
     meaning: str                # one Chinese line, for docs/诊断.md
     fields: tuple[str, ...]     # the names of the structured fields it carries
@@ -124,6 +126,8 @@ NAGA = _code("naga", "naga 拒绝了译出的 WGSL")
 
 @dataclass(slots=True)
 class Diagnostic:
+    """One message at a span of a file, with its code and structured fields."""
+
     path: str
     start: int          # absolute character offsets
     end: int

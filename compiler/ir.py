@@ -19,6 +19,8 @@ from .types import TFun, TRecord, Type
 
 @dataclass(eq=False, slots=True)
 class Expr:
+    """Every checked expression: its span (relative to its item) and its type."""
+
     start: int
     end: int
     type: Type
@@ -26,6 +28,8 @@ class Expr:
 
 @dataclass(eq=False, slots=True)
 class Literal(Expr):
+    """A numeric literal: its value and the text it was written as."""
+
     value: int | float
     is_float: bool
     text: str
@@ -43,6 +47,8 @@ class LocalVar:
 
 @dataclass(eq=False, slots=True)
 class LocalRef(Expr):
+    """A use of a parameter or a 令-bound name."""
+
     var: LocalVar
 
 
@@ -63,6 +69,8 @@ class BuiltinValue(Expr):
 
 @dataclass(eq=False, slots=True)
 class LocalFun:
+    """A local function (得 … 而 …), checked at its first call; `recursive`: it calls itself (in tail position)."""
+
     name: str
     params: list[LocalVar]
     body: "Expr | None"
@@ -90,6 +98,8 @@ class Call(Expr):
 
 @dataclass(eq=False, slots=True)
 class Project(Expr):
+    """A tuple component (`index`) or a record field (`field`) read."""
+
     base: Expr
     index: int | None
     field: str | None
@@ -97,23 +107,31 @@ class Project(Expr):
 
 @dataclass(eq=False, slots=True)
 class MakeTuple(Expr):
+    """A tuple built from its components."""
+
     items: list[Expr]
 
 
 @dataclass(eq=False, slots=True)
 class MakeRecord(Expr):
+    """A record (组值) built from its fields, in the type's order."""
+
     fields: list[tuple[str, Expr]]
 
 
 @dataclass(eq=False, slots=True)
 class If(Expr):
+    """若 … 则 … 否则 …, or 若 … 则 … without 否则 (type 有)."""
+
     cond: Expr
     then: Expr
-    otherwise: Expr | None  # None: the 若 without 否则 (type 有)
+    otherwise: Expr | None
 
 
 @dataclass(eq=False, slots=True)
 class Let(Expr):
+    """令 name 为 value 而 body."""
+
     var: LocalVar
     value: Expr
     body: Expr
@@ -121,12 +139,16 @@ class Let(Expr):
 
 @dataclass(eq=False, slots=True)
 class LetFun(Expr):
+    """令 binding a local function: the function and the rest of its scope."""
+
     fun: LocalFun
     body: Expr
 
 
 @dataclass(eq=False, slots=True)
 class Seq(Expr):
+    """a；b；c: every item for its effects, the last one's value."""
+
     items: list[Expr]
 
 
@@ -228,6 +250,8 @@ def literal_value(e: Expr) -> int | float | None:
 
 @dataclass(eq=False)
 class Decl:
+    """A top-level declaration; where its item starts is the module's table (`Module.starts`)."""
+
     name: str
     name_end: int = 0       # relative to the item's start
     doc: str = ""
@@ -235,11 +259,15 @@ class Decl:
 
 @dataclass(eq=False)
 class Struct(Decl):
+    """A struct type (「名」即「组类」【…】也。)."""
+
     type: TRecord | None = None
 
 
 @dataclass(eq=False)
 class TypeAlias(Decl):
+    """A type alias (「名」即 类型 也。)."""
+
     type: Type | None = None
 
 
@@ -259,6 +287,8 @@ class Resource(Decl):
 
 @dataclass(eq=False)
 class Entry(Decl):
+    """An entry item: the stage, the function it runs, its workgroup shape (compute only)."""
+
     stage: str = ""                   # 计算 顶点 片元
     function: str = ""
     workgroup_size: int | None = None # invocations per workgroup (x·y·z)
@@ -268,6 +298,8 @@ class Entry(Decl):
 
 @dataclass(eq=False)
 class Function(Decl):
+    """A top-level function with its checked body and the top-level functions it calls."""
+
     type: TFun | None = None
     params: list[LocalVar] = field(default_factory=list)
     body: Expr | None = None
@@ -276,6 +308,8 @@ class Function(Decl):
 
 @dataclass(eq=False)
 class Const(Decl):
+    """A top-level constant (「名」者 表达式 也。 without a function type)."""
+
     type: Type | None = None
     value: Expr | None = None
 

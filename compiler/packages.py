@@ -42,6 +42,8 @@ def module_stem(path: str | Path) -> str:
 
 @dataclass
 class Package:
+    """A package: its name, root folder and the packages it depends on (包.json)."""
+
     name: str
     root: Path
     deps: list[str] = field(default_factory=list)
@@ -51,6 +53,8 @@ class Package:
 
 @dataclass
 class ManifestProblem:
+    """A problem with a 包.json, shown on the manifest."""
+
     path: Path
     message: str
     severity: str = "错误"     # or "警告": a duplicate name, a workspace 「点染」

@@ -48,6 +48,8 @@ class Symbol:
 
 @dataclass(frozen=True, slots=True)
 class Occurrence:
+    """One 「名」 in an item: the symbol it names and its role there."""
+
     start: int          # item-relative, the whole 「名」 token
     end: int
     symbol: Symbol | None

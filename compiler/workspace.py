@@ -38,6 +38,8 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 
 @dataclass(eq=False)
 class Loaded:
+    """A file's text as last read (or the editor's buffer), the stamp that says when to read it again, and why it could not be read."""
+
     source: SourceFile
     stamp: object
     problem: Diagnostic | None = None

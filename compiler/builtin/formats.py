@@ -12,6 +12,8 @@ from ..types import deep_resolve, resolve
 
 @dataclass(frozen=True)
 class Format:
+    """A storage texture's texel format, as every target and the runtimes name it."""
+
     wgsl: str       # WGSL's texel format (also wgpu's texture format)
     texel: str      # what the shader writes: "float" (「四维浮」) or "uint" (「四维无」)
     channels: int   # channels the texture stores (a one-channel format keeps x)

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class BuiltinIO:
+    """An entry input or output builtin: its WGSL and MSL attribute and the stages that allow it."""
+
     wgsl: str
     msl: str
     inputs: frozenset[str]    # stages where it may be an input: 计算 顶点 片元

@@ -50,6 +50,8 @@ class ItemResult:
 
 @dataclass(eq=False)
 class CheckedModule:
+    """A module checked: its IR, interface, diagnostics and each item's result."""
+
     path: str
     module: ir.Module
     exports: Exports
@@ -94,6 +96,8 @@ class CheckCache:
 
 @dataclass
 class ModuleInput:
+    """Everything one module's check reads: its parse, its imports' interfaces, the builtins."""
+
     path: str
     name: str
     package: str

@@ -2,7 +2,7 @@
 
 Offsets (`start`, `end`) are in characters relative to the start of the item's
 first token, so that a parsed item can be reused unchanged when an edit
-elsewhere moves it: the item's absolute start lives on `ParsedItem`.
+elsewhere moves it: where each item starts is the parse's table, `ParsedFile.starts`.
 Names are kept as written (alias names included): the translator needs them.
 """
 
@@ -14,6 +14,8 @@ from typing import Union
 
 @dataclass(slots=True, eq=False)
 class Node:
+    """Every node: its span, relative to its item's first token."""
+
     start: int
     end: int
 
@@ -23,6 +25,8 @@ class Node:
 
 @dataclass(slots=True, eq=False)
 class TypeName(Node):
+    """A type named: 「无三二」, an alias, a type variable."""
+
     name: str
 
 
@@ -35,23 +39,31 @@ class TypeIndex(Node):
 
 @dataclass(slots=True, eq=False)
 class TypeApp(Node):
+    """A type applied to an argument: 「数组」于「无三二」."""
+
     fn: "TypeExpr"
     arg: "TypeExpr"
 
 
 @dataclass(slots=True, eq=False)
 class TypeTuple(Node):
+    """A tuple type: 「浮三二」与「浮三二」."""
+
     items: list["TypeExpr"]
 
 
 @dataclass(slots=True, eq=False)
 class TypeFun(Node):
+    """A function type: 化 参数 而 结果, or 化 甲 又化 乙 为 结果 者."""
+
     params: list["TypeExpr"]
     result: "TypeExpr"
 
 
 @dataclass(slots=True, eq=False)
 class TypeForall(Node):
+    """A type variable bound over a type: 凡「甲」而 …, 凡「甲：数」而 … (a bounded one)."""
+
     var: str
     var_start: int
     var_end: int
@@ -69,6 +81,8 @@ class Field(Node):
 
 @dataclass(slots=True, eq=False)
 class TypeRecord(Node):
+    """A record type: 「组类」【「x」乃「浮三二」也，…】."""
+
     head: str
     fields: list[Field]
 
@@ -80,11 +94,15 @@ TypeExpr = Union[TypeName, TypeIndex, TypeApp, TypeTuple, TypeFun, TypeForall, T
 
 @dataclass(slots=True, eq=False)
 class Name(Node):
+    """A name in 「」: a local, a top-level definition, a builtin."""
+
     name: str
 
 
 @dataclass(slots=True, eq=False)
 class Number(Node):
+    """A numeric literal as written (「三二」, 「一点五」, 0x1F) and its value."""
+
     value: int | float
     is_float: bool
     text: str
@@ -92,6 +110,8 @@ class Number(Node):
 
 @dataclass(slots=True, eq=False)
 class String(Node):
+    """A string literal 『…』, without its quotes."""
+
     value: str
 
 
@@ -107,6 +127,8 @@ class Qualified(Node):
 
 @dataclass(slots=True, eq=False)
 class Project(Node):
+    """A field or component read: 表达式 中「名」, 表达式 中「零」."""
+
     base: "Expr"
     label: str
     label_start: int
@@ -114,12 +136,16 @@ class Project(Node):
 
 @dataclass(slots=True, eq=False)
 class Apply(Node):
+    """A function applied to one argument: 「f」于 x (several arguments curry)."""
+
     fn: "Expr"
     arg: "Expr"
 
 
 @dataclass(slots=True, eq=False)
 class TypeArg(Node):
+    """A type passed explicitly: 「f」以 类型."""
+
     fn: "Expr"
     type: TypeExpr
 
@@ -135,17 +161,23 @@ class Operator(Node):
 
 @dataclass(slots=True, eq=False)
 class Tuple(Node):
+    """A tuple: 甲 与 乙 (flattened: seed 着八)."""
+
     items: list["Expr"]
 
 
 @dataclass(slots=True, eq=False)
 class Record(Node):
+    """A record value: 「组值」【「x」者 表达式 也，…】."""
+
     head: str
     fields: list[Field]
 
 
 @dataclass(slots=True, eq=False)
 class If(Node):
+    """若 条件 则 甲 否则 乙 (a value), or 若 条件 则 甲 (type 「有」)."""
+
     cond: "Expr"
     then: "Expr"
     otherwise: "Expr | None"
@@ -153,6 +185,8 @@ class If(Node):
 
 @dataclass(slots=True, eq=False)
 class Let(Node):
+    """令「名」为 值 而 主体."""
+
     name: str
     name_start: int
     name_end: int
@@ -162,22 +196,30 @@ class Let(Node):
 
 @dataclass(slots=True, eq=False)
 class Param(Node):
+    """A parameter of a lambda: 得「名」."""
+
     name: str
 
 
 @dataclass(slots=True, eq=False)
 class Lambda(Node):
+    """得「x」又得「y」而 主体: a local function."""
+
     params: list[Param]
     body: "Expr"
 
 
 @dataclass(slots=True, eq=False)
 class Sequence(Node):
+    """甲；乙: 甲 for its effects, then the value of 乙."""
+
     items: list["Expr"]
 
 
 @dataclass(slots=True, eq=False)
 class Ascribe(Node):
+    """（表达式 也 类型）: an expression with its type written."""
+
     expr: "Expr"
     type: TypeExpr
 
@@ -205,6 +247,8 @@ class Import(Node):
 
 @dataclass(slots=True, eq=False)
 class Signature(Node):
+    """「名」乃 类型 也。: a definition's, resource's or entry's type."""
+
     name: str
     name_end: int
     type: TypeExpr
@@ -212,6 +256,8 @@ class Signature(Node):
 
 @dataclass(slots=True, eq=False)
 class Definition(Node):
+    """「名」者 表达式 也。: a value, a function, a resource or an entry."""
+
     name: str
     name_end: int
     value: Expr
@@ -219,6 +265,8 @@ class Definition(Node):
 
 @dataclass(slots=True, eq=False)
 class TypeDef(Node):
+    """「名」即 类型 也。: a type alias or a struct (组类)."""
+
     name: str
     name_end: int
     type: TypeExpr
@@ -226,6 +274,8 @@ class TypeDef(Node):
 
 @dataclass(slots=True, eq=False)
 class CtorDecl(Node):
+    """「名」立 类型 也。: a constructor (refused in a shader source: 着四.6)."""
+
     name: str
     name_end: int
     type: TypeExpr
@@ -233,6 +283,8 @@ class CtorDecl(Node):
 
 @dataclass(slots=True, eq=False)
 class BareExpr(Node):
+    """An expression with no name around it (refused: a top-level item needs one)."""
+
     expr: Expr
 
 

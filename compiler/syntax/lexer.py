@@ -62,6 +62,8 @@ class Token:
 
 @dataclass(slots=True)
 class Comment:
+    """A comment 「：…：」 and its span in the file."""
+
     text: str
     start: int
     end: int

@@ -40,6 +40,8 @@ class ConstError(Exception):
 
 @dataclass(frozen=True)
 class Scalar:
+    """The scalar type a constant value has (its range and wrapping)."""
+
     kind: str
     bits: int
 

@@ -179,6 +179,8 @@ def scope_of(builtin: str) -> str:
 
 @dataclass
 class Summary:
+    """What a function's callers read of it: the uniformity its call site and parameters need, its result's, its cells'."""
+
     requires: dict = field(default_factory=dict)           # scope → Need: the call site's flow must be uniform
     uniform_params: dict = field(default_factory=dict)     # index → Need (the workgroup's scope wins)
     result: Taint = UNIFORM
@@ -187,6 +189,8 @@ class Summary:
 
 @dataclass(eq=False)
 class Cell:
+    """A 格 (mutable cell) value: its contents' uniformity, updated as it is written."""
+
     taint: Taint
 
 
@@ -215,6 +219,8 @@ def flat(value) -> Taint:
 
 @dataclass
 class Problem:
+    """A uniformity mistake found in one function, at a function-relative span."""
+
     start: int         # relative to the function walked
     end: int
     message: str
