@@ -1,6 +1,8 @@
 """Name resolution and type checking: unification, class bounds, families,
 aliases, classification (seed 着四) and every rejection (着四.6, 着五)."""
 
+import random
+
 import pytest
 
 from zhuose.compiler import ir
@@ -313,3 +315,39 @@ def test_subgroup_values_are_32_bit_scalars_f16_and_their_vectors(tmp_path):
     assert len(said) == 2, said
     assert "「爻」不是32 位标量（浮三二、无三二、整三二）、浮十六，或它们的向量（爻与其他位宽不行）" in said[0]
     assert "「浮三二」不是无三二、整三二或它们的向量" in said[1] and "在「t」中" in said[1]
+
+
+def _cycle_by_searching_everything(start: str, calls: dict[str, set[str]]) -> list[str] | None:
+    """The search the checker made from every function before it looked only
+    inside strongly connected components: the reference its messages keep."""
+    stack, seen = [(start, [start])], set()
+    while stack:
+        name, path = stack.pop()
+        for callee in sorted(calls.get(name, ())):
+            if callee == start:
+                return path + [start]
+            if callee not in seen:
+                seen.add(callee)
+                stack.append((callee, path + [callee]))
+    return None
+
+
+def test_recursion_messages_on_random_call_graphs_name_the_same_cycles(tmp_path):
+    rng = random.Random(8)
+    cycles = 0
+    for round_ in range(20):
+        names = [f"f{k}" for k in range(8)]
+        calls = {n: set(rng.sample(names, rng.randrange(1, 4))) for n in names}
+        text = "".join(f"「{n}」乃化「无三二」为「无三二」者也。\n「{n}」者得「x」而"
+                       + "".join(f"（「{c}」于" for c in sorted(calls[n])) + "「x」" + "）" * len(calls[n]) + "也。\n"
+                       for n in names)
+        expected, reported = [], set()
+        for n in names:
+            path = _cycle_by_searching_everything(n, calls)
+            if path and len(path) > 2 and n not in reported:
+                reported.update(path)
+                expected.append("顶层函数不能递归调用（着四.6）：" + " → ".join(f"「{p}」" for p in path))
+        found = [m.split("：", 1)[1] for m in messages(tmp_path, text) if "不能递归调用" in m]
+        assert found == expected, (round_, calls)
+        cycles += len(found)
+    assert cycles > 20       # most graphs have cycles, several of them more than one
