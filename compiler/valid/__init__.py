@@ -99,12 +99,13 @@ def call_graph(info: ModuleInfo) -> None:
     for entry in info.entries:    # the first entry naming a function (entries.py refuses a second)
         info.entry_functions.setdefault(function_key(info.modules, entry.function, info.decls), entry)
     kept = edit.previous if edit and _same_facts(edit, "calls") else None
+    same_globals = kept is not None and _same_facts(edit, "globals")
     for entry in info.entries:
         reached = kept.reached.get(entry.name) if kept else None
         if reached is None:
             reached = [key for key, _ in reachable(info.modules, entry, info.decls)]
         info.reached[entry.name] = reached
-        known = kept.workgroup.get(entry.name) if kept and _same_facts(edit, "globals") else None
+        known = kept.workgroup.get(entry.name) if same_globals else None
         info.workgroup[entry.name] = known if known is not None else \
             workgroup_variables(info.modules, entry, info.decls, reached)
 

@@ -34,10 +34,9 @@ TENSOR_BUILTINS = registry.of_kind("tensor")
 TENSOR_WORKGROUP = 128
 
 
-def reachable(modules: list[ir.Module], entry: ir.Entry, decls: dict | None = None):
-    """(module path, function) of every function the entry runs, its own first."""
-    if decls is None:
-        return functions_from(modules, ir.function_key(modules, entry.function))
+def reachable(modules: list[ir.Module], entry: ir.Entry, decls: dict):
+    """(module path, function) of every function the entry runs, its own
+    first (`decls`: `declarations(modules)`)."""
     return functions_from(modules, function_key(modules, entry.function, decls), decls)
 
 
@@ -222,6 +221,6 @@ def used_resources(modules: list[ir.Module], function: tuple[str, str]) -> list[
     (module path, declaration), in order of (group, binding)."""
     decls = declarations(modules)
     found = {(e.module, e.name): decls[(e.module, e.name)]
-             for _, decl in functions_from(modules, function, decls) for e in ir.walk(decl.body)
+             for _, decl in functions_from(modules, function, decls) for e in body_facts(decl).staged
              if isinstance(e, ir.GlobalRef) and isinstance(decls.get((e.module, e.name)), ir.Resource)}
     return sorted(((k[0], r) for k, r in found.items()), key=lambda kr: (kr[1].group or 0, kr[1].binding or 0))

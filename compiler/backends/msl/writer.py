@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ... import ir
-from ...builtin.formats import STORAGE_FORMATS
+from ...builtin.formats import storage_format
 from ...builtin.io import BUILTIN_IO
 from ...diagnostics import TARGET_BINDING, TRANSLATION, Diagnostic
 from ...types import TCon, TError, TRecord, TTuple, deep_resolve, is_unit, matrix_parts, resolve, vector_parts
@@ -437,7 +437,7 @@ class MslWriter(StatementWriter):
         if name == "纹理二维":
             return f"texture2d<{self.type_text(t.args[0], span)}>"
         if name == "存储纹理二维":
-            return f"texture2d<{STORAGE_FORMATS[resolve(t.args[0]).name].texel}, access::write>"
+            return f"texture2d<{storage_format(t).texel}, access::write>"
         if name == "定长数组" and isinstance(t.args[1], int):
             return f"array<{self.type_text(t.args[0], span)}, {t.args[1]}>"
         if name == "格":

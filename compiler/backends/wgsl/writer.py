@@ -13,7 +13,7 @@ plain values of a scalar or vector type becomes select.
 from __future__ import annotations
 
 from ... import ir
-from ...builtin.formats import STORAGE_FORMATS
+from ...builtin.formats import storage_format
 from ...builtin.io import BUILTIN_IO
 from ...diagnostics import TARGET_BUILTIN, TARGET_CONST, TARGET_TYPE, TRANSLATION, Diagnostic
 from ...types import (TCon, TError, TRecord, TTuple, deep_resolve, is_scalar, is_unit, matrix_parts, resolve,
@@ -244,7 +244,7 @@ class Writer(StatementWriter):
             inner = self.type_text(t.args[0], span) or "?"
             return f"array<{inner}, {t.args[1]}>"
         if t.name == "存储纹理二维":
-            return f"texture_storage_2d<{STORAGE_FORMATS[resolve(t.args[0]).name].wgsl}, write>"
+            return f"texture_storage_2d<{storage_format(t).wgsl}, write>"
         message = UNAVAILABLE_TYPES.get(t.name, f"WGSL 写不出类型{self.show(t)}")
         self.error(span, message, TARGET_TYPE, 类型=self.show(t))
         return "?"
