@@ -112,7 +112,7 @@ CLASSES: dict[str, tuple[Callable[[TypeOrIndex], bool], str]] = {
     "位型": (_bit_castable, "32 位标量、32 位标量的向量或二维、四维半精度向量"),
     "可索引": (_indexable, "向量、矩阵或定长数组"),
     "矩阵": (lambda t: matrix_parts(t) is not None, "矩阵"),
-    "纹素格式": (lambda t: _format_name(t) is not None, "存储纹理格式（" + "、".join(f"「{n}」" for n in STORAGE_FORMATS) + "）"),
+    "纹素格式": (lambda t: format_name(t) is not None, "存储纹理格式（" + "、".join(f"「{n}」" for n in STORAGE_FORMATS) + "）"),
     "可量纹理": (lambda t: isinstance(resolve(t), TCon) and resolve(t).name in ("纹理二维", "存储纹理二维"),
              "「纹理二维」或「存储纹理二维」"),
     "矩阵或向量": (lambda t: matrix_parts(t) is not None or (
@@ -130,7 +130,7 @@ def _compute_options(t: Type) -> bool:
     return len(items) in (1, 2, 3) and all(isinstance(i, TCon) and i.name == "整数" for i in items)
 
 
-def _format_name(t: TypeOrIndex) -> str | None:
+def format_name(t: TypeOrIndex) -> str | None:
     """The name of a storage-texture format type (「四八归一」 …), else None."""
     t = resolve(t)
     return t.name if isinstance(t, TCon) and t.name in STORAGE_FORMATS and not t.args else None
@@ -138,7 +138,7 @@ def _format_name(t: TypeOrIndex) -> str | None:
 
 def _texel_value(args):
     """What 「写纹素」 writes into a texture of that format: 「四维浮」, or 「四维无」 for 「单无三二」."""
-    name = _format_name(args[0])
+    name = format_name(args[0])
     if name is None:
         return None
     scalar, alias = (U32, "四维无") if STORAGE_FORMATS[name].texel == "uint" else (F32, "四维浮")

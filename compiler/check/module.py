@@ -589,8 +589,10 @@ class ModuleChecker:
         cyclic = _cyclic_groups(functions)
         for name, (item, decl) in functions.items():
             group = cyclic.get(name)
-            path = _find_cycle(name, functions, group) if group is not None else None
-            if path and len(path) > 2 and name not in reported:
+            if group is None or name in reported:     # on no cycle, or on one already reported
+                continue
+            path = _find_cycle(name, functions, group)
+            if path and len(path) > 2:
                 reported.update(path)
                 self.report(item, 0, item.name_end,
                             f"顶层函数不能递归调用（着四.6）：{' → '.join(f'「{p}」' for p in path)}", RECURSION)

@@ -9,7 +9,7 @@ from ..builtin.io import BUILTIN_IO
 from ..diagnostics import ARRAY_LENGTH, BAD_TYPE, DUPLICATE, INTERFACE_ONLY_KIND, SCALAR_WIDTH, TEXEL_FORMAT
 from ..syntax import ast
 from ..types import ERROR, TCon, TFamily, TFun, TRecord, TTuple, TVar, Type, TypeOrIndex, resolve
-from .classes import CLASSES, FAMILIES
+from .classes import CLASSES, FAMILIES, format_name
 from .closest import number_spelling
 from .scope import Scope
 
@@ -43,8 +43,7 @@ def renamed(t: Type, name: str) -> Type:
 
 def _is_format(t: TypeOrIndex) -> bool:
     """A storage texture's format argument: a format type, or a type variable (interface file)."""
-    t = resolve(t) if not isinstance(t, int) else t
-    return isinstance(t, TVar) or (isinstance(t, TCon) and t.name in STORAGE_FORMATS and not t.args)
+    return isinstance(resolve(t), TVar) or format_name(t) is not None
 
 
 def _written(node: ast.TypeExpr) -> str:
