@@ -25,7 +25,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-from test_interp import HEADER, buffer, entry, interpret  # noqa: E402
+from support.interp_runner import HEADER, buffer, entry, interpret  # noqa: E402
 from support.wgpu_device import run_entry  # noqa: E402
 
 from zhuose.compiler.workspace import Workspace  # noqa: E402

@@ -5,17 +5,16 @@ textures are cli/textures.py's."""
 
 from __future__ import annotations
 
+import io
 import math
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from ..compiler import ir
 from ..compiler.backends import translate
 from ..compiler.backends.targets import PTX, WGSL
 from ..compiler.backends.wgsl.layout import SCALAR_DTYPES, element_stride, leaf_dtype, size_align
-from ..compiler.generate.output import os_error_text
+from ..compiler.generate.output import os_error_text, replace_atomically
 from ..compiler.runtime.wgpu import WebGPUError, buffer_for, run_compute
 from ..compiler.valid.stages import entry_resources
 from ..compiler.types import TCon, TRecord, TTuple, deep_resolve, resolve
@@ -106,10 +105,7 @@ def given_resources(np, ws, path: str, who: str, functions: list[str], specs: li
     arrays = {}
     for r in resources:
         binding = f"{r.group}:{r.binding}"
-        if binding in given and r.name in given:
-            raise RunProblem(f"{_describe(r)}给了两次：{binding}={given[binding]} 与 {r.name}={given[r.name]}；"
-                             "每个缓冲只给一次（按「组:号」或按资源名）")
-        spec = given.pop(binding, None) or given.pop(r.name, None)
+        spec = take_spec(given, r, _describe(r), "；每个缓冲只给一次（按「组:号」或按资源名）")
         if spec is None:
             raise RunProblem(f"{who}用到{_describe(r)}，没有给出它的数据：写 {binding}=文件.npy "
                              f"或 {binding}=1,2,3")
@@ -130,7 +126,7 @@ def report_buffers(np, resources: list[ir.Resource], arrays: dict, out: dict) ->
             array, spec = arrays[r.name]
             back = np.frombuffer(out[(r.group, r.binding)][:array.nbytes], dtype=array.dtype).reshape(array.shape)
             if spec.endswith(".npy"):
-                _save(np, spec, back)
+                save_npy(np, spec, back)
             print(f"「{r.name}」（组 {r.group} 号 {r.binding}）：{np.array2string(back, separator=' ')}")
 
 
@@ -366,19 +362,22 @@ def _rows_and_columns(buffers, resources, arrays) -> tuple[int, int]:
     return extent
 
 
-def _save(np, path: str, array) -> None:
-    """Write the .npy in full or not at all."""
-    folder = os.path.dirname(os.path.abspath(path))
-    temp = None
+def save_npy(np, path: str, array, failed: str = "写不回") -> None:
+    """Write the .npy in full or not at all (a buffer written back, a storage texture)."""
+    data = io.BytesIO()
+    np.save(data, array)
     try:
-        fd, temp = tempfile.mkstemp(suffix=".npy", dir=folder)
-        with os.fdopen(fd, "wb") as f:
-            np.save(f, array)
-        os.replace(temp, path)
+        replace_atomically(Path(path), data.getvalue())
     except OSError as err:
-        if temp is not None:
-            Path(temp).unlink(missing_ok=True)
-        raise RunProblem(f"写不回「{path}」：{os_error_text(err)}") from err
+        raise RunProblem(f"{failed}「{path}」：{os_error_text(err)}") from err
+
+
+def take_spec(given: dict[str, str], r: ir.Resource, what: str, advice: str = "") -> str | None:
+    """The `绑定=数据` item of resource `r` (by 「组:号」 or by name), taken out of `given`."""
+    binding = f"{r.group}:{r.binding}"
+    if binding in given and r.name in given:
+        raise RunProblem(f"{what}给了两次：{binding}={given[binding]} 与 {r.name}={given[r.name]}{advice}")
+    return given.pop(binding, None) or given.pop(r.name, None)
 
 
 RUN = Command(

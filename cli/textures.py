@@ -6,7 +6,6 @@ by the output file's suffix."""
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,9 +15,8 @@ from ..compiler.generate.output import os_error_text, replace_atomically
 from ..compiler.runtime.png import PngError, decode_png, encode_png
 from ..compiler.runtime.textures import StorageImage, as_rgba, input_texture, png_pixels
 from ..compiler.types import F32, deep_resolve
-from .run import RunProblem, _read_npy
+from .run import RunProblem, _read_npy, save_npy, take_spec
 
-HANDLE_KINDS = ("texture", "sampler", "storage_texture", "depth_texture", "comparison_sampler")
 IMAGE_TYPES = ("uint8", "float16", "float32")
 MAX_SIZE = 8192          # WebGPU's guaranteed maxTextureDimension2D
 SAMPLER_FILTERS = {"最近": "nearest", "线性": "linear"}
@@ -42,7 +40,7 @@ def texture_bindings(np, handles: list[ir.Resource], given: dict[str, str], size
     for r in handles:
         if r.kind in ("depth_texture", "comparison_sampler"):
             raise RunProblem(f"{who}用到「{r.name}」：运行 与 渲染 不提供深度纹理与比较采样器")
-        spec = _spec(r, given) if r.kind != "storage_texture" else None
+        spec = take_spec(given, r, _where(r)) if r.kind != "storage_texture" else None
         if r.kind == "texture":
             if spec is None:
                 raise RunProblem(f"{who}用到{_where(r)}，没有给出它的图像：写 {r.group}:{r.binding}=图.png 或 .npy")
@@ -54,7 +52,7 @@ def texture_bindings(np, handles: list[ir.Resource], given: dict[str, str], size
     size = parse_size(size_text) or out.extent
     for r in handles:
         if r.kind == "storage_texture":
-            spec = _spec(r, given)
+            spec = take_spec(given, r, _where(r))
             fmt = storage_format(r.type)
             _check_output(r, spec, fmt, who)
             if size is None:
@@ -71,19 +69,12 @@ def write_outputs(np, textures: Textures) -> None:
     for r, spec, image in textures.outputs:
         texels = image.read(np)
         if spec.endswith(".npy"):
-            _save_npy(np, spec, texels)
+            save_npy(np, spec, texels, "写不了")
         else:
             pixels = png_pixels(np, texels, image.format)
             write_whole(spec, encode_png(pixels.tobytes(), image.width, image.height))
         print(f"「{r.name}」（组 {r.group} 号 {r.binding}，存储纹理 {image.format.wgsl} {image.width}×{image.height}）："
               f"写到 {spec}")
-
-
-def _spec(r: ir.Resource, given: dict[str, str]) -> str | None:
-    binding = f"{r.group}:{r.binding}"
-    if binding in given and r.name in given:
-        raise RunProblem(f"{_where(r)}给了两次：{binding}={given[binding]} 与 {r.name}={given[r.name]}")
-    return given.pop(binding, None) or given.pop(r.name, None)
 
 
 KIND_WORDS = {"texture": "纹理", "sampler": "采样器", "storage_texture": "存储纹理"}
@@ -145,13 +136,6 @@ def parse_size(text: str | None) -> tuple[int, int] | None:
     if not (1 <= width <= MAX_SIZE and 1 <= height <= MAX_SIZE):
         raise RunProblem(f"--尺寸「{text}」的宽高须在 1 至 {MAX_SIZE} 之间")
     return width, height
-
-
-def _save_npy(np, path: str, array) -> None:
-    with tempfile.TemporaryFile() as f:
-        np.save(f, array)
-        f.seek(0)
-        write_whole(path, f.read())
 
 
 def write_whole(path: str, data: bytes) -> None:
