@@ -80,12 +80,16 @@ def _ptx(ws, path, item, data, groups):
 
 def _reject_constant_overflow(folder: Path, text: str) -> None:
     """A constant subexpression that overflows (「新无三二」于「0」 减 …) is an error WGSL refuses at
-    module creation, and 检查 with it: not a program to run, so hypothesis draws another."""
+    module creation, and 检查 or 译 with it (a 令-bound constant is known only once lowered): not a
+    program to run, so hypothesis draws another."""
     from hypothesis import reject
+    from zhuose.compiler.backends import translate
     from zhuose.compiler.workspace import Workspace
     path = folder / "常量。着色器。豫"
     path.write_text(text, encoding="utf-8")
-    if any("常量表达式在 WGSL 建模块时就求值" in d.message for d in Workspace(folder).diagnostics(path)):
+    ws = Workspace(folder)
+    if any("常量表达式在 WGSL 建模块时就求值" in d.message
+           for d in [*ws.diagnostics(path), *translate(ws, path, "wgsl").diagnostics]):
         reject()
     path.unlink()
 
@@ -377,4 +381,94 @@ def test_random_subgroup_programs_agree_at_each_executors_width():
                 assert (arrays["宽"] == width).all() and (executor == "网页图算" or width == 32), executor
                 expected = _interp(ws, path, "算入口", data, 2, width)
                 assert arrays["出"].tobytes() == expected["出"].tobytes(), (executor, width, operations)
+    check()
+
+
+# ---------------------------------------------------------------- effects inside operands
+
+SLOTS = 4          # 「记」 slots per invocation: each invocation writes and reads only its own
+EFFECT_EXAMPLES = int(os.environ.get("ZHUOSE_EFFECT_EXAMPLES", "25"))
+
+
+def _slot(j: int) -> str:
+    return f"（「基」加（「新无三二」于「{j}」））"
+
+
+def effect_expressions():
+    """Random 「无三二」 expressions whose operands need statements: writes and
+    reads of the invocation's own 「记」 slots inside 若/且/或, sequences and
+    令 in operand position, helpers (top-level and local) that write and
+    return a constant, writes in both branches of 若, and local loops carrying
+    two values whose trip count differs between invocations."""
+    from hypothesis import strategies as st
+    slot = st.integers(0, SLOTS - 1).map(_slot)
+    leaves = (st.sampled_from(["「a」", "「b」", "「序」"])
+              | st.integers(0, 9).map(lambda v: f"（「新无三二」于「{v}」）")
+              | slot.map(lambda s: f"（「读数组」于「记」于{s}）")
+              | slot.map(lambda s: f"（「取」于{s}）"))
+
+    def extend(inner):
+        condition = (st.tuples(inner, inner).map(lambda t: f"（{t[0]}小于{t[1]}）")
+                     | st.tuples(slot, inner).map(lambda t: f"（「记真」于{t[0]}于{t[1]}）")
+                     | st.tuples(slot, inner).map(lambda t: f"（「写数组」于「记」于{t[0]}于{t[1]}；「阳」）"))
+        condition = (condition
+                     | st.tuples(condition, st.sampled_from(["且", "或"]), condition).map(lambda t: f"（{t[0]}{t[1]}{t[2]}）")
+                     | condition.map(lambda c: f"（非{c}）"))
+        return (st.tuples(inner, st.sampled_from(["加", "减", "乘", "异或"]), inner).map(lambda t: f"（{t[0]}{t[1]}{t[2]}）")
+                | st.tuples(st.sampled_from(["最大", "最小"]), inner, inner).map(lambda t: f"（「{t[0]}」于{t[1]}于{t[2]}）")
+                | st.tuples(slot, inner, inner).map(lambda t: f"（「写数组」于「记」于{t[0]}于{t[1]}；{t[2]}）")
+                | st.tuples(inner, slot, inner).map(lambda t: f"（{t[0]}加（「记下」于{t[1]}于{t[2]}））")
+                | st.tuples(slot, inner, inner).map(lambda t: (
+                    f"（令「记局」为得「i」又得「v」而（（「写数组」于「记」于「i」于「v」）；「v」）"
+                    f"而（「记局」于{t[0]}于{t[1]}）加{t[2]}）"))
+                | st.tuples(inner, inner).map(lambda t: f"（令「t」为{t[0]}而（「t」加{t[1]}））")
+                | st.tuples(condition, inner, inner).map(lambda t: f"（若{t[0]}则{t[1]}否则{t[2]}）")
+                | st.tuples(condition, slot, inner, slot, inner).map(lambda t: (
+                    f"（若{t[0]}则（「写数组」于「记」于{t[1]}于{t[2]}；{t[2]}）"
+                    f"否则（「写数组」于「记」于{t[3]}于{t[4]}；「序」））"))
+                | st.tuples(inner, inner, st.integers(1, 3)).map(lambda t: (
+                    f"（令「环」为得「k」又得「s」而 若「k」小于（「序」按位与（「新无三二」于「{t[2]}」））"
+                    f"则「环」于（「k」加（「新无三二」于「1」））于（「s」加（{t[0]}异或「k」））否则「s」"
+                    f"而「环」于（「新无三二」于「0」）于{t[1]}）")))
+    return st.recursive(leaves, extend, max_leaves=10)
+
+
+def _effect_source(expressions: list[str]) -> str:
+    """「出」[序 + N·k] = expression k, each invocation's 「记」 slots 基 … 基 + 3 (基 = 序 × 4)."""
+    writes = "；\n".join(f"　「写数组」于「出」于（「序」加（「新无三二」于「{N * k}」））于{e}"
+                        for k, e in enumerate(expressions))
+    return HEADER + buffer("甲", "零", "「无三二」", "只读") + buffer("记", "一") + buffer("出", "二") + f"""「记下」乃化「无三二」又化「无三二」为「无三二」者也。
+「记下」者得「i」又得「v」而（「写数组」于「记」于「i」于「v」）；（「新无三二」于「零」）也。
+
+「记真」乃化「无三二」又化「无三二」为「爻」者也。
+「记真」者得「i」又得「v」而（「写数组」于「记」于「i」于「v」）；「阳」也。
+
+「取」乃化「无三二」为「无三二」者也。
+「取」者得「i」而「读数组」于「记」于「i」也。
+
+「算」乃化「全局调用号」为「有」者也。
+「算」者得「号」而
+　令「序」为「号」中「零」而
+　令「基」为「序」乘（「新无三二」于「{SLOTS}」）而
+　令「a」为「读数组」于「甲」于「序」而
+　令「b」为（「读数组」于「记」于「基」）异或（「新无三二」于「0x9E3779B9」）而
+{writes}
+也。
+""" + entry("算")
+
+
+def test_random_programs_with_effects_inside_operands_agree_on_four_executors():
+    """Each example is a kernel of BATCH independent expressions, so a run of
+    ZHUOSE_EFFECT_EXAMPLES examples checks BATCH times as many programs."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(_settings(), max_examples=EFFECT_EXAMPLES)
+    @given(st.lists(effect_expressions(), min_size=BATCH, max_size=BATCH))
+    def check(expressions):
+        a, _ = integer_inputs("u", sum(map(len, expressions)))
+        data = {"甲": a, "记": (a * np.uint32(3)).repeat(SLOTS), "出": np.zeros(N * BATCH, np.uint32)}
+        outputs = run_all(_effect_source(expressions), "算入口", data)
+        assert_same_bits(outputs, "出", expressions)
+        assert_same_bits(outputs, "记", expressions)
     check()

@@ -217,12 +217,12 @@ def test_and_with_a_subgroup_operation_on_the_right_of_a_uniform_left_is_accepte
 
 
 def test_and_with_a_right_side_that_writes_stays_short_circuit(tmp_path):
-    """Evaluating the right side always is for values only: a helper that writes keeps &&."""
+    """Evaluating the right side always is for values only: a helper that writes runs under the left side."""
     helper = ("「记和」乃化「无三二」为「爻」者也。\n「记和」者得「n」而\n"
               "　「写数组」于「数据」于「n」于「n」；（「子组求和」于「n」）大于「界」\n也。\n\n")
     body = "　「写数组」于「数据」于「号」于（若（「界」大于（「新无三二」于「二」））且（「记和」于「号」）则「号」否则「界」）"
     text = accepted(tmp_path, kernel("局部调用序", body, helper))
-    assert "(界 > 2u) && 记和(号)" in text, text
+    assert "  if 界 > 2u {\n    值 = 记和(号);\n  } else {\n    值 = false;\n  }" in text, text
 
 
 MIXED = "「输入」即「组类」【「组」乃「工作组号」也，「序」乃「局部调用序」也】也。\n\n"

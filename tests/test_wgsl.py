@@ -201,8 +201,9 @@ def test_if_becomes_select_only_for_plain_values(tmp_path):
     return 点(0u);
   }""" in text                                                 # select takes no structs
     assert """  if i < 3u {
-    出[i] = (纯(i) + 写(i)) + 构(i).甲;
-  }""" in text                                                 # the 若 without 否则
+    let 值 = 写(i);
+    出[i] = (纯(i) + 值) + 构(i).甲;
+  }""" in text                                                 # the 若 without 否则; a call that writes first
     out = run(tmp_path, "主入口", {"出": np.full(8, 99, np.uint32)})["出"]
     assert out.tolist() == [0, 3, 6, 99, 99, 99, 99, 99]
 

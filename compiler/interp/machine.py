@@ -151,7 +151,7 @@ class Machine:
         self._keys: dict[str, np.ndarray] = {}
         self.env: dict[int, object] = {}
         self.loops: dict[int, _Loop] = {}
-        self.lowered = Lowering()        # the bodies as the writers print them
+        self.lowered = Lowering(modules)  # the bodies as the writers print them
         self.consts: dict[tuple[str, str], object] = {}
         self.where: tuple[str, ir.Decl] = (modules[-1].path, entry)
         self.sites: list[tuple[str, int, int, str]] = []

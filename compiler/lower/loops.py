@@ -24,6 +24,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import ir
+from .effects import Effects
+from .rebuild import rebuilt
+from .statements import Statements
 
 
 class Lowering:
@@ -31,12 +34,15 @@ class Lowering:
     set of enclosing loops, so a function inlined at several calls shares its
     lowered body between them."""
 
-    def __init__(self) -> None:
+    def __init__(self, modules: list[ir.Module]) -> None:
         self._memo: dict[tuple[int, frozenset[int]], ir.Expr] = {}
+        self.effects = Effects(modules)
+        self.statements = Statements(self.effects)
 
     def body(self, e: ir.Expr) -> ir.Expr:
-        """A definition body or constant value, lowered."""
-        return self._lower(e, frozenset())
+        """A definition body or constant value, lowered: local calls in their
+        lowered forms, then in the statement-level form (statements.py)."""
+        return self.statements.statement(self._lower(e, frozenset()))
 
     def _lower(self, e: ir.Expr, loops: frozenset[int]) -> ir.Expr:
         key = (id(e), loops)
@@ -53,7 +59,7 @@ class Lowering:
         lowered = [self._lower(c, loops) for c in parts]
         if all(a is b for a, b in zip(parts, lowered)):
             return e
-        return _rebuilt(e, lowered)
+        return rebuilt(e, lowered)
 
     def _local_call(self, call: ir.Call, loops: frozenset[int]) -> ir.Expr:
         fun = call.local
@@ -71,24 +77,5 @@ def lowering(info) -> Lowering:
     made on first use: the three writers share it, and the known values
     evaluated over lowered nodes stay valid as long as the info does."""
     if info.lowered is None:
-        info.lowered = Lowering()
+        info.lowered = Lowering(info.modules)
     return info.lowered
-
-
-def _rebuilt(e: ir.Expr, parts: list[ir.Expr]) -> ir.Expr:
-    """A copy of `e` whose direct subexpressions are `parts` (in `ir.children` order)."""
-    if isinstance(e, ir.Call):
-        return replace(e, args=parts)
-    if isinstance(e, ir.Project):
-        return replace(e, base=parts[0])
-    if isinstance(e, ir.MakeTuple):
-        return replace(e, items=parts)
-    if isinstance(e, ir.MakeRecord):
-        return replace(e, fields=[(name, v) for (name, _), v in zip(e.fields, parts)])
-    if isinstance(e, ir.If):
-        return replace(e, cond=parts[0], then=parts[1], otherwise=parts[2] if e.otherwise is not None else None)
-    if isinstance(e, ir.Let):
-        return replace(e, value=parts[0], body=parts[1])
-    if isinstance(e, ir.Seq):
-        return replace(e, items=parts)
-    raise TypeError(f"no lowering for {type(e).__name__}")

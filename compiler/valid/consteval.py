@@ -293,10 +293,13 @@ class ConstEvaluator:
         return None
 
     def _Let(self, e):
+        """Known only when the bound value is too: an unknown one may be an
+        effect, which a writer substituting the body's value would drop."""
         value = self.value(e.value)
         if is_abstract(e.var.type):
             self.locals[id(e.var)] = value
-        return self.value(e.body)
+        body = self.value(e.body)
+        return None if value is None else body
 
     def _LetFun(self, e):
         if e.fun.body is not None:
@@ -304,8 +307,9 @@ class ConstEvaluator:
         return self.value(e.body)
 
     def _Seq(self, e):
+        """Known only when every item is: an earlier item runs for its effect."""
         values = [self.value(i) for i in e.items]
-        return values[-1]
+        return None if any(v is None for v in values) else values[-1]
 
     def _Inline(self, e):
         """A lowered local call (compiler/lower/loops.py) is unknown, as the
