@@ -29,7 +29,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from support.interp_runner import HEADER, buffer, entry, interpret, program
+from support.executors import interp, metal, run_all
+from support.interp_runner import HEADER, buffer, entry, program
 
 EXAMPLES = int(os.environ.get("ZHUOSE_DIFF_EXAMPLES", "3"))
 N = 128           # invocations: two workgroups of 64
@@ -37,74 +38,6 @@ BATCH = 6         # expressions per kernel
 
 #: WGSL's accuracy for f32 (§ Floating Point Accuracy), in ulps of the exact result.
 FLOAT_ULPS = {"加": 0, "减": 0, "乘": 0, "最大": 0, "最小": 0, "绝对值": 0, "除": 2.5, "平方根": 2.5}
-
-
-# ---------------------------------------------------------------- the executors
-
-def _interp(ws, path, item, data, groups, width=32):
-    return interpret(ws, path, item, data, groups, subgroup_width=width)
-
-
-def _lavapipe(ws, path, item, data, groups):
-    from support.wgpu_device import run_entry
-    return run_entry(ws, path, item, data, groups)
-
-
-def _metal(ws, path, item, data, groups, folder: Path):
-    from support.metal_shim.host import prepare, results
-    from support.metal_shim.runner import Kernel, Runner, require_clang
-    require_clang(pytest)
-    d = prepare(ws, path, item, data, groups)
-    runner = Runner([Kernel(item, d.msl, d.entry)], folder)
-    return results(d, runner.dispatch(item, d.groups, d.buffers))
-
-
-def _ptx(ws, path, item, data, groups):
-    from support.references import grid
-    from support.ptx_runner import emulated, upload
-    from zhuose.compiler import ir
-    from zhuose.compiler.backends import translate
-    result = translate(ws, path, "ptx")
-    assert result.text is not None, [d.message for d in result.diagnostics]
-    info = next(e for e in result.entries if e.item == item)
-    used = {p.resource: (p.group, p.binding) for p in info.params if p.kind == "buffer" and p.resource}
-    checked = ws.check(path)
-    resources = {d.name: d for d in checked.module.decls if isinstance(d, ir.Resource)}
-    buffers = {key: upload(data[name], resources[name]) for name, key in used.items()}
-    out = emulated(result.text, info, buffers, grid(groups))
-    return {name: np.frombuffer(out[key][:data[name].nbytes], dtype=data[name].dtype).reshape(data[name].shape)
-            for name, key in used.items() if resources[name].access != "只读"}
-
-
-
-
-def _reject_constant_overflow(folder: Path, text: str) -> None:
-    """A constant subexpression that overflows (「新无三二」于「0」 减 …) is an error WGSL refuses at
-    module creation, and 检查 or 译 with it (a 令-bound constant is known only once lowered): not a
-    program to run, so hypothesis draws another."""
-    from hypothesis import reject
-    from zhuose.compiler.backends import translate
-    from zhuose.compiler.workspace import Workspace
-    path = folder / "常量。着色器。豫"
-    path.write_text(text, encoding="utf-8")
-    ws = Workspace(folder)
-    if any("常量表达式在 WGSL 建模块时就求值" in d.message
-           for d in [*ws.diagnostics(path), *translate(ws, path, "wgsl").diagnostics]):
-        reject()
-    path.unlink()
-
-
-def run_all(text: str, item: str, data: dict, groups: int = 2, width: int = 32) -> dict[str, dict]:
-    """The program on all four executors: name → output arrays."""
-    pytest.importorskip("wgpu")
-    with tempfile.TemporaryDirectory() as folder:
-        _reject_constant_overflow(Path(folder), text)
-        ws, path = program(Path(folder), "随机", text)
-        out = {"参照": _interp(ws, path, item, data, groups, width),
-               "网页图算": _lavapipe(ws, path, item, data, groups),
-               "千手": _ptx(ws, path, item, data, groups),
-               "金属": _metal(ws, path, item, data, groups, Path(folder))}
-        return out
 
 
 def _settings():
@@ -200,8 +133,8 @@ def test_msl_signed_overflow_wraps():
     with tempfile.TemporaryDirectory() as folder:
         ws, path = program(Path(folder), "溢出", text)
         data = {"甲": a, "乙": b, "出": np.zeros(1, np.int32)}
-        assert _interp(ws, path, "算入口", data, 1)["出"].tolist() == [2 ** 31 - 2]
-        assert _metal(ws, path, "算入口", data, 1, Path(folder))["出"].tolist() == [2 ** 31 - 2]
+        assert interp(ws, path, "算入口", data, 1)["出"].tolist() == [2 ** 31 - 2]
+        assert metal(ws, path, "算入口", data, 1, Path(folder))["出"].tolist() == [2 ** 31 - 2]
 
 
 # ---------------------------------------------------------------- floats
@@ -279,7 +212,7 @@ def test_the_interpreter_rounds_float_operations_correctly():
     text = _source("「浮三二」", [f"（「a」{op}「b」）" for op in exact] + ["（「平方根」于（「绝对值」于「a」））"])
     with tempfile.TemporaryDirectory() as folder:
         ws, path = program(Path(folder), "浮点", text)
-        out = _interp(ws, path, "算入口", {"甲": a, "乙": b, "出": np.zeros(N * 5, np.float32)}, 2)["出"]
+        out = interp(ws, path, "算入口", {"甲": a, "乙": b, "出": np.zeros(N * 5, np.float32)}, 2)["出"]
     expected = np.concatenate([v.astype(np.float32) for v in exact.values()]
                               + [np.sqrt(np.abs(a.astype(np.float64))).astype(np.float32)])
     assert out.tobytes() == expected.tobytes()
@@ -328,7 +261,7 @@ def test_random_workgroup_programs_agree_and_only_the_one_without_its_barrier_ra
         with tempfile.TemporaryDirectory() as folder:
             ws, path = program(Path(folder), "无屏障", _shared_source(first, second, step, barrier=False))
             with pytest.raises(Fault, match="数据竞争：「共享」的第 .* 个元素"):
-                _interp(ws, path, "算入口", data, 2)
+                interp(ws, path, "算入口", data, 2)
     check()
 
 
@@ -379,7 +312,7 @@ def test_random_subgroup_programs_agree_at_each_executors_width():
             for executor, arrays in outputs.items():
                 width = int(arrays["宽"][0])
                 assert (arrays["宽"] == width).all() and (executor == "网页图算" or width == 32), executor
-                expected = _interp(ws, path, "算入口", data, 2, width)
+                expected = interp(ws, path, "算入口", data, 2, width)
                 assert arrays["出"].tobytes() == expected["出"].tobytes(), (executor, width, operations)
     check()
 

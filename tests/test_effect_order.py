@@ -1,0 +1,99 @@
+"""Effects inside operands run where the language says (docs/语言.md: operands
+left to right, the right side of 「且」/「或」 only when the left does not
+decide), on all four executors.  Each program was once computed wrongly by
+one of them; the expected buffers follow from the language's rules, worked
+out by hand beside each program.  Every program starts from a buffer of
+nines and runs one workgroup of eight invocations."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from support.executors import run_all
+from support.interp_runner import HEADER, buffer, entry
+
+KERNEL = "「核」乃化「局部调用序」为「有」者也。\n「核」者得「序」而\n"
+BELOW_FOUR = "（「序」小于（「新无三二」于「四」））"
+WRITE_ONE = "「写数组」于「数据」于「序」于（「新无三二」于「一」）"
+
+PROGRAMS = {
+    # a local helper that writes 7 on the right of 且: it runs only where 序 < 4, then 1 overwrites it
+    "且的右边调用写内存的局部函数": (
+        KERNEL + "　令「记」为得「i」而（「写数组」于「数据」于「i」于（「新无三二」于「七」）；「阳」）而\n"
+        f"　若{BELOW_FOUR}且（「记」于「序」）\n　则{WRITE_ONE}\n也。\n",
+        [1, 1, 1, 1, 9, 9, 9, 9]),
+    # the same with a sequence written in place
+    "且的右边是序列": (
+        KERNEL + f"　若{BELOW_FOUR}且（「写数组」于「数据」于「序」于（「新无三二」于「七」）；「阳」）\n"
+        f"　则{WRITE_ONE}\n也。\n",
+        [1, 1, 1, 1, 9, 9, 9, 9]),
+    # a sequence bound by 令 runs once for every invocation (7), then 1 where 序 < 4
+    "令绑定的序列在且的左边": (
+        KERNEL + "　令「b」为（「写数组」于「数据」于「序」于（「新无三二」于「七」）；「阳」）而\n"
+        f"　若「b」且{BELOW_FOUR}\n　则{WRITE_ONE}\n也。\n",
+        [1, 1, 1, 1, 7, 7, 7, 7]),
+    # 「助」 writes 7 and returns the constant 0: the index (序 + 0) is computed first, writing 7,
+    # then the value reads that 7 and adds 1
+    "写内存后返回常量的函数": (
+        "「助」乃化「无三二」为「无三二」者也。\n"
+        "「助」者得「i」而（「写数组」于「数据」于「i」于（「新无三二」于「七」））；（「新无三二」于「零」）也。\n\n"
+        + KERNEL + "　「写数组」于「数据」于（「序」加（「助」于「序」））于"
+        "（（「读数组」于「数据」于「序」）加（「新无三二」于「一」））\n也。\n",
+        [8, 8, 8, 8, 8, 8, 8, 8]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_effects_inside_operands_run_where_the_language_says(name):
+    text, expected = PROGRAMS[name]
+    source = HEADER + buffer("数据", "零") + text + entry("核", "八")
+    outputs = run_all(source, "核入口", {"数据": np.full(8, 9, np.uint32)}, groups=1)
+    assert {executor: out["数据"].tolist() for executor, out in outputs.items()} == dict.fromkeys(outputs, expected)
+
+
+# ---------------------------------------------------------------- the statement-level form
+
+def _operands(e):
+    """The operand positions directly under e: what a writer prints inside an expression."""
+    from zhuose.compiler import ir
+    if isinstance(e, (ir.Call, ir.Project, ir.MakeTuple, ir.MakeRecord)):
+        return ir.children(e)
+    if isinstance(e, ir.If):
+        return [e.cond]
+    if isinstance(e, (ir.Loop, ir.Next)):
+        return list(e.args)
+    return []
+
+
+def _lowered_bodies(ws, path):
+    """(the translation's statement pass, the lowered body of every function it reaches)."""
+    from zhuose.compiler import ir
+    from zhuose.compiler.lower.loops import lowering
+    info = ws.validate(path)
+    lowered = lowering(info)
+    return [(lowered.statements, lowered.body(d.body)) for m in info.modules for d in m.decls
+            if isinstance(d, ir.Function) and d.body is not None]
+
+
+def test_no_operand_holds_an_effect_or_a_statement(tmp_path):
+    """The invariant every writer relies on (compiler/lower/statements.py): in the
+    lowered bodies of every sample and of the programs above, an operand is
+    plain — no statement form, nothing that runs in place, no 「若」 that is no
+    plain choice — so no writer decides when an effect runs."""
+    from support.references import SAMPLES, translatable
+    from zhuose.compiler import ir
+    from zhuose.compiler.workspace import Workspace
+    ws = Workspace(SAMPLES)
+    bodies = [b for p in translatable(ws) for b in _lowered_bodies(ws, p)]
+    for name, (text, _) in PROGRAMS.items():
+        path = tmp_path / f"{name}。着色器。豫"
+        path.write_text(HEADER + buffer("数据", "零") + text + entry("核", "八"), encoding="utf-8")
+        bodies += _lowered_bodies(Workspace(tmp_path), path)
+    checked = 0
+    for statements, body in bodies:
+        for node in ir.walk(body):
+            for operand in _operands(node):
+                assert statements.plain(operand), (type(node).__name__, type(operand).__name__)
+                checked += 1
+    assert checked > 1000
