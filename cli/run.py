@@ -13,10 +13,9 @@ from pathlib import Path
 from ..compiler import ir
 from ..compiler.backends import translate
 from ..compiler.backends.targets import PTX, WGSL
-from ..compiler.backends.wgsl.layout import SCALAR_DTYPES, element_stride, leaf_dtype, size_align
+from ..compiler.layout import SCALAR_DTYPES, element_stride, leaf_dtype, size_align
 from ..compiler.generate.output import os_error_text, replace_atomically
 from ..compiler.runtime.wgpu import WebGPUError, buffer_for, run_compute
-from ..compiler.valid.stages import entry_resources
 from ..compiler.types import TCon, TRecord, TTuple, deep_resolve, resolve
 from .common import Command, file_argument, print_diagnostics, translated
 from .reference import add_reference_options, run_reference
@@ -172,9 +171,8 @@ def _compute_entry(ws, result, args) -> tuple[ir.Entry, str]:
 
 def _buffers_of(ws, path: str, functions: list[str]) -> tuple[list[ir.Resource], list[ir.Resource]]:
     """The buffers the functions use, and their textures and samplers, in (group, binding) order."""
-    checked = ws.check(path)
-    modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
-    used = list({id(r): r for f in functions for r in entry_resources(modules, f)}.values())
+    info = ws.validate(path)
+    used = list({id(r): r for f in functions for _, r in info.entry_resources(f)}.values())
     used.sort(key=lambda r: (r.group or 0, r.binding or 0))
     handles = [r for r in used if r.kind not in ("storage", "uniform", "workgroup")]
     return [r for r in used if r.kind in ("storage", "uniform")], handles

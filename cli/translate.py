@@ -10,13 +10,8 @@ and the kernel's parameters in order, including the element counts that
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..compiler.backends.targets import LENGTHS_SLOT, MSL, PTX, WGSL, Target
 from .common import Command, details_argument, file_argument, print_translation
-
-if TYPE_CHECKING:
-    from ..compiler.backends.ptx.writer import PtxEntryInfo
 
 
 def _wgsl(args) -> int:
@@ -28,8 +23,13 @@ def _metal_arguments(p) -> None:
     details_argument(p, f"入口用到「数组长度」时，数组长度缓冲的序号与各元素对应的资源（数组长度缓冲={LENGTHS_SLOT}：序号=资源名，…）")
 
 
+def _host_details(entry) -> str:
+    """The --详细 column: what the host needs besides the text (`MslEntry`, `PtxEntryInfo`)."""
+    return entry.host_details()
+
+
 def _metal(args) -> int:
-    return print_translation(args.文件, MSL.name, (lambda e: e.host_details()) if args.详细 else None)
+    return print_translation(args.文件, MSL.name, _host_details if args.详细 else None)
 
 
 def _ptx_arguments(p) -> None:
@@ -37,13 +37,8 @@ def _ptx_arguments(p) -> None:
     details_argument(p, "宿主发射时的块维与参数次序（块 X×Y×Z；参数 …）")
 
 
-def ptx_host_details(e: PtxEntryInfo) -> str:
-    params = "，".join(p.describe() for p in e.params) or "（无）"
-    return f"块 {'×'.join(map(str, e.block))}；参数 {params}"
-
-
 def _ptx(args) -> int:
-    return print_translation(args.文件, PTX.name, ptx_host_details if args.详细 else None)
+    return print_translation(args.文件, PTX.name, _host_details if args.详细 else None)
 
 
 def _command(target: Target, *rest) -> Command:

@@ -42,7 +42,7 @@ TOO_DEEP = _code("too-deep", "嵌套过深（括号或运算符链超过上限�
 
 # -- files, packages, imports
 FILE = _code("file", "文件读不了：找不到、太大、读取失败或不是 UTF-8")
-MANIFEST = _code("manifest", "包清单（包。json）有误")
+MANIFEST = _code("manifest", "包清单（包.json）有误")
 IMPORT_FAILED = _code("import-failed", "导入的模块找不到或导入写错", "模块")
 IMPORT_CYCLE = _code("import-cycle", "导入成环", "环")
 OPEN_UNIMPORTED = _code("open-unimported", "「观」打开了未导入的模块", "模块")
@@ -68,7 +68,7 @@ CONVERT = _code("convert", "不同的数值类型之间须先「转换」", "应
 UNSOLVED = _code("unsolved", "无法确定类型（隐式参数、分量的基）")
 CLASS_BOUND = _code("class-bound", "类型不满足类约束")
 NO_FIELD = _code("no-field", "记录没有此字段、缺字段或分量序号越界", "类型", "字段")
-ARRAY_PROJECTION = _code("array-projection", "数组不能用「之」取元素：用「取元素」", "类型")
+ARRAY_PROJECTION = _code("array-projection", "数组不能用「中」取元素：用「取元素」", "类型")
 BAD_VALUE = _code("bad-value", "元组或记录的写法不成值")
 IF_WITHOUT_ELSE = _code("if-without-else", "没有「否则」的「若」的值是「有」，却用在要值的地方")
 ARITY = _code("arity", "实参个数不对", "名字", "应有", "实有")

@@ -75,7 +75,8 @@ class Ledger:
         self.entries[key] = {
             **facts, "output": output, "output_stamp": _stamp(output) if output else None,
             "written_at": time.time_ns(),
-            "inputs": [[path, list(stamp) if stamp else _stamp(path), data and hashlib.sha256(data).hexdigest()]
+            "inputs": [[path, list(stamp) if stamp else _stamp(path),
+                        None if data is None else hashlib.sha256(data).hexdigest()]
                        for path, stamp, data in inputs]}
 
     def save(self) -> None:

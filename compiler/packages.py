@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import stat
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -104,7 +105,14 @@ class PackageIndex:
         return any(d not in self.by_name and d != BUILTIN_PACKAGE for p in self.by_root.values() for d in p.deps)
 
     def _builtin(self) -> None:
-        """The shipped 「点染」, unless the workspace has its own (then a warning says so)."""
+        """The shipped 「点染」, unless the workspace has its own (then a warning says so).
+        Several of its own (a folder holding two checkouts of the toolchain) replace nothing."""
+        copies = self.duplicates.pop(BUILTIN_PACKAGE, None)
+        if copies is not None:
+            del self.by_name[BUILTIN_PACKAGE]
+            self.problems.append(ManifestProblem(copies[-1] / MANIFEST, f"工作区里有 {len(copies)} 个名为「{BUILTIN_PACKAGE}」"
+                                                 f"的包（{'、'.join(map(str, copies))}），都不代替随工具发布的内建包："
+                                                 f"导入「{BUILTIN_PACKAGE}」用的是内建包", "警告"))
         own = self.by_name.get(BUILTIN_PACKAGE)
         if own is not None:
             self.problems.append(ManifestProblem(own.root / MANIFEST, f"工作区里的包「{BUILTIN_PACKAGE}」（{own.root}）"
@@ -118,10 +126,20 @@ class PackageIndex:
     def _add(self, manifest: Path, real: bool = False) -> Package | None:
         """Read a 包.json; `real` when its folder is known to be a real path
         (found by the walk from the resolved root, which follows no links)."""
+        problem = _unreadable(manifest)
+        if problem is not None:
+            self.problems.append(ManifestProblem(manifest, problem))
+            return None
         try:
             data = json.loads(manifest.read_text(encoding="utf-8"))
+        except RecursionError:
+            self.problems.append(ManifestProblem(manifest, "包清单嵌套过深：它只需要「名」与「依赖」两项"))
+            return None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
             self.problems.append(ManifestProblem(manifest, f"包清单不是合法的 JSON：{err}"))
+            return None
+        except ValueError:      # Python reads no integer of more than 4,300 digits
+            self.problems.append(ManifestProblem(manifest, "包清单里有位数过多的数（超过 4300 位）：包.json 只需要「名」与「依赖」两项"))
             return None
         name = data.get("名") if isinstance(data, dict) else None
         deps = data.get("依赖", []) if isinstance(data, dict) else []
@@ -136,8 +154,10 @@ class PackageIndex:
             # its files still belong to it (their imports resolve as declared);
             # only importing it by name is ambiguous: an error there, a warning here
             self.duplicates.setdefault(name, [self.by_name[name].root]).append(pkg.root)
-            self.problems.append(ManifestProblem(manifest, f"包名「{name}」重复：{self.by_name[name].root} 与 {pkg.root} 都叫这个名字（导入它的文件会报错）",
-                                                 "警告"))
+            if name != BUILTIN_PACKAGE:     # copies of 「点染」 get one warning of their own (`_builtin`)
+                self.problems.append(ManifestProblem(
+                    manifest, f"包名「{name}」重复：{self.by_name[name].root} 与 {pkg.root} 都叫这个名字（导入它的文件会报错）",
+                    "警告"))
         else:
             self.by_name[name] = pkg
         self.by_root[pkg.root] = pkg
@@ -192,13 +212,25 @@ class PackageIndex:
                 return None, (f"包外的单独文件只能导入「{BUILTIN_PACKAGE}」：把文件放进带 包.json 的包，"
                               f"并在「依赖」里声明「{pkg_name}」")
             return None, f"包「{importer.name}」没有声明依赖「{pkg_name}」：在它的 包.json 的「依赖」里加上「{pkg_name}」"
+        found = self.module_file(path)
+        if found is not None:
+            return found, None
+        return None, (f"包内模块不存在：{shown}（着色文件只能导入着色源「名。着色器。豫」"
+                      f"与着色内建声明「名。着色器。接口。豫」）{_closest_module(pkg, path)}")
+
+    def module_file(self, path: list[str]) -> Path | None:
+        """The file of module `path` (package first) if there is one, whether or
+        not the importer may import it: after an undeclared dependency has its
+        message, the module's names still resolve (no follow-on messages)."""
+        pkg = self.by_name.get(path[0]) if len(path) >= 2 and path[0] not in self.duplicates else None
+        if pkg is None:
+            return None
         folder = pkg.root.joinpath(*path[1:-1])
         for suffix in (SHADER_SUFFIX, INTERFACE_SUFFIX):
             candidate = folder / (path[-1] + suffix)
             if _is_file(candidate):
-                return candidate, None
-        return None, (f"包内模块不存在：{shown}（着色文件只能导入着色源「名。着色器。豫」"
-                      f"与着色内建声明「名。着色器。接口。豫」）{_closest_module(pkg, path)}")
+                return candidate
+        return None
 
     def failing_part(self, importer: Package, path: list[str]) -> int:
         """Which name of a failing import path to point at: the package or the module."""
@@ -215,6 +247,24 @@ def _outermost_package_folder(folder: Path) -> Path | None:
         if _is_file(f / MANIFEST):
             found = f
     return found
+
+
+#: a 包.json holds a name and a list of dependencies: anything larger is not one
+MANIFEST_LIMIT = 1 << 20
+
+
+def _unreadable(manifest: Path) -> str | None:
+    """Why a 包.json is not read at all: not a regular file (a pipe would block
+    the reader, /dev/zero never ends), or far too large; None when it is fine."""
+    try:
+        info = manifest.stat()
+    except (OSError, ValueError) as err:
+        return f"包清单读不出：{err}"
+    if not stat.S_ISREG(info.st_mode):
+        return "包清单不是普通文件（是管道、设备或目录）：包.json 须是一个 JSON 文件"
+    if info.st_size > MANIFEST_LIMIT:
+        return f"包清单有 {info.st_size} 字节，太大了：包.json 只需要「名」与「依赖」两项"
+    return None
 
 
 def _is_file(path: Path) -> bool:

@@ -14,6 +14,7 @@ import operator
 import os
 import pickle
 import re
+import stat
 import sys
 import threading
 from collections import Counter
@@ -148,6 +149,9 @@ class Workspace:
         if stamp[2] > MAX_FILE_BYTES:
             return Loaded(SourceFile(key, ""), stamp, Diagnostic(key, 0, 0, f"文件太大（超过 {MAX_FILE_BYTES // 1048576} MB）", code=FILE))
         try:
+            if not stat.S_ISREG(os.stat(key).st_mode):     # a pipe would block the reader, /dev/zero never ends
+                return Loaded(SourceFile(key, ""), stamp,
+                              Diagnostic(key, 0, 0, "不是普通文件（是管道、设备或目录），没有读它", code=FILE))
             data = Path(key).read_bytes()
         except OSError as err:
             return Loaded(SourceFile(key, ""), stamp, Diagnostic(key, 0, 0, f"读不了文件：{err.strerror}", code=FILE))
@@ -301,8 +305,13 @@ class Workspace:
                 part = node.path[self.packages.failing_part(pkg, names)] if node.path else node
                 diags.append(Diagnostic(key, item.start + part.start, item.start + part.end, error,
                                         code=IMPORT_FAILED, fields={"模块": names[-1]}))
-                qualified.setdefault(names[-1], Exports(key, names[-1], failed=True))  # reported here only
-                continue
+                file = self.packages.module_file(names)       # an undeclared dependency still resolves
+                if file is None:
+                    failed = Exports(key, names[-1], failed=True)    # reported here only
+                    qualified.setdefault(names[-1], failed)
+                    if node.kind == "寻观":
+                        opened.append(failed)       # its names are unknown, not missing
+                    continue
             dep_key = self.key(file)
             if dep_key in stack:
                 cycle = stack[stack.index(dep_key):] + [dep_key]

@@ -320,7 +320,7 @@ def test_random_subgroup_programs_agree_at_each_executors_width():
 # ---------------------------------------------------------------- effects inside operands
 
 SLOTS = 4          # 「记」 slots per invocation: each invocation writes and reads only its own
-EFFECT_EXAMPLES = int(os.environ.get("ZHUOSE_EFFECT_EXAMPLES", "25"))
+EFFECT_EXAMPLES = int(os.environ.get("ZHUOSE_EFFECT_EXAMPLES", "50"))
 
 
 def _slot(j: int) -> str:

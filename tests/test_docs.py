@@ -424,8 +424,9 @@ INTERFACE = ROOT / "compiler" / "builtin" / "点染" / "点染本。着色器。
 
 
 def reference_rows() -> dict[str, list[str]]:
+    """The rows of the main table (the tables by stage after it are sections of their own)."""
     rows = {}
-    for line in doc("docs/内建.md").splitlines():
+    for line in doc("docs/内建.md").split("\n## ")[0].splitlines():
         if line.startswith("| 「"):
             cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
             rows[cells[0][1:-1]] = cells[1:]

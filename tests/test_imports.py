@@ -1,6 +1,10 @@
-"""Import rules, read from the source with `ast` (no module is executed):
-entry points sit on top of the compiler, back ends do not reach into the
-checker, and the compiler's subpackages import each other without a cycle."""
+"""Import rules, read from the source with `ast` (no module is executed), over
+every module of cli/, server/ and compiler/, imports inside functions included:
+entry points sit on top of the compiler (the command line over the server),
+back ends do not reach into the checker, the compiler's subpackages import
+each other without a cycle and only downwards through `LAYERS` (the order
+ARCHITECTURE.md writes down), and a module is loaded by a name in a string
+(importlib) only where `DYNAMIC_IMPORTS` says why."""
 
 from __future__ import annotations
 
@@ -108,18 +112,90 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return next((c for n in sorted(graph) if n not in state and (c := visit(n))), None)
 
 
-def test_no_import_cycle_between_the_compilers_subpackages():
-    graph: dict[str, set[str]] = {}
+def _subpackage_graph() -> dict[str, dict[str, set[str]]]:
+    """subpackage → the subpackages it imports → the module pairs (importer → imported) that import them;
+    every import counts, at module level or inside a function."""
+    graph: dict[str, dict[str, set[str]]] = {}
     for name in MODULES:
         here = _subpackage(name)
         if here is None:
             continue
-        for target in imports(name, module_level_only=True):
+        graph.setdefault(here, {})
+        for target in imports(name):
             there = _subpackage(target)
             if there is not None and there != here:
-                graph.setdefault(here, set()).add(there)
-    assert "backends" in graph and "runtime" in graph
-    assert _cycle(graph) is None, " → ".join(_cycle(graph))
+                graph[here].setdefault(there, set()).add(f"{name} → {target}")
+    return graph
+
+
+def test_no_import_cycle_between_the_compilers_subpackages():
+    graph = _subpackage_graph()
+    assert "backends" in graph["runtime"] and "valid" in graph["lower"]
+    cycle = _cycle({here: set(there) for here, there in graph.items()})
+    assert cycle is None, " → ".join(cycle) + ": " + "; ".join(
+        sorted(m for a, b in zip(cycle, cycle[1:]) for m in graph[a][b]))
+
+
+#: the compiler's subpackages and top-level modules in layers, lowest first (ARCHITECTURE.md, "Import
+#: rules"): a module imports from its own layer (without a cycle) or from a layer below, never above
+LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in (
+    "source cache types packages diagnostics ir builtin syntax classcode ledger layout",   # foundations
+    "valid",                          # the registry, the constant evaluator, the validation pass over checked IR
+    "check",                          # the checker: syntax → checked IR
+    "lower",                          # the lowering middle every writer and the interpreter read
+    "backends",                       # the writers, their tables, the target records
+    "interp runtime",                 # executing: the reference interpreter, wgpu, CUDA
+    "workspace query reference generate",   # what drives the pipeline: caches, the server's queries, generation
+))
+
+
+def test_the_compilers_subpackages_import_downwards_only():
+    graph = _subpackage_graph()
+    layer = {pkg: i for i, members in enumerate(LAYERS) for pkg in members}
+    assert sorted(set(graph) - set(layer)) == [], "place every subpackage in LAYERS (and ARCHITECTURE.md)"
+    upwards = sorted(m for here, there in graph.items() for pkg, found in there.items()
+                     if layer[pkg] > layer[here] for m in found)
+    assert upwards == []
+
+
+def test_the_server_never_imports_the_command_line():
+    wrong = {(n, m) for n in MODULES if _within(n, "zhuose.server") for m in imports(n) if _within(m, "zhuose.cli")}
+    assert not wrong, sorted(wrong)
+
+
+def test_every_import_of_the_package_names_a_module_that_exists():
+    """The reader resolves every module of cli/, server/ and compiler/: each
+    import of zhuose.… (relative ones included) names a module or package here."""
+    assert any(_within(n, "zhuose.cli") for n in MODULES) and any(_within(n, "zhuose.server") for n in MODULES)
+    missing = {(n, m) for n in MODULES for m in imports(n) if _within(m, "zhuose") and m not in MODULES}
+    assert not missing, sorted(missing)
+
+
+def _dynamic_imports(path: Path) -> bool:
+    """Whether a module loads a module by a name computed at run time (importlib.import_module, __import__)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return any((isinstance(n, ast.Attribute) and n.attr == "import_module")
+               or (isinstance(n, ast.Name) and n.id in ("import_module", "__import__"))
+               or (isinstance(n, ast.alias) and n.name == "import_module") for n in ast.walk(tree))
+
+
+#: the modules that load a module by a name in a string, and what they load: always their own
+#: package's modules or a lower layer's, so the rules above still hold for what `ast` cannot see
+DYNAMIC_IMPORTS = {
+    "zhuose.cli.main": "the subcommand's own module of cli/, only when named",
+    "zhuose.server.targets": "a back end package of compiler/backends/ (the target record's package)",
+    "zhuose.compiler.backends": "its own back end packages, by the target record's package",
+    "zhuose.compiler.generate": "its own modules, on first use",
+}
+
+
+def test_modules_are_loaded_by_name_only_where_declared():
+    """The registry (compiler/valid/registry.py) never loads a target's table
+    by name: the tables are gathered in compiler/backends/tables.py, which
+    imports each one."""
+    assert not _dynamic_imports(MODULES["zhuose.compiler.valid.registry"])
+    assert "importlib" not in imports("zhuose.compiler.valid.registry")
+    assert sorted(n for n, p in MODULES.items() if _dynamic_imports(p)) == sorted(DYNAMIC_IMPORTS)
 
 
 def test_the_cycle_finder_finds_a_cycle():

@@ -548,3 +548,77 @@ def test_body_edits_under_an_entry_that_reaches_every_function_equal_a_fresh_wor
             assert translate(ws, path, "wgsl").text == translate(fresh, path, "wgsl").text
     assert ws.counters["body_rechecks"] == changes > 20
     assert seen == {(False, False), (False, True), (True, False), (True, True)}, seen
+
+
+def test_body_edits_that_add_and_remove_resource_uses_equal_a_fresh_workspace(tmp_path):
+    """Each function's resources (valid/stages.py `Uses`: named, passed to
+    MSL, measured by 「数组长度」) follow random body edits in a chain of
+    functions that two entries reach: a buffer read, a length, a length
+    through a 令, a workgroup variable appear and vanish.  The patched
+    validation must equal a fresh one function by function, and so must each
+    entry's resources, its workgroup variables and the MSL and PTX text; an
+    edit that changes no function's uses keeps the previous table's sums."""
+    import random
+    from zhuose.compiler.backends import translate
+    rng = random.Random(23)
+    inner = {"none": "{x}", "zero": "（{x}）加（「新无三二」于「零」）",
+             "read": "（{x}）加（「读数组」于「表」于「界」）", "read again": "（「读数组」于「表」于「界」）加（{x}）",
+             "length": "（{x}）加（「数组长度」于「表」）", "both": "（{x}）加（「数组长度」于「数据」）加（「读数组」于「表」于「界」）",
+             "let": "令「缓」为「数据」而（{x}）加（「数组长度」于「缓」）",
+             "shared": "（{x}）加（「读共享数组」于「共」于「界」）"}
+    same = {"none": "none", "zero": "none", "read": "read", "read again": "read"}
+
+    def program(variants: list[str]) -> str:
+        chain = "".join(f"「甲{k}」乃化「无三二」为「无三二」者也。\n「甲{k}」者得「x」而"
+                        + inner[v].format(x=f"「甲{k - 1}」于「x」" if k else "「x」") + "也。\n"
+                        for k, v in enumerate(variants))
+        entries = "".join(f"「{name}」乃化「全局调用号」为「有」者也。\n「{name}」者得「号」而\n"
+                          f"　「写数组」于「数据」于（「号」中「零」）于（「{top}」于（「号」中「零」））\n也。\n"
+                          f"「{name}入口」乃「计算入口」也。\n"
+                          f"「{name}入口」者「计算入口项」于「{name}」于（「组值」【「工作组大小」者「六四」也】）也。\n"
+                          for name, top in (("核", f"甲{len(variants) - 1}"), ("辅", "甲1")))
+        return (UNIFORMITY_HEAD + "「共」乃「工作组变量」于（「定长数组」于「无三二」于「六四」）也。\n"
+                "「共」者「工作组共享」于「元」也。\n" + chain + entries)
+
+    def uses(info) -> dict:
+        keys = [k for k, d in info.decls.items() if getattr(d, "body", None) is not None]
+        return {k: (u.resources, u.passed, u.lengths, u.unknown_length) for k in keys for u in [info.uses.of(k)]}
+
+    def translated(ws, target: str):
+        result = translate(ws, path, target)
+        return result.text, [d.message for d in result.diagnostics], [getattr(e, "params", None) for e in result.entries]
+
+    path = tmp_path / "模。着色器。豫"
+    variants = ["none"] * 4
+    text = program(variants)
+    write(tmp_path, {"模。着色器。豫": text})
+    ws = Workspace(tmp_path)
+    assert ws.diagnostics(path) == []
+    seen, kept = set(), 0
+    for _ in range(40):
+        which, was = rng.randrange(len(variants)), list(variants)
+        variants[which] = rng.choice(sorted(inner))
+        if variants == was:
+            continue
+        before = ws.validate(path)
+        text = program(variants)
+        ws.set_document(path, text)
+        assert ws.diagnostics(path) == [], variants
+        fresh = Workspace(tmp_path)
+        fresh.set_document(path, text)
+        mine, theirs = ws.validate(path), fresh.validate(path)
+        assert uses(mine) == uses(theirs), variants
+        for entry in ("核", "辅"):
+            assert [(p, r.name) for p, r in mine.entry_resources(entry)] == \
+                [(p, r.name) for p, r in theirs.entry_resources(entry)]
+        assert mine.workgroup == theirs.workgroup
+        unchanged = same.get(was[which], was[which]) == same.get(variants[which], variants[which])
+        assert (mine.uses.known is before.uses.known) == unchanged, (was, variants)
+        kept += unchanged
+        for target in ("msl", "ptx"):
+            assert translated(ws, target) == translated(fresh, target), (target, variants)
+        core = mine.entry_uses("核")
+        seen.add((bool(core.lengths), any(mine.decls[k].kind == "workgroup" for k in core.resources),
+                  core.passed != core.resources))
+    assert kept and ws.counters["body_rechecks"] >= 30
+    assert [{s[i] for s in seen} for i in range(3)] == [{False, True}] * 3, seen

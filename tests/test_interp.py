@@ -308,9 +308,10 @@ STORAGE_EXCHANGE = HEADER + buffer("数据", "零") + buffer("出", "一") + """
 
 
 @pytest.mark.parametrize("barrier, other, groups, racy", [
-    ("存储屏障", "六三", 1, False),     # storageBarrier orders storage within the workgroup
-    ("工作组屏障", "六三", 1, True),    # workgroupBarrier orders only workgroup memory (WGSL)
-    ("存储屏障", "一二七", 2, True),    # no barrier orders two workgroups within a dispatch
+    ("存储屏障", "六三", 1, ""),     # storageBarrier orders storage within the workgroup
+    # workgroupBarrier orders only workgroup memory (WGSL)
+    ("工作组屏障", "六三", 1, "两者之间只有「工作组屏障」，它不排序存储缓冲的读写：要用「存储屏障」"),
+    ("存储屏障", "一二七", 2, "两者在不同的工作组里，没有屏障能排序它们"),    # no barrier orders two workgroups
 ])
 def test_which_barrier_orders_storage(tmp_path, barrier, other, groups, racy):
     text = STORAGE_EXCHANGE.replace("BARRIER", barrier).replace("OTHER", other)
@@ -323,8 +324,8 @@ def test_which_barrier_orders_storage(tmp_path, barrier, other, groups, racy):
     d, shown = fault_of(ws, path, "交换入口", data, groups)
     assert f":{line_of(text, '「写数组」于「出」')}:" in shown
     written = line_of(text, "「写数组」于「数据」于「序」于「序」")
-    assert d.message.startswith(f"数据竞争：「数据」的第 {n - 1} 个元素被调用（工作组 {groups - 1} 局部 63）"
-                                f"写（第 {written} 行第 2 列），又被调用（工作组 0 局部 0）读，两者之间没有屏障")
+    assert d.message == (f"数据竞争：「数据」的第 {n - 1} 个元素被调用（工作组 {groups - 1} 局部 63）"
+                         f"写（第 {written} 行第 2 列），又被调用（工作组 0 局部 0）读，{racy}")
 
 
 def test_run_prints_exactly_what_the_webgpu_run_prints(tmp_path):

@@ -15,7 +15,6 @@ from zhuose.compiler import ir
 from zhuose.compiler.backends import TARGETS, translate
 from zhuose.compiler.lower.effects import Effects, Facts, builtin_facts
 from zhuose.compiler.lower.loops import Lowering, lowering
-from zhuose.compiler.lower.order import OperandOrder, saved_operands
 from zhuose.compiler.lower.types import CONCRETE, Scalar, concrete, scalar
 from zhuose.compiler.types import TCon, TFamily, TTuple, scalar as checker_scalar
 from zhuose.compiler.valid import registry
@@ -184,69 +183,61 @@ ORDER = BUFFER + """「计数」乃「存储缓冲」于（「数组」于（「
 """
 
 
-@pytest.fixture
-def operands(tmp_path):
-    """A read, a pure value and an atomic of one function, with its effects."""
-    module, functions = checked(tmp_path, ORDER)
-    (read,) = calls(functions["试"].body, "builtin", "读数组")
-    (pure,) = calls(functions["试"].body, "builtin", "乘")
-    (atomic,) = calls(functions["试"].body, "builtin", "原子加")
-    return read, pure, atomic, Effects([module])
+def lowered(tmp_path, text: str, name: str) -> ir.Expr:
+    module, functions = checked(tmp_path, text)
+    return Lowering([module]).body(functions[name].body)
 
 
-def test_an_operand_read_before_a_later_atomic_is_saved_where_order_is_unspecified(operands):
-    read, pure, atomic, effects = operands
-    assert saved_operands([read, atomic], effects, [False, False], OperandOrder.UNSPECIFIED) == {0}
-    assert saved_operands([read, pure, atomic], effects, [False] * 3, OperandOrder.UNSPECIFIED) == {0}
-    # left to right, a read runs before the atomic written after it: nothing to save
-    assert saved_operands([read, atomic], effects, [False, False], OperandOrder.LEFT_TO_RIGHT) == set()
+def bindings(body: ir.Expr) -> list[ir.Let]:
+    """The 令s a lowered body runs before its value, outermost first."""
+    out = []
+    while isinstance(body, ir.Let):
+        out.append(body)
+        body = body.body
+    return out
 
 
-def test_an_operand_that_touches_memory_is_saved_before_a_later_ones_statements(operands):
-    read, pure, atomic, effects = operands
-    for order in (OperandOrder.LEFT_TO_RIGHT, OperandOrder.UNSPECIFIED):
-        assert saved_operands([read, pure], effects, [False, True], order) == {0}
-        assert saved_operands([atomic, pure], effects, [False, True], order) == {0}
-        assert saved_operands([pure, read], effects, [True, False], order) == set()   # statements first: in order
+def test_an_effect_is_bound_before_its_operation_after_the_reads_left_of_it(tmp_path):
+    """Left to right: the read of 「数据」 runs before the atomic that a later
+    operand holds, the atomic before the sum; the pure 甲 × 甲 stays in place."""
+    body = lowered(tmp_path, ORDER, "试")
+    first, second = bindings(body)
+    assert calls(first.value, "builtin", "读数组") and calls(first.value, "builtin", "乘")
+    assert calls(second.value, "builtin", "原子加") == [second.value]
+    total = second.body
+    assert isinstance(total, ir.Call) and total.name == "加"
+    assert [type(a) for a in total.args] == [ir.LocalRef, ir.LocalRef]
+    assert [a.var for a in total.args] == [first.var, second.var]
 
 
-def test_a_pure_operand_is_never_saved(operands):
-    read, pure, atomic, effects = operands
-    for order in OperandOrder:
-        assert saved_operands([pure, atomic], effects, [False, True], order) == set()
-        unspecified = order is OperandOrder.UNSPECIFIED
-        assert saved_operands([pure, read, atomic], effects, [False] * 3, order) == ({1} if unspecified else set())
+def test_a_plain_body_is_kept_as_checked(tmp_path):
+    module, functions = checked(tmp_path, BUFFER + """
+「试」乃化「无三二」为「无三二」者也。
+「试」者得「甲」而（「读数组」于「数据」于「甲」）加（若「甲」小于（「新无三二」于「三」）则「甲」否则（「甲」乘「甲」））也。
+""")
+    body = functions["试"].body
+    assert Lowering([module]).body(body) is body
 
 
-def test_in_order_targets_save_nothing(operands):
-    read, pure, atomic, effects = operands
-    for needs in ([False, False, False], [False, True, True]):
-        assert saved_operands([read, atomic, read], effects, needs, OperandOrder.INSTRUCTIONS) == set()
-        assert saved_operands([atomic, read, pure], effects, needs, OperandOrder.INSTRUCTIONS, skipped=True) == set()
+def test_and_whose_right_side_writes_becomes_a_statement_if(tmp_path):
+    body = lowered(tmp_path, BUFFER + """
+「试」乃化「无三二」为「爻」者也。
+「试」者得「甲」而（「甲」小于（「新无三二」于「三」））且（「写数组」于「数据」于「甲」于「甲」；「阳」）也。
+""", "试")
+    assert isinstance(body, ir.If) and isinstance(body.otherwise, ir.BuiltinValue) and body.otherwise.name == "阴"
+    assert isinstance(body.then, ir.Seq) and calls(body.then, "builtin", "写数组")
+    assert not calls(body, "builtin", "且")
 
 
-def test_a_printed_form_that_skips_operands_saves_what_must_run(operands):
-    """MSL prints 选择 as ?:, which runs one branch; 选择 runs all three."""
-    read, pure, atomic, effects = operands
-    assert saved_operands([pure, atomic], effects, [False, False], OperandOrder.UNSPECIFIED) == set()
-    assert saved_operands([pure, atomic], effects, [False, False], OperandOrder.UNSPECIFIED, skipped=True) == {1}
-    assert saved_operands([pure, read], effects, [False, False], OperandOrder.UNSPECIFIED, skipped=True) == set()
-
-
-def test_each_target_records_how_it_orders_operands():
-    assert {t.name: t.order for t in TARGETS} == {
-        "wgsl": OperandOrder.LEFT_TO_RIGHT, "msl": OperandOrder.UNSPECIFIED, "ptx": OperandOrder.INSTRUCTIONS}
-
-
-@pytest.mark.parametrize("writer", [Path(__file__).resolve().parent.parent / "compiler" / "backends" / t / "writer.py"
-                                    for t in ("wgsl", "msl")], ids=lambda p: p.parent.name)
-def test_the_writers_decide_nothing_about_saving_operands(writer):
-    """Which operands are saved is lower/order.py's: the writers ask it with
-    their target's row and print the temporaries."""
-    text = writer.read_text(encoding="utf-8")
-    assert "saved_operands(" in text and ".order" in text
-    for needle in ("touches_memory", "is_stable", ".reads(", ".calls("):
-        assert needle not in text, needle
+def test_a_choice_of_select_that_needs_its_neighbours_is_bound_first(tmp_path):
+    """选择 runs every operand; a target may print it as a conditional (C++ ?:)."""
+    body = lowered(tmp_path, BUFFER + """
+「试」乃化「无三二」为「无三二」者也。
+「试」者得「甲」而「选择」于「甲」于（「子组求和」于「甲」）于（「甲」小于（「新无三二」于「三」））也。
+""", "试")
+    (bound,) = bindings(body)
+    assert calls(bound.value, "builtin", "子组求和") == [bound.value]
+    assert isinstance(bound.body, ir.Call) and bound.body.args[1].var is bound.var
 
 
 # ---------------------------------------------------------------- local functions lowered
@@ -369,15 +360,17 @@ def test_projections_tuples_and_records_are_printed_once_for_wgsl_and_msl():
     """The C-like writers share these printers (backends/text.py); what differs
     is a table entry (RECORD) and the hooks each writer supplies.  WGSL only
     adds, before the shared projection, the fields of an entry struct that it
-    passes as parameters of their own."""
+    passes as parameters of their own, and MSL, after it, the conversion of a
+    buffer struct's packed 3-vector."""
     from zhuose.compiler.backends.msl.writer import MslWriter
     from zhuose.compiler.backends.text import StatementWriter
     from zhuose.compiler.backends.wgsl.writer import Writer
-    shared = {(MslWriter, "_expr_Project"), (MslWriter, "_expr_MakeTuple"), (MslWriter, "_expr_MakeRecord"),
+    shared = {(MslWriter, "_expr_MakeTuple"), (MslWriter, "_expr_MakeRecord"),
               (Writer, "_expr_MakeTuple"), (Writer, "_expr_MakeRecord")}
     for writer, name in shared:
         assert getattr(writer, name) is getattr(StatementWriter, name), (writer, name)
-    assert "super()._expr_Project(e)" in inspect.getsource(Writer._expr_Project)
+    for writer in (Writer, MslWriter):
+        assert "super()._expr_Project(e)" in inspect.getsource(writer._expr_Project)
     assert (Writer.RECORD.format("点", "1u, 2u"), MslWriter.RECORD.format("点", "1u, 2u")) == ("点(1u, 2u)", "点{1u, 2u}")
 
 

@@ -14,6 +14,7 @@ from support.ptx_emulator import Memory
 from support.ptx_runner import DEVICES, WS, FakeCuda, ptx_run
 from support.references import REFERENCES, SAMPLES
 from zhuose.compiler.backends import translate
+from zhuose.compiler.backends.ptx import PtxEntryInfo
 from zhuose.compiler.runtime import cuda as runtime
 
 
@@ -54,7 +55,7 @@ def test_driver_reports_missing_data_and_unknown_functions():
     result = translate(WS, SAMPLES / "加倍。着色器。豫", "ptx")
     with pytest.raises(runtime.CudaError, match="没有给出它的数据"):
         runtime.Driver(FakeCuda()).launch(result.text, result.entries[0], {}, (1, 1, 1))
-    wrong = runtime.PtxEntryInfo("加倍入口", "yy_none", "计算", 4, result.entries[0].params)
+    wrong = PtxEntryInfo("加倍入口", "yy_none", "计算", 4, result.entries[0].params)
     with pytest.raises(runtime.CudaError, match="CUDA_ERROR_NOT_FOUND"):
         runtime.Driver(FakeCuda()).launch(result.text, wrong, {(0, 0): bytes(16)}, (1, 1, 1))
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..lower.order import OperandOrder
 from .names import MSL_WORDS, WGSL_WORDS
 
 
@@ -21,13 +20,12 @@ class Target:
     export: str                # the constant of the generated module 名。着色生成。豫 that holds the text
     package: str               # the back end, relative to zhuose.compiler.backends
     reserved: frozenset[str]   # the words renamed to 豫_… in this target's text (names.py)
-    order: OperandOrder        # how its text orders an operation's operands: which are saved (lower/order.py)
 
 
-WGSL = Target("wgsl", "译", "WGSL", ".wgsl", "着色源", ".wgsl", WGSL_WORDS, OperandOrder.LEFT_TO_RIGHT)
-MSL = Target("msl", "金属", "MSL", "。金属", "金属源", ".msl", MSL_WORDS, OperandOrder.UNSPECIFIED)
+WGSL = Target("wgsl", "译", "WGSL", ".wgsl", "着色源", ".wgsl", WGSL_WORDS)
+MSL = Target("msl", "金属", "MSL", "。金属", "金属源", ".msl", MSL_WORDS)
 #: PTX names are mangled to ASCII behind a prefix (ptx/mangle.py), so no source name clashes with PTX's words
-PTX = Target("ptx", "千手", "PTX", "。千手", "并线汇编源", ".ptx", frozenset(), OperandOrder.INSTRUCTIONS)
+PTX = Target("ptx", "千手", "PTX", "。千手", "并线汇编源", ".ptx", frozenset())
 
 #: MSL's [[buffer(30)]]: the array lengths 「数组长度」 reads (here so the command line's help needs no back end)
 LENGTHS_SLOT = 30

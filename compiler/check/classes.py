@@ -1,16 +1,19 @@
-"""Class bounds on type variables and the type families.
+"""Class bounds on type variables, and the type families the checker solves.
 
 The interface file writes a bounded type variable as 「甲：数」; the bound's
 meaning is the predicate below, keyed by its name.  Type families (「元素」,
-「同形」, 「矩阵积」, 「转置形」) compute a type from types once they are known.
+「同形」, 「矩阵积」, 「转置形」) compute a type from types once they are known;
+they are defined in compiler/builtin/families.py, below the checker and the
+validation pass that both read them, and re-exported here.
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
+from ..builtin.families import FAMILIES, atomic_element, format_name  # noqa: F401 (FAMILIES: re-exported)
 from ..builtin.formats import STORAGE_FORMATS
-from ..types import (F32, FLOAT, TFamily, INT, U32, UINT, TCon, TMeta, TRecord, TTuple, Type, TypeOrIndex,
+from ..types import (FLOAT, TFamily, INT, UINT, TCon, TMeta, TRecord, TTuple, Type, TypeOrIndex,
                      is_scalar, matrix_parts, resolve, vector_parts)
 
 
@@ -103,7 +106,7 @@ CLASSES: dict[str, tuple[Callable[[TypeOrIndex], bool], str]] = {
     "浮向量": (lambda t: vector_parts(t) is not None and _kind(vector_parts(t)[0]) == "float",
              "浮点向量"),
     "计算选项": (lambda t: _compute_options(t), "「计算选项」（工作组大小是一个、两个或三个整数）"),
-    "原子数组": (lambda t: _atomic_element(t) is not None,
+    "原子数组": (lambda t: atomic_element(t) is not None,
              "读写的存储缓冲里「原子」的「数组」，或工作组变量里「原子」的「定长数组」"),
     "原子值": (lambda t: resolve(t) in (TCon(UINT, (32,)), TCon(INT, (32,))), "「无三二」或「整三二」"),
     "子组值": (lambda t: _subgroup_value(t, NUMERIC),
@@ -130,38 +133,6 @@ def _compute_options(t: Type) -> bool:
     return len(items) in (1, 2, 3) and all(isinstance(i, TCon) and i.name == "整数" for i in items)
 
 
-def format_name(t: TypeOrIndex) -> str | None:
-    """The name of a storage-texture format type (「四八归一」 …), else None."""
-    t = resolve(t)
-    return t.name if isinstance(t, TCon) and t.name in STORAGE_FORMATS and not t.args else None
-
-
-def _texel_value(args):
-    """What 「写纹素」 writes into a texture of that format: 「四维浮」, or 「四维无」 for 「单无三二」."""
-    name = format_name(args[0])
-    if name is None:
-        return None
-    scalar, alias = (U32, "四维无") if STORAGE_FORMATS[name].texel == "uint" else (F32, "四维浮")
-    return TTuple((scalar,) * 4).named(alias)
-
-
-def _atomic_element(t: Type) -> Type | None:
-    """T of 「存储缓冲」于（「数组」于（「原子」于 T）） or, beyond the seed,
-    「工作组变量」于（「定长数组」于（「原子」于 T）于 N）; else None."""
-    t = resolve(t)
-    wanted = {"存储缓冲": "数组", "工作组变量": "定长数组"}
-    if not (isinstance(t, TCon) and t.name in wanted and t.args):
-        return None
-    array = resolve(t.args[0])
-    if not (isinstance(array, TCon) and array.name == wanted[t.name] and array.args):
-        return None
-    atomic = resolve(array.args[0])
-    if not (isinstance(atomic, TCon) and atomic.name == "原子" and atomic.args):
-        return None
-    element = resolve(atomic.args[0])
-    return element if element in (TCon(UINT, (32,)), TCon(INT, (32,))) else None
-
-
 def satisfies(t: TypeOrIndex, bound: str) -> bool | None:
     """Whether t satisfies the bound; None while t is not yet known."""
     t = resolve(t)
@@ -175,62 +146,3 @@ def _has_unknown_shape(t: Type) -> bool:
     if isinstance(t, TTuple):
         return any(isinstance(resolve(i), TMeta) or _has_unknown_shape(resolve(i)) for i in t.items)
     return False
-
-
-# ---------------------------------------------------------------- families
-
-
-def _element(args):
-    (t,) = args
-    t = resolve(t)
-    if isinstance(t, TMeta):
-        return None
-    if isinstance(t, TTuple):
-        return resolve(t.items[0]) if t.items else None
-    if isinstance(t, TCon) and t.name == "定长数组":
-        return t.args[0]
-    return t
-
-
-def _same_shape(args):
-    shape, scalar = resolve(args[0]), args[1]
-    if isinstance(shape, TMeta):
-        return None
-    if isinstance(shape, TTuple):
-        return TTuple(tuple(scalar for _ in shape.items))
-    return scalar
-
-
-def _matrix_product(args):
-    a, b = resolve(args[0]), resolve(args[1])
-    ma = matrix_parts(a)
-    if ma is None or isinstance(b, TMeta):
-        return None
-    comp, cols, rows = ma
-    column = TTuple(tuple(comp for _ in range(rows)))
-    mb = matrix_parts(b)
-    if mb is not None and mb[2] == cols:
-        return TTuple(tuple(column for _ in range(mb[1])))
-    vb = vector_parts(b)
-    if vb is not None and vb[1] == cols:
-        return column
-    return None
-
-
-def _transpose(args):
-    m = matrix_parts(args[0])
-    if m is None:
-        return None
-    comp, cols, rows = m
-    return TTuple(tuple(TTuple(tuple(comp for _ in range(cols))) for _ in range(rows)))
-
-
-FAMILIES: dict[str, tuple[int, Callable]] = {
-    "元素": (1, _element),
-    "原子元素": (1, lambda args: _atomic_element(args[0])),
-    "同形": (2, _same_shape),
-    "矩阵积": (2, _matrix_product),
-    "转置形": (1, _transpose),
-    "纹素值": (1, _texel_value),
-}
-

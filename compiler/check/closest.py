@@ -1,7 +1,8 @@
 """Which known name a misspelt one most likely means.
 
 One ranking serves the checker's hint (「是不是「…」？」) and the editor's
-quick fix, so both offer the same name: fewest edits first, then the nearer
+quick fix, so both offer the same name: fewest edits first (ignoring the
+case of Latin letters, then counting it), then the nearer
 kind of name (locals, this module, other modules, builtins), then the more
 similar spelling.  A candidate must be about as close as difflib's ratio 0.5.
 Names longer than LONGEST characters get no suggestion: the comparison is
@@ -41,11 +42,14 @@ def ranked(name: str, candidates: Iterable[tuple[str, int]]) -> list[str]:
             tiers.setdefault(candidate, tier)
     import difflib   # here, not at module level: only a program with an unknown name pays its import
     keyed = []
+    folded = name.casefold()
     for order, (candidate, tier) in enumerate(tiers.items()):
-        ratio = difflib.SequenceMatcher(None, name, candidate).ratio()
+        ratio = difflib.SequenceMatcher(None, folded, candidate.casefold()).ratio()
         if candidate != name and ratio >= 0.5:
             common = len(os.path.commonprefix([name, candidate]))
-            keyed.append(((edit_distance(name, candidate), tier, -ratio, -common, order), candidate))
+            # a Latin name differing only in case (「b瓦」 for 「B瓦」) is the closest of all
+            keyed.append(((edit_distance(folded, candidate.casefold()), edit_distance(name, candidate), tier,
+                           -ratio, -common, order), candidate))
     return [candidate for _, candidate in sorted(keyed)]
 
 

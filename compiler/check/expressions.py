@@ -40,7 +40,7 @@ RESOURCE_CONSTRUCTORS = {
 ENTRY_CONSTRUCTORS = {"计算入口项": "计算", "顶点入口项": "顶点", "片元入口项": "片元"}
 
 #: Builtins that write through their first argument: it must not be 只读.
-WRITING_BUILTINS = frozenset("写数组 写存储 原子加 原子最大 原子最小 原子存 存矩阵片累到存储 存整矩阵片累到存储 存张量片累".split())
+WRITING_BUILTINS = frozenset(registry.having("writes_through"))
 
 #: A builtin used on the wrong kind of resource, and what to write instead.
 RESOURCE_HINTS = {
@@ -54,11 +54,10 @@ RESOURCE_HINTS = {
     ("读均匀", "存储缓冲"): "用「读存储」或「读数组」", ("读均匀", "工作组变量"): "用「读共享」",
 }
 #: builtins that read a texture: a write-only storage texture has no texels to read
-TEXTURE_READS = frozenset("读纹素 采样纹理 按层采样纹理".split())
+TEXTURE_READS = frozenset(registry.having("reads_texture"))
 
 #: Typed-literal constructors: (scalar kind, width) for the range check.
-LITERAL_CONSTRUCTORS = {"新浮三二": ("float", 32), "新浮十六": ("float", 16),
-                        "新整三二": ("int", 32), "新无三二": ("uint", 32)}
+LITERAL_CONSTRUCTORS = registry.having("scalar")
 #: integers: (lowest, highest); floats: (the largest finite value as written in
 #: messages, the magnitude from which a literal rounds to infinity)
 LITERAL_LIMITS = {("float", 32): ("3.4028235e38", 2.0 ** 128 * (1 - 2.0 ** -25)),
@@ -69,11 +68,11 @@ LITERAL_LIMITS = {("float", 32): ("3.4028235e38", 2.0 ** 128 * (1 - 2.0 ** -25))
 #: fragment loads and stores: multiples of 8)
 INTEGER_FRAGMENT_LOADS = frozenset("载入整矩阵片甲 载入整矩阵片乙".split())
 
-#: what a builtin's call must satisfy beyond its type, by builtin name → ItemChecker method
-CALL_RULES = {**{name: "_literal_range" for name in LITERAL_CONSTRUCTORS},
-              **{name: "_writable" for name in WRITING_BUILTINS},
-              **{name: "_fragment_offsets" for name in registry.of_kind("matrix-memory")},
-              "选择": "_select_shape"}
+#: each rule a builtin's call must satisfy beyond its type (its registry column `call_rule`) → ItemChecker method
+RULE_METHODS = {"literal range": "_literal_range", "writable": "_writable",
+                "fragment offsets": "_fragment_offsets", "select shape": "_select_shape"}
+#: builtin name → the ItemChecker method checking its call
+CALL_RULES = {name: RULE_METHODS[rule] for name, rule in registry.having("call_rule").items()}
 
 
 @dataclass(eq=False)
@@ -120,13 +119,25 @@ class ItemChecker:
         code, fields = TYPE_MISMATCH, {"应为": self.show(expected), "实为": self.show(actual)}
         exp, act = resolve(expected), resolve(actual)
         ctor = _literal_constructor_for(exp)
-        if ctor and act in (INT_LIT, FLOAT_LIT):
-            literal = node.text if isinstance(node, ast.Number) else "二"
-            message += f"；字面量须经「{ctor}」构造，写成（「{ctor}」于「{literal}」）"
-            code, fields = WRAP_LITERAL, {"构造": ctor, "应为": fields["应为"]}
-        elif _numeric(exp) and _numeric(act) and act not in (INT_LIT, FLOAT_LIT):
+        abstract = (INT_LIT, FLOAT_LIT)
+        bare = _bare_literal(node) if ctor and act in abstract else None
+        if bare is not None:
+            if bare is not node:    # 「二」减 n: the literal made it abstract; n's message follows from that
+                self.diags[:] = [d for d in self.diags if not (node.start <= d.start <= d.end <= node.end
+                                                               and d.fields.get("应为") == self.show(act))]
+            message = f"类型不符：应为{fields['应为']}，实为{self.show(act)}"
+            message += f"；字面量须经「{ctor}」构造，写成（「{ctor}」于「{_literal_text(bare)}」）"
+            code, fields, node = WRAP_LITERAL, {"构造": ctor, "应为": fields["应为"]}, bare
+        elif exp in abstract and act not in abstract and _numeric(act):
+            if self.diags and self.diags[-1].code == WRAP_LITERAL:
+                return                  # 「二」减 n: the bare literal before it has its message
+            ctor = _literal_constructor_for(act)
+            message += f"；与它同算的字面量须经「{ctor}」构造" if ctor else ""
+        elif _numeric(exp) and _numeric(act) and _same_shape(exp, act):
             message += f"；不同的数值类型要先转换：「转换」以{self.show(exp)}于 …"
             code = CONVERT
+        elif _numeric(exp) and _numeric(act):
+            message += "；分量个数不同：「转换」只换元素的类型，不改变分量个数"
         self.error(node, message, code, **fields)
 
     # ------------------------------------------------------------ unification
@@ -373,7 +384,7 @@ class ItemChecker:
                 self.error(node, f"「{shown}」是类型，不能当作值", TYPE_AS_VALUE, 名字=shown)
             elif number_spelling(name) is not None:
                 self.error(node, f"「{shown}」不是数字的写法{number_spelling(name)}", NUMBER_SPELLING, 写法=shown)
-            else:
+            elif not self.scope.incomplete:
                 guess = self._guess(name, env)
                 self.error(node, f"未知的名字「{shown}」{self._suggest(name, env)}", UNKNOWN_NAME, 名字=shown, **guess)
             return _error_expr(node)
@@ -854,6 +865,31 @@ class ItemChecker:
 
 _PROPAGATING = (ast.Paren, ast.Tuple, ast.Record, ast.If, ast.Sequence, ast.Let, ast.Ascribe,
                 ast.Apply, ast.TypeArg, ast.Operator)
+
+
+def _literal_text(node) -> str | None:
+    """How a bare number is written (「二」, 0x1F), or None for any other expression."""
+    if isinstance(node, ast.Number):
+        return node.text
+    if isinstance(node, ast.Name) and number_value(node.name) is not None:
+        return node.name
+    return None
+
+
+def _bare_literal(node):
+    """The bare number that made `node` an abstract number: itself, or an
+    operand of the operator it is; None when there is none to wrap."""
+    if _literal_text(node) is not None:
+        return node
+    if isinstance(node, ast.Operator):
+        return next((o for o in node.operands if _literal_text(o) is not None), None)
+    return None
+
+
+def _same_shape(a, b) -> bool:
+    """Both scalars, or vectors of as many components (what 「转换」 can convert between)."""
+    pa, pb = vector_parts(a), vector_parts(b)
+    return (pa is None) == (pb is None) and (pa is None or pa[1] == pb[1])
 
 
 def _numeric(t) -> bool:

@@ -81,6 +81,12 @@ class Scope:
                 return entry
         return None
 
+    @property
+    def incomplete(self) -> bool:
+        """An opened import failed: a name not found may be one of its names,
+        so it is not reported (the import's own message says what is wrong)."""
+        return any(layer.failed for layer in self.layers)
+
     def builtin_value(self, name: str) -> ValueEntry | None:
         return self.builtins.values.get(name) if self.builtins else None
 

@@ -137,8 +137,8 @@ class TypeResolver:
         entry = self.scope.type(name)
         if entry is None:
             value = self.scope.value(name)
-            what = "是值，不是类型" if value is not None else "不是已知的类型"
-            self.report(node, f"「{name}」{what}", BAD_TYPE)
+            if value is not None or not self.scope.incomplete:
+                self.report(node, f"「{name}」{'是值，不是类型' if value is not None else '不是已知的类型'}", BAD_TYPE)
             return ERROR
         if entry.kind == "alias":
             return renamed(entry.type, name) if entry.type is not None else ERROR

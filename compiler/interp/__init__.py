@@ -16,11 +16,8 @@ import numpy as np
 
 from .. import ir
 from ..builtin.formats import storage_format
-from ..valid.stages import used_resources
-from ..ir import function_key
 from .machine import Fault, Machine, StorageTexels, Texture
 from .memory import Unsupported, storage_region, workgroup_region
-from ..valid.stages import workgroup_variables
 from ..valid.uniformity import CODES as UNIFORMITY
 
 __all__ = ["Fault", "Unsupported", "run", "WIDTHS"]
@@ -59,7 +56,8 @@ def run(ws, path, entry_name: str, buffers: dict, groups, *, subgroup_width: int
     groups = _grid(groups)
     count = groups[0] * groups[1] * groups[2]
     regions = {}
-    used = used_resources(modules, function_key(modules, entry.function))
+    info = ws.validate(path)                 # cached: the diagnostics above ran it
+    used = info.entry_resources(entry.function)
     for module_path, r in used:
         key = (r.group, r.binding)
         if r.kind in ("storage", "uniform"):
@@ -78,9 +76,8 @@ def run(ws, path, entry_name: str, buffers: dict, groups, *, subgroup_width: int
             regions[(module_path, r.name)] = StorageTexels(fmt, *textures[key])
         elif r.kind != "workgroup":
             raise Unsupported(f"参照解释器不能给入口提供「{r.name}」（{r.kind}）")
-    for module_path, name in workgroup_variables(modules, entry):
-        decl = next(d for m in modules if m.path == module_path for d in m.decls if d.name == name)
-        regions[(module_path, name)] = workgroup_region(name, decl.inner, count)
+    for module_path, name in info.workgroup[entry.name]:
+        regions[(module_path, name)] = workgroup_region(name, info.decls[(module_path, name)].inner, count)
     machine = Machine(ws, modules, entry, regions, groups, subgroup_width, schedule_seed)
     machine.run()
     out = {}

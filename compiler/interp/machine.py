@@ -24,7 +24,7 @@ from functools import cached_property
 import numpy as np
 
 from .. import ir
-from ..backends.wgsl.layout import SCALAR_DTYPES
+from ..layout import SCALAR_DTYPES
 from ..ir import function_key
 from ..lower.loops import Lowering
 from ..builtin.io import BUILTIN_IO
@@ -447,12 +447,23 @@ class Machine:
             clash[suspects[separated]] = False
         return clash
 
+    def other_epoch(self, region: Region, lanes: np.ndarray) -> np.ndarray:
+        """How many barriers of the kind that does not order `region` each lane's workgroup has passed."""
+        return self.barriers["storage" if region.kind == "workgroup" else "workgroup"][self.wg[lanes]]
+
     def _race(self, e, region, elems, lanes, k, record, mine: str, theirs: str) -> Fault:
         element = elems[k] - (self.wg[lanes[k]] * region.per_group if region.per_group else 0)
         other = int(record.inv[elems[k]])
+        needed, wrong = ("工作组屏障", "存储屏障") if region.kind == "workgroup" else ("存储屏障", "工作组屏障")
+        between = "两者之间没有屏障"
+        if self.wg[other] != self.wg[lanes[k]]:
+            between = "两者在不同的工作组里，没有屏障能排序它们"
+        elif int(record.other[elems[k]]) != int(self.other_epoch(region, lanes[k:k + 1])[0]):
+            what = "工作组变量" if region.kind == "workgroup" else "存储缓冲"
+            between = f"两者之间只有「{wrong}」，它不排序{what}的读写：要用「{needed}」"
         return self.fault(e, f"数据竞争：「{region.name}」的第 {element} 个元素被调用{self.who(other)}{theirs}"
                              f"（{self.place(int(record.site[elems[k]]))}），又被调用{self.who(lanes[k])}{mine}，"
-                             f"两者之间没有屏障")
+                             f"{between}")
 
     def note_read(self, e, region: Region, lanes, elems, atomic: bool = False) -> None:
         if region.kind == "uniform" or region.kind == "read":
@@ -473,7 +484,9 @@ class Machine:
         if len(moved):
             kept = elems[moved]
             second.inv[kept], second.key[kept], second.site[kept] = previous[moved], first.key[kept], first.site[kept]
+            second.other[kept] = first.other[kept]
         first.inv[elems], first.key[elems], first.site[elems] = lanes, keys, self.site(e)
+        first.other[elems] = self.other_epoch(region, lanes)
 
     def note_write(self, e, region: Region, lanes, elems, atomic: bool = False) -> None:
         keys = self.epoch(region, lanes)
@@ -493,6 +506,7 @@ class Machine:
                 raise self._race(e, region, elems, lanes, k, record, "原子写" if atomic else "写", "读")
         w = region.write
         w.inv[elems], w.key[elems], w.site[elems] = lanes, keys, self.site(e)
+        w.other[elems] = self.other_epoch(region, lanes)
         region.atomic[elems] = atomic
 
     def _same_element(self, e, region, lanes, elems) -> None:
@@ -674,8 +688,13 @@ def _constructor(m, e, mask):
     return ops.convert(m.eval(e.args[0], mask), dtype)
 
 
+#: an abstract number converted to at run time is what WGSL makes of it (i32, f32)
+RUNTIME_ABSTRACT = {"整数": np.dtype(np.int32), "小数": np.dtype(np.float32)}
+
+
 def _convert(m, e, mask):
-    dtype = _dtype_of(_scalar_type(e.type))
+    target = _scalar_type(e.type)
+    dtype = _dtype_of(target) or RUNTIME_ABSTRACT.get(getattr(target, "name", None))
     return ops.lift(lambda x: ops.convert(x, dtype))(m.eval(e.args[0], mask))
 
 

@@ -18,12 +18,8 @@ from functools import cached_property
 
 import numpy as np
 
-from ..backends.wgsl.layout import SCALAR_DTYPES, size_align
+from ..layout import SCALAR_DTYPES, field_offsets, round_up, size_align, stride as array_stride
 from ..types import TCon, TRecord, TTuple, deep_resolve, matrix_parts, vector_parts
-
-
-def _round_up(n: int, align: int) -> int:
-    return (n + align - 1) // align * align
 
 
 # ---------------------------------------------------------------- codecs
@@ -46,25 +42,19 @@ def codec(t, offset: int = 0):
     if isinstance(t, TCon) and (t.name, t.args[0] if t.args else None) in SCALAR_DTYPES:
         return Leaf(offset, np.dtype(SCALAR_DTYPES[(t.name, t.args[0])][0]))
     if isinstance(t, TCon) and t.name == "定长数组":
-        stride = _round_up(*size_align(t.args[0]))
+        stride = array_stride(t.args[0])
         return tuple(codec(t.args[0], offset + k * stride) for k in range(t.args[1]))
     matrix = matrix_parts(t)
     if matrix is not None:
         column = TTuple(tuple(matrix[0] for _ in range(matrix[2])))
-        stride = _round_up(*size_align(column))
+        stride = array_stride(column)
         return tuple(codec(column, offset + k * stride) for k in range(matrix[1]))
     vector = vector_parts(t)
     if vector is not None:
         size = size_align(vector[0])[0]
         return tuple(codec(vector[0], offset + k * size) for k in range(vector[1]))
     if isinstance(t, TRecord):
-        out, at = {}, offset
-        for name, ft in t.fields:
-            size, align = size_align(ft)
-            at = _round_up(at, align)
-            out[name] = codec(ft, at)
-            at += size
-        return out
+        return {name: codec(ft, offset + at) for (name, ft), at in zip(t.fields, field_offsets(t))}
     raise Unsupported(f"参照解释器不能把{t}放进内存")
 
 
@@ -115,15 +105,18 @@ def encode(views, c, byte_base, value) -> None:
 
 @dataclass
 class Access:
-    """Who touched an element last: invocation, epoch key, site (source position index), atomic."""
+    """Who touched an element last: invocation, epoch key, site (source position index), and how many
+    barriers of the other kind its workgroup had passed (to name the barrier a race lacks)."""
 
     inv: np.ndarray
     key: np.ndarray
     site: np.ndarray
+    other: np.ndarray
 
 
 def _no_access(total: int) -> Access:
-    return Access(np.full(total, -1, np.int64), np.zeros(total, np.int64), np.zeros(total, np.int32))
+    return Access(np.full(total, -1, np.int64), np.zeros(total, np.int64), np.zeros(total, np.int32),
+                  np.zeros(total, np.int64))
 
 
 class Region:
@@ -166,20 +159,20 @@ def storage_region(name: str, kind: str, inner, data: bytes) -> Region:
     t = deep_resolve(inner)
     raw = np.frombuffer(bytearray(data + bytes(-len(data) % 4)), np.uint8)
     if isinstance(t, TCon) and t.name == "数组":
-        stride = _round_up(*size_align(t.args[0]))
+        stride = array_stride(t.args[0])
         return Region(name, kind, raw, t.args[0], stride, len(raw) // stride)
     size = size_align(t)[0]
     if len(raw) < size:
         raw = np.concatenate([raw, np.zeros(size - len(raw), np.uint8)])
-    return Region(name, kind, raw, t, _round_up(size, 4), 1)
+    return Region(name, kind, raw, t, round_up(size, 4), 1)
 
 
 def workgroup_region(name: str, inner, groups: int) -> Region:
     """A workgroup variable, zeroed, one copy per workgroup: a fixed array's elements, or the whole value."""
     t = deep_resolve(inner)
     if isinstance(t, TCon) and t.name == "定长数组":
-        stride, count = _round_up(*size_align(t.args[0])), t.args[1]
+        stride, count = array_stride(t.args[0]), t.args[1]
         element = t.args[0]
     else:
-        stride, count, element = _round_up(size_align(t)[0], 4), 1, t
+        stride, count, element = round_up(size_align(t)[0], 4), 1, t
     return Region(name, "workgroup", np.zeros(stride * count * groups, np.uint8), element, stride, count, count)

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..valid import registry
+
+
 def lift(f):
     """f applied component by component when any argument is a tuple (a vector or matrix)."""
     def lifted(*args):
@@ -239,4 +242,4 @@ PURE = {
 }
 
 #: the integer builtins whose right operand must not be zero
-DIVISIONS = frozenset({"除", "余"})
+DIVISIONS = frozenset(registry.having("divides"))

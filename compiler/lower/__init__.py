@@ -23,24 +23,23 @@ alike, and where they disagreed before this package:
   alike, so a local call is an effect exactly when its body is.  An atomic
   load reads and does not write.  Derivatives and subgroup calls need their
   neighbours.
-* Speculation.  A value may be computed before it is known to be needed only
-  when it must not run (`Effects.must_run`: an effect or a neighbour
-  operation) — WGSL's select and MSL's ?: ask this; PTX computes the right
-  side of 且/或 unconditionally only when it is `Effects.eager` (value nodes
-  and constant-like builtins).  WGSL's select stays limited to plain
-  scalar/vector values that need no statements (a printing rule of WGSL).
-* Evaluation order (`order.py`).  Left to right, as the source (and WGSL)
-  defines it.  WGSL saved an operand that was not stable (`must_run`, `reads`
-  or `calls`) when a later operand needed statements; MSL saved operands that
-  touch memory when a later one had an effect or needed statements.  Now one
-  function, `saved_operands`, that both writers call: an operand that touches
-  memory (`Effects.touches_memory`) is saved when a later operand needs
-  statements (a pure call or a neighbour operation may run after them), and,
-  where the target leaves operand order unspecified, when two operands touch
-  memory and one writes.  How a target orders operands is a row of data,
-  `OperandOrder` in its record (backends/targets.py): WGSL left to right, MSL
-  unspecified (C++), PTX instructions (in order by construction: nothing
-  saved).  MSL's ?: for 选择 also saves what must run (`skipped`).
+* When each effect runs (`statements.py`).  Each writer used to decide it
+  while printing: WGSL printed the statements of an operand before the
+  whole operation (so a write on the right of 「且」 ran for every
+  invocation), MSL captured and reordered lines, PTX substituted a known
+  constant for a sequence that wrote, and each chose speculation (select,
+  ?:, eager &) by a rule of its own.  Now the statement-level form fixes it
+  once: operands are plain (no effect, no statement form), what they need
+  is bound before the operation left to right, 「且」/「或」 whose right side
+  needs statements and every 「若」 that is no plain choice are statements,
+  and a 「若」 is a plain choice only when `Statements.speculatable`.  The
+  writers print operands as expressions in order; the target's own order
+  of operands (C++ leaves it unspecified) cannot matter, since no two plain
+  operands touch memory where one writes.  PTX still computes the right
+  side of 且/或 without a branch when it is `Effects.eager` (value nodes and
+  pure builtins), and WGSL prints `&` for a right side that needs its
+  neighbours (uniform, since the analysis demands a uniform left side):
+  printing choices over plain operands.
 * Value placement.  WGSL and MSL each had Return/Discard/LoopExit
   destinations and their own walk placing a body's value in them; they
   agreed on all but the text of a discarded value, whether a 若 may stay an
@@ -55,8 +54,9 @@ alike, and where they disagreed before this package:
   it had open, MSL by the destination, PTX by closures in its environment).
   Now one pass, `Lowering`, rewrites each body once per validated module:
   `ir.Inline`, `ir.Loop` and `ir.Next` replace the local calls and an
-  `ir.Block` the 令 of a local function; the writers print those nodes and
-  the reference interpreter (compiler/interp/) executes them.
+  `ir.Block` the 令 of a local function; then `statements.py` makes the
+  statement-level form; the writers print those nodes and the reference
+  interpreter (compiler/interp/) executes them.
 * Still in each writer (printing decisions that would change golden text if
   unified): how a loop is written — WGSL `loop {}` with every changed
   variable staged through a `let` when more than one changes, MSL `while

@@ -109,30 +109,60 @@ class Statements:
         return wrap(prefix, node)
 
     def _bound(self, e: ir.Expr) -> tuple[Prefix, ir.Expr]:
-        """A value about to be bound by 令: a statement form stays (the writer
-        puts it into the variable); an operation keeps its place, its
-        operands made plain before it."""
-        if isinstance(e, (ir.If, ir.Inline, ir.Loop)):
+        """A value about to be bound by 令: a 「若」, an inlined call or a loop
+        stays (the writer puts its value into the variable); a 令 or a
+        sequence runs before the binding, which takes its last value; an
+        operation keeps its place, its operands made plain before it."""
+        if isinstance(e, ir.If):
+            prefix, cond = self.value(e.cond)
+            then = self.statement(e.then)
+            otherwise = None if e.otherwise is None else self.statement(e.otherwise)
+            if cond is e.cond and then is e.then and otherwise is e.otherwise:
+                return prefix, e
+            return prefix, replace(e, cond=cond, then=then, otherwise=otherwise)
+        if isinstance(e, (ir.Inline, ir.Loop)):
             node = self.statement(e)
-            return ([], node)
-        if isinstance(e, _STATEMENT_FORMS):
-            return ([], self.statement(e))
+            return ([], node) if not isinstance(node, (ir.Let, ir.Seq)) else self._bound(node)
+        if isinstance(e, (ir.Let, ir.Seq, ir.Block)):
+            return self._unwrapped(e, self._bound)
         return self._operation(e)
 
+    def _unwrapped(self, e: ir.Expr, last) -> tuple[Prefix, ir.Expr]:
+        """A 令, a sequence or a block: its bindings and earlier items run
+        first, and `last` makes what its last part is."""
+        if isinstance(e, ir.Let):
+            before, value = self._bound(e.value)
+            prefix, out = self._unwrapped(e.body, last)
+            return before + [("let", e.var, value)] + prefix, out
+        if isinstance(e, ir.Seq):
+            prefix = [("do", self.statement(i)) for i in e.items[:-1]]
+            rest, out = self._unwrapped(e.items[-1], last)
+            return prefix + rest, out
+        if isinstance(e, ir.Block):
+            return self._unwrapped(e.body, last)
+        return last(e)
+
     def _inline(self, e: ir.Inline) -> ir.Expr:
-        """An inlined call binds its parameters in order; an argument that
-        needs statements first turns the call into the 令s it stands for."""
+        """An inlined call binds its parameters in order.  What an argument
+        needs first runs before the call, after each earlier argument that
+        is not a plain value free of memory reads (bound to a temporary).
+        The call stays one node: its body is shared with the function's other
+        calls, and known values are kept by node, so a parameter is never a
+        令 whose value one call site would make known for all."""
         bound = [self._bound(a) for a in e.args]
         body = self.statement(e.body)
-        if all(not p for p, _ in bound):
-            args = [a for _, a in bound]
-            if args == e.args and body is e.body:
-                return e
-            return replace(e, args=args, body=body)
+        last = max((i for i, (p, _) in enumerate(bound) if p), default=-1)
         prefix: Prefix = []
-        for param, (before, value) in zip(e.fun.params, bound):
-            prefix += before + [("let", param, value)]
-        return wrap(prefix, body)
+        args = []
+        for i, (before, arg) in enumerate(bound):
+            prefix += before
+            if i < last and not (self.plain(arg) and not self.effects.reads(arg)):
+                before, arg = self._hoisted([], arg)
+                prefix += before
+            args.append(arg)
+        if not prefix and args == e.args and body is e.body:
+            return e
+        return wrap(prefix, replace(e, args=args, body=body))
 
     # ------------------------------------------------------------ operand positions
 
@@ -140,20 +170,11 @@ class Statements:
         """`e` as an operand: what must run first, and a plain expression for its value."""
         if self.plain(e):
             return [], e
-        if isinstance(e, (ir.Literal, ir.LocalRef, ir.GlobalRef, ir.BuiltinValue)):
-            return [], e
-        if isinstance(e, ir.Let):
-            before, bound = self._bound(e.value)
-            prefix, body = self.value(e.body)
-            return before + [("let", e.var, bound)] + prefix, body
-        if isinstance(e, ir.Seq):
-            prefix = [("do", self.statement(i)) for i in e.items[:-1]]
-            rest, last = self.value(e.items[-1])
-            return prefix + rest, last
-        if isinstance(e, ir.Block):
-            return self.value(e.body)
-        if isinstance(e, (ir.Inline, ir.Loop, ir.Next)):
-            return self._hoisted([], self.statement(e))
+        if isinstance(e, (ir.Let, ir.Seq, ir.Block)):
+            return self._unwrapped(e, self.value)
+        if isinstance(e, (ir.Inline, ir.Loop)):
+            before, node = self._bound(e)
+            return self._hoisted(before, node)
         if isinstance(e, ir.If):
             return self._choice(e)
         prefix, node = self._operation(e)
@@ -259,7 +280,7 @@ class Statements:
 
 
 #: the builtins whose right operand runs only when the left does not decide
-SHORT_CIRCUIT = frozenset({"且", "或"})
+SHORT_CIRCUIT = frozenset(registry.having("short_circuit"))
 #: the builtin that computes all its operands and picks one
 SELECT = "选择"
 #: registry kinds whose values a subgroup or workgroup computes together: an

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ctypes
 import threading
 
-from ..backends.ptx.writer import PtxEntryInfo
+from ..backends import EntryInfo
 
 LIBRARIES = ("libcuda.so.1", "libcuda.so", "nvcuda.dll")
 JIT_ERROR_LOG_BUFFER, JIT_ERROR_LOG_BUFFER_SIZE = 5, 6
@@ -94,7 +94,7 @@ class Driver:
             self.check(status, "cuModuleLoadDataEx" + (f"（{detail}）" if detail else ""))
         return module
 
-    def launch(self, ptx: str, entry: PtxEntryInfo, buffers: dict[tuple[int, int], bytes],
+    def launch(self, ptx: str, entry: EntryInfo, buffers: dict[tuple[int, int], bytes],
                groups: tuple[int, int, int]) -> dict[tuple[int, int], bytes]:
         with self.lock:
             self.check(self.lib.cuCtxSetCurrent(self.context), "cuCtxSetCurrent")
@@ -135,7 +135,7 @@ class Driver:
         return out.raw[:size]
 
 
-def kernel_arguments(entry: PtxEntryInfo, buffers: dict[tuple[int, int], bytes],
+def kernel_arguments(entry: EntryInfo, buffers: dict[tuple[int, int], bytes],
                      allocations: dict[tuple[int, int], int]) -> list:
     """One ctypes value per kernel parameter, in the entry's order: a device
     pointer per buffer slot (0 for a placeholder), an element count per length."""
@@ -173,11 +173,12 @@ def driver() -> Driver:
         return _driver
 
 
-def run_compute(ptx: str, entry: PtxEntryInfo, buffers: dict[tuple[int, int], bytes],
+def run_compute(ptx: str, entry: EntryInfo, buffers: dict[tuple[int, int], bytes],
                 groups: tuple[int, int, int]) -> dict[tuple[int, int], bytes]:
-    """Launch `entry` of the PTX text once over `groups` blocks of
+    """Launch `entry` of the PTX text (one of `translate(…, "ptx").entries`, a
+    `PtxEntryInfo`: its block and parameters) once over `groups` blocks of
     entry.block (x, y, z) threads.  `buffers` maps (group, binding) to the bytes
-    to upload (laid out as layout.py says); the result maps the same keys to
+    to upload (laid out as compiler/layout.py says); the result maps the same keys to
     the bytes read back after the run.  Raises CudaUnavailable (message
     starting with 跳过) without a driver or device, CudaError when the driver
     refuses a step."""

@@ -80,6 +80,10 @@ def pair_problem(vertex: ir.Entry, vertex_fn: ir.Function, fragment: ir.Entry, f
         found = f"位置 0 上是{show(colours[0][1])}" if colours else "没有输出颜色"
         return (f"片元入口项「{fragment.name}」{found}：渲染 的目标是 {TARGET_FORMAT}，"
                 "片元入口须在位置 0 输出浮点颜色（如「片元颜色」）")
+    parts = vector_parts(resolve(colours[0][1]))
+    if parts is None or parts[1] != 4:
+        return (f"片元入口项「{fragment.name}」在位置 0 输出的颜色是{show(colours[0][1])}：渲染 的目标 {TARGET_FORMAT} "
+                "有红、绿、蓝、不透明度四个通道，颜色须有四个分量（如「四维浮」）：补上其余分量，不透明度通常写 1")
     return None
 
 

@@ -17,7 +17,7 @@ import tempfile
 from dataclasses import dataclass
 
 from .. import ir
-from ..backends.wgsl.layout import padded
+from ..layout import padded
 
 SUBGROUPS_DIRECTIVE = "enable subgroups;"
 NAGA_ELECT = ("subgroupElect()", "(subgroupExclusiveAdd(1u) == 0u)")

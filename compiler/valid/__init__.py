@@ -2,7 +2,9 @@
 
 Like naga's `valid/`, one pass turns a checked module (and the shader
 modules it imports) into a `ModuleInfo`: the facts every back end needs and
-none should decide again — which workgroup variables each entry uses,
+none should decide again — which resources each function uses, directly
+or through its calls (`uses`, read by the MSL and PTX writers, the
+interpreter and the command line), which workgroup variables each entry uses,
 the values of constant expressions, the lowered bodies
 (compiler/lower/loops.py, made when a writer first asks and shared by the
 three) — plus the diagnostics of the rules that span
@@ -24,12 +26,13 @@ from itertools import compress, count
 from operator import is_not
 
 from .. import ir
+from ..builtin.families import FAMILIES
 from ..diagnostics import Diagnostic
 from ..types import Printer
 from .consteval import KnownValues
 from .entries import entry_callers, entry_problems
-from .stages import (Declarations, body_facts, function_key, reachable, sorted_declarations, stage_problems,
-                     workgroup_variables)
+from .stages import (NO_USES, Declarations, Uses, UsesTable, body_facts, function_key, reachable, resources_in_order,
+                     sorted_declarations, stage_problems, workgroup_variables)
 from .uniformity import Round, UniformityCache, uniformity_problems
 
 Key = tuple[str, str]   # (module path, top-level name)
@@ -55,8 +58,22 @@ class ModuleInfo:
     declared: Declarations | None = None   # the declarations sorted once for the steps (stages.py)
     entry_callers: list[Key] = field(default_factory=list)   # the functions that call an entry function
     reached: dict[str, list[Key]] = field(default_factory=dict)   # entry name → the functions it runs, its own first
+    uses: UsesTable | None = None     # function → the resources it uses, with its callees' (`uses.of(key)`, stages.py)
     uniformity_round: Round | None = None  # what the uniformity analysis kept for the next validation
     edit: "BodyEdit | None" = None    # while validating: how the modules differ from the previous validation's
+
+    def function_key(self, name: str) -> Key:
+        """The key of the file's function `name` (an entry's, as the entry names it)."""
+        return function_key(self.modules, name, self.decls)
+
+    def entry_uses(self, function: str) -> Uses:
+        """The resources the file's function `function` (an entry's) uses, directly or through calls."""
+        return self.uses.of(self.function_key(function))
+
+    def entry_resources(self, function: str) -> list[tuple[str, ir.Resource]]:
+        """`entry_uses(function)`'s resources as (module path, declaration), in
+        order of (group, binding): what the host binds for the entry."""
+        return resources_in_order(self.modules, self.decls, self.entry_uses(function).resources)
 
 
 @dataclass(eq=False)
@@ -91,7 +108,9 @@ def body_edit(previous: ModuleInfo | None, modules: list[ir.Module]) -> BodyEdit
 
 
 def call_graph(info: ModuleInfo) -> None:
-    """Declarations by key, the file's entries, and what each entry reaches."""
+    """Declarations by key, the file's entries, what each entry reaches, the
+    resources each function uses (computed when first asked: `info.uses`) and
+    each entry's workgroup variables."""
     edit = info.edit
     info.declared = edit.previous.declared.patched(edit.changed) if edit else sorted_declarations(info.modules)
     info.decls = info.declared.by_key
@@ -99,23 +118,31 @@ def call_graph(info: ModuleInfo) -> None:
     for entry in info.entries:    # the first entry naming a function (entries.py refuses a second)
         info.entry_functions.setdefault(function_key(info.modules, entry.function, info.decls), entry)
     kept = edit.previous if edit and _same_facts(edit, "calls") else None
-    same_globals = kept is not None and _same_facts(edit, "globals")
+    same_uses = kept is not None and _same_uses(edit)
+    info.uses = UsesTable(info.decls, kept.uses.known if same_uses else None)
     for entry in info.entries:
         reached = kept.reached.get(entry.name) if kept else None
         if reached is None:
             reached = [key for key, _ in reachable(info.modules, entry, info.decls)]
         info.reached[entry.name] = reached
-        known = kept.workgroup.get(entry.name) if same_globals else None
+        known = kept.workgroup.get(entry.name) if same_uses else None
         info.workgroup[entry.name] = known if known is not None else \
-            workgroup_variables(info.modules, entry, info.decls, reached)
+            workgroup_variables(info.modules, info.uses.of(reached[0]) if reached else NO_USES, info.decls)
 
 
 def _same_facts(edit: BodyEdit, fact: str) -> bool:
     """Whether the changed functions' `BodyFacts.<fact>` are what they were:
     the same calls in the same order (then every entry reaches the same
-    functions in the same order), the same globals named."""
+    functions in the same order)."""
     before = edit.previous.decls
     return all(getattr(body_facts(decl), fact) == getattr(body_facts(before[key]), fact) for key, decl in edit.changed)
+
+
+def _same_uses(edit: BodyEdit) -> bool:
+    """Whether the changed functions name and measure what they did: then
+    every function uses the same resources as before (`stages.Uses`)."""
+    before = edit.previous.decls
+    return all(body_facts(decl).same_uses(body_facts(before[key])) for key, decl in edit.changed)
 
 
 def entry_rules(info: ModuleInfo) -> None:
@@ -176,5 +203,4 @@ def validate(module: ir.Module, imports: list[ir.Module], show: Printer,
 def reduce_family(name: str, args: tuple):
     """A type family applied to concrete arguments (「元素」于 T …), for back ends
     that still meet unreduced families; None when it does not reduce."""
-    from ..check.classes import FAMILIES   # the checker defines the families it solves
     return FAMILIES[name][1](args)

@@ -13,21 +13,21 @@ evaluated speculatively or reordered) read these records instead of keeping
 their own sets.
 
 How a builtin is written for a target stays in that target's table
-(backends/wgsl/builtins.py, backends/msl/builtins.py, backends/ptx/ops.py);
-`on_target` reads those tables, so a test can prove that every builtin is
-either written or declared unavailable, with a reason, by every target.
+(backends/wgsl/builtins.py, backends/msl/builtins.py, backends/ptx/ops.py).
+This module names no target and imports no back end: the tables are gathered
+where the back ends are known (compiler/backends/tables.py, `on_target`), so
+a test can prove that every builtin is either written or declared
+unavailable, with a reason, by every target.
 """
 
 from __future__ import annotations
 
-import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 COMPUTE, VERTEX, FRAGMENT = "计算", "顶点", "片元"
 STAGE_ORDER = (COMPUTE, VERTEX, FRAGMENT)
 ALL_STAGES = frozenset(STAGE_ORDER)
-TARGETS = ("wgsl", "msl", "ptx")
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,24 @@ KINDS: dict[str, Kind] = {
 
 
 @dataclass(frozen=True)
+class Facts:
+    """What a few builtins are besides their kind, read by the checker, the
+    uniformity analysis, the lowering, the interpreter and the WGSL writer
+    (each reads the column it needs, never a list of names of its own)."""
+
+    uniform_argument: int | None = None   # the argument (by position) that must be uniform in the subgroup
+    varying_read: str | None = None       # reads memory other invocations may write: what (for messages)
+    storage_read: bool = False            # reads a storage buffer: varying unless the buffer is read-only
+    short_circuit: bool = False           # its right operand runs only when the left one does not decide
+    writes_through: bool = False          # writes through its first argument, which must not be 只读
+    reads_texture: bool = False           # reads a texture (a write-only storage texture has nothing to read)
+    scalar: tuple[str, int] | None = None # a typed literal's (scalar kind, width), for the range check
+    call_rule: str | None = None          # a rule its call must satisfy beyond its type (check/expressions.py)
+    divides: bool = False                 # an integer right operand of zero is a fault (the interpreter)
+    naga_not_const: bool = False          # WGSL allows it in a const-expression, naga does not evaluate it
+
+
+@dataclass(frozen=True)
 class Row:
     """One builtin's line of the table: its kind, and where it differs from the kind."""
 
@@ -76,10 +94,18 @@ class Row:
     uniform: bool | None = None
     effect: bool | None = None
     reads: bool | None = None
+    facts: Facts = Facts()
 
 
 def _rows(kind: str, names: str, **overrides) -> dict[str, Row]:
     return {name: Row(kind, **overrides) for name in names.split()}
+
+
+def _with(table: dict[str, Row], names: str, **facts) -> None:
+    """Give the rows of `names` these facts (beside their kind)."""
+    for name in names.split():
+        row = table[name]
+        table[name] = replace(row, facts=replace(row.facts, **facts))
 
 
 #: builtin name → its row; every value the interface file declares has one
@@ -120,6 +146,21 @@ TABLE: dict[str, Row] = {
         载入整矩阵片甲 载入整矩阵片乙 存整矩阵片累 存整矩阵片累到存储"""),
     **_rows("tensor", "满张量片累 张量片乘加 存张量片累"),
 }
+_with(TABLE, "子组上移洗牌 子组下移洗牌 子组异或洗牌", uniform_argument=1)
+_with(TABLE, "读共享数组 读共享", varying_read="工作组变量")
+_with(TABLE, "原子读 原子加 原子最大 原子最小 原子存", varying_read="原子")
+_with(TABLE, "读数组 读存储", storage_read=True)
+_with(TABLE, "且 或", short_circuit=True)
+_with(TABLE, "写数组 写存储 原子加 原子最大 原子最小 原子存 存矩阵片累到存储 存整矩阵片累到存储 存张量片累",
+      writes_through=True, call_rule="writable")
+_with(TABLE, "读纹素 采样纹理 按层采样纹理", reads_texture=True)
+for _name, _scalar in {"新浮三二": ("float", 32), "新浮十六": ("float", 16),
+                       "新整三二": ("int", 32), "新无三二": ("uint", 32)}.items():
+    _with(TABLE, _name, scalar=_scalar, call_rule="literal range")
+_with(TABLE, " ".join(n for n, r in TABLE.items() if r.kind == "matrix-memory"), call_rule="fragment offsets")
+_with(TABLE, "选择", call_rule="select shape")
+_with(TABLE, "除 余", divides=True)
+_with(TABLE, "位转换 半精度打包 半精度解包 混合", naga_not_const=True)
 
 
 @dataclass(frozen=True)
@@ -133,6 +174,7 @@ class Builtin:
     uniform: bool
     effect: bool
     reads: bool
+    facts: Facts
 
     @property
     def what(self) -> str:
@@ -151,7 +193,13 @@ def get(name: str) -> Builtin | None:
                    kind.stages if row.stages is None else row.stages,
                    kind.uniform if row.uniform is None else row.uniform,
                    kind.effect if row.effect is None else row.effect,
-                   kind.reads if row.reads is None else row.reads)
+                   kind.reads if row.reads is None else row.reads, row.facts)
+
+
+@cache
+def having(fact: str) -> dict[str, object]:
+    """Builtin name → its value of `fact` (a `Facts` column), for every builtin that has it."""
+    return {name: getattr(row.facts, fact) for name, row in TABLE.items() if getattr(row.facts, fact)}
 
 
 def of_kind(*kinds: str) -> frozenset[str]:
@@ -191,31 +239,3 @@ def is_pure(name: str) -> bool:
 def declared(ws) -> list[str]:
     """Every value the workspace's interface file declares, in file order."""
     return list(ws.builtins().exports.values)
-
-
-# ---------------------------------------------------------------- targets
-
-#: target → (module of its builtin table, function there answering (spelling, reason))
-TARGET_TABLES = {"wgsl": "..backends.wgsl.builtins", "msl": "..backends.msl.builtins",
-                 "ptx": "..backends.ptx.ops"}
-
-
-@dataclass(frozen=True)
-class OnTarget:
-    """How one target writes a builtin (`entry`: the row of its table), or
-    why it cannot (`reason`); both None when the target's tables miss it."""
-
-    entry: object = None
-    reason: str | None = None
-
-
-def on_target(target: str, name: str) -> OnTarget:
-    """What target `target`'s own table says about builtin `name`."""
-    table = importlib.import_module(TARGET_TABLES[target], __package__)
-    entry, reason = table.registry_entry(name)
-    return OnTarget(entry, reason)
-
-
-def table_names(target: str) -> set[str]:
-    """Every builtin name target `target`'s tables mention (to catch stale rows)."""
-    return set(importlib.import_module(TARGET_TABLES[target], __package__).registry_names())

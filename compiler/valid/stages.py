@@ -9,6 +9,11 @@ reach such a use through the functions it calls, in any imported module, so
 the rule is checked over the entry's call graph; the message is at the use
 and says through which entry it is reached.  Which stages allow a builtin is
 the builtin registry's answer (registry.py); this module only walks.
+
+The same walks say which resources each function uses, directly or through
+the functions it calls (`Uses`, kept per validation in a `UsesTable`: the
+MSL writer's parameters, the PTX kernel's, what the interpreter and the
+command line bind), from each body's `BodyFacts`, read once per declaration.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from dataclasses import dataclass, field
 from weakref import WeakKeyDictionary
 
 from .. import ir
+from ..types import TCon, resolve
 from ..diagnostics import STAGE, Diagnostic
 from . import registry
 from .registry import ALL_STAGES, COMPUTE, FRAGMENT
@@ -108,11 +114,23 @@ class BodyFacts:
     the functions it calls (repeats kept, so a walk over these visits
     functions in the order a walk over the bodies did), the globals it names,
     and the nodes the stage rule looks at (global names, and the calls of
-    builtins that some stage or workgroup size refuses)."""
+    builtins that some stage or workgroup size refuses); for the resources
+    it uses (`Uses`), the globals whose 「数组长度」 it reads (`lengths`), the
+    globals it names other than as that builtin's argument (`passed`), and
+    whether it measures a buffer it cannot name (`unknown_length`: one a
+    parameter of the function holds)."""
 
     calls: tuple
     globals: frozenset
     staged: tuple
+    lengths: frozenset = frozenset()
+    passed: frozenset = frozenset()
+    unknown_length: bool = False
+
+    def same_uses(self, other: "BodyFacts") -> bool:
+        """Whether the two bodies use the same resources in the same ways (`Uses`)."""
+        return self.globals == other.globals and self.passed == other.passed and self.lengths == other.lengths \
+            and self.unknown_length == other.unknown_length
 
 
 #: a checked body never changes, and an edit elsewhere keeps the function's
@@ -120,22 +138,160 @@ class BodyFacts:
 #: entry reaching every function of a 16,000-line file walked all of them per keystroke)
 _FACTS: WeakKeyDictionary = WeakKeyDictionary()
 
+ARRAY_LENGTH = "数组长度"
+
 
 def body_facts(decl: ir.Function) -> BodyFacts:
     facts = _FACTS.get(decl)
     if facts is None:
-        calls, names, staged = [], set(), []
+        calls, names, staged, measured = [], set(), [], []
         for n in ir.walk(decl.body):
             if isinstance(n, ir.Call):
                 if n.kind == "function":
                     calls.append((n.module, n.name))
-                elif n.kind == "builtin" and _stage_bound(n.name):
-                    staged.append(n)
+                elif n.kind == "builtin":
+                    if _stage_bound(n.name):
+                        staged.append(n)
+                    if n.name == ARRAY_LENGTH and n.args:
+                        measured.append(n.args[0])
             elif isinstance(n, ir.GlobalRef):
                 names.add((n.module, n.name))
                 staged.append(n)
-        facts = _FACTS[decl] = BodyFacts(tuple(calls), frozenset(names), tuple(staged))
+        names = frozenset(names)
+        lengths, unknown, passed = frozenset(), False, names
+        if measured:
+            lengths, unknown = _measured(decl.body, measured)
+            direct = {id(a) for a in measured}
+            passed = frozenset((n.module, n.name) for n in staged if isinstance(n, ir.GlobalRef) and id(n) not in direct)
+        facts = _FACTS[decl] = BodyFacts(tuple(calls), names, tuple(staged), lengths, passed, unknown)
     return facts
+
+
+def _measured(body: ir.Expr, args: list) -> tuple[frozenset, bool]:
+    """The globals 「数组长度」 reads through `args` (its arguments in a body),
+    followed through 令 and the parameters of the body's local functions;
+    and whether some argument stays unknown (a top-level function's parameter)."""
+    if all(isinstance(a, ir.GlobalRef) for a in args):
+        return frozenset((a.module, a.name) for a in args), False
+    lets, params, local_calls = {}, {}, {}
+    for n in ir.walk(body):
+        if isinstance(n, ir.Let):
+            lets[id(n.var)] = n.value
+        elif isinstance(n, ir.LetFun):
+            params.update((id(p), (n.fun, i)) for i, p in enumerate(n.fun.params))
+        elif isinstance(n, ir.Call) and n.kind == "local" and n.local is not None:
+            local_calls.setdefault(id(n.local), []).append(n.args)
+    found, unknown, seen, todo = set(), False, set(), list(args)
+    while todo:
+        e = todo.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        if isinstance(e, ir.GlobalRef):
+            found.add((e.module, e.name))
+        elif isinstance(e, ir.LocalRef) and id(e.var) in lets:
+            todo.append(lets[id(e.var)])
+        elif isinstance(e, ir.LocalRef) and id(e.var) in params:
+            fun, i = params[id(e.var)]
+            todo += [a[i] for a in local_calls.get(id(fun), ()) if i < len(a)]
+        elif isinstance(e, ir.If):
+            todo += [x for x in (e.then, e.otherwise) if x is not None]
+        elif isinstance(e, (ir.Let, ir.LetFun)):
+            todo.append(e.body)
+        elif isinstance(e, ir.Seq) and e.items:
+            todo.append(e.items[-1])
+        else:
+            unknown = True
+    return frozenset(found), unknown
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Uses:
+    """The resources a function uses, directly or through the functions it
+    calls, as (module path, name) keys: what a writer passes to it or binds
+    for its entry, what the host must give an entry."""
+
+    resources: frozenset = frozenset()   # every resource named: buffers, textures, samplers, workgroup variables
+    passed: frozenset = frozenset()      # those named other than as 「数组长度」's argument (MSL passes only these)
+    lengths: frozenset = frozenset()     # the runtime-sized buffers whose 「数组长度」 is read
+    unknown_length: bool = False         # measures a buffer a parameter holds: `lengths` are all its runtime-sized buffers
+
+
+NO_USES = Uses()
+
+
+class UsesTable:
+    """`Uses` per function key, each computed when first asked (`of`) from
+    the functions' `BodyFacts` and kept; `known` may be shared with an
+    earlier validation's table when a body edit changed no function's uses
+    (valid/__init__.py `call_graph`)."""
+
+    __slots__ = ("decls", "known")
+
+    def __init__(self, decls: dict, known: dict | None = None) -> None:
+        self.decls = decls
+        self.known = {} if known is None else known
+
+    def of(self, key: tuple[str, str]) -> Uses:
+        """What function `key` uses (`NO_USES` for what is no function with a
+        body); a call back into a function being summed (a cycle, which the
+        checker refuses) adds nothing."""
+        known = self.known
+        found = known.get(key)
+        if found is not None:
+            return found
+        if not self._function(key):
+            return NO_USES
+        path, stack = {key}, [(key, list(dict.fromkeys(body_facts(self.decls[key]).calls)))]
+        while stack:
+            top, pending = stack[-1]
+            while pending:
+                callee = pending.pop()
+                if callee not in known and callee not in path and self._function(callee):
+                    path.add(callee)
+                    stack.append((callee, list(dict.fromkeys(body_facts(self.decls[callee]).calls))))
+                    break
+            else:
+                stack.pop()
+                path.discard(top)
+                known[top] = self._sum(top)
+        return known[key]
+
+    def _function(self, key) -> bool:
+        decl = self.decls.get(key)
+        return isinstance(decl, ir.Function) and decl.body is not None
+
+    def _sum(self, key) -> Uses:
+        """A function's own uses and its callees' (those already summed)."""
+        decls, facts = self.decls, body_facts(self.decls[key])
+        resources = {k for k in facts.globals if isinstance(decls.get(k), ir.Resource)}
+        passed, lengths, unknown = facts.passed & resources, facts.lengths & resources, facts.unknown_length
+        for callee in set(facts.calls):
+            inner = self.known.get(callee, NO_USES)
+            if inner is not NO_USES:
+                resources |= inner.resources
+                passed |= inner.passed
+                lengths |= inner.lengths
+                unknown = unknown or inner.unknown_length
+        if not resources and not unknown:
+            return NO_USES
+        if unknown:
+            lengths |= {k for k in resources if _runtime_sized(decls[k])}
+        return Uses(frozenset(resources), frozenset(passed), frozenset(lengths), unknown)
+
+
+def _runtime_sized(resource: ir.Resource) -> bool:
+    inner = resolve(resource.inner) if resource.inner is not None else None
+    return resource.kind == "storage" and isinstance(inner, TCon) and inner.name == "数组"
+
+
+def resources_in_order(modules: list[ir.Module], decls: dict, keys) -> list[tuple[str, ir.Resource]]:
+    """(module path, declaration) of the resources `keys`, in order of (group,
+    binding), then of declaration (workgroup variables have neither)."""
+    order = {m.path: i for i, m in enumerate(modules)}
+    found = sorted(((r.group or 0, r.binding or 0, order.get(key[0], len(order)), ir.item_start(modules, key), key[0], r)
+                    for key in keys if isinstance(r := decls.get(key), ir.Resource)), key=lambda x: x[:5])
+    return [(path, r) for *_, path, r in found]
 
 
 def functions_from(modules: list[ir.Module], start: tuple[str, str], decls: dict | None = None):
@@ -154,18 +310,11 @@ def functions_from(modules: list[ir.Module], start: tuple[str, str], decls: dict
         todo += body_facts(decl).calls
 
 
-def workgroup_variables(modules: list[ir.Module], entry: ir.Entry, decls: dict | None = None,
-                        reached: list | None = None) -> list[tuple[str, str]]:
-    """(module path, name) of every workgroup variable the entry uses, in
-    declaration order (`reached`: the keys of the functions it reaches, when
-    the caller has them)."""
-    decls = declarations(modules) if decls is None else decls
-    reached = [key for key, _ in reachable(modules, entry, decls)] if reached is None else reached
-    used = set().union(*(body_facts(decls[key]).globals for key in reached))
-    order = {m.path: i for i, m in enumerate(modules)}
-    found = [(order[key[0]], ir.item_start(modules, key), key) for key in used if key[0] in order
-             and isinstance(d := decls.get(key), ir.Resource) and d.kind == "workgroup"]
-    return [key for *_, key in sorted(found)]     # in declaration order, without a pass over every declaration
+def workgroup_variables(modules: list[ir.Module], uses: Uses, decls: dict) -> list[tuple[str, str]]:
+    """(module path, name) of every workgroup variable among `uses` (an
+    entry's), in declaration order."""
+    shared = [key for key in uses.resources if decls[key].kind == "workgroup"]
+    return [(path, r.name) for path, r in resources_in_order(modules, decls, shared)]
 
 
 def stage_problems(modules: list[ir.Module], entry: ir.Entry, decls: dict, reached: list) -> list[Diagnostic]:
@@ -209,18 +358,3 @@ def _problem(node: ir.Expr, decls: dict, entry: ir.Entry) -> str | None:
 
 def _reached(entry: ir.Entry) -> str:
     return f"{entry.stage}入口「{entry.name}」经函数「{entry.function}」用到了它"
-
-
-def entry_resources(modules: list[ir.Module], function: str) -> list[ir.Resource]:
-    """The resources the function an entry names uses (the entry's module is the last)."""
-    return [r for _, r in used_resources(modules, ir.function_key(modules, function))]
-
-
-def used_resources(modules: list[ir.Module], function: tuple[str, str]) -> list[tuple[str, ir.Resource]]:
-    """The resources an entry function uses, directly or through calls, as
-    (module path, declaration), in order of (group, binding)."""
-    decls = declarations(modules)
-    found = {(e.module, e.name): decls[(e.module, e.name)]
-             for _, decl in functions_from(modules, function, decls) for e in body_facts(decl).staged
-             if isinstance(e, ir.GlobalRef) and isinstance(decls.get((e.module, e.name)), ir.Resource)}
-    return sorted(((k[0], r) for k, r in found.items()), key=lambda kr: (kr[1].group or 0, kr[1].binding or 0))

@@ -45,18 +45,17 @@ from . import registry
 from .stages import Declarations, sorted_declarations
 
 #: builtin → the argument (by position) that must be uniform
-UNIFORM_ARGUMENTS = {"子组上移洗牌": 1, "子组下移洗牌": 1, "子组异或洗牌": 1}
+UNIFORM_ARGUMENTS = registry.having("uniform_argument")
 #: entry inputs the whole workgroup shares; every other input varies per invocation
 UNIFORM_INPUTS = frozenset("工作组号 工作组数".split())
 #: … and one a compute dispatch shares (a fragment's subgroup size may vary, as WGSL says)
 UNIFORM_COMPUTE_INPUTS = frozenset({"子组大小"})
 #: builtins whose result varies even when their arguments do not (memory others may write)
-VARYING_READS = {"读共享数组": "工作组变量", "读共享": "工作组变量", "原子读": "原子", "原子加": "原子",
-                 "原子最大": "原子", "原子最小": "原子", "原子存": "原子"}
+VARYING_READS = registry.having("varying_read")
 #: reads whose result is varying only from a read-write storage buffer
-STORAGE_READS = frozenset("读数组 读存储".split())
+STORAGE_READS = frozenset(registry.having("storage_read"))
 #: builtins whose right operand runs only when the left one does not decide
-SHORT_CIRCUIT = frozenset({"且", "或"})
+SHORT_CIRCUIT = frozenset(registry.having("short_circuit"))
 #: workgroup reads that are uniform right after this barrier
 UNIFORM_LOADS, SYNC = frozenset({"读共享数组", "读共享"}), "工作组屏障"
 LOAD_FIX = "（要它一致：在一致控制流里紧跟「工作组屏障」读，下标一致，其间不写内存、不调用函数）"

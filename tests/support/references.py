@@ -75,15 +75,16 @@ def grid(groups) -> tuple[int, int, int]:
 # ---------------------------------------------------------------- helpers
 
 
+def _entry_resources(ws, path: Path, entry: str) -> list:
+    """(module path, resource) of every resource the entry named `entry` reaches (the validation pass's)."""
+    info = ws.validate(path)
+    return info.entry_resources(next(e.function for e in info.entries if e.name == entry))
+
+
 def entry_buffers(ws, path: Path, entry: str, data: dict) -> list:
     """The storage and uniform resources `entry` of the source at `path`
     reaches, in binding order; `data` must give exactly those."""
-    from zhuose.compiler import ir
-    from zhuose.compiler.valid.stages import entry_resources
-    checked = ws.check(path)
-    modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
-    decl = next(d for d in checked.module.decls if isinstance(d, ir.Entry) and d.name == entry)
-    resources = [r for r in entry_resources(modules, decl.function) if r.kind in ("storage", "uniform")]
+    resources = [r for _, r in _entry_resources(ws, path, entry) if r.kind in ("storage", "uniform")]
     assert sorted(r.name for r in resources) == sorted(data), "给出的缓冲与入口用到的不一致"
     return resources
 
@@ -91,13 +92,7 @@ def entry_buffers(ws, path: Path, entry: str, data: dict) -> list:
 def storage_bindings(ws, path: Path, entry: str, textures) -> dict:
     """The `StorageTexture`s among a runner's `textures`, by name: (the spec,
     (group, binding)); they must be exactly the storage textures `entry` reaches."""
-    from zhuose.compiler import ir
-    from zhuose.compiler.valid.stages import entry_resources
-    checked = ws.check(path)
-    modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
-    decl = next(d for d in checked.module.decls if isinstance(d, ir.Entry) and d.name == entry)
-    found = {r.name: (r.group, r.binding) for r in entry_resources(modules, decl.function)
-             if r.kind == "storage_texture"}
+    found = {r.name: (r.group, r.binding) for _, r in _entry_resources(ws, path, entry) if r.kind == "storage_texture"}
     given = {t.name: t for t in textures if isinstance(t, StorageTexture)}
     assert sorted(given) == sorted(found), "给出的存储纹理与入口用到的不一致"
     return {name: (t, found[name]) for name, t in given.items()}

@@ -181,7 +181,7 @@ DECLARATION_SPELLINGS = {
 
 def registry_entry(name: str):
     """(this table's row for builtin `name`, or None with the reason MSL lacks it:
-    only the integer fragments) for the builtin registry (compiler/valid/registry.py)."""
+    only the integer fragments) for compiler/backends/tables.py (the registry's exhaustiveness test)."""
     if name == CELL:
         return CELL_SHOWN, None
     if name in UNAVAILABLE_BUILTINS:

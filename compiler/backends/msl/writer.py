@@ -7,8 +7,8 @@ destination (the return, a variable, a discarded `(void)(…);`, or the exit of
 a `while (true)` loop).  Bodies arrive lowered (compiler/lower/loops.py):
 an inlined local function's parameters become consts, a loop a `while
 (true)` with its variables.  MSL has no module-level resources:
-every function takes the resources it uses, directly or through calls, as
-trailing parameters, and entry functions bind them with [[buffer(n)]],
+every function takes the resources it uses, directly or through calls (the
+validation pass's `uses`, compiler/valid/stages.py), as trailing parameters, and entry functions bind them with [[buffer(n)]],
 [[texture(n)]] and [[sampler(n)]], n = group × 16 + binding.
 
 Beyond the seed: 「数组长度」 reads element n of a `constant uint*` at
@@ -30,17 +30,15 @@ from dataclasses import dataclass, field
 from ... import ir
 from ...builtin.formats import storage_format
 from ...builtin.io import BUILTIN_IO
-from ...diagnostics import TARGET_BINDING, TRANSLATION, Diagnostic
+from ...diagnostics import TARGET_BINDING, TARGET_BUILTIN, TARGET_TYPE, TRANSLATION, Diagnostic
 from ...types import TCon, TError, TRecord, TTuple, deep_resolve, is_unit, matrix_parts, resolve, vector_parts
 from .. import EntryInfo, Translation
 from ...valid.consteval import KnownValues, is_abstract, scalar_of as const_scalar, written_number
 from ..names import NameAllocator
 from ..targets import LENGTHS_SLOT, MSL
 from ..text import DISCARD, INDENT, RETURN, Assign, Code, LoopExit, StatementWriter, float_text, narrow_float_text
-from ...lower.effects import Effects
 from ...valid.uniformity import load_proof
 from ...lower.loops import lowering
-from ...lower.order import saved_operands
 from ...lower.types import Scalar, head, scalar
 from . import fragments
 from .builtins import BUILTINS, CELL, Special, Template
@@ -55,16 +53,28 @@ SLOT_KIND = {"storage": "buffer", "uniform": "buffer", "texture": "texture",
 MAX_BUFFER_SLOT = 30      # Metal binds at most 31 buffers per function
 STAGE_KEYWORD = {"计算": "kernel", "顶点": "vertex", "片元": "fragment"}
 LINE_LIMIT = 100
+#: a three-component member of a struct in a buffer → its WGSL alignment (WGSL §14.4:
+#: vec3<f32> takes 12 bytes aligned to 16, Metal's float3 16), written as Metal's
+#: packed vector (12 bytes aligned to 4) with alignas; half3 → packed_half3, 6 aligned to 8
+PACKED_ALIGN = {"float3": 16, "int3": 16, "uint3": 16, "half3": 8}
 
 
 
 class TranslationFailure(Exception):
-    """What MSL cannot express, at a span of the current definition."""
+    """What MSL cannot express, at a span of the current definition, with its
+    diagnostic code and fields (a builtin or type MSL lacks: `missing_builtin`,
+    `missing_type`)."""
 
-    def __init__(self, span: tuple[int, int], message: str) -> None:
+    def __init__(self, span: tuple[int, int], message: str, code: str = TRANSLATION, **fields: str) -> None:
         super().__init__(message)
         self.span = span
         self.message = message
+        self.code = code
+        self.fields = fields
+
+
+def missing_builtin(span, message: str, name: str) -> TranslationFailure:
+    return TranslationFailure(span, message, TARGET_BUILTIN, 内建=name)
 
 
 
@@ -173,15 +183,6 @@ def holds_atomics(t) -> bool:
     return False
 
 
-@dataclass
-class Uses:
-    """What a function needs passed in: resources (keys) and the lengths buffer."""
-
-    resources: set = field(default_factory=set)
-    lengths: set = field(default_factory=set)        # resources whose 「数组长度」 is read
-    callees: set = field(default_factory=set)
-
-
 # ---------------------------------------------------------------- the writer
 
 
@@ -206,12 +207,12 @@ class MslWriter(StatementWriter):
         self.resources: list[tuple[str, str]] = []       # keys in declaration order
         self.entries = info.entry_functions    # an entry's function → the entry (one each: valid/entries.py)
         self.outputs: dict[str, set[str]] = {}           # struct → stages it is the output of
+        self.buffer_structs: set[str] = set()            # structs laid out as WGSL lays out buffers
         self.global_names = NameAllocator(MSL.reserved)
         self.lengths_name = ""
         self.known = KnownValues(self.decls)
-        self.uses: dict[tuple[str, str], Uses] = {}
+        self.uses = info.uses                  # the resources each function uses (valid/stages.py)
         self.table: list[MslEntry] = []
-        self.effects = Effects(modules)
         self.prelude_names: dict[str, str] = {}          # fragments.NAMES → the names claimed
         self.prelude_used: set[str] = set()              # fragment builtins called
         self.fragment_types: set[str] = set()            # fragment and tensor types written
@@ -231,10 +232,10 @@ class MslWriter(StatementWriter):
             captured.extend(self.lines)
             self.lines = saved
 
-    def report(self, span, message: str, code: str = TRANSLATION) -> None:
+    def report(self, span, message: str, code: str = TRANSLATION, **fields: str) -> None:
         start, end = span
         d = Diagnostic(self.path, self.base + start, self.base + end, message, self.definition,
-                       code=code, fields={"目标": "MSL"})
+                       code=code, fields={"目标": "MSL", **fields})
         if not any(x.start == d.start and x.message == d.message for x in self.diagnostics):
             self.diagnostics.append(d)
 
@@ -249,7 +250,7 @@ class MslWriter(StatementWriter):
 
     def run(self) -> Translation:
         self._declare_globals()
-        self._analyse_uses()
+        self._note_buffer_structs()
         self._note_entry_outputs()
         chunks = []
         for module in self.modules:
@@ -283,7 +284,7 @@ class MslWriter(StatementWriter):
         try:
             chunk = self._decl(module, decl)
         except TranslationFailure as failure:
-            self.report(failure.span, failure.message)
+            self.report(failure.span, failure.message, failure.code, **failure.fields)
             return
         if chunk:
             chunks.append(chunk)
@@ -342,44 +343,6 @@ class MslWriter(StatementWriter):
         self.lengths_name = self.global_names.claim("数组长度")
         self.prelude_names = {name: self.global_names.claim(name) for name in fragments.NAMES}
 
-    def _analyse_uses(self) -> None:
-        """Which resources each function needs, directly or through calls."""
-        direct: dict[tuple[str, str], Uses] = {}
-        for key, decl in self.decls.items():
-            if isinstance(decl, ir.Function) and decl.body is not None:
-                direct[key] = self._direct_uses(decl.body)
-
-        def total(key, seen=()) -> Uses:
-            if key in self.uses:
-                return self.uses[key]
-            own = direct.get(key, Uses())
-            result = Uses(set(own.resources), set(own.lengths), own.callees)
-            for callee in own.callees:
-                if callee not in seen:
-                    inner = total(callee, seen + (key,))
-                    result.resources |= inner.resources
-                    result.lengths |= inner.lengths
-            self.uses[key] = result
-            return result
-
-        for key in direct:
-            total(key)
-
-    def _direct_uses(self, body: ir.Expr) -> Uses:
-        uses = Uses()
-        measured: set[int] = set()     # 数组长度 reads the lengths buffer, not the array
-        for e in ir.walk(body):
-            if isinstance(e, ir.GlobalRef) and isinstance(self.decls.get((e.module, e.name)), ir.Resource):
-                if id(e) not in measured:
-                    uses.resources.add((e.module, e.name))
-            elif isinstance(e, ir.Call) and e.kind == "function":
-                uses.callees.add((e.module, e.name))
-            elif isinstance(e, ir.Call) and e.kind == "builtin" and e.name == "数组长度":
-                targets = [a for a in e.args if isinstance(a, ir.GlobalRef)]
-                uses.lengths |= {(a.module, a.name) for a in targets}
-                measured |= {id(a) for a in targets}
-        return uses
-
     def _function_key(self, entry: ir.Entry) -> tuple[str, str]:
         return ir.function_key(self.modules, entry.function)
 
@@ -390,6 +353,14 @@ class MslWriter(StatementWriter):
                 struct = self._struct_name(function.type.result)
                 if struct is not None:
                     self.outputs.setdefault(struct, set()).add(entry.stage)
+
+    def _note_buffer_structs(self) -> None:
+        """The structs a storage or uniform buffer holds, nested ones and array
+        elements included: their members follow WGSL's layout (`_struct`)."""
+        for key in self.resources:
+            resource = self.decls[key]
+            if resource.kind in ("storage", "uniform") and resource.inner is not None:
+                self.buffer_structs.update(self._structs_in(resource.inner))
 
     def _decl(self, module: ir.Module, decl: ir.Decl) -> str | None:
         if isinstance(decl, ir.Struct):
@@ -408,6 +379,9 @@ class MslWriter(StatementWriter):
 
     # ------------------------------------------------------------ types
 
+    def missing_type(self, span, message: str, t) -> TranslationFailure:
+        return TranslationFailure(span, message, TARGET_TYPE, 类型=self.show(t))
+
     def type_text(self, t, span) -> str:
         """The MSL spelling of a value's type; abstract numbers become int and float."""
         t = deep_resolve(t)
@@ -418,13 +392,13 @@ class MslWriter(StatementWriter):
         if isinstance(t, TRecord):
             name = self._struct_name(t)
             if name is None:
-                raise TranslationFailure(span, f"金属写不出没有名字的记录类型{self.show(t)}：先用「名」即「组类」【…】也 定义结构")
+                raise self.missing_type(span, f"金属写不出没有名字的记录类型{self.show(t)}：先用「名」即「组类」【…】也 定义结构", t)
             return self.structs[name][1]
         name = head(t)
         if name in ("定长小数", "定长整数", "定长无符号"):
             text = SCALARS.get(scalar(t))
             if text is None:
-                raise TranslationFailure(span, f"金属目标没有{self.show(t)}：标量只有「浮三二」「浮十六」「整三二」「无三二」（着三）")
+                raise self.missing_type(span, f"金属目标没有{self.show(t)}：标量只有「浮三二」「浮十六」「整三二」「无三二」（着三）", t)
             return text
         if name in ABSTRACT:
             return ABSTRACT[name]
@@ -445,7 +419,7 @@ class MslWriter(StatementWriter):
         if name in fragments.TYPES or name in fragments.TENSOR_TYPES:
             self.fragment_types.add(name)
             return self.prelude_names[{**fragments.TYPES, **fragments.TENSOR_TYPES}[name]]
-        raise TranslationFailure(span, fragments.UNAVAILABLE.get(name) or f"金属写不出类型{self.show(t)}")
+        raise self.missing_type(span, fragments.UNAVAILABLE.get(name) or f"金属写不出类型{self.show(t)}", t)
 
     def _tuple_type(self, t: TTuple, span) -> str:
         matrix = matrix_parts(t)
@@ -454,7 +428,7 @@ class MslWriter(StatementWriter):
             return f"{self.type_text(comp, span)}{cols}x{rows}"
         vector = vector_parts(t)
         if vector is None:
-            raise TranslationFailure(span, f"金属写不出元组类型{self.show(t)}")
+            raise self.missing_type(span, f"金属写不出元组类型{self.show(t)}", t)
         comp, n = vector
         return f"{self.type_text(comp, span)}{n}"
 
@@ -502,6 +476,8 @@ class MslWriter(StatementWriter):
         location = 0
         for field_name, t in decl.type.fields:
             text = self.type_text(t, self.at_name(decl))
+            if text in PACKED_ALIGN and decl.name in self.buffer_structs:
+                text = f"alignas({PACKED_ALIGN[text]}) packed_{text}"
             attribute = ""
             if stage is not None:
                 attribute, location = self._output_attribute(decl, field_name, t, stage, location)
@@ -557,8 +533,8 @@ class MslWriter(StatementWriter):
 
     def _resource_names(self, key) -> list[str]:
         """The resources a function takes, in declaration order, then the lengths buffer."""
-        uses = self.uses.get(key, Uses())
-        names = [self.globals[r] for r in self.resources if r in uses.resources]
+        uses = self.uses.of(key)
+        names = [self.globals[r] for r in self.resources if r in uses.passed]
         return names + ([self.lengths_name] if uses.lengths else [])
 
     def _helper_function(self, key, decl: ir.Function) -> str:
@@ -573,9 +549,9 @@ class MslWriter(StatementWriter):
             name = self.scope.claim(p.name)
             self.bound[id(p)] = Code(name)
             params.append(f"{self.type_text(p.type, (p.start, p.end))} {name}")
-        uses = self.uses.get(key, Uses())
+        uses = self.uses.of(key)
         for r in self.resources:
-            if r in uses.resources:
+            if r in uses.passed:
                 params.append(f"{self._resource_type(self.decls[r], self.at_name(decl))} {self.globals[r]}")
         if uses.lengths:
             params.append(f"constant uint* {self.lengths_name}")
@@ -692,10 +668,10 @@ class MslWriter(StatementWriter):
     def _entry_resources(self, key, decl: ir.Function, entry: ir.Entry, params) -> list[tuple[int, str]]:
         """Bound resources become attributed parameters; workgroup variables
         are declared at the top of a kernel."""
-        uses = self.uses.get(key, Uses())
+        uses = self.uses.of(key)
         shared = []
         for r in self.resources:
-            if r not in uses.resources:
+            if r not in uses.passed:
                 continue
             resource: ir.Resource = self.decls[r]
             name = self.globals[r]
@@ -895,9 +871,6 @@ class MslWriter(StatementWriter):
                 continue
             if code.text != name:
                 pending.append([name, code, _named(arg), p])
-        if any(self.effects.effect(arg) for arg in e.args):
-            for item in pending:
-                item[1], item[2] = self._spill(item[1]), set()
         while pending:
             ready = next((item for item in pending
                           if not any(id(item[3]) in other[2] for other in pending if other is not item)), None)
@@ -956,14 +929,24 @@ class MslWriter(StatementWriter):
     def _expr_BuiltinValue(self, e: ir.BuiltinValue) -> Code:
         texts = {"阳": "true", "阴": "false"}
         if e.name not in texts:
-            raise TranslationFailure((e.start, e.end), f"「{e.name}」不能当作值使用")
+            raise missing_builtin((e.start, e.end), f"「{e.name}」不能当作值使用", e.name)
         return Code(texts[e.name])
 
     def field_names(self, e: ir.Project) -> dict[str, str]:
         struct = self._struct_name(e.base.type)
         if struct is None:
-            raise TranslationFailure((e.start, e.end), f"金属写不出没有名字的记录类型{self.show(e.base.type)}")
+            raise self.missing_type((e.start, e.end), f"金属写不出没有名字的记录类型{self.show(e.base.type)}", e.base.type)
         return self.structs[struct][2]
+
+    def _expr_Project(self, e: ir.Project) -> Code:
+        """A packed member (a buffer struct's 3-vector, `_struct`) is read as
+        its aligned vector: Metal has no .xyz and few functions for packed ones."""
+        code = super()._expr_Project(e)
+        if e.field is not None and self._struct_name(e.base.type) in self.buffer_structs:
+            text = self.type_text(e.type, (e.start, e.end))
+            if text in PACKED_ALIGN:
+                return Code(f"{text}({code.text})")
+        return code
 
     def record_values(self, e: ir.MakeRecord) -> list[ir.Expr]:
         """In the order of the struct's fields (aggregate initialisation)."""
@@ -974,17 +957,13 @@ class MslWriter(StatementWriter):
         return self.type_text(t, span)
 
     def _expr_If(self, e: ir.If) -> Code:
-        cond = self.expr(e.cond)
-        fragment = head(e.type) in fragments.TYPES or head(e.type) in fragments.TENSOR_TYPES   # never selected
-        if e.otherwise is not None and not fragment and not any(self.effects.must_run(b) for b in (e.then, e.otherwise)):
-            taken = set(self.scope.taken)
-            with self.capture() as lines:
-                then, other = self.expr(e.then), self.expr(e.otherwise)
-            if not lines:
-                return Code(f"{cond.operand()} ? {then.operand()} : {other.operand()}", atomic=False)
-            self.scope.taken = taken     # the branches are written again below
+        """A plain choice (lower/statements.py `speculatable`) is C++'s ?:; a
+        「若」 bound by 令 goes through a variable."""
+        if e.otherwise is not None and self.lowered.statements.speculatable(e):
+            cond, then, other = self.operands([e.cond, e.then, e.otherwise])
+            return Code(f"{cond.operand()} ? {then.operand()} : {other.operand()}", atomic=False)
         result = self._temp(e.type, (e.start, e.end), "若值")
-        self._if_statement(cond, e, Assign(result))
+        self._if_statement(self.expr(e.cond), e, Assign(result))
         return Code(result)
 
     def _expr_Let(self, e: ir.Let) -> Code:
@@ -1014,8 +993,8 @@ class MslWriter(StatementWriter):
             return Code(f"{self.globals[key]}({', '.join(c.text for c in args)})")
         spec = BUILTINS.get(e.name)
         if spec is None:
-            raise TranslationFailure((e.name_start, e.name_end),
-                                     fragments.UNAVAILABLE.get(e.name) or f"金属目标没有「{e.name}」的写法")
+            raise missing_builtin((e.name_start, e.name_end),
+                                  fragments.UNAVAILABLE.get(e.name) or f"金属目标没有「{e.name}」的写法", e.name)
         if isinstance(spec, Special):
             return getattr(self, "_builtin_" + spec.method)(e)
         code = self.apply(spec, e, self.operands(e.args))
@@ -1033,28 +1012,9 @@ class MslWriter(StatementWriter):
             function = self.prelude_names[fragments.function_name(template.prelude)]
         return Code(template.text.format(*[a for a in args if a is not None], R=result, F=function), template.atomic)
 
-    def operands(self, exprs: list[ir.Expr], eager: bool = False) -> list[Code | None]:
-        """Arguments in the source's left-to-right order: one that the shared
-        evaluation order saves (lower/order.py; C++ leaves the order of
-        operands unspecified, and `eager`: the printed form runs only some)
-        is spilled into a const."""
-        parts = []
-        for a in exprs:
-            with self.capture() as lines:
-                if is_unit(a.type):
-                    self.into(a, DISCARD)
-                    code = None
-                else:
-                    code = self.expr(a)
-            parts.append((code, lines, a))
-        saved = saved_operands(exprs, self.effects, [bool(lines) for _, lines, _ in parts], MSL.order, eager)
-        out = []
-        for i, (code, lines, _) in enumerate(parts):
-            self.lines.extend(lines)
-            if code is not None and i in saved:
-                code = self._spill(code)
-            out.append(code)
-        return out
+    def operands(self, exprs: list[ir.Expr]) -> list[Code | None]:
+        """Plain operands (lower/statements.py), in order; None for one of type 有."""
+        return [None if is_unit(a.type) else self.expr(a) for a in exprs]
 
     # ------------------------------------------------------------ special builtins
 
@@ -1135,21 +1095,9 @@ class MslWriter(StatementWriter):
         return Code(text, atomic=False)
 
     def _builtin_logical(self, call: ir.Call) -> Code:
-        """&& and ||; a right operand that needs statements runs only when it decides."""
-        (left,) = self.operands(call.args[:1])
-        with self.capture() as lines:
-            right = self.expr(call.args[1])
-        symbol = "&&" if call.name == "且" else "||"
-        if not lines:
-            return Code(f"{left.operand()} {symbol} {right.operand()}", atomic=False)
-        name = self.scope.claim("逻辑值")
-        self.line(f"bool {name} = {left.text};")
-        self.line(f"if ({name if symbol == '&&' else '!' + name}) {{")
-        with self.block():
-            self.lines.extend(INDENT + x for x in lines)
-            self.line(f"{name} = {right.text};")
-        self.line("}")
-        return Code(name)
+        """&& and ||: a right side that needs statements is already a 「若」 (lower/statements.py)."""
+        left, right = self.operands(call.args)
+        return Code(f"{left.operand()} {'&&' if call.name == '且' else '||'} {right.operand()}", atomic=False)
 
     def _builtin_sign(self, call: ir.Call) -> Code:
         """MSL's sign is for floats; an integer's is (x > 0) − (x < 0)."""
@@ -1162,9 +1110,10 @@ class MslWriter(StatementWriter):
         return Code(f"{t}({x.text} > {t}(0)) - {t}({x.text} < {t}(0))", atomic=False)
 
     def _builtin_select(self, call: ir.Call) -> Code:
-        """选择 evaluates all three arguments, the ternary only one branch;
-        a vector condition selects per component (metal::select)."""
-        otherwise, then, cond = self.operands(call.args, eager=True)
+        """选择 evaluates all three arguments, the ternary only one branch (a
+        branch that must run is bound before it: lower/statements.py); a
+        vector condition selects per component (metal::select)."""
+        otherwise, then, cond = self.operands(call.args)
         if isinstance(resolve(call.args[2].type), TTuple):
             return Code(f"select({otherwise.text}, {then.text}, {cond.text})")
         return Code(f"{cond.operand()} ? {then.operand()} : {otherwise.operand()}", atomic=False)

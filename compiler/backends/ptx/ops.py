@@ -140,7 +140,7 @@ def scalar_op(w, name: str, kind: Scalar, *xs: str) -> str:
         return w.op(instruction, kind, *xs) if instruction else xs[0]
     if kind is F16 and "f32" in table:
         return from_f32(w, F16, w.op(table["f32"], F32, *(to_f32(w, F16, x) for x in xs)))
-    raise Unsupported(f"千手目标不支持对 {kind.name} 做「{name}」")
+    raise Unsupported(f"千手目标不支持对 {kind.name} 做「{name}」", builtin=name)
 
 
 def table(name: str):
@@ -623,7 +623,7 @@ UNAVAILABLE = {
 
 def registry_entry(name: str):
     """(this back end's emitter or declaration for builtin `name`, or None with
-    the reason PTX lacks it), for the builtin registry (compiler/valid/registry.py)."""
+    the reason PTX lacks it), for compiler/backends/tables.py (the registry's exhaustiveness test)."""
     if name in UNAVAILABLE:
         return None, UNAVAILABLE[name]
     return OPS.get(name) or LOGIC.get(name) or DECLARATION_SPELLINGS.get(name), None

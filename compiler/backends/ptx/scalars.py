@@ -57,12 +57,17 @@ MAX_LEAVES = 1024
 
 class Unsupported(Exception):
     """A construct the PTX target cannot express; `span` is relative to the
-    item being translated (None: the writer supplies the current node)."""
+    item being translated (None: the writer supplies the current node).  A
+    builtin PTX lacks is named by `builtin`, a type it cannot express by
+    `type` (the writer reports them with their typed codes)."""
 
-    def __init__(self, message: str, span: tuple[int, int] | None = None) -> None:
+    def __init__(self, message: str, span: tuple[int, int] | None = None, *,
+                 builtin: str | None = None, type: Type | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.span = span
+        self.builtin = builtin
+        self.type = type
 
 
 def scalar_of(t: Type) -> Scalar | None:
@@ -123,9 +128,9 @@ def _collect(t, out: list[Scalar]) -> None:
     elif isinstance(t, TCon) and t.name in FRAGMENT_LEAVES:
         out.extend(FRAGMENT_LEAVES[t.name])
     elif isinstance(t, TCon) and t.name == "张量片累":
-        raise Unsupported(NO_TENSOR)
+        raise Unsupported(NO_TENSOR, type=t)
     else:
-        raise Unsupported(f"千手目标不支持这种值的类型：{_describe(t)}")
+        raise Unsupported(f"千手目标不支持这种值的类型：{_describe(t)}", type=t)
 
 
 def _describe(t) -> str:

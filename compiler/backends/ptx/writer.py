@@ -18,10 +18,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ... import ir
-from ...diagnostics import TRANSLATION, Diagnostic
+from ...diagnostics import TARGET_BUILTIN, TARGET_TYPE, TRANSLATION, Diagnostic
 from ...types import TCon, TRecord, Type, is_unit
 from .. import EntryInfo, Translation
-from ...lower.effects import Effects
 from ...valid.uniformity import load_proof
 from ...lower.loops import lowering
 from ...lower.types import concrete
@@ -100,10 +99,16 @@ class PtxEntryInfo(EntryInfo):
     block: tuple[int, int, int] = (1, 1, 1)
     params: list[PtxParam] = field(default_factory=list)
 
+    def host_details(self) -> str:
+        """The block the host launches with and the kernel's parameters in order (`千手 --详细`)."""
+        params = "，".join(p.describe() for p in self.params) or "（无）"
+        return f"块 {'×'.join(map(str, self.block))}；参数 {params}"
+
 
 @dataclass
 class _BufferUse:
-    resource: ir.Resource
+    """The registers a buffer's parameters are loaded into, once per entry, at its first use."""
+
     base: str
     length: str | None = None
 
@@ -119,6 +124,7 @@ class Writer:
     """Translates one checked module's compute entries to PTX."""
 
     def __init__(self, info) -> None:
+        self.info = info                     # the validation pass's (compiler/valid/): resources each entry uses
         self.module: ir.Module = info.module
         self.modules = info.modules          # from the validation pass (compiler/valid/)
         self.decls = info.decls
@@ -126,7 +132,8 @@ class Writer:
         self.known = info.known
         self.proofs = info.uniform_proofs
         self.lowered = lowering(info)        # bodies as printed (compiler/lower/loops.py)
-        self.effects = Effects(self.modules)
+        self.effects = self.lowered.effects
+        self.show = info.show
 
     # ------------------------------------------------------------ module
 
@@ -158,10 +165,21 @@ class Writer:
     def _site(self, path: str, decl: ir.Decl) -> Site:
         return Site(path, decl, ir.item_start(self.modules, (path, decl.name)))
 
-    def _report(self, site: Site, span: tuple[int, int], message: str) -> None:
+    def _report(self, site: Site, span: tuple[int, int], message: str, code: str = TRANSLATION, **fields: str) -> None:
         start = site.start + span[0]
         self.diagnostics.append(Diagnostic(site.path, start, site.start + span[1], message, site.decl.name,
-                                           code=TRANSLATION, fields={"目标": "PTX"}))
+                                           code=code, fields={"目标": "PTX", **fields}))
+
+    def _report_unsupported(self, site: Site, err: Unsupported) -> None:
+        """A builtin PTX lacks or a type it cannot express gets its typed code."""
+        site = getattr(err, "site", None) or site
+        span = err.span or (0, site.decl.name_end)
+        if err.builtin is not None:
+            self._report(site, span, err.message, TARGET_BUILTIN, 内建=err.builtin)
+        elif err.type is not None:
+            self._report(site, span, err.message, TARGET_TYPE, 类型=self.show(err.type))
+        else:
+            self._report(site, span, err.message)
 
     def _entry_function(self, entry: ir.Entry) -> tuple[str, ir.Function]:
         key = ir.function_key(self.modules, entry.function)
@@ -182,9 +200,9 @@ class Writer:
                 self.value(self._lowered(fn.body), env)
             self._zero_shared(entry.workgroup_size or 1, entry.workgroup_shape[1:] == (1, 1))
         except Unsupported as err:
-            self._report(getattr(err, "site", None) or site, err.span or (0, site.decl.name_end), err.message)
+            self._report_unsupported(site, err)
             return None
-        params = self._params()
+        params = self._params(entry)
         if _param_bytes(params) > MAX_PARAM_BYTES:
             self._report(site, (0, site.decl.name_end), f"入口「{entry.name}」的参数共 {_param_bytes(params)} 字节，"
                          f"超出 PTX {MAX_PARAM_BYTES} 字节的参数空间：组 0 的绑定号从 0 起每号占 8 字节（含未用的占位），"
@@ -238,21 +256,30 @@ class Writer:
         finally:
             self.site = outer
 
-    def _params(self) -> list[PtxParam]:
-        used = sorted(self.buffers)
+    def _params(self, entry: ir.Entry) -> list[PtxParam]:
+        """A device pointer per buffer the entry uses (the validation pass's
+        `entry_resources`), by (group, binding) — group 0 from binding 0 up,
+        unused slots as placeholders — then an element count per runtime-sized
+        array whose 「数组长度」 it reads."""
+        lengths = self.info.entry_uses(entry.function).lengths
+        buffers: dict[tuple[int, int], tuple[str, ir.Resource]] = {}
+        for path, r in self.info.entry_resources(entry.function):
+            if r.kind in ("storage", "uniform"):
+                buffers.setdefault((r.group, r.binding), (path, r))
+        used = sorted(buffers)
         if used and all(g == 0 for g, _ in used):
             slots = [(0, b) for b in range(used[-1][1] + 1)]
         else:
             slots = used
         params = []
         for g, b in slots:
-            use = self.buffers.get((g, b))
-            params.append(PtxParam(f"p_g{g}_b{b}", "buffer", g, b, use.resource.name if use else None))
+            resource = buffers[(g, b)][1] if (g, b) in buffers else None
+            params.append(PtxParam(f"p_g{g}_b{b}", "buffer", g, b, resource.name if resource else None))
         for g, b in used:
-            use = self.buffers[(g, b)]
-            if use.length is not None:
-                stride = stride_of(concrete(use.resource.inner).args[0])
-                params.append(PtxParam(f"p_g{g}_b{b}_n", "length", g, b, use.resource.name, stride))
+            path, resource = buffers[(g, b)]
+            if (path, resource.name) in lengths:
+                stride = stride_of(concrete(resource.inner).args[0])
+                params.append(PtxParam(f"p_g{g}_b{b}_n", "length", g, b, resource.name, stride))
         return params
 
     def _assemble(self, name: str, info: PtxEntryInfo) -> str:
@@ -331,7 +358,7 @@ class Writer:
             raw, base = f"%rd{self.counts[U64.reg] - 1}", f"%rd{self.counts[U64.reg]}"
             self.prologue.append(f"\tld.param.u64 {raw}, [{name}];")
             self.prologue.append(f"\tcvta.to.global.u64 {base}, {raw};")
-            use = self.buffers[key] = _BufferUse(resource, base)
+            use = self.buffers[key] = _BufferUse(base)
         return use.base
 
     def buffer_length(self, resource: ir.Resource) -> str:
@@ -365,7 +392,7 @@ class Writer:
         if resource.kind in ("storage", "uniform"):
             return "global", self.buffer_base(resource)
         raise Unsupported(f"千手目标不支持{_RESOURCE_WORDS.get(resource.kind, resource.kind)}「{resource.name}」"
-                          "（纹理与采样器是待办事项，着十）")
+                          "（纹理与采样器是待办事项，着十）", type=resource.type)
 
     def element_address(self, resource: ir.Resource, index: str, stride: int) -> tuple[str, str, int]:
         """(space, address operand, constant offset) of element `index`."""
@@ -470,7 +497,7 @@ class Writer:
             return Value(t, [self.immediate(PRED, e.name == "阳")])
         if e.name == "元":
             return Value(t, [])
-        raise Unsupported(f"「{e.name}」不能在运行时使用")
+        raise Unsupported(f"「{e.name}」不能在运行时使用", builtin=e.name)
 
     def _Project(self, e: ir.Project, env) -> Value:
         base = self.value(e.base, env)
@@ -560,7 +587,7 @@ class Writer:
             return self._logic(e, env)
         emitter = OPS.get(e.name)
         if emitter is None:
-            raise Unsupported(_unsupported_builtin(e.name), (e.name_start, e.name_end))
+            raise Unsupported(_unsupported_builtin(e.name), (e.name_start, e.name_end), builtin=e.name)
         t = concrete(e.type)
         number = literal_argument(e)
         if number is not None:

@@ -141,7 +141,7 @@ DECLARATION_SPELLINGS = {
 
 def registry_entry(name: str):
     """(this table's row for builtin `name`, or None with the reason WGSL lacks it),
-    for the builtin registry (compiler/valid/registry.py)."""
+    for compiler/backends/tables.py (the registry's exhaustiveness test)."""
     b = BUILTINS.get(name)
     if b is not None and b.form == "unavailable":
         return None, b.text

@@ -28,9 +28,7 @@ from ...valid import registry
 from ...valid.uniformity import field_proof, load_proof
 from ...valid.consteval import ConstEvaluator, KnownValues, is_abstract, scalar_of
 from .layout import buffer_problem
-from ...lower.effects import Effects
 from ...lower.loops import lowering
-from ...lower.order import saved_operands
 from ...lower.types import Scalar, head, scalar
 
 SCALARS = {Scalar.F32: "f32", Scalar.F16: "f16", Scalar.I32: "i32", Scalar.U32: "u32"}
@@ -60,7 +58,7 @@ def typed_literal(value, scalar: str) -> str:
 # ---------------------------------------------------------------- IR helpers
 
 #: builtins WGSL allows in const-expressions that naga does not evaluate there
-NOT_CONST_IN_NAGA = frozenset({"位转换", "半精度打包", "半精度解包", "混合"})
+NOT_CONST_IN_NAGA = frozenset(registry.having("naga_not_const"))
 
 
 def _uses(e: ir.Expr, builtins) -> bool:
@@ -103,9 +101,8 @@ class Writer(StatementWriter):
         self.entries = info.entry_functions    # an entry's function → the entry (one each: valid/entries.py)
         self.io_uses: dict[tuple[str, str], set[tuple[str, str]]] = {}
         self.global_names = NameAllocator(WGSL.reserved)
-        self.effects = Effects(self.modules)
+        self.effects = self.lowered.effects
         self.constants = KnownValues(self.decls)       # top-level constants' values
-        self._memo: dict[tuple[str, int], bool] = {}
         # where we are: module path, item offset, definition name
         self.path = ""
         self.base = 0
@@ -292,7 +289,9 @@ class Writer(StatementWriter):
         matrix = matrix_parts(t)
         if matrix is not None:
             return f"mat{matrix[1]}x{matrix[2]}"
-        return f"vec{len(t.items)}"
+        if isinstance(t, TTuple):
+            return f"vec{len(t.items)}"
+        return self.concrete_type(t, span)      # 「转换」以「整数」: a runtime value is i32 (f32 for 小数)
 
     def _struct_key(self, t) -> tuple[str, str] | None:
         """The struct a record type is: one of its name and shape, else the
@@ -538,34 +537,10 @@ class Writer(StatementWriter):
 
     # ------------------------------------------------------------ analysis
 
-    def _any(self, kind: str, e: ir.Expr, test) -> bool:
-        key = (kind, id(e))
-        if key not in self._memo:
-            self._memo[key] = test(e) or any(self._any(kind, c, test) for c in ir.children(e))
-        return self._memo[key]
-
-    def needs_statements(self, e: ir.Expr) -> bool:
-        """Whether writing e takes statements, not just an expression."""
-        return self._any("statements", e, self._statement_here)
-
-    def _statement_here(self, e) -> bool:
-        if isinstance(e, (ir.Let, ir.Block, ir.Seq, ir.Inline, ir.Loop, ir.Next)):
-            return True
-        if isinstance(e, ir.If):
-            return not self.selectable(e)
-        if isinstance(e, ir.Call):
-            return is_unit(e.type) or e.name == "新格"
-        return False
-
     def selectable(self, e: ir.If) -> bool:
-        """select(否, 是, 条件) evaluates both branches: only for plain scalar
-        or vector values without effects (never for subgroup calls)."""
-        if e.otherwise is None:
-            return False
-        t = deep_resolve(e.type)
-        if not (is_scalar(t) or vector_parts(t) is not None):
-            return False
-        return not any(self.needs_statements(b) or self.effects.must_run(b) for b in (e.then, e.otherwise))
+        """A 「若」 the lowering left a plain choice (lower/statements.py
+        `speculatable`) is written as select(否, 是, 条件)."""
+        return e.otherwise is not None and self.lowered.statements.speculatable(e)
 
     # ------------------------------------------------------------ statements
 
@@ -578,7 +553,7 @@ class Writer(StatementWriter):
         with self.block():
             self.into(e.then, dest)
         rest = e.otherwise
-        while isinstance(rest, ir.If) and not self.selectable(rest) and not self.needs_statements(rest.cond):
+        while isinstance(rest, ir.If) and not self.selectable(rest):
             cond = self.expr(rest.cond)
             self.line(f"}} else if {cond.text} {{")
             with self.block():
@@ -697,23 +672,14 @@ class Writer(StatementWriter):
     # ------------------------------------------------------------ expressions
 
     def expr(self, e: ir.Expr) -> Code | None:
-        """The WGSL expression for e (None for a value of type 有), after
-        writing whatever statements it needs."""
-        if isinstance(e, (ir.Let, ir.Block, ir.Seq, ir.Inline, ir.Loop)) or (
-                isinstance(e, ir.If) and not self.selectable(e)):
-            return self._through_statements(e)
+        """The WGSL expression for a plain operand (lower/statements.py), or
+        for a 令's value: an inlined call, a loop or a 「若」 that is no plain
+        choice goes through a variable.  None for a value of type 有."""
+        if isinstance(e, (ir.Inline, ir.Loop)) or (isinstance(e, ir.If) and not self.selectable(e)):
+            return self._through_variable(e)
         return getattr(self, "_expr_" + type(e).__name__)(e)
 
-    def _through_statements(self, e: ir.Expr) -> Code | None:
-        if isinstance(e, ir.Let):
-            self.bind(e.var, e.value)
-            return self.expr(e.body)
-        if isinstance(e, ir.Block):
-            return self.expr(e.body)
-        if isinstance(e, ir.Seq):
-            for item in e.items[:-1]:
-                self.into(item, DISCARD)
-            return self.expr(e.items[-1])
+    def _through_variable(self, e: ir.Expr) -> Code | None:
         if is_unit(e.type):
             self.into(e, DISCARD)
             return None
@@ -723,18 +689,8 @@ class Writer(StatementWriter):
         return Code(name)
 
     def operands(self, args: list[ir.Expr]) -> list[Code | None]:
-        """Arguments in order: one that the shared evaluation order saves
-        (lower/order.py) is first bound to a let."""
-        saved = saved_operands(args, self.effects, [self.needs_statements(a) for a in args], WGSL.order)
-        out = []
-        for i, a in enumerate(args):
-            code = self.expr(a)
-            if code is not None and i in saved:
-                name = self.scope.claim("值")
-                self.line(f"let {name} = {code.text};")
-                code = Code(name)
-            out.append(code)
-        return out
+        """Plain operands (lower/statements.py), in order."""
+        return [self.expr(a) for a in args]
 
     def _expr_Literal(self, e: ir.Literal) -> Code:
         text = float_text(e.value) if e.is_float else str(e.value)

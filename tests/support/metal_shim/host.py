@@ -2,7 +2,8 @@
 CPU runs (runner.py) and the real Metal runs on macOS: buffers by slot
 (group × 16 + binding), the 「数组长度」 buffer at slot 30, and a check that
 the data, laid out as WGSL lays it out, is what the MSL reads (Metal's own
-sizes: float3 takes 16 bytes, structs align their fields)."""
+sizes: float3 takes 16 bytes, structs align their fields; a struct's 3-vector
+member is written as packed_float3 with alignas(16), tests/test_msl_layout.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from support.metal_shim.runner import TEXTURE_SLOTS
 from zhuose.compiler import ir
 from zhuose.compiler.backends import translate
 from zhuose.compiler.backends.msl.writer import LENGTHS_SLOT
-from zhuose.compiler.backends.wgsl.layout import element_stride, size_align
+from zhuose.compiler.layout import element_stride, size_align
 from zhuose.compiler.builtin.formats import STORAGE_FORMATS
 from zhuose.compiler.types import TCon, TRecord, TTuple, deep_resolve, matrix_parts, vector_parts
 
@@ -41,6 +42,8 @@ def metal_layout(t) -> tuple[int, int]:
         offset, align = 0, 1
         for _, ft in t.fields:
             size, a = metal_layout(ft)
+            if (vector_parts(deep_resolve(ft)) or (None, 0))[1] == 3:
+                size = size * 3 // 4      # packed_float3: 12 bytes, alignas(16)
             offset = (offset + a - 1) // a * a + size
             align = max(align, a)
         return (offset + align - 1) // align * align, align
