@@ -19,8 +19,16 @@ def add_reference_options(p) -> None:
                    help="参照解释器按这个种子打乱子组的调度次序（影响原子运算的先后），用来暴露依赖次序的结果")
 
 
+#: the most invocations one dispatch runs on the interpreter (each value is a NumPy vector of them)
+MAX_INVOCATIONS = 1 << 24
+
+
 def run_reference(ws, args, entry, buffers, groups) -> dict:
     """The dispatch on the reference interpreter; a fault is printed as `文件:行:列: 消息`."""
+    invocations = groups[0] * groups[1] * groups[2] * (entry.workgroup_size or 1)
+    if invocations > MAX_INVOCATIONS:
+        raise WebGPUError(f"参照解释器一次至多运行 {MAX_INVOCATIONS} 个调用（{MAX_INVOCATIONS >> 20} 兆），"
+                          f"这次派发有 {invocations} 个：请减小 --组数，或用默认的 网页图算 后端")
     data = {(b.group, b.binding): b.data for b in buffers}
     try:
         return run(ws, args.文件, entry.name, data, groups, subgroup_width=args.子组宽,

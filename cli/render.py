@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..compiler import ir
 from ..compiler.backends.targets import WGSL
+from ..compiler.generate.output import os_error_text
 from ..compiler.runtime.png import encode_png
 from ..compiler.runtime.render import pair_problem, render
 from ..compiler.runtime.wgpu import WebGPUError, buffer_for
@@ -101,14 +102,23 @@ def _vertex_count(text: str) -> int:
     return count
 
 
+#: a file name's bytes, leaving room for the temporary name the image is written under first (255 on most systems)
+NAME_BYTES = 200
+
+
 def _output(text: str) -> Path:
     path = Path(text)
     if path.suffix.lower() != ".png":
         raise RunProblem(f"--输出「{text}」须是 .png 文件")
-    if path.is_dir():
-        raise RunProblem(f"--输出「{text}」是文件夹，不是文件")
-    if not path.parent.is_dir():
-        raise RunProblem(f"--输出「{text}」所在的文件夹不存在")
+    if len(path.name.encode("utf-8")) > NAME_BYTES:
+        raise RunProblem(f"--输出 的文件名太长（{len(path.name.encode('utf-8'))} 字节，至多 {NAME_BYTES}）：换个短一些的名字")
+    try:
+        if path.is_dir():
+            raise RunProblem(f"--输出「{text}」是文件夹，不是文件")
+        if not path.parent.is_dir():
+            raise RunProblem(f"--输出「{text}」所在的文件夹不存在")
+    except OSError as err:
+        raise RunProblem(f"--输出「{text}」用不了：{os_error_text(err)}") from err
     return path
 
 

@@ -24,6 +24,8 @@ from .reference import add_reference_options, run_reference
 DTYPE_NAMES = {"float32": "浮三二", "float16": "浮十六", "int32": "整三二", "uint32": "无三二"}
 
 MAX_GROUPS = 65535
+#: the most bytes one buffer's data may take (a WebGPU storage binding is far smaller on most devices)
+MAX_DATA_BYTES = 1 << 30
 
 
 class RunProblem(Exception):
@@ -80,12 +82,15 @@ def _run(ws, result, args) -> int:
     buffers = [buffer_for(r, arrays[r.name][0].tobytes()) for r in resources]
     extent = textures.extent if textures else None
     groups = _groups(args.组数, buffers, resources, arrays, entry.workgroup_shape, extent)
+    if args.组数 is None and not _global_index(ws, args.文件, entry):
+        _tell_default_groups(groups, entry, extent)
     if args.后端 == PTX.command:
         out = _run_on_cuda(ws, args.文件, entry, resources, arrays, groups)
     elif args.后端 == "参照":
         out = run_reference(ws, args, entry, buffers, groups)
     else:
-        out = run_compute(result.text, function, buffers, groups, textures.others if textures else ())
+        out = run_compute(result.text, function, buffers, groups, textures.others if textures else (),
+                          loops=_runs_a_loop(ws, args.文件, entry))
     report_buffers(np, resources, arrays, out)
     if textures:
         from .textures import write_outputs
@@ -209,9 +214,12 @@ def _load(np, spec: str, r):
         return np.ascontiguousarray(array)
     if dtype is None:
         raise RunProblem(f"{_describe(r)}的元素不是同一种标量，只能从 .npy 文件读入（按 WGSL 的内存布局排好字节）")
-    values = []
+    values, total = [], 0
+    limit = MAX_DATA_BYTES // np.dtype(dtype).itemsize
     for item in spec.split(","):
         value, star, count = item.partition("*")
+        if not item.isascii():          # int() and float() take １ and ٣; the language does not
+            raise RunProblem(f"「{item}」不是{dtype}的数（或 值*个数）：数只用 ASCII 数字写，如 1,2,3 或 0*256")
         try:
             number = float(value) if "float" in dtype else int(value, 0)
             repeat = int(count) if star else 1
@@ -219,9 +227,14 @@ def _load(np, spec: str, r):
             raise RunProblem(f"「{item}」不是{dtype}的数（或 值*个数）") from err
         if repeat < 0:
             raise RunProblem(f"「{item}」的个数是负数：值*个数 的个数须是 0 或正整数")
+        total += repeat
+        if total > limit:
+            raise RunProblem(f"「{spec if len(spec) <= 40 else item}」给了 {total} 个数，超过一个缓冲至多 "
+                             f"{MAX_DATA_BYTES >> 30} GiB（{limit} 个 {_dtype_name(dtype)}）")
         _check_range(np, number, value, dtype)
-        values.extend([number] * repeat)
-    return np.array(values, dtype=dtype)
+        values.append((number, repeat))
+    return np.concatenate([np.full(repeat, number, dtype=dtype) for number, repeat in values]) if values \
+        else np.array([], dtype=dtype)
 
 
 def _check_range(np, number, text: str, dtype: str) -> None:
@@ -239,9 +252,16 @@ def _check_range(np, number, text: str, dtype: str) -> None:
 
 
 def _read_npy(np, spec: str):
-    """The array in a .npy file, or a usage error saying why there is none."""
+    """The array in a .npy file, or a usage error saying why there is none.  The
+    file is mapped, not read, first: a header that claims more elements than
+    the file holds is refused before anything that size is allocated."""
     try:
-        array = np.load(spec, allow_pickle=False)
+        if Path(spec).is_dir():
+            raise RunProblem(f"「{spec}」是文件夹，不是 .npy 文件")
+        if Path(spec).exists() and not Path(spec).is_file():
+            raise RunProblem(f"「{spec}」不是普通文件（是管道或设备）：请给 numpy.save 存的 .npy 文件")
+        mapped = np.load(spec, allow_pickle=False, mmap_mode="r")
+        array = np.array(mapped) if isinstance(mapped, np.ndarray) else mapped
     except FileNotFoundError as err:
         raise RunProblem(f"找不到文件「{spec}」") from err
     except OSError as err:
@@ -336,6 +356,41 @@ def _groups(text: str | None, buffers, resources, arrays, shape: tuple[int, int,
         if stride:
             elements = max(elements, len(b.data) // stride)
     return (_cover(elements, shape[0] * shape[1] * shape[2]), 1, 1)
+
+
+def _runs_a_loop(ws, path: str, entry: ir.Entry) -> bool:
+    """Whether a function the entry runs has a loop (a local tail-recursive function)."""
+    info = ws.validate(path)
+    return any(isinstance(d, ir.Function) and d.body is not None and any(
+        isinstance(n, ir.LocalFun) and n.recursive for n in _local_functions(d.body))
+        for d in (info.decls.get(key) for key in info.reached.get(entry.name, [])))
+
+
+def _local_functions(body: ir.Expr):
+    return (n.fun for n in ir.walk(body) if isinstance(n, ir.LetFun))
+
+
+def _global_index(ws, path: str, entry: ir.Entry) -> bool:
+    """Whether the entry takes 「全局调用号」 (itself or as a field): one invocation
+    per element, as the default group count assumes."""
+    info = ws.validate(path)
+    function = info.decls.get(info.function_key(entry.function))
+    for p in getattr(function, "params", []):
+        t = resolve(p.type)
+        aliases = [p.type.alias] + ([ft.alias for _, ft in t.fields] if isinstance(t, TRecord) else [])
+        if "全局调用号" in aliases:
+            return True
+    return False
+
+
+def _tell_default_groups(groups: tuple[int, int, int], entry: ir.Entry, extent) -> None:
+    """Without --组数 the count covers the data one invocation per element (per
+    texel): a kernel that does not index by 「全局调用号」 (one that gives each
+    workgroup a row) then runs workgroups with no data, so say so on stderr."""
+    per = "每个纹素" if extent is not None else "最长的运行期数组每个元素"
+    shown = ",".join(map(str, groups))
+    sys.stderr.write(f"着色器：没有给 --组数，按{per}一个调用派发 {shown} 个工作组（每组 {entry.workgroup_size or 1} 个调用）；"
+                     "内核不是这样分工时（如每个工作组处理一行）请用 --组数 指定\n")
 
 
 def _cover(count: int, per_group: int) -> int:

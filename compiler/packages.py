@@ -215,6 +215,9 @@ class PackageIndex:
         found = self.module_file(path)
         if found is not None:
             return found, None
+        odd = _not_a_file(pkg, path)
+        if odd is not None:
+            return None, f"模块 {shown} 的文件「{odd}」不是普通文件（是管道、设备、目录或断了的链接），不能导入"
         return None, (f"包内模块不存在：{shown}（着色文件只能导入着色源「名。着色器。豫」"
                       f"与着色内建声明「名。着色器。接口。豫」）{_closest_module(pkg, path)}")
 
@@ -275,6 +278,16 @@ def _is_file(path: Path) -> bool:
         return False
 
 
+def _not_a_file(pkg: Package, path: list[str]) -> str | None:
+    """The name of module `path`'s file when one is there but is no regular file."""
+    folder = pkg.root.joinpath(*path[1:-1])
+    for suffix in (SHADER_SUFFIX, INTERFACE_SUFFIX):
+        candidate = folder / (path[-1] + suffix)
+        if os.path.lexists(candidate):
+            return candidate.name
+    return None
+
+
 def _closest_module(pkg: Package, path: list[str]) -> str:
     """「；是不是「包」之…之「模块」？」 for the module of the package whose path is
     most like the one written (a misspelt folder counts: 「几合」 finds 「几何」之「向量」)."""
@@ -287,6 +300,8 @@ def _closest_module(pkg: Package, path: list[str]) -> str:
         return difflib.SequenceMatcher(None, "/".join(written), "/".join(parts)).ratio()
 
     for parts in _module_paths(pkg):
+        if list(parts) == written:
+            continue            # the name written: there but no regular file (a pipe, a bad link)
         whole = similar(parts) if similar(parts) >= 0.6 else 0.0
         deeper = len(parts) > len(written) and similar(parts[:len(written)]) >= 0.5
         candidate = max(whole, 0.9 * similar(parts[:len(written)]) if deeper else 0.0)

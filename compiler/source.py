@@ -34,6 +34,7 @@ class SourceFile:
     text: str
     _line_starts: list[int] | None = field(default=None, init=False, repr=False)
     _before: "SourceFile | None" = field(default=None, init=False, repr=False)   # edited from, table built
+    _last: tuple[int, int] = field(default=(-1, 0), init=False, repr=False)       # (offset, its UTF-16 column)
 
     @property
     def line_starts(self) -> list[int]:
@@ -46,8 +47,14 @@ class SourceFile:
         offset = max(0, min(offset, len(self.text)))
         line = bisect_right(self.line_starts, offset) - 1
         start = self.line_starts[line]
-        prefix = self.text[start:offset]
-        return Position(line, len(prefix), utf16_length(prefix))
+        # many positions on one long line (64k errors) are asked for in order: count from the last one
+        last, last_utf16 = self._last
+        if start <= last <= offset:
+            utf16 = last_utf16 + utf16_length(self.text[last:offset])
+        else:
+            utf16 = utf16_length(self.text[start:offset])
+        self._last = (offset, utf16)
+        return Position(line, offset - start, utf16)
 
     def offset(self, line: int, column_utf16: int) -> int:
         """The character offset of an LSP position (line, UTF-16 column)."""

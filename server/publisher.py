@@ -31,7 +31,7 @@ from typing import Callable
 
 from ..compiler import LIVE_HEAP_COLLECTOR
 from ..compiler.diagnostics import Diagnostic
-from ..compiler.packages import is_interface_file
+from ..compiler.packages import is_interface_file, is_shader_file
 from .diagnostics import check_diagnostics, internal_error, to_lsp
 from .project import AnalysisFailed, Project
 from .validate import Naga, naga_diagnostics, translation
@@ -89,14 +89,18 @@ class Publisher:
         self.publish_with_dependents(path)
 
     def publish_with_dependents(self, path: str) -> None:
+        if not is_shader_file(path):        # a 包.json: what every open source imports may have changed
+            for other in list(self.project.documents):
+                self.publish(other)
+            return
         self.publish(path)
         for other in self.project.dependents(path):
             self.publish(other)
 
     def publish(self, path: str) -> None:
         doc = self.project.documents.get(path)
-        if doc is None:
-            return
+        if doc is None or not is_shader_file(path):
+            return      # a client may open any file (a 包.json): only shader sources are analysed
         self.last_time[path] = asyncio.get_running_loop().time()
         try:
             diags = check_diagnostics(self.project, path)
@@ -110,7 +114,7 @@ class Publisher:
     async def _translate(self, path: str) -> None:
         await asyncio.sleep(0)  # the checker's diagnostics go out first
         doc = self.project.documents.get(path)
-        if doc is None or self.project.too_big(path) or is_interface_file(path):
+        if doc is None or self.project.too_big(path) or is_interface_file(path) or not is_shader_file(path):
             return  # an interface file only declares: there is nothing to translate
         text = doc.text
         if any(d.severity == "错误" for d in check_diagnostics(self.project, path)):

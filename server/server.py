@@ -55,6 +55,16 @@ class RequestFailed(JsonRpcException):
     CODE = -32803
 
 
+def _valid_id(value) -> bool:
+    """A JSON-RPC id this server can echo: an integer or a string (null for a notification's)."""
+    return value is None or isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _no_constant(name: str):
+    """NaN and Infinity are not JSON: a message holding one is a parse error (its id cannot be echoed)."""
+    raise ValueError(f"{name} 不是 JSON 的值")
+
+
 class _Answered:
     """A request that was already answered with an error while being read."""
 
@@ -63,6 +73,10 @@ class _Answered:
 
 class ZhuoseProtocol(LanguageServerProtocol):
     def structure_message(self, data):
+        if isinstance(data, dict) and "jsonrpc" in data and "id" in data and not _valid_id(data["id"]):
+            # an object or list id cannot be answered by it; JSON-RPC says: Invalid Request, id null
+            self._refuse(JsonRpcInvalidRequest("请求的 id 须是整数或字符串"))
+            return _Answered()
         try:
             return super().structure_message(data)
         except JsonRpcException as err:
@@ -73,8 +87,13 @@ class ZhuoseProtocol(LanguageServerProtocol):
             raise err
 
     def handle_message(self, message):
-        if not isinstance(message, _Answered):
-            super().handle_message(message)
+        if isinstance(message, _Answered):
+            return
+        if self._shutdown and getattr(message, "method", "") != lsp.EXIT and getattr(message, "id", None) is not None:
+            # the specification: requests after shutdown are answered with InvalidRequest
+            self._send_response(message.id, None, JsonRpcInvalidRequest("服务已经收到 shutdown，只接受 exit").to_response_error())
+            return
+        super().handle_message(message)
 
     def handle_frame(self, frame: bytes | Oversized) -> None:
         """One frame's body: a message, or a JSON-RPC error answer (id null:
@@ -83,7 +102,7 @@ class ZhuoseProtocol(LanguageServerProtocol):
             self._refuse(JsonRpcInvalidRequest(f"消息过长：{frame.length} 字节，上限 {MAX_FRAME} 字节"))
             return
         try:
-            message = json.loads(frame, object_hook=self.structure_message)
+            message = json.loads(frame, object_hook=self.structure_message, parse_constant=_no_constant)
         except (ValueError, RecursionError) as err:
             self._refuse(JsonRpcParseError(f"消息不是合法的 JSON：{err}"))
             return

@@ -164,3 +164,59 @@ def test_fuzz_the_public_api(tmp_path):
             pytest.fail(f"第 {runs} 个输入（种子 {SEED}）：{type(err).__name__}: {err}\n输入：{text[:2000]!r}")
         runs += 1
     print(f"\n模糊测试：{runs} 个输入（{accepted} 个通过检查并翻译），{time.monotonic() - began:.0f} 秒，无失败")
+
+
+def _buffers_for(ws, path, entry) -> dict:
+    """Data for every buffer the entry uses: 64 elements of zeros for a runtime array, the
+    WGSL size of anything else (compiler/layout.py)."""
+    from zhuose.compiler.layout import element_stride, size_align
+    from zhuose.compiler.types import resolve
+    info = ws.validate(path)
+    data = {}
+    for _, r in info.entry_resources(entry.function):
+        if r.kind in ("storage", "uniform"):
+            t = resolve(r.inner)
+            stride = element_stride(t)
+            data[(r.group, r.binding)] = bytes(64 * stride if stride else size_align(t)[0])
+    return data
+
+
+def test_fuzz_the_formatter_and_the_interpreter(tmp_path):
+    """Issue 24: the new surfaces under the same mutations.  The formatter either reports syntax
+    problems or gives text that formats to itself; the interpreter runs every mutated compute entry
+    that checks clean, and only ever stops with its own Fault or Unsupported."""
+    from zhuose.compiler import ir
+    from zhuose.compiler.interp import Fault, Unsupported, run
+    from zhuose.compiler.interp import machine
+    from zhuose.compiler.syntax.format import format_text
+    seeds = [s.read_text(encoding="utf-8") for s in SAMPLES]
+    rng = random.Random(SEED + 1)
+    path = tmp_path / "试。着色器。豫"
+    budget, began, runs, formatted, ran = BUDGET / 4, time.monotonic(), 0, 0, 0
+    old_seconds, machine.MAX_SECONDS = machine.MAX_SECONDS, 2.0
+    try:
+        while time.monotonic() - began < budget:
+            text = mutate(rng.choice(seeds), rng) if runs >= len(seeds) else seeds[runs]
+            runs += 1
+            try:
+                once = format_text(text)
+                if once.text is not None:
+                    assert format_text(once.text).text == once.text, "格式化两次结果不同"
+                    formatted += 1
+                path.write_text(text, encoding="utf-8", errors="surrogatepass")
+                ws = Workspace(tmp_path)
+                if any(d.severity == "错误" for d in ws.diagnostics(path)):
+                    continue
+                for entry in [d for d in ws.check(path).module.decls if isinstance(d, ir.Entry) and d.stage == "计算"]:
+                    try:
+                        run(ws, path, entry.name, _buffers_for(ws, path, entry), 1)
+                        ran += 1
+                    except (Fault, Unsupported):
+                        ran += 1
+            except Exception as err:   # noqa: BLE001 — reported with the input that broke
+                (tmp_path / "失败的输入.txt").write_text(text, encoding="utf-8", errors="surrogatepass")
+                pytest.fail(f"第 {runs} 个输入（种子 {SEED + 1}）：{type(err).__name__}: {err}\n输入：{text[:2000]!r}")
+    finally:
+        machine.MAX_SECONDS = old_seconds
+    print(f"\n格式化与解释器的模糊测试：{runs} 个输入，{formatted} 个格式化，{ran} 次派发，无失败")
+    assert ran > 0 and formatted > 0

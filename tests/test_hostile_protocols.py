@@ -163,3 +163,39 @@ def test_rename_refuses_names_that_are_not_valid_in_brackets():
         with pytest.raises(RenameRefused):
             check_new_name(bad)
     assert check_new_name("「新 名」") == "新 名"
+
+
+def test_language_server_refuses_ids_it_cannot_echo_and_answers_after_shutdown(tmp_path):
+    """Fuzzing round 3: ids NaN and Infinity were echoed as non-JSON ({"id": Infinity, "method":
+    "shutdown"} shut the server down), object and list ids were dropped without a word, requests
+    after a real shutdown got no answer, and a 包.json opened by the client was analysed as a shader."""
+    write(tmp_path, {"加倍。着色器。豫": SEED_DOUBLE, "包.json": '{"名": "试", "依赖": ["点染"]}'})
+    doc = (tmp_path / "加倍。着色器。豫").as_uri()
+    server = Lsp(tmp_path)
+    server.anonymous = []
+    server.send(server.request(1, "initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}))
+    assert "capabilities" in server.answer(1)["result"]
+    server.send(server.frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+    server.send(server.frame(b'{"jsonrpc": "2.0", "id": Infinity, "method": "shutdown"}'))
+    server.send(server.frame(b'{"jsonrpc": "2.0", "id": NaN, "method": "shutdown"}'))
+    server.send(server.frame({"jsonrpc": "2.0", "id": {"a": 1}, "method": "shutdown"}))
+    server.send(server.frame({"jsonrpc": "2.0", "id": [2], "method": "shutdown"}))
+    manifest = (tmp_path / "包.json").as_uri()
+    server.send(server.frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": manifest, "languageId": "json", "version": 1, "text": '{"名": "试", "依赖": ["点染"]}'}}}))
+    hover = {"textDocument": {"uri": doc}, "position": {"line": 3, "character": 2}}
+    server.send(server.request(2, "textDocument/hover", hover))
+    assert "result" in server.answer(2)              # still running: none of the shutdowns counted
+    server.send(server.request(3, "shutdown", None))
+    assert server.answer(3)["result"] is None
+    server.send(server.request(4, "textDocument/hover", hover))
+    assert server.answer(4)["error"]["code"] == -32600
+    server.send(server.frame({"jsonrpc": "2.0", "method": "exit"}))
+    server.proc.stdin.close()
+    server.proc.wait(timeout=30)
+    errors = server.proc.stderr.read().decode("utf-8", errors="replace")
+    codes = [r["error"]["code"] for r in server.anonymous if r.get("id") is None and "error" in r]
+    assert codes.count(-32700) == 2 and codes.count(-32600) == 2, server.anonymous
+    published = [r for r in server.anonymous if r.get("method") == "textDocument/publishDiagnostics"]
+    assert all(p["params"]["uri"] != manifest for p in published), published
+    assert "Traceback" not in errors, errors

@@ -19,7 +19,7 @@ from ..diagnostics import (CONST_EXPR, CYCLE, DUPLICATE, ENTRY, INTERFACE_ONLY_K
                            Diagnostic, LocalDiagnostic)
 from ..syntax import ast
 from ..source import SourceFile
-from ..syntax.parser import ParsedFile, ParsedItem, number_value
+from ..syntax.parser import ParsedFile, ParsedItem, evict_oldest, number_value
 from ..types import (BOOL, ERROR, FLOAT_LIT, INT_LIT, UNIT, Printer, TCon, TError, TFun, TRecord, TTuple, Type,
                      deep_resolve, resolve, vector_parts, is_scalar)
 from ..valid import registry
@@ -75,22 +75,23 @@ class CheckCache:
         self.signatures: dict[tuple, tuple] = {}
         self.item_checks = 0
 
+    LIMIT = 40_000      # entries of each table; the least recently used half goes when full
+
     def signature(self, key, compute) -> tuple:
-        hit = self.signatures.get(key)
+        hit = self.signatures.pop(key, None)
         if hit is None:
-            if len(self.signatures) > 100_000:
-                self.signatures.clear()
-            hit = self.signatures[key] = compute()
+            hit = compute()
+            evict_oldest(self.signatures, self.LIMIT)
+        self.signatures[key] = hit
         return hit
 
     def get(self, key, compute) -> ItemResult:
-        hit = self.results.get(key)
+        hit = self.results.pop(key, None)
         if hit is None:
             self.item_checks += 1
             hit = compute()
-            if len(self.results) > 100_000:
-                self.results.clear()
-            self.results[key] = hit
+            evict_oldest(self.results, self.LIMIT)
+        self.results[key] = hit
         return hit
 
 

@@ -68,7 +68,7 @@ class BuildService:
     def answer(self, line: str) -> dict:
         """One reply; it carries the request's 编号 whenever the line had one."""
         try:
-            request = json.loads(line)
+            request = json.loads(line, parse_int=_integer)
         except json.JSONDecodeError as err:
             return _error(_salvaged_number(line), None, f"请求不是合法的 JSON：{err.msg}（第 {err.colno} 列）")
         except RecursionError:
@@ -149,6 +149,15 @@ def _shown(ws: Workspace, path: str) -> str:
         return display_path(ws, path)
 
 
+class RawNumber(str):
+    """An integer too long for Python to read (over 4,300 digits), kept as its
+    digits so the reply echoes the request's 编号 exactly (`_line`)."""
+
+
+def _integer(digits: str):
+    return int(digits) if len(digits) <= 4000 else RawNumber(digits)
+
+
 def _is_number(value) -> bool:
     """编号 is echoed back, so it must be JSON: no NaN, no Infinity."""
     if isinstance(value, float):
@@ -162,8 +171,8 @@ def _salvaged_number(line: str):
     if not found:
         return None
     try:
-        value = json.loads(found.group(1))
-    except (json.JSONDecodeError, RecursionError):
+        value = json.loads(found.group(1), parse_int=_integer)
+    except (ValueError, RecursionError):
         return None
     return value if _is_number(value) else None
 
@@ -232,6 +241,9 @@ def _line(reply: dict) -> str:
         text.encode("utf-8")
     except UnicodeEncodeError:
         text = json.dumps(reply, allow_nan=False)
+    number = reply.get("编号")
+    if isinstance(number, RawNumber):        # written as the number it was, not as a string
+        text = text.replace(json.dumps(number), number, 1)
     return text + "\n"
 
 

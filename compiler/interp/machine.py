@@ -19,6 +19,7 @@ from.
 
 from __future__ import annotations
 
+import time
 from functools import cached_property
 
 import numpy as np
@@ -36,6 +37,8 @@ from .memory import Elements, Region, Unsupported, decode, encode
 PENDING = object()     # the value of lanes that took a loop's tail call (never read)
 
 MAX_ROUNDS = 10_000_000
+#: a dispatch's time on the interpreter: a loop that still runs then is reported (one workgroup once took minutes)
+MAX_SECONDS = 60.0
 
 
 class Fault(Exception):
@@ -135,6 +138,7 @@ class Machine:
     def __init__(self, ws, modules: list[ir.Module], entry: ir.Entry, regions: dict, groups: tuple,
                  width: int, seed: int | None):
         self.ws, self.modules, self.entry = ws, modules, entry
+        self.deadline = time.monotonic() + MAX_SECONDS
         self.decls = {(m.path, d.name): (m, d) for m in modules for d in m.decls}
         self.regions = regions          # (module path, name) → Region or Texture
         self.groups, self.width = groups, width
@@ -385,6 +389,9 @@ class Machine:
             active, args = loop.again, loop.args
             if not active.any():
                 return None if is_unit(fun.result) else result
+            if time.monotonic() > self.deadline:
+                raise self.fault(e.body, f"局部循环「{fun.name}」运行了 {MAX_SECONDS:g} 秒还没有结束"
+                                         "（参照解释器一次派发的时间上限）")
         raise self.fault(e.body, f"局部循环「{fun.name}」转了 {MAX_ROUNDS} 轮还没有结束")
 
     # ------------------------------------------------------------ checks

@@ -59,6 +59,22 @@ def _tell_subgroup_sizes(device) -> None:
         sys.stderr.write(f"着色器：适配器「{name}」的子组大小在 {sizes[0]} 至 {sizes[1]} 之间\n")
 
 
+#: Mesa's software Vulkan driver stops an invocation group's loops after about this many rounds in total
+SOFTWARE_LOOP_ROUNDS = 65535
+
+
+def _tell_software_loop_limit(device) -> None:
+    """Once, on stderr, when a kernel with a loop runs on lavapipe (llvmpipe): a
+    longer loop stops early there without a word (`--后端 参照` runs it whole)."""
+    info = device.adapter.info
+    name = str(info.get("device", ""))
+    if "llvmpipe" in name.lower() or "lavapipe" in name.lower() or str(info.get("adapter_type", "")).lower() == "cpu":
+        if ("loop", name) not in _sizes_told:
+            _sizes_told.add(("loop", name))
+            sys.stderr.write(f"着色器：注意：软件适配器「{name}」上，一个调用组的循环合计至多约 {SOFTWARE_LOOP_ROUNDS} 轮，"
+                             "再多就不报错地提前停止；循环很长时用 --后端 参照 核对结果\n")
+
+
 def _private_runtime_dir() -> None:
     """Mesa's Vulkan drivers complain on stderr when XDG_RUNTIME_DIR is unset
     (headless machines, CI); give them a private one."""
@@ -112,13 +128,16 @@ class BufferData:
 
 
 def run_compute(wgsl: str, function: str, buffers: list[BufferData], groups: tuple[int, int, int],
-                others=()) -> dict:
+                others=(), loops: bool = False) -> dict:
     """Dispatch `function` once over `groups` workgroups; returns the bytes of
     every writable buffer by (group, binding).  `others` are further bindings
-    (textures, samplers) as (group, binding, make) with make(device) → resource."""
+    (textures, samplers) as (group, binding, make) with make(device) → resource;
+    `loops`: the entry runs a loop (a software adapter's limit is told)."""
     device = open_device(required_features(wgsl))
     if "subgroup" in required_features(wgsl):
         _tell_subgroup_sizes(device)
+    if loops:
+        _tell_software_loop_limit(device)
     module = create_module(device, wgsl)
     try:
         pipeline = device.create_compute_pipeline(layout="auto", compute={"module": module, "entry_point": function})

@@ -627,22 +627,30 @@ def parse_item_tokens(text: str, tokens: list[Token]) -> ItemTree:
 
 
 class ItemCache:
-    """Parsed items by text, shared by every file (an edit re-parses one item)."""
+    """Parsed items by text, shared by every file (an edit re-parses one item).
+    The least recently used half goes when it is full: an editor session
+    adds an item text per keystroke (30,000 edits once took 200 MB)."""
 
-    def __init__(self, limit: int = 200_000) -> None:
+    def __init__(self, limit: int = 40_000) -> None:
         self.items: dict[str, ItemTree] = {}
         self.limit = limit
         self.parses = 0  # how many items were actually parsed (for tests)
 
     def get(self, text: str, tokens: list[Token]) -> ItemTree:
-        hit = self.items.get(text)
+        hit = self.items.pop(text, None)
         if hit is None:
             self.parses += 1
             hit = parse_item_tokens(text, tokens)
-            if len(self.items) >= self.limit:
-                self.items.clear()
-            self.items[text] = hit
+            evict_oldest(self.items, self.limit)
+        self.items[text] = hit          # the most recently used last
         return hit
+
+
+def evict_oldest(table: dict, limit: int) -> None:
+    """Drop the older half of `table` (insertion order, hits moved last) once it holds `limit` entries."""
+    if len(table) >= limit:
+        for key in list(table)[:len(table) // 2]:
+            del table[key]
 
 
 _DEFAULT_CACHE = ItemCache()
@@ -659,14 +667,21 @@ def _split_points(tokens: list[Token], text: str) -> list[int]:
         t = tokens[i]
         if i in inside:
             continue
-        line_start = text.rfind("\n", 0, t.start) + 1
-        first_on_line = not text[line_start:t.start].strip(" \t\r\u3000")
         nxt = tokens[i + 1].type if i + 1 < len(tokens) else None
         starts_definition = t.type == "NAME" and nxt in ("SIG", "DEF", "TYPEDEF", "CTOR")
-        if (first_on_line and (t.type in ("IMPORT", "IMPORT_OPEN", "OPEN") or starts_definition)) or (
-                starts_definition and tokens[i - 1].type == "YE"):
+        if starts_definition and tokens[i - 1].type == "YE":
+            points.append(i)
+        elif (starts_definition or t.type in ("IMPORT", "IMPORT_OPEN", "OPEN")) and _first_on_line(text, tokens[i - 1], t):
             points.append(i)
     return points
+
+
+def _first_on_line(text: str, before: Token, t: Token) -> bool:
+    """Only white space between the line's start and `t`: looked for between
+    the token before and `t` only (a whole-line search made an erroneous
+    item of 64,000 tokens on one line take quadratic time)."""
+    newline = text.rfind("\n", before.end, t.start)
+    return newline >= 0 and not text[newline + 1:t.start].strip(" \t\r\u3000")
 
 
 def _inside_records(tokens: list[Token]) -> set[int]:
@@ -686,9 +701,14 @@ def _doc_before(comments: ParsedFile, ci: int, start: int, text: str) -> tuple[s
     ends = comments.comment_ends
     while ci < len(ends) and ends[ci] <= start:
         ci += 1
-    if ci and not text[ends[ci - 1]:start].strip(" \t\r\n\u3000"):
+    # the blank run after the comment stops at the first other character (a slice to the item
+    # copied the whole file for every item after a comment at its start)
+    if ci and _BLANK.match(text, ends[ci - 1], start).end() == start:
         return comments.comment_texts[ci - 1][2:-2].strip(" \t\r\n\u3000"), ci
     return "", ci
+
+
+_BLANK = re.compile("[ \t\r\n\u3000]*")
 
 
 def parse_file(text: str, cache: ItemCache | None = None,
