@@ -41,7 +41,8 @@ MISSING_PERIOD = _code("missing-period", "顶层项缺少结尾的「。」")
 TOO_DEEP = _code("too-deep", "嵌套过深（括号或运算符链超过上限）", "上限")
 
 # -- files, packages, imports
-FILE = _code("file", "文件读不了：找不到、太大、读取失败或不是 UTF-8")
+FILE = _code("file", "文件读不了：找不到、太大、读取失败、不是普通文件或不是 UTF-8")
+TOO_MANY = _code("too-many", "语言服务每个文件至多列出 1000 条问题，其余的数目在这一条里", "个数")
 MANIFEST = _code("manifest", "包清单（包.json）有误")
 IMPORT_FAILED = _code("import-failed", "导入的模块找不到或导入写错", "模块")
 IMPORT_CYCLE = _code("import-cycle", "导入成环", "环")

@@ -30,9 +30,22 @@ import logging
 from typing import Callable
 
 from ..compiler import LIVE_HEAP_COLLECTOR
-from ..compiler.diagnostics import Diagnostic
+from ..compiler.diagnostics import TOO_MANY, Diagnostic
 from ..compiler.packages import is_interface_file, is_shader_file
 from .diagnostics import check_diagnostics, internal_error, to_lsp
+
+#: diagnostics sent for one document: a file with 100,000 errors held the editor for a minute
+MAX_PUBLISHED = 1000
+
+
+def at_most(diags: list[Diagnostic], limit: int) -> list[Diagnostic]:
+    """The first `limit` diagnostics, and one more that says how many are not shown."""
+    if len(diags) <= limit:
+        return diags
+    rest, hidden = diags[limit], str(len(diags) - limit)
+    return diags[:limit] + [Diagnostic(rest.path, rest.start, rest.end,
+                                       f"还有 {hidden} 条问题没有列出（每个文件至多列 {limit} 条）：先改前面的",
+                                       rest.definition, severity="警告", code=TOO_MANY, fields={"个数": hidden})]
 from .project import AnalysisFailed, Project
 from .validate import Naga, naga_diagnostics, translation
 
@@ -109,7 +122,7 @@ class Publisher:
         text, extra = self.translated.get(path, (None, []))
         if text == doc.text:
             diags = diags + extra
-        self.send(doc.uri, doc.version, [to_lsp(self.project, d) for d in diags])
+        self.send(doc.uri, doc.version, [to_lsp(self.project, d) for d in at_most(diags, MAX_PUBLISHED)])
 
     async def _translate(self, path: str) -> None:
         await asyncio.sleep(0)  # the checker's diagnostics go out first

@@ -199,3 +199,27 @@ def test_language_server_refuses_ids_it_cannot_echo_and_answers_after_shutdown(t
     published = [r for r in server.anonymous if r.get("method") == "textDocument/publishDiagnostics"]
     assert all(p["params"]["uri"] != manifest for p in published), published
     assert "Traceback" not in errors, errors
+
+
+def test_a_document_with_thousands_of_errors_publishes_a_thousand_and_a_count(tmp_path):
+    """A one-line document with 100,000 errors held the server for over a minute."""
+    write(tmp_path, {"加倍。着色器。豫": SEED_DOUBLE})
+    server = Lsp(tmp_path)
+    server.anonymous = []
+    server.send(server.request(1, "initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}))
+    server.answer(1)
+    server.send(server.frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+    uri = (tmp_path / "错。着色器。豫").as_uri()
+    text = "「未」者「无」也。" * 5000
+    server.send(server.frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": uri, "languageId": "zhuose", "version": 1, "text": text}}}))
+    server.send(server.request(2, "shutdown", None))
+    server.answer(2, timeout=60)
+    published = [r for r in server.anonymous if r.get("method") == "textDocument/publishDiagnostics"
+                 and r["params"]["uri"] == uri]
+    diagnostics = published[-1]["params"]["diagnostics"]
+    assert len(diagnostics) == 1001 and "还有 4000 条问题没有列出" in diagnostics[-1]["message"]
+    assert diagnostics[-1]["code"] == "too-many"
+    server.send(server.frame({"jsonrpc": "2.0", "method": "exit"}))
+    server.proc.stdin.close()
+    server.proc.wait(timeout=30)
