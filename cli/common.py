@@ -31,6 +31,13 @@ class Command:
     run: Callable[[argparse.Namespace], int]
 
 
+def ascii_integer(text: str) -> int:
+    """An integer written in ASCII digits: int() also reads １ and ٣, which the language does not."""
+    if not text.strip().isascii():
+        raise ValueError(f"not ASCII: {text!r}")
+    return int(text)
+
+
 def file_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("文件", help="着色源文件（名。着色器。豫）")
 

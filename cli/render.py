@@ -17,7 +17,7 @@ from ..compiler.generate.output import os_error_text
 from ..compiler.runtime.png import encode_png
 from ..compiler.runtime.render import pair_problem, render
 from ..compiler.runtime.wgpu import WebGPUError, buffer_for
-from .common import Command, file_argument, shown_path, translated
+from .common import Command, ascii_integer, file_argument, shown_path, translated
 from .run import RunProblem, given_resources, report_buffers
 from .textures import parse_size, texture_bindings, write_outputs, write_whole
 
@@ -94,7 +94,7 @@ def _entry(info, result, args, role: str) -> ir.Entry:
 
 def _vertex_count(text: str) -> int:
     try:
-        count = int(text)
+        count = ascii_integer(text)
     except ValueError as err:
         raise RunProblem(f"--顶点数「{text}」应是正整数，如 3") from err
     if not 1 <= count <= MAX_VERTICES:

@@ -17,7 +17,7 @@ from ..compiler.layout import SCALAR_DTYPES, element_stride, leaf_dtype, size_al
 from ..compiler.generate.output import os_error_text, replace_atomically
 from ..compiler.runtime.wgpu import WebGPUError, buffer_for, run_compute
 from ..compiler.types import TCon, TRecord, TTuple, deep_resolve, resolve
-from .common import Command, file_argument, print_diagnostics, translated
+from .common import Command, ascii_integer, file_argument, print_diagnostics, translated
 from .reference import add_reference_options, run_reference
 
 #: the language's names of the scalar types a buffer may hold (for messages)
@@ -340,7 +340,7 @@ def _groups(text: str | None, buffers, resources, arrays, shape: tuple[int, int,
     if text is not None:
         parts = text.replace("，", ",").split(",")
         try:
-            counts = [int(p) for p in parts]
+            counts = [ascii_integer(p) for p in parts]
         except ValueError as err:
             raise RunProblem(f"--组数「{text}」应是 1 至 3 个正整数，如 4 或 4,2,1") from err
         if not 1 <= len(counts) <= 3 or not all(1 <= c <= MAX_GROUPS for c in counts):

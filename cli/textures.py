@@ -15,6 +15,7 @@ from ..compiler.generate.output import os_error_text, replace_atomically
 from ..compiler.runtime.png import PngError, decode_png, encode_png
 from ..compiler.runtime.textures import StorageImage, as_rgba, input_texture, png_pixels
 from ..compiler.types import F32, deep_resolve
+from .common import ascii_integer
 from .run import RunProblem, _read_npy, save_npy, take_spec
 
 IMAGE_TYPES = ("uint8", "float16", "float32")
@@ -130,7 +131,7 @@ def parse_size(text: str | None) -> tuple[int, int] | None:
     if text is None:
         return None
     try:
-        width, height = (int(p) for p in text.replace("，", ",").split(","))
+        width, height = (ascii_integer(p) for p in text.replace("，", ",").split(","))
     except ValueError as err:
         raise RunProblem(f"--尺寸「{text}」应写成 宽,高，如 640,480") from err
     if not (1 <= width <= MAX_SIZE and 1 <= height <= MAX_SIZE):

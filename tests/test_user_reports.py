@@ -426,3 +426,19 @@ def test_a_module_that_is_a_pipe_or_a_broken_link_is_named_so(tmp_path):
     from zhuose.compiler.workspace import Workspace
     messages = [d.message for d in Workspace(tmp_path).diagnostics(tmp_path / "主。着色器。豫")]
     assert len(messages) == 2 and all("不是普通文件" in m and "是不是" not in m for m in messages), messages
+
+
+def test_hostile_render_arguments_get_a_chinese_usage_error(tmp_path):
+    """The fuzz harness's 渲染 surface: sizes, vertex counts and entries written wrong, digits not ASCII."""
+    samples = __import__("pathlib").Path(__file__).resolve().parent.parent / "samples"
+    cases = [["--尺寸", "0,0"], ["--尺寸", "99999,1"], ["--尺寸", "abc"], ["--尺寸", "１,２"], ["--顶点数", "-1"],
+             ["--顶点数", "1e30"], ["--顶点数", "９"], ["--顶点数", "9" * 30]]
+    picture = tmp_path / "图.png"
+    for extra in cases:
+        done = _command(samples, "渲染", "三角形。着色器。豫", "三角形顶点", "三角形片元", *extra, "--输出", str(picture))
+        assert done.returncode == 2 and done.stderr.startswith("着色器：--") and not picture.exists(), (extra, done.stderr)
+        assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    swapped = _command(samples, "渲染", "三角形。着色器。豫", "三角形片元", "三角形顶点", "--输出", str(picture))
+    assert swapped.returncode == 2 and "是片元入口项，这里要顶点入口项" in swapped.stderr and not picture.exists()
+    groups = _command(samples, "运行", "加倍。着色器。豫", "加倍入口", "0:0=1", "--组数", "１")
+    assert groups.returncode == 2 and "--组数「１」" in groups.stderr
