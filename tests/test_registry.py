@@ -366,3 +366,25 @@ def test_back_ends_import_nothing_from_the_checker():
                  if re.search(r"^\s*(from\s+(\.+check\b|zhuose\.compiler\.check)|import\s+zhuose\.compiler\.check)",
                               p.read_text(encoding="utf-8"), re.M)]
     assert importing == []
+
+
+def test_the_interpreter_runs_each_builtin_or_says_why_not(declared):
+    """Issue 23: the exhaustiveness covers the reference interpreter too (compiler/interp/)."""
+    from zhuose.compiler.interp import machine, ops
+    values = registry.of_kind("value")
+    missing = [n for n in declared if n not in machine.BUILTINS and n not in ops.PURE
+               and n not in machine.UNAVAILABLE and n not in values]
+    both = [n for n in machine.UNAVAILABLE if n in machine.BUILTINS or n in ops.PURE]
+    assert missing == [] and both == []
+    assert all(re.search(r"[\u4e00-\u9fff]", reason) for reason in machine.UNAVAILABLE.values())
+
+
+def test_the_constant_evaluator_evaluates_each_constant_builtin_or_says_why_not(declared):
+    """… and the constant evaluator (compiler/valid/consteval.py): a builtin allowed in a constant
+    is evaluated at compile time as WGSL does, or listed with its reason."""
+    from zhuose.compiler.valid import consteval as c
+    evaluated = (set(c.COMPARE) | set(c.BINARY) | set(c.FLOAT_FUNCTIONS) | set(c.UNARY) | set(c.CONVERSIONS)
+                 | {"转换", "位转换", "半精度打包", "半精度解包"})
+    constant = [n for n in declared if registry.get(n) is not None and registry.get(n).constant]
+    assert [n for n in constant if n not in evaluated and n not in c.NOT_EVALUATED] == []
+    assert [n for n in c.NOT_EVALUATED if n in evaluated or n not in constant] == []

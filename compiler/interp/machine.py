@@ -31,6 +31,7 @@ from ..lower.loops import Lowering
 from ..builtin.io import BUILTIN_IO
 from ..diagnostics import RUNTIME_FAULT, Diagnostic
 from ..types import TCon, TRecord, deep_resolve, is_unit, resolve
+from ..valid import registry
 from . import ops
 from .memory import Elements, Region, Unsupported, decode, encode
 
@@ -345,7 +346,7 @@ class Machine:
             if e.name in ops.DIVISIONS and ops.is_int(_first(args[0])):
                 self._check_divisor(e, args[1], mask)
             return ops.PURE[e.name](*args)
-        raise Unsupported(f"参照解释器还不能运行内建「{e.name}」")
+        raise Unsupported(f"参照解释器不运行内建「{e.name}」：{UNAVAILABLE.get(e.name, '还没有实现')}")
 
     # ------------------------------------------------------------ calls and loops
 
@@ -954,6 +955,19 @@ ENTRY_INPUTS = {
     "子组调用序": lambda m: m.lane,
     "子组大小": lambda m: np.uint32(m.width),
 }
+
+def _unavailable() -> dict[str, str]:
+    """Why the interpreter runs no call of these builtins (tests/test_registry.py: every builtin is run or here)."""
+    out = {name: "子组矩阵片与张量片由目标的矩阵单元整块计算，解释器（与 WGSL 一样）不运行它们"
+           for name in registry.of_kind("matrix", "matrix-memory", "tensor")}
+    out.update({name: "只有片元入口能用，解释器只运行计算入口"
+                for name in registry.TABLE if registry.stages(name) == frozenset({registry.FRAGMENT})})
+    out.update({name: "资源与入口的构造只写在顶层声明里，不在函数体里调用"
+                for name in registry.of_kind("resource", "entry")})
+    return out
+
+
+UNAVAILABLE = _unavailable()
 
 BUILTINS = {
     "读数组": _read_array, "读共享数组": _read_array, "写数组": _write_array, "写共享数组": _write_array,

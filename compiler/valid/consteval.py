@@ -237,6 +237,17 @@ def convert(value, source: Scalar, target: Scalar):
     return fit(value, target)
 
 
+#: builtins allowed in a constant that this evaluator leaves unknown, and why (tests/test_registry.py:
+#: every constant builtin is evaluated or here).  Unknown is safe: WGSL evaluates the const-expression
+#: when it creates the module, MSL and PTX compute it at run time in the declared widths.
+NOT_EVALUATED = {
+    **dict.fromkeys("元 阳 阴 只读 读写".split(), "常值：写出时就是它自己"),
+    **dict.fromkeys("取元素 选择".split(), "按下标或条件选一个分量或一个值：目标照原样写出"),
+    **dict.fromkeys("阶跃 平滑阶跃 正切 反正切二 符号 点积 叉积 长度 距离 归一化 融合乘加 矩阵乘 转置 行列式 一位计数 位反转".split(),
+                    "还没有在编译期求值：目标照原样写出，WGSL 建模块时求值，金属与千手在运行时按声明的宽度算"),
+}
+
+
 class ConstEvaluator:
     """Evaluates const sub-expressions of one item and reports the first
     failure inside each through `report(node, message)`."""
