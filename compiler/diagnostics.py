@@ -102,6 +102,7 @@ INTERFACE_ONLY_KIND = _code("interface-only", "只能写在着色内建声明文
 
 # -- validation
 STAGE = _code("stage", "入口（经它调用的函数）用了它的阶段不允许的内建函数、工作组变量或存储纹理", "入口", "阶段")
+LIMIT = _code("limit", "超出各目标共同的上限：常量移位量不小于位数、常量下标越界、定长数组超过 1 GiB、工作组变量超过 16384 字节")
 UNIFORMITY = _code("uniformity", "须在一致的控制流里调用的内建函数处在不一致的分支里（「相关」指出条件与其来源）")
 UNIFORM_ARGUMENT = _code("uniform-argument", "须一致的实参各异：「子组异或洗牌」的掩码、「子组上移洗牌」「子组下移洗牌」的位移，"
                                              "或决定函数里须一致运算的参数（「相关」指出来源）", "实参")

@@ -442,3 +442,38 @@ def test_hostile_render_arguments_get_a_chinese_usage_error(tmp_path):
     assert swapped.returncode == 2 and "是片元入口项，这里要顶点入口项" in swapped.stderr and not picture.exists()
     groups = _command(samples, "运行", "加倍。着色器。豫", "加倍入口", "0:0=1", "--组数", "１")
     assert groups.returncode == 2 and "--组数「１」" in groups.stderr
+
+
+# ---------------------------------------------------------------- what naga refused after 检查 and 译 accepted
+
+def test_what_webgpu_refuses_at_module_creation_is_refused_by_check(tmp_path):
+    """Fuzzing round 3: 检查 and 译 accepted these and naga refused them (a constant shift amount ≥ 32
+    on a runtime value, a constant index past a workgroup array or a vector, a fixed-size array over
+    1 GiB, workgroup memory over WebGPU's default 16 KiB)."""
+    text = HEADER + buffer("数据", "零") + """「共」乃「工作组变量」于（「定长数组」于「无三二」于「六四」）也。
+「共」者「工作组共享」于「元」也。
+「大」乃「工作组变量」于（「定长数组」于「无三二」于「5000」）也。
+「大」者「工作组共享」于「元」也。
+「巨」乃「存储缓冲」于（「定长数组」于「四维浮」于「100000000」）也。
+「巨」者「绑定」于（「组值」【「组」者「零」也，「号」者「一」也，「访问」者「读写」也】）也。
+
+「核」乃化「局部调用序」为「有」者也。
+「核」者得「序」而
+　「写共享数组」于「共」于（「新无三二」于「64」）于「序」；
+　「写共享数组」于「大」于「序」于「序」；
+　「写数组」于「数据」于「序」于（（「序」左移（「新无三二」于「32」））加（「取元素」于（「序」与「序」）于（「新无三二」于「2」）））
+也。
+""" + entry("核", "六四")
+    found = sorted(_diagnostics(tmp_path, text), key=lambda d: d.start)
+    assert [d.code for d in found] == ["limit"] * 5, [d.message for d in found]
+    words = ["的类型占 1600000000 字节", "下标 64 超出范围", "移位量 32 不小于「无三二」的位数 32", "下标 2 超出范围",
+             "共 20256 字节，超过 WebGPU 默认的 16384 字节"]
+    assert all(w in d.message for w, d in zip(words, found)), [d.message for d in found]
+    fixed = (text.replace("于「5000」", "于「500」").replace("于「100000000」", "于「1000」")
+             .replace("（「新无三二」于「64」）", "（「新无三二」于「63」）").replace("于「32」", "于「31」")
+             .replace("于（「新无三二」于「2」）", "于（「新无三二」于「1」）"))
+    assert _diagnostics(tmp_path, fixed) == []
+    from support.wgpu_device import validate
+    from zhuose.compiler.backends import translate
+    from zhuose.compiler.workspace import Workspace
+    validate(translate(Workspace(tmp_path), tmp_path / "测。着色器。豫", "wgsl").text)

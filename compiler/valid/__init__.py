@@ -30,6 +30,7 @@ from ..builtin.families import FAMILIES
 from ..diagnostics import Diagnostic
 from ..types import Printer
 from .consteval import KnownValues
+from .limits import limit_problems
 from .entries import entry_callers, entry_problems
 from .stages import (NO_USES, Declarations, Uses, UsesTable, body_facts, function_key, reachable, resources_in_order,
                      sorted_declarations, stage_problems, workgroup_variables)
@@ -179,7 +180,12 @@ def uniform_control_flow(info: ModuleInfo) -> None:
     info.uniform_proofs |= proofs
 
 
-STEPS = [call_graph, stage_rules, entry_rules, uniform_control_flow, constant_values]
+def target_limits(info: ModuleInfo) -> None:
+    """What WebGPU refuses when it creates the module or pipeline, refused by 检查 (limits.py)."""
+    info.diagnostics += limit_problems(info)
+
+
+STEPS = [call_graph, stage_rules, entry_rules, uniform_control_flow, constant_values, target_limits]
 
 
 def validate(module: ir.Module, imports: list[ir.Module], show: Printer,

@@ -1,0 +1,115 @@
+"""Limits every target shares, checked once so that `检查` refuses what WebGPU
+(naga, Tint) would refuse at module or pipeline creation: found by fuzzing,
+these passed `检查` and `译` and then failed in the user's browser.
+
+* A constant shift amount not below the bit width of the shifted value
+  (WGSL refuses it even when the shifted value is only known at run time).
+* A constant index past a fixed-size array, a vector or a matrix.
+* A fixed-size array of more than `MAX_ARRAY_BYTES` (a buffer or workgroup
+  variable type).
+* An entry whose workgroup variables take more than WebGPU's default
+  `maxComputeWorkgroupStorageSize` (16,384 bytes; Metal allows 32 KiB and
+  CUDA 48 KiB of static shared memory, so WebGPU's is the one that binds).
+
+Function bodies are read once per declaration object (a body edit reads only
+the changed functions), as the stage rule's `BodyFacts` are.
+"""
+
+from __future__ import annotations
+
+from weakref import WeakKeyDictionary
+
+from .. import ir
+from ..diagnostics import LIMIT, Diagnostic
+from ..layout import size_align
+from ..types import TCon, TTuple, deep_resolve, matrix_parts, vector_parts
+from .consteval import scalar_of, written_number
+
+#: WebGPU's default maxComputeWorkgroupStorageSize
+WORKGROUP_BYTES = 16384
+#: the largest fixed-size array type (naga refuses larger ones)
+MAX_ARRAY_BYTES = 1 << 30
+#: builtins whose argument 1 indexes argument 0
+INDEXING = frozenset("读共享数组 写共享数组 读数组 写数组 取元素 原子加 原子最大 原子最小 原子存 原子读".split())
+SHIFTS = frozenset({"左移", "右移"})
+
+_BODY_PROBLEMS: WeakKeyDictionary = WeakKeyDictionary()   # Function → [(start, end, message)]
+
+
+def limit_problems(info) -> list[Diagnostic]:
+    """Every limit a module's functions, resources and entries exceed."""
+    out = []
+    for key, decl in info.decls.items():
+        if key[0] != info.module.path:
+            continue                     # an imported module's problems are its own file's
+        base = ir.item_start(info.modules, key)
+        if isinstance(decl, ir.Function) and decl.body is not None:
+            for start, end, message in _body_problems(decl):
+                out.append(Diagnostic(key[0], base + start, base + end, message, decl.name, code=LIMIT))
+        elif isinstance(decl, ir.Resource) and decl.inner is not None:
+            message = _array_too_large(decl.inner)
+            if message:
+                out.append(Diagnostic(key[0], base, base + decl.name_end, f"「{decl.name}」{message}", decl.name,
+                                      code=LIMIT))
+    for entry in info.entries:
+        used = info.workgroup.get(entry.name, [])
+        total = sum((size_align(info.decls[k].inner) or (0, 0))[0] for k in used)
+        if entry.stage == "计算" and total > WORKGROUP_BYTES:
+            key = (info.module.path, entry.name)
+            base = ir.item_start(info.modules, key)
+            names = "、".join(f"「{k[1]}」" for k in used)
+            out.append(Diagnostic(key[0], base, base + entry.name_end,
+                                  f"计算入口「{entry.name}」用到的工作组变量（{names}）共 {total} 字节，超过 WebGPU 默认的"
+                                  f" {WORKGROUP_BYTES} 字节（maxComputeWorkgroupStorageSize）：缩小数组，或分几次处理",
+                                  entry.name, code=LIMIT))
+    return out
+
+
+def _body_problems(decl: ir.Function) -> list[tuple[int, int, str]]:
+    found = _BODY_PROBLEMS.get(decl)
+    if found is None:
+        found = _BODY_PROBLEMS[decl] = [p for n in ir.walk(decl.body) if (p := _node_problem(n)) is not None]
+    return found
+
+
+def _node_problem(node: ir.Expr) -> tuple[int, int, str] | None:
+    if not (isinstance(node, ir.Call) and node.kind == "builtin" and len(node.args) >= 2):
+        return None
+    amount = written_number(node.args[1])
+    if not isinstance(amount, int):
+        return None
+    if node.name in SHIFTS:
+        s = scalar_of(deep_resolve(node.args[0].type))
+        if s is not None and s.kind in ("int", "uint") and s.bits <= 32 and amount >= s.bits:
+            return (node.args[1].start, node.args[1].end,
+                    f"移位量 {amount} 不小于{s.shown}的位数 {s.bits}：WGSL 拒收不小于位数的常量移位量")
+    elif node.name in INDEXING:
+        length = _length(node.args[0].type)
+        if length is not None and not 0 <= amount < length:
+            return (node.args[1].start, node.args[1].end,
+                    f"下标 {amount} 超出范围：这里只有 {length} 个元素（0 至 {length - 1}）")
+    return None
+
+
+def _length(t) -> int | None:
+    """How many elements a fixed-size array, a vector or a matrix has (through a
+    resource or an atomic array type); None for a runtime-sized array."""
+    t = deep_resolve(t)
+    while isinstance(t, TCon) and t.name in ("存储缓冲", "工作组变量", "均匀缓冲") and t.args:
+        t = deep_resolve(t.args[0])
+    if isinstance(t, TCon) and t.name == "定长数组" and len(t.args) == 2 and isinstance(t.args[1], int):
+        return t.args[1]
+    if isinstance(t, TTuple):
+        matrix = matrix_parts(t)
+        if matrix is not None:
+            return matrix[1]
+        parts = vector_parts(t)
+        return parts[1] if parts is not None else len(t.items)
+    return None
+
+
+def _array_too_large(t) -> str | None:
+    found = size_align(t)
+    if found is not None and found[0] > MAX_ARRAY_BYTES:
+        return f"的类型占 {found[0]} 字节，超过 {MAX_ARRAY_BYTES} 字节（1 GiB）：WGSL 拒收这么大的定长数组"
+    return None
