@@ -477,3 +477,16 @@ def test_what_webgpu_refuses_at_module_creation_is_refused_by_check(tmp_path):
     from zhuose.compiler.backends import translate
     from zhuose.compiler.workspace import Workspace
     validate(translate(Workspace(tmp_path), tmp_path / "测。着色器。豫", "wgsl").text)
+
+
+def test_a_reserved_runtime_index_and_a_literal_through_a_parameter_are_refused(tmp_path):
+    """Index 4294967295 on a runtime array (naga refuses it; 4294967294 it accepts), and a literal reaching
+    「新无三二」 through a local function's parameter, which skipped the range check."""
+    body = ("「写数组」于「数据」于（「新无三二」于「4294967295」）于「序」；\n"
+            "　令「f」为得「x」而「新无三二」于「x」而「写数组」于「数据」于「序」于（「f」于「5000000000」）")
+    text = HEADER + buffer("数据", "零") + f"「核」乃化「局部调用序」为「有」者也。\n「核」者得「序」而\n　{body}\n也。\n" + entry("核")
+    found = sorted(_diagnostics(tmp_path, text), key=lambda d: d.start)
+    assert [d.code for d in found] == ["limit", "limit"], [d.message for d in found]
+    assert "下标 4294967295" in found[0].message and text[found[1].start:found[1].end] == "「5000000000」"
+    assert "超出「无三二」的范围" in found[1].message
+    assert _diagnostics(tmp_path, text.replace("4294967295", "4294967294").replace("5000000000", "4000000000")) == []

@@ -4,7 +4,11 @@ these passed `检查` and `译` and then failed in the user's browser.
 
 * A constant shift amount not below the bit width of the shifted value
   (WGSL refuses it even when the shifted value is only known at run time).
-* A constant index past a fixed-size array, a vector or a matrix.
+* A constant index past a fixed-size array, a vector or a matrix, and the
+  index 4294967295 into a runtime-sized array (naga's "no index").
+* A bare number passed to a local function whose parameter goes straight
+  into a typed literal constructor, out of that type's range (the checker's
+  range check sees only numbers written at the constructor).
 * A fixed-size array of more than `MAX_ARRAY_BYTES` (a buffer or workgroup
   variable type).
 * An entry whose workgroup variables take more than WebGPU's default
@@ -23,7 +27,7 @@ from .. import ir
 from ..diagnostics import LIMIT, Diagnostic
 from ..layout import size_align
 from ..types import TCon, TTuple, deep_resolve, matrix_parts, vector_parts
-from .consteval import scalar_of, written_number
+from .consteval import CONVERSIONS, ConstError, fit, scalar_of, written_number
 
 #: WebGPU's default maxComputeWorkgroupStorageSize
 WORKGROUP_BYTES = 16384
@@ -32,6 +36,8 @@ MAX_ARRAY_BYTES = 1 << 30
 #: builtins whose argument 1 indexes argument 0
 INDEXING = frozenset("读共享数组 写共享数组 读数组 写数组 取元素 原子加 原子最大 原子最小 原子存 原子读".split())
 SHIFTS = frozenset({"左移", "右移"})
+#: the constant index naga keeps for "no index" and refuses in a shader
+RESERVED_INDEX = 2 ** 32 - 1
 
 _BODY_PROBLEMS: WeakKeyDictionary = WeakKeyDictionary()   # Function → [(start, end, message)]
 
@@ -73,6 +79,8 @@ def _body_problems(decl: ir.Function) -> list[tuple[int, int, str]]:
 
 
 def _node_problem(node: ir.Expr) -> tuple[int, int, str] | None:
+    if isinstance(node, ir.Call) and node.kind == "local" and node.local is not None:
+        return _literal_through_parameter(node)
     if not (isinstance(node, ir.Call) and node.kind == "builtin" and len(node.args) >= 2):
         return None
     amount = written_number(node.args[1])
@@ -88,7 +96,35 @@ def _node_problem(node: ir.Expr) -> tuple[int, int, str] | None:
         if length is not None and not 0 <= amount < length:
             return (node.args[1].start, node.args[1].end,
                     f"下标 {amount} 超出范围：这里只有 {length} 个元素（0 至 {length - 1}）")
+        if length is None and amount == RESERVED_INDEX:
+            return (node.args[1].start, node.args[1].end,
+                    f"下标 {amount} 不能用作常量下标：naga 把它留作“没有下标”，拒收这个着色模块")
     return None
+
+
+def _literal_through_parameter(call: ir.Call) -> tuple[int, int, str] | None:
+    """A bare number passed to a local function whose parameter goes straight into a typed
+    literal constructor (「新无三二」于「x」): its range is checked as if written there."""
+    fun = call.local
+    if fun.body is None:
+        return None
+    for param, arg in zip(fun.params, call.args):
+        value = ir.literal_value(arg)
+        if not isinstance(value, (int, float)) or isinstance(arg, ir.Call):
+            continue
+        for n in ir.walk(fun.body):
+            if (isinstance(n, ir.Call) and n.kind == "builtin" and n.name in CONVERSIONS and n.args
+                    and isinstance(n.args[0], ir.LocalRef) and n.args[0].var is param):
+                try:
+                    fit(value, CONVERSIONS[n.name])
+                except ConstError as err:
+                    return (arg.start, arg.end, f"经局部函数「{fun.name}」的参数「{param.name}」传给「{n.name}」的"
+                                                f"「{_shown(value)}」超出范围：{err}")
+    return None
+
+
+def _shown(value) -> str:
+    return str(value) if len(str(value)) <= 40 else "（超过四十位的数）"
 
 
 def _length(t) -> int | None:
