@@ -220,3 +220,40 @@ def test_fuzz_the_formatter_and_the_interpreter(tmp_path):
         machine.MAX_SECONDS = old_seconds
     print(f"\n格式化与解释器的模糊测试：{runs} 个输入，{formatted} 个格式化，{ran} 次派发，无失败")
     assert ran > 0 and formatted > 0
+
+
+RENDER_SAMPLES = [p for p in SAMPLES if p.name.startswith(("三角形", "片元输入输出"))]
+
+
+def test_fuzz_render(tmp_path, capsys):
+    """渲染 under the same mutations: a mutated vertex + fragment pair that checks clean is drawn
+    (8×8) or refused with a Chinese line, never an internal error."""
+    pytest.importorskip("wgpu")
+    from zhuose.cli.main import main
+    from zhuose.compiler import ir
+    seeds = [s.read_text(encoding="utf-8") for s in RENDER_SAMPLES]
+    assert seeds, "没有顶点与片元的样例"
+    rng = random.Random(SEED + 2)
+    path, picture = tmp_path / "画。着色器。豫", tmp_path / "图.png"
+    budget, began, runs, drawn = BUDGET / 8, time.monotonic(), 0, 0
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        while time.monotonic() - began < budget:
+            text = mutate(rng.choice(seeds), rng) if runs >= len(seeds) else seeds[runs]
+            runs += 1
+            path.write_text(text, encoding="utf-8", errors="surrogatepass")
+            ws = Workspace(tmp_path)
+            if any(d.severity == "错误" for d in ws.diagnostics(path)):
+                continue
+            entries = [d for d in ws.check(path).module.decls if isinstance(d, ir.Entry)]
+            vertex = next((e.name for e in entries if e.stage == "顶点"), "无")
+            fragment = next((e.name for e in entries if e.stage == "片元"), "无")
+            status = main(["渲染", path.name, vertex, fragment, "--尺寸", "8,8", "--输出", picture.name])
+            err = capsys.readouterr().err
+            assert status in (0, 1, 2) and "内部错误" not in err and "Traceback" not in err, (text[:2000], err)
+            drawn += status == 0
+    finally:
+        os.chdir(cwd)
+    print(f"\n渲染的模糊测试：{runs} 个输入，{drawn} 张图，无失败")
+    assert drawn > 0
