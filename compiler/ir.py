@@ -198,6 +198,16 @@ class Block(Expr):
     body: Expr
 
 
+@dataclass(eq=False, slots=True)
+class UniformLoad(Expr):
+    """A workgroup read the uniformity analysis proved uniform (right after a
+    barrier; valid/uniformity.py `load_proof`): every target reads it so that
+    the value stays uniform — WGSL workgroupUniformLoad, MSL and PTX a barrier
+    after the read — and the reference interpreter runs that barrier too."""
+
+    load: Expr
+
+
 def children(e: Expr) -> list[Expr]:
     """The direct sub-expressions of e, in evaluation order (a local
     function's body comes with its 令)."""
@@ -223,6 +233,8 @@ def children(e: Expr) -> list[Expr]:
         return list(e.args)
     if isinstance(e, Block):
         return [e.body]
+    if isinstance(e, UniformLoad):
+        return [e.load]
     return []
 
 

@@ -97,3 +97,26 @@ def test_no_operand_holds_an_effect_or_a_statement(tmp_path):
                 assert statements.plain(operand), (type(node).__name__, type(operand).__name__)
                 checked += 1
     assert checked > 1000
+
+
+def test_a_uniform_workgroup_read_waits_at_the_same_barrier_on_every_executor():
+    """A workgroup read the uniformity analysis proves uniform is lowered once as an ir.UniformLoad:
+    WGSL workgroupUniformLoad, MSL and PTX a barrier after the read, and the interpreter runs that
+    barrier too.  Before, the interpreter ran no barrier there and reported a data race (invocation 0
+    writes 「单」 right after the others read it) in a program every target runs race-free.
+    Expected: 「单」 is 5 when read, so each of the 8 invocations writes 子组求和 of 5 over 8 lanes."""
+    text = HEADER + buffer("数据", "零") + """「单」乃「工作组变量」于「无三二」也。
+「单」者「工作组共享」于「元」也。
+
+「核」乃化「局部调用序」为「有」者也。
+「核」者得「序」而
+　（若「序」等于（「新无三二」于「零」）则「写共享」于「单」于（「新无三二」于「五」））；
+　「工作组屏障」于「元」；
+　令「n」为「读共享」于「单」而
+　（若「序」等于（「新无三二」于「零」）则「写共享」于「单」于（「新无三二」于「零」））；
+　若「n」大于（「新无三二」于「零」）则「写数组」于「数据」于「序」于（「子组求和」于「n」）
+也。
+""" + entry("核", "八")
+    outputs = run_all(text, "核入口", {"数据": np.zeros(8, np.uint32)}, groups=1, width=8)
+    # lavapipe's subgroups are 8 wide here, the shim's and the emulator's 32 (one partial subgroup of 8)
+    assert {executor: out["数据"].tolist() for executor, out in outputs.items()} == dict.fromkeys(outputs, [40] * 8)

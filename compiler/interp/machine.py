@@ -137,7 +137,7 @@ class Machine:
     """One dispatch of one compute entry."""
 
     def __init__(self, ws, modules: list[ir.Module], entry: ir.Entry, regions: dict, groups: tuple,
-                 width: int, seed: int | None):
+                 width: int, seed: int | None, proofs=frozenset()):
         self.ws, self.modules, self.entry = ws, modules, entry
         self.deadline = time.monotonic() + MAX_SECONDS
         self.decls = {(m.path, d.name): (m, d) for m in modules for d in m.decls}
@@ -156,7 +156,7 @@ class Machine:
         self._keys: dict[str, np.ndarray] = {}
         self.env: dict[int, object] = {}
         self.loops: dict[int, _Loop] = {}
-        self.lowered = Lowering(modules)  # the bodies as the writers print them
+        self.lowered = Lowering(modules, proofs)    # the bodies as the writers print them
         self.consts: dict[tuple[str, str], object] = {}
         self.where: tuple[str, ir.Decl] = (modules[-1].path, entry)
         self.sites: list[tuple[str, int, int, str]] = []
@@ -210,7 +210,7 @@ class Machine:
             for p in decl.params:
                 self.env[id(p)] = self._entry_input(p.type)
             self.where = (module.path, decl)
-            self.eval(self.lowered.body(decl.body), everyone)
+            self.eval(self._lowered(module, decl, decl.body), everyone)
 
     def _entry_input(self, t):
         r = resolve(t)
@@ -283,7 +283,7 @@ class Machine:
             if not isinstance(decl, ir.Const):
                 raise Unsupported(f"参照解释器不能运行用到「{e.name}」的程序")
             saved, self.where = self.where, (module.path, decl)
-            self.consts[key] = self.eval(self.lowered.body(decl.value), np.ones(self.n, bool))
+            self.consts[key] = self.eval(self._lowered(module, decl, decl.value), np.ones(self.n, bool))
             self.where = saved
         return self.consts[key]
 
@@ -357,9 +357,25 @@ class Machine:
             self.env[id(p)] = a
         saved, self.where = self.where, (module.path, decl)
         try:
-            return self.eval(self.lowered.body(decl.body), mask)
+            return self.eval(self._lowered(module, decl, decl.body), mask)
         finally:
             self.where = saved
+
+    def _lowered(self, module: ir.Module, decl: ir.Decl, body: ir.Expr) -> ir.Expr:
+        """A body as the writers print it, with its uniform loads (they need the item's start)."""
+        return self.lowered.body(body, (module.path, module.starts[decl.name]))
+
+    def _UniformLoad(self, e: ir.UniformLoad, mask):
+        """A workgroup read proved uniform: read, then the barrier every target waits at after it."""
+        value = self.eval(e.load, mask)
+        self.wait(e, mask, "workgroup", "「工作组屏障」（一致的工作组读取之后）")
+        return value
+
+    def wait(self, e, mask, kind: str, what: str) -> None:
+        """A barrier of `kind`, which the whole workgroup must reach together."""
+        active = self.uniform_in(e, mask, self.wg, np.full(self.count, self.size), what, "工作组")
+        self.barriers[kind][active > 0] += 1
+        self._keys.pop(kind, None)
 
     def _Inline(self, e: ir.Inline, mask):
         for p, a in zip(e.fun.params, [self.eval(a, mask) for a in e.args]):
@@ -750,9 +766,7 @@ def _component(m, e, mask):
 
 def _barrier(kind: str):
     def run(m: Machine, e, mask):
-        active = m.uniform_in(e, mask, m.wg, np.full(m.count, m.size), f"「{e.name}」", "工作组")
-        m.barriers[kind][active > 0] += 1
-        m._keys.pop(kind, None)
+        m.wait(e, mask, kind, f"「{e.name}」")
     return run
 
 

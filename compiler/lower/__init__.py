@@ -57,6 +57,10 @@ alike, and where they disagreed before this package:
   `ir.Block` the 令 of a local function; then `statements.py` makes the
   statement-level form; the writers print those nodes and the reference
   interpreter (compiler/interp/) executes them.
+* Uniform workgroup reads.  WGSL, MSL and PTX each looked up the
+  uniformity analysis's load proof while printing a call; the interpreter
+  ran no barrier where MSL and PTX wait.  Now `loops.py` marks the read an
+  `ir.UniformLoad` once; each writer prints it, the interpreter runs it.
 * Still in each writer (printing decisions that would change golden text if
   unified): how a loop is written — WGSL `loop {}` with every changed
   variable staged through a `let` when more than one changes, MSL `while

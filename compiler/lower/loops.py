@@ -27,6 +27,7 @@ from .. import ir
 from .effects import Effects
 from .rebuild import rebuilt
 from .statements import Statements
+from ..valid.uniformity import load_proof
 
 
 class Lowering:
@@ -34,18 +35,23 @@ class Lowering:
     set of enclosing loops, so a function inlined at several calls shares its
     lowered body between them."""
 
-    def __init__(self, modules: list[ir.Module]) -> None:
-        self._memo: dict[tuple[int, frozenset[int]], ir.Expr] = {}
+    def __init__(self, modules: list[ir.Module], proofs: frozenset | set = frozenset()) -> None:
+        self._memo: dict[tuple, ir.Expr] = {}
         self.effects = Effects(modules)
         self.statements = Statements(self.effects)
+        self.proofs = proofs            # the uniformity analysis's (valid/uniformity.py): which loads are uniform
+        self._at: tuple[str, int] | None = None
 
-    def body(self, e: ir.Expr) -> ir.Expr:
+    def body(self, e: ir.Expr, at: tuple[str, int] | None = None) -> ir.Expr:
         """A definition body or constant value, lowered: local calls in their
-        lowered forms, then in the statement-level form (statements.py)."""
+        lowered forms, a workgroup read proved uniform as an `ir.UniformLoad`
+        (`at`: the body's file and item start, where the proofs are), then in
+        the statement-level form (statements.py)."""
+        self._at = at
         return self.statements.statement(self._lower(e, frozenset()))
 
     def _lower(self, e: ir.Expr, loops: frozenset[int]) -> ir.Expr:
-        key = (id(e), loops)
+        key = (id(e), loops, self._at)
         if key not in self._memo:
             self._memo[key] = self._rewrite(e, loops)
         return self._memo[key]
@@ -57,9 +63,11 @@ class Lowering:
             return ir.Block(e.start, e.end, e.type, self._lower(e.body, loops))
         parts = ir.children(e)
         lowered = [self._lower(c, loops) for c in parts]
-        if all(a is b for a, b in zip(parts, lowered)):
-            return e
-        return rebuilt(e, lowered)
+        same = e if all(a is b for a, b in zip(parts, lowered)) else rebuilt(e, lowered)
+        if isinstance(e, ir.Call) and self._at is not None and self.proofs and \
+                load_proof(self._at[0], self._at[1] + e.start, self._at[1] + e.end) in self.proofs:
+            return ir.UniformLoad(e.start, e.end, e.type, same)
+        return same
 
     def _local_call(self, call: ir.Call, loops: frozenset[int]) -> ir.Expr:
         fun = call.local
@@ -77,5 +85,5 @@ def lowering(info) -> Lowering:
     made on first use: the three writers share it, and the known values
     evaluated over lowered nodes stay valid as long as the info does."""
     if info.lowered is None:
-        info.lowered = Lowering(info.modules)
+        info.lowered = Lowering(info.modules, info.uniform_proofs)
     return info.lowered

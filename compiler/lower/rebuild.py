@@ -23,4 +23,6 @@ def rebuilt(e: ir.Expr, parts: list[ir.Expr]) -> ir.Expr:
         return replace(e, value=parts[0], body=parts[1])
     if isinstance(e, ir.Seq):
         return replace(e, items=parts)
+    if isinstance(e, ir.UniformLoad):
+        return replace(e, load=parts[0])
     raise TypeError(f"no lowering for {type(e).__name__}")

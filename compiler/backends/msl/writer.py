@@ -37,7 +37,6 @@ from ...valid.consteval import KnownValues, is_abstract, scalar_of as const_scal
 from ..names import NameAllocator
 from ..targets import LENGTHS_SLOT, MSL
 from ..text import DISCARD, INDENT, RETURN, Assign, Code, LoopExit, StatementWriter, float_text, narrow_float_text
-from ...valid.uniformity import load_proof
 from ...lower.loops import lowering
 from ...lower.types import Scalar, head, scalar
 from . import fragments
@@ -197,7 +196,6 @@ class MslWriter(StatementWriter):
         self.own = info.module
         self.lowered = lowering(info)          # bodies as printed (compiler/lower/loops.py)
         self.show = info.show
-        self.proofs = info.uniform_proofs
         self.diagnostics: list[Diagnostic] = []
         self.globals: dict[tuple[str, str], str] = {}
         self.decls: dict[tuple[str, str], ir.Decl] = {}
@@ -557,7 +555,7 @@ class MslWriter(StatementWriter):
             params.append(f"constant uint* {self.lengths_name}")
         result = "void" if is_unit(decl.type.result) else self.type_text(decl.type.result, self.at_name(decl))
         self.depth = 1
-        body = self.lowered.body(decl.body)
+        body = self.lowered.body(decl.body, (self.path, self.base))
         self.known.evaluate(body)
         self.into(body, RETURN)
         return "\n".join([self._signature(f"{result} {self.globals[key]}", params)] + self.lines + ["}"])
@@ -585,7 +583,7 @@ class MslWriter(StatementWriter):
             params.append((stage_in_struct, stage_in_name, "stage_in"))
         lengths = self._entry_resources(key, decl, entry, params)
         result = self._entry_result(decl, entry)
-        body = self.lowered.body(decl.body)
+        body = self.lowered.body(decl.body, (self.path, self.base))
         self.known.evaluate(body)
         self.into(body, RETURN)
         text_params = [f"{t} {n} [[{a}]]" for t, n, a in params]
@@ -997,11 +995,13 @@ class MslWriter(StatementWriter):
                                   fragments.UNAVAILABLE.get(e.name) or f"金属目标没有「{e.name}」的写法", e.name)
         if isinstance(spec, Special):
             return getattr(self, "_builtin_" + spec.method)(e)
-        code = self.apply(spec, e, self.operands(e.args))
-        if load_proof(self.path, self.base + e.start, self.base + e.end) in self.proofs:
-            # a uniform workgroup read (valid/uniformity.py): no one writes before all have read
-            code = self._spill(code)
-            self.line(f"{BUILTINS['工作组屏障'].text};")
+        return self.apply(spec, e, self.operands(e.args))
+
+    def _expr_UniformLoad(self, e: ir.UniformLoad) -> Code:
+        """A workgroup read proved uniform (lower/loops.py): read, then wait at a
+        barrier, so no one writes before all have read and the value stays uniform."""
+        code = self._spill(self.expr(e.load))
+        self.line(f"{BUILTINS['工作组屏障'].text};")
         return code
 
     def apply(self, template: Template, call: ir.Call, args: list[Code | None]) -> Code:

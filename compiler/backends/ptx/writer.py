@@ -21,7 +21,6 @@ from ... import ir
 from ...diagnostics import TARGET_BUILTIN, TARGET_TYPE, TRANSLATION, Diagnostic
 from ...types import TCon, TRecord, Type, is_unit
 from .. import EntryInfo, Translation
-from ...valid.uniformity import load_proof
 from ...lower.loops import lowering
 from ...lower.types import concrete
 from ..names import target_name
@@ -130,7 +129,6 @@ class Writer:
         self.decls = info.decls
         self.diagnostics: list[Diagnostic] = []
         self.known = info.known
-        self.proofs = info.uniform_proofs
         self.lowered = lowering(info)        # bodies as printed (compiler/lower/loops.py)
         self.effects = self.lowered.effects
         self.show = info.show
@@ -573,8 +571,9 @@ class Writer:
             return self.value(self._lowered(decl.body), {id(p): a for p, a in zip(decl.params, args)})
 
     def _lowered(self, body: ir.Expr) -> ir.Expr:
-        """A body or constant value as written, its known values evaluated."""
-        lowered = self.lowered.body(body)
+        """A body or constant value as written (at the current site, where the
+        uniformity proofs are), its known values evaluated."""
+        lowered = self.lowered.body(body, (self.site.path, self.site.start))
         self.known.evaluate(lowered)
         return lowered
 
@@ -593,9 +592,13 @@ class Writer:
         if number is not None:
             return Value(t, [self.immediate(leaves(t)[0], number)])
         args = [self.value(a, env) for a in e.args]
-        value = Value(t, emitter(self, e, args))
-        if load_proof(self.site.path, self.site.start + e.start, self.site.start + e.end) in self.proofs:
-            self.emit(BARRIER)    # a uniform workgroup read (valid/uniformity.py): no one writes before all have read
+        return Value(t, emitter(self, e, args))
+
+    def _UniformLoad(self, e: ir.UniformLoad, env) -> Value:
+        """A workgroup read proved uniform (lower/loops.py): read, then wait at a
+        barrier, so no one writes before all have read and the value stays uniform."""
+        value = self.value(e.load, env)
+        self.emit(BARRIER)
         return value
 
     def _logic(self, e: ir.Call, env) -> Value:

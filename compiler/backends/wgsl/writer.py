@@ -25,7 +25,7 @@ from ..text import (DISCARD, INDENT, RETURN, Assign, Code, Discard, LoopExit, St
                     narrow_float_text)
 from .builtins import BUILTINS, UNAVAILABLE_TYPES
 from ...valid import registry
-from ...valid.uniformity import field_proof, load_proof
+from ...valid.uniformity import field_proof
 from ...valid.consteval import ConstEvaluator, KnownValues, is_abstract, scalar_of
 from .layout import buffer_problem
 from ...lower.loops import lowering
@@ -398,7 +398,7 @@ class Writer(StatementWriter):
         self._begin_item()
         params = self._parameters(decl, entry)
         result = self._result(decl, entry)
-        body = self.lowered.body(decl.body)
+        body = self.lowered.body(decl.body, (self.path, self.base))
         self._evaluate(decl.body, body)
         self.depth = 1
         if entry is not None and entry.stage == "计算":
@@ -783,7 +783,7 @@ class Writer(StatementWriter):
 
     def _form_index(self, e, spec) -> Code:
         a, i = self.operands(e.args)
-        return self._maybe_uniform_load(e, Code(f"{a.operand()}[{i.text}]"))
+        return Code(f"{a.operand()}[{i.text}]")
 
     def _form_store_index(self, e, spec) -> None:
         a, i, v = self.operands(e.args)
@@ -791,14 +791,12 @@ class Writer(StatementWriter):
 
     def _form_load(self, e, spec) -> Code:
         (a,) = self.operands(e.args)
-        return self._maybe_uniform_load(e, a)
+        return a
 
-    def _maybe_uniform_load(self, e: ir.Call, place: Code) -> Code:
-        """A workgroup read the uniformity analysis relies on (right after a barrier):
+    def _expr_UniformLoad(self, e: ir.UniformLoad) -> Code:
+        """A workgroup read proved uniform (lowered as such: lower/loops.py):
         workgroupUniformLoad, whose value Tint knows to be uniform."""
-        if load_proof(self.path, self.base + e.start, self.base + e.end) not in self.proofs:
-            return place
-        return Code(f"workgroupUniformLoad(&{place.operand()})")
+        return Code(f"workgroupUniformLoad(&{self.expr(e.load).operand()})")
 
     def _form_store(self, e, spec) -> None:
         a, v = self.operands(e.args)
