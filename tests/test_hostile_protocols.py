@@ -121,14 +121,20 @@ class Lsp:
         return self.proc.stderr.read().decode("utf-8", errors="replace")
 
 
+def initialized(root) -> Lsp:
+    """A server started in `root`, initialized (request 1) and told so."""
+    server = Lsp(root)
+    server.anonymous = []
+    server.send(server.request(1, "initialize", {"processId": None, "rootUri": root.as_uri(), "capabilities": {}}))
+    assert "capabilities" in server.answer(1)["result"]
+    server.send(server.frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+    return server
+
+
 def test_language_server_keeps_answering_after_malformed_frames_and_bodies(tmp_path):
     write(tmp_path, {"加倍。着色器。豫": SEED_DOUBLE})
     doc = (tmp_path / "加倍。着色器。豫").as_uri()
-    server = Lsp(tmp_path)
-    server.anonymous = []
-    server.send(server.request(1, "initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}))
-    assert "capabilities" in server.answer(1)["result"]
-    server.send(server.frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+    server = initialized(tmp_path)
     hover = {"textDocument": {"uri": doc}, "position": {"line": 3, "character": 2}}
     # a frame larger than the cap, then a short body with no newline that swallows part of the next frame
     server.send(b"Content-Length: 999999999999\r\n\r\n")
@@ -171,11 +177,7 @@ def test_language_server_refuses_ids_it_cannot_echo_and_answers_after_shutdown(t
     after a real shutdown got no answer, and a 包.json opened by the client was analysed as a shader."""
     write(tmp_path, {"加倍。着色器。豫": SEED_DOUBLE, "包.json": '{"名": "试", "依赖": ["点染"]}'})
     doc = (tmp_path / "加倍。着色器。豫").as_uri()
-    server = Lsp(tmp_path)
-    server.anonymous = []
-    server.send(server.request(1, "initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}))
-    assert "capabilities" in server.answer(1)["result"]
-    server.send(server.frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+    server = initialized(tmp_path)
     server.send(server.frame(b'{"jsonrpc": "2.0", "id": Infinity, "method": "shutdown"}'))
     server.send(server.frame(b'{"jsonrpc": "2.0", "id": NaN, "method": "shutdown"}'))
     server.send(server.frame({"jsonrpc": "2.0", "id": {"a": 1}, "method": "shutdown"}))
@@ -204,11 +206,7 @@ def test_language_server_refuses_ids_it_cannot_echo_and_answers_after_shutdown(t
 def test_a_document_with_thousands_of_errors_publishes_a_thousand_and_a_count(tmp_path):
     """A one-line document with 100,000 errors held the server for over a minute."""
     write(tmp_path, {"加倍。着色器。豫": SEED_DOUBLE})
-    server = Lsp(tmp_path)
-    server.anonymous = []
-    server.send(server.request(1, "initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}))
-    server.answer(1)
-    server.send(server.frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+    server = initialized(tmp_path)
     uri = (tmp_path / "错。着色器。豫").as_uri()
     text = "「未」者「无」也。" * 5000
     server.send(server.frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {

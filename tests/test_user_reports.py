@@ -465,9 +465,8 @@ def test_what_webgpu_refuses_at_module_creation_is_refused_by_check(tmp_path):
 也。
 """ + entry("核", "六四")
     found = sorted(_diagnostics(tmp_path, text), key=lambda d: d.start)
-    assert [d.code for d in found] == ["limit"] * 5, [d.message for d in found]
-    words = ["的类型占 1600000000 字节", "下标 64 超出范围", "移位量 32 不小于「无三二」的位数 32", "下标 2 超出范围",
-             "共 20256 字节，超过 WebGPU 默认的 16384 字节"]
+    assert [d.code for d in found] == ["limit"] * 4, [d.message for d in found]
+    words = ["的类型占 1600000000 字节", "下标 64 超出范围", "移位量 32 不小于「无三二」的位数 32", "下标 2 超出范围"]
     assert all(w in d.message for w, d in zip(words, found)), [d.message for d in found]
     fixed = (text.replace("于「5000」", "于「500」").replace("于「100000000」", "于「1000」")
              .replace("（「新无三二」于「64」）", "（「新无三二」于「63」）").replace("于「32」", "于「31」")
@@ -477,6 +476,24 @@ def test_what_webgpu_refuses_at_module_creation_is_refused_by_check(tmp_path):
     from zhuose.compiler.backends import translate
     from zhuose.compiler.workspace import Workspace
     validate(translate(Workspace(tmp_path), tmp_path / "测。着色器。豫", "wgsl").text)
+
+
+def test_each_target_refuses_workgroup_memory_beyond_its_own_limit(tmp_path):
+    """译 emitted 400 KB of workgroup memory that naga accepted and WebGPU's default limit refuses:
+    each target checks its own limit when it translates (WebGPU 16 KiB, Metal 32 KiB, CUDA 48 KiB)."""
+    from zhuose.compiler.backends import translate
+    from zhuose.compiler.workspace import Workspace
+    for count, refused in (("5000", {"wgsl"}), ("9000", {"wgsl", "msl"}), ("13000", {"wgsl", "msl", "ptx"})):
+        text = HEADER + buffer("数据", "零") + f"""「大」乃「工作组变量」于（「定长数组」于「无三二」于「{count}」）也。
+「大」者「工作组共享」于「元」也。
+「核」乃化「局部调用序」为「有」者也。
+「核」者得「序」而「写共享数组」于「大」于「序」于「序」；「写数组」于「数据」于「序」于（「读共享数组」于「大」于「序」）也。
+""" + entry("核", "六四")
+        assert _diagnostics(tmp_path, text) == []
+        ws = Workspace(tmp_path)
+        results = {t: translate(ws, tmp_path / "测。着色器。豫", t) for t in ("wgsl", "msl", "ptx")}
+        assert {t for t, r in results.items() if r.text is None} == refused, (count, results)
+        assert all(f"共 {int(count) * 4} 字节" in results[t].diagnostics[0].message for t in refused - {"ptx"})
 
 
 def test_a_reserved_runtime_index_and_a_literal_through_a_parameter_are_refused(tmp_path):

@@ -80,6 +80,13 @@ class Lowering:
         return ir.Inline(call.start, call.end, call.type, fun, args, self._lower(fun.body, loops))
 
 
+def changed_variables(e: ir.Next) -> list[int]:
+    """The loop variables a next round gives a new value (by position): every
+    one whose new value is not the variable itself.  The writers assign only
+    these; the others keep their value."""
+    return [i for i, (p, a) in enumerate(zip(e.fun.params, e.args)) if not (isinstance(a, ir.LocalRef) and a.var is p)]
+
+
 def lowering(info) -> Lowering:
     """The one `Lowering` of a validated module (compiler/valid/ `ModuleInfo`),
     made on first use: the three writers share it, and the known values

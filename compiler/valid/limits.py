@@ -11,9 +11,10 @@ these passed `检查` and `译` and then failed in the user's browser.
   range check sees only numbers written at the constructor).
 * A fixed-size array of more than `MAX_ARRAY_BYTES` (a buffer or workgroup
   variable type).
-* An entry whose workgroup variables take more than WebGPU's default
-  `maxComputeWorkgroupStorageSize` (16,384 bytes; Metal allows 32 KiB and
-  CUDA 48 KiB of static shared memory, so WebGPU's is the one that binds).
+
+Workgroup memory differs by target (WebGPU's default 16 KiB, Metal's 32 KiB,
+CUDA's 48 KiB): `workgroup_problem` is what each writer asks when it
+translates an entry.
 
 Function bodies are read once per declaration object (a body edit reads only
 the changed functions), as the stage rule's `BodyFacts` are.
@@ -29,8 +30,6 @@ from ..layout import size_align
 from ..types import TCon, TTuple, deep_resolve, matrix_parts, vector_parts
 from .consteval import CONVERSIONS, ConstError, fit, scalar_of, written_number
 
-#: WebGPU's default maxComputeWorkgroupStorageSize
-WORKGROUP_BYTES = 16384
 #: the largest fixed-size array type (naga refuses larger ones)
 MAX_ARRAY_BYTES = 1 << 30
 #: builtins whose argument 1 indexes argument 0
@@ -57,18 +56,20 @@ def limit_problems(info) -> list[Diagnostic]:
             if message:
                 out.append(Diagnostic(key[0], base, base + decl.name_end, f"「{decl.name}」{message}", decl.name,
                                       code=LIMIT))
-    for entry in info.entries:
-        used = info.workgroup.get(entry.name, [])
-        total = sum((size_align(info.decls[k].inner) or (0, 0))[0] for k in used)
-        if entry.stage == "计算" and total > WORKGROUP_BYTES:
-            key = (info.module.path, entry.name)
-            base = ir.item_start(info.modules, key)
-            names = "、".join(f"「{k[1]}」" for k in used)
-            out.append(Diagnostic(key[0], base, base + entry.name_end,
-                                  f"计算入口「{entry.name}」用到的工作组变量（{names}）共 {total} 字节，超过 WebGPU 默认的"
-                                  f" {WORKGROUP_BYTES} 字节（maxComputeWorkgroupStorageSize）：缩小数组，或分几次处理",
-                                  entry.name, code=LIMIT))
     return out
+
+
+def workgroup_problem(info, entry: ir.Entry, limit: int, what: str) -> str | None:
+    """Why an entry's workgroup variables do not fit a target's `limit` (bytes,
+    named by `what`): each target checks its own when it translates (WebGPU's
+    default 16 KiB, Metal's 32 KiB, CUDA's 48 KiB of static shared memory)."""
+    used = info.workgroup.get(entry.name, [])
+    total = sum((size_align(info.decls[k].inner) or (0, 0))[0] for k in used)
+    if total <= limit:
+        return None
+    names = "、".join(f"「{k[1]}」" for k in used)
+    return (f"计算入口「{entry.name}」用到的工作组变量（{names}）共 {total} 字节，超过{what}的 {limit} 字节："
+            "缩小数组，或分几次处理")
 
 
 def _body_problems(decl: ir.Function) -> list[tuple[int, int, str]]:

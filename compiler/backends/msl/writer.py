@@ -37,7 +37,8 @@ from ...valid.consteval import KnownValues, is_abstract, scalar_of as const_scal
 from ..names import NameAllocator
 from ..targets import LENGTHS_SLOT, MSL
 from ..text import DISCARD, INDENT, RETURN, Assign, Code, LoopExit, StatementWriter, float_text, narrow_float_text
-from ...lower.loops import lowering
+from ...lower.loops import changed_variables, lowering
+from ...valid.limits import workgroup_problem
 from ...lower.types import Scalar, head, scalar
 from . import fragments
 from .builtins import BUILTINS, CELL, Special, Template
@@ -52,6 +53,7 @@ SLOT_KIND = {"storage": "buffer", "uniform": "buffer", "texture": "texture",
 MAX_BUFFER_SLOT = 30      # Metal binds at most 31 buffers per function
 STAGE_KEYWORD = {"计算": "kernel", "顶点": "vertex", "片元": "fragment"}
 LINE_LIMIT = 100
+THREADGROUP_BYTES = 32768     # threadgroup memory every Apple GPU family gives a kernel
 #: a three-component member of a struct in a buffer → its WGSL alignment (WGSL §14.4:
 #: vec3<f32> takes 12 bytes aligned to 16, Metal's float3 16), written as Metal's
 #: packed vector (12 bytes aligned to 4) with alignas; half3 → packed_half3, 6 aligned to 8
@@ -192,6 +194,7 @@ class MslWriter(StatementWriter):
     RECORD = "{}{{{}}}"
 
     def __init__(self, info) -> None:
+        self.info = info
         self.modules = modules = info.modules   # from the validation pass (compiler/valid/)
         self.own = info.module
         self.lowered = lowering(info)          # bodies as printed (compiler/lower/loops.py)
@@ -680,6 +683,9 @@ class MslWriter(StatementWriter):
                 continue
             slot = self._slot(resource)
             params.append((self._resource_type(resource, self.at_name(decl)), name, f"{SLOT_KIND[resource.kind]}({slot})"))
+        problem = workgroup_problem(self.info, entry, THREADGROUP_BYTES, "金属每个线程组的上限（32 KiB）")
+        if problem:
+            raise TranslationFailure(self.at_name(decl), problem)
         declarations = [f"{INDENT}threadgroup {t} {name};" for t, name in shared]
         self.lines[:0] = declarations + self._zero_threadgroup([name for _, name in shared], entry, params)
         if not uses.lengths:
@@ -860,9 +866,10 @@ class MslWriter(StatementWriter):
         """New values for the loop's variables, assigned in an order that
         needs a temporary only for a cycle, then continue."""
         state = self.loops[id(e.fun)]
-        args = self.operands(e.args)
+        changed = changed_variables(e)
         pending = []
-        for (p, name), code, arg in zip(state, args, e.args):
+        for i, code in zip(changed, self.operands([e.args[i] for i in changed])):
+            (p, name), arg = state[i], e.args[i]
             if name is None:
                 if code is not None and self.bound[id(p)] is not None and code.text != self.bound[id(p)].text:
                     raise TranslationFailure((arg.start, arg.end), f"局部函数「{e.fun.name}」递归调用时须传同一个格")

@@ -25,10 +25,11 @@ from ..text import (DISCARD, INDENT, RETURN, Assign, Code, Discard, LoopExit, St
                     narrow_float_text)
 from .builtins import BUILTINS, UNAVAILABLE_TYPES
 from ...valid import registry
+from ...valid.limits import workgroup_problem
 from ...valid.uniformity import field_proof
 from ...valid.consteval import ConstEvaluator, KnownValues, is_abstract, scalar_of
 from .layout import buffer_problem
-from ...lower.loops import lowering
+from ...lower.loops import changed_variables, lowering
 from ...lower.types import Scalar, head, scalar
 
 SCALARS = {Scalar.F32: "f32", Scalar.F16: "f16", Scalar.I32: "i32", Scalar.U32: "u32"}
@@ -57,6 +58,8 @@ def typed_literal(value, scalar: str) -> str:
 
 # ---------------------------------------------------------------- IR helpers
 
+#: WebGPU's default maxComputeWorkgroupStorageSize (what a device gives without asking for more)
+WORKGROUP_BYTES = 16384
 #: builtins WGSL allows in const-expressions that naga does not evaluate there
 NOT_CONST_IN_NAGA = frozenset(registry.having("naga_not_const"))
 
@@ -86,6 +89,7 @@ class Writer(StatementWriter):
     DISCARDED = "_ = {};"
 
     def __init__(self, info) -> None:
+        self.info = info
         self.modules = info.modules            # from the validation pass (compiler/valid/)
         self.own = info.module
         self.lowered = lowering(info)          # bodies as printed (compiler/lower/loops.py)
@@ -402,6 +406,9 @@ class Writer(StatementWriter):
         self._evaluate(decl.body, body)
         self.depth = 1
         if entry is not None and entry.stage == "计算":
+            problem = workgroup_problem(self.info, entry, WORKGROUP_BYTES, " WebGPU 默认上限（maxComputeWorkgroupStorageSize）")
+            if problem:
+                self.error(self.at_name(decl), problem)
             self._zero_workgroup(decl, entry, params)
         self.into(body, RETURN)
         header = []
@@ -646,8 +653,7 @@ class Writer(StatementWriter):
         """New values into temporaries, then into the loop's vars, then the
         next round; an unchanged variable is left alone."""
         slots = self.loops[id(e.fun)]
-        changed = [(p, name, a) for (p, name), a in zip(slots, e.args)
-                   if not (isinstance(a, ir.LocalRef) and a.var is p)]
+        changed = [(*slots[i], e.args[i]) for i in changed_variables(e)]
         codes = self.operands([a for _, _, a in changed])
         updates = []
         for (p, name, a), code in zip(changed, codes):
@@ -872,7 +878,8 @@ class Writer(StatementWriter):
 #: 且/或 whose right operand needs its neighbours (a builtin that must run in uniform
 #: control flow, directly or in a function it calls) and writes nothing: `&`/`|`
 #: evaluate it always, where `&&`/`||` would put it behind the left operand (a
-#: branch, for Tint); one that writes keeps `&&`/`||`, so it runs only when needed
+#: branch, for Tint); a right side that writes or needs statements is already a 若
+#: (lower/statements.py), so it runs only when needed
 _EAGER = {"&&": "&", "||": "|"}
 
 
