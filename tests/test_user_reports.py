@@ -507,3 +507,42 @@ def test_a_reserved_runtime_index_and_a_literal_through_a_parameter_are_refused(
     assert "下标 4294967295" in found[0].message and text[found[1].start:found[1].end] == "「5000000000」"
     assert "超出「无三二」的范围" in found[1].message
     assert _diagnostics(tmp_path, text.replace("4294967295", "4294967294").replace("5000000000", "4000000000")) == []
+
+
+#: a rewrite a message offers for the text it points at: the whole parenthesised call (CALL_PARENS,
+#: wrap-literal), a number spelt as the language reads it (number-spelling), the closest name (unknown-name)
+_REWRITES = {"call-parens": r"写成(（.*）)$", "wrap-literal": r"写成(（.*）)$",
+             "number-spelling": r"写成(负?「[^」]*」)", "unknown-name": r"是不是(「[^」]*」)？"}
+
+
+def test_every_rewrite_a_message_offers_for_a_typical_mistake_compiles(tmp_path):
+    """Issue 24's acceptance, the messages' side: where a message for a typical mistake
+    (support/mistakes.py) says 写成 … or 是不是 …, putting that text where the message points
+    removes the error and adds no new kind."""
+    import re
+    from support.frontend import PRELUDE
+    from zhuose.compiler.workspace import Workspace
+    cases, _ = _mistakes()
+    applied = 0
+    for k, param in enumerate(cases):
+        text, _, prelude = param.values
+        if isinstance(text, bytes):
+            continue
+        folder = tmp_path / f"例{k}"
+        folder.mkdir()
+        source = (PRELUDE if prelude else "") + text
+        path = folder / "测。着色器。豫"
+        path.write_text(source, encoding="utf-8")
+        errors = [d for d in Workspace(folder).diagnostics(path) if d.severity == "错误"]
+        for d in errors:
+            found = re.search(_REWRITES.get(d.code, "$^"), d.message)
+            if found is None or d.path != str(path) and Workspace(folder).key(path) != d.path:
+                continue
+            fixed = source[:d.start] + found.group(1) + source[d.end:]
+            again = folder / "改。着色器。豫"
+            again.write_text(fixed, encoding="utf-8")
+            after = [x for x in Workspace(folder).diagnostics(again) if x.severity == "错误"]
+            assert len(after) < len(errors), (param.id, d.message, [x.message for x in after])
+            assert {x.code for x in after} <= {x.code for x in errors}, (param.id, d.message, [x.message for x in after])
+            applied += 1
+    assert applied >= 5, applied          # call-parens, wrap-literal, number-spelling, unknown-name
