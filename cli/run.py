@@ -359,15 +359,11 @@ def _groups(text: str | None, buffers, resources, arrays, shape: tuple[int, int,
 
 
 def _runs_a_loop(ws, path: str, entry: ir.Entry) -> bool:
-    """Whether a function the entry runs has a loop (a local tail-recursive function)."""
+    """Whether a function the entry runs defines a loop (a local tail-recursive function)."""
     info = ws.validate(path)
-    return any(isinstance(d, ir.Function) and d.body is not None and any(
-        isinstance(n, ir.LocalFun) and n.recursive for n in _local_functions(d.body))
-        for d in (info.decls.get(key) for key in info.reached.get(entry.name, [])))
-
-
-def _local_functions(body: ir.Expr):
-    return (n.fun for n in ir.walk(body) if isinstance(n, ir.LetFun))
+    bodies = [info.decls[key].body for key in info.reached.get(entry.name, [])]
+    return any(isinstance(n, ir.LetFun) and n.fun.recursive
+               for body in bodies if body is not None for n in ir.walk(body))
 
 
 def _global_index(ws, path: str, entry: ir.Entry) -> bool:

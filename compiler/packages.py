@@ -226,14 +226,7 @@ class PackageIndex:
         not the importer may import it: after an undeclared dependency has its
         message, the module's names still resolve (no follow-on messages)."""
         pkg = self.by_name.get(path[0]) if len(path) >= 2 and path[0] not in self.duplicates else None
-        if pkg is None:
-            return None
-        folder = pkg.root.joinpath(*path[1:-1])
-        for suffix in (SHADER_SUFFIX, INTERFACE_SUFFIX):
-            candidate = folder / (path[-1] + suffix)
-            if _is_file(candidate):
-                return candidate
-        return None
+        return None if pkg is None else next((c for c in _module_files(pkg, path) if _is_file(c)), None)
 
     def failing_part(self, importer: Package, path: list[str]) -> int:
         """Which name of a failing import path to point at: the package or the module."""
@@ -278,14 +271,15 @@ def _is_file(path: Path) -> bool:
         return False
 
 
+def _module_files(pkg: Package, path: list[str]) -> list[Path]:
+    """The files module `path` (package first) may be: its shader source, then its interface."""
+    folder = pkg.root.joinpath(*path[1:-1])
+    return [folder / (path[-1] + suffix) for suffix in (SHADER_SUFFIX, INTERFACE_SUFFIX)]
+
+
 def _not_a_file(pkg: Package, path: list[str]) -> str | None:
     """The name of module `path`'s file when one is there but is no regular file."""
-    folder = pkg.root.joinpath(*path[1:-1])
-    for suffix in (SHADER_SUFFIX, INTERFACE_SUFFIX):
-        candidate = folder / (path[-1] + suffix)
-        if os.path.lexists(candidate):
-            return candidate.name
-    return None
+    return next((c.name for c in _module_files(pkg, path) if os.path.lexists(c)), None)
 
 
 def _closest_module(pkg: Package, path: list[str]) -> str:

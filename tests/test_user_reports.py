@@ -70,11 +70,15 @@ def test_a_conversion_the_message_suggests_compiles(tmp_path):
 
 # ---------------------------------------------------------------- an empty source file
 
+#: the commands' user cache: one for this module, outside the repository (cwd may be samples/)
+_CACHE = __import__("tempfile").mkdtemp(prefix="zhuose-用户缓存-")
+
+
 def _command(cwd, *args, stdin: str | None = None):
     import os
     import subprocess
     import sys
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", ZHUOSE_CACHE_DIR=str(cwd / "缓存"))
+    env = dict(os.environ, PYTHONIOENCODING="utf-8", ZHUOSE_CACHE_DIR=_CACHE)
     return subprocess.run([sys.executable, "-m", "zhuose.cli", *args], cwd=cwd, capture_output=True, text=True,
                           input=stdin, timeout=120, env=env)
 
@@ -546,3 +550,23 @@ def test_every_rewrite_a_message_offers_for_a_typical_mistake_compiles(tmp_path)
             assert {x.code for x in after} <= {x.code for x in errors}, (param.id, d.message, [x.message for x in after])
             applied += 1
     assert applied >= 5, applied          # call-parens, wrap-literal, number-spelling, unknown-name
+
+
+def test_body_edits_bring_and_take_limit_problems_as_a_fresh_check_does(tmp_path):
+    """The limits step patches its findings on a body edit (valid/limits.py): each edit's messages
+    equal a fresh workspace's, while an edit above the function moves them."""
+    from zhuose.compiler.workspace import Workspace
+    path = tmp_path / "测。着色器。豫"
+    shifts = ["（「新无三二」于「3」）", "（「新无三二」于「32」）", "（「新无三二」于「3」）", "（「新无三二」于「40」）"]
+    ws = None
+    for k, amount in enumerate(shifts):
+        text = HEADER + "「：" + "注" * k + "：」\n" + buffer("数据", "零") + f"""「核」乃化「局部调用序」为「有」者也。
+「核」者得「序」而「写数组」于「数据」于「序」于（「序」左移{amount}）也。
+""" + entry("核", "八")
+        path.write_text(text, encoding="utf-8")
+        if ws is None:
+            ws = Workspace(tmp_path)
+        ws.set_document(str(path), text)
+        edited = [(d.start, d.message) for d in ws.diagnostics(path)]
+        fresh = [(d.start, d.message) for d in Workspace(tmp_path).diagnostics(path)]
+        assert edited == fresh and (len(edited) == 1) == (amount != shifts[0]), (amount, edited)

@@ -40,7 +40,7 @@ def required_features(wgsl: str) -> list[str]:
 
 
 _devices: dict[tuple[str, ...], object] = {}
-_sizes_told: set[str] = set()
+_told: set = set()     # what was said once per adapter: its subgroup sizes, its loop limit
 
 
 def subgroup_sizes(device) -> tuple[int, int] | None:
@@ -54,8 +54,8 @@ def subgroup_sizes(device) -> tuple[int, int] | None:
 def _tell_subgroup_sizes(device) -> None:
     """Once per adapter, on stderr: the widths a kernel using subgroups may have run at."""
     name, sizes = device.adapter.info.get("device", ""), subgroup_sizes(device)
-    if sizes and name not in _sizes_told:
-        _sizes_told.add(name)
+    if sizes and name not in _told:
+        _told.add(name)
         sys.stderr.write(f"着色器：适配器「{name}」的子组大小在 {sizes[0]} 至 {sizes[1]} 之间\n")
 
 
@@ -69,8 +69,8 @@ def _tell_software_loop_limit(device) -> None:
     info = device.adapter.info
     name = str(info.get("device", ""))
     if "llvmpipe" in name.lower() or "lavapipe" in name.lower() or str(info.get("adapter_type", "")).lower() == "cpu":
-        if ("loop", name) not in _sizes_told:
-            _sizes_told.add(("loop", name))
+        if ("loop", name) not in _told:
+            _told.add(("loop", name))
             sys.stderr.write(f"着色器：注意：软件适配器「{name}」上，一个调用组的循环合计至多约 {SOFTWARE_LOOP_ROUNDS} 轮，"
                              "再多就不报错地提前停止；循环很长时用 --后端 参照 核对结果\n")
 

@@ -30,7 +30,7 @@ from ..builtin.families import FAMILIES
 from ..diagnostics import Diagnostic
 from ..types import Printer
 from .consteval import KnownValues
-from .limits import limit_problems
+from .limits import flagged_declarations, limit_problems
 from .entries import entry_callers, entry_problems
 from .stages import (NO_USES, Declarations, Uses, UsesTable, body_facts, function_key, reachable, resources_in_order,
                      sorted_declarations, stage_problems, workgroup_variables)
@@ -61,6 +61,7 @@ class ModuleInfo:
     reached: dict[str, list[Key]] = field(default_factory=dict)   # entry name → the functions it runs, its own first
     uses: UsesTable | None = None     # function → the resources it uses, with its callees' (`uses.of(key)`, stages.py)
     uniformity_round: Round | None = None  # what the uniformity analysis kept for the next validation
+    over_limits: dict = field(default_factory=dict)   # the file's declarations that exceed a limit (limits.py)
     edit: "BodyEdit | None" = None    # while validating: how the modules differ from the previous validation's
 
     def function_key(self, name: str) -> Key:
@@ -182,7 +183,10 @@ def uniform_control_flow(info: ModuleInfo) -> None:
 
 def target_limits(info: ModuleInfo) -> None:
     """What WebGPU refuses when it creates the module or pipeline, refused by 检查 (limits.py)."""
-    info.diagnostics += limit_problems(info)
+    edit = info.edit
+    info.over_limits = flagged_declarations(info, edit.previous.over_limits if edit else None,
+                                            edit.changed if edit else [])
+    info.diagnostics += limit_problems(info, info.over_limits)
 
 
 STEPS = [call_graph, stage_rules, entry_rules, uniform_control_flow, constant_values, target_limits]

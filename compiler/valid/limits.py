@@ -41,22 +41,38 @@ RESERVED_INDEX = 2 ** 32 - 1
 _BODY_PROBLEMS: WeakKeyDictionary = WeakKeyDictionary()   # Function → [(start, end, message)]
 
 
-def limit_problems(info) -> list[Diagnostic]:
-    """Every limit a module's functions, resources and entries exceed."""
+def flagged_declarations(info, previous: dict | None, changed: list) -> dict:
+    """The file's own declarations that exceed a limit, by key.  A body edit
+    (`previous`: the last validation's, `changed`: the edited functions)
+    patches the previous ones instead of reading every declaration again (a
+    walk over 1,700 declarations cost each keystroke 1.5 ms at 17,603 lines)."""
+    if previous is not None:
+        edited = {k for k, _ in changed}
+        flagged = {k: d for k, d in previous.items() if k not in edited}
+        flagged.update((k, d) for k, d in changed if k[0] == info.module.path and _body_problems(d))
+        return flagged
+    return {key: decl for key, decl in info.decls.items()        # an import's problems are its own file's
+            if key[0] == info.module.path and _decl_problems(decl)}
+
+
+def limit_problems(info, flagged: dict) -> list[Diagnostic]:
+    """Every limit the flagged declarations exceed, placed where their items now start."""
     out = []
-    for key, decl in info.decls.items():
-        if key[0] != info.module.path:
-            continue                     # an imported module's problems are its own file's
+    for key, decl in flagged.items():
         base = ir.item_start(info.modules, key)
-        if isinstance(decl, ir.Function) and decl.body is not None:
-            for start, end, message in _body_problems(decl):
-                out.append(Diagnostic(key[0], base + start, base + end, message, decl.name, code=LIMIT))
-        elif isinstance(decl, ir.Resource) and decl.inner is not None:
-            message = _array_too_large(decl.inner)
-            if message:
-                out.append(Diagnostic(key[0], base, base + decl.name_end, f"「{decl.name}」{message}", decl.name,
-                                      code=LIMIT))
+        out += [Diagnostic(key[0], base + start, base + end, message, decl.name, code=LIMIT)
+                for start, end, message in _decl_problems(decl)]
     return out
+
+
+def _decl_problems(decl: ir.Decl) -> list[tuple[int, int, str]]:
+    """(start, end, message) relative to the declaration's item."""
+    if isinstance(decl, ir.Function) and decl.body is not None:
+        return _body_problems(decl)
+    if isinstance(decl, ir.Resource) and decl.inner is not None:
+        message = _array_too_large(decl.inner)
+        return [(0, decl.name_end, f"「{decl.name}」{message}")] if message else []
+    return []
 
 
 def workgroup_problem(info, entry: ir.Entry, limit: int, what: str) -> str | None:
