@@ -208,6 +208,17 @@ class UniformLoad(Expr):
     load: Expr
 
 
+@dataclass(eq=False, slots=True)
+class ZeroWorkgroup(Expr):
+    """The start of a compute entry's body (compiler/lower/loops.py
+    `Lowering.entry`): WGSL zero-fills workgroup memory when a workgroup
+    starts, but lavapipe under wgpu-native, Metal and PTX leave what was there,
+    so every target clears `variables` (keys of workgroup resources) and the
+    workgroup meets at a barrier before the body runs."""
+
+    variables: tuple
+
+
 def children(e: Expr) -> list[Expr]:
     """The direct sub-expressions of e, in evaluation order (a local
     function's body comes with its 令)."""

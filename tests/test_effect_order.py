@@ -120,3 +120,47 @@ def test_a_uniform_workgroup_read_waits_at_the_same_barrier_on_every_executor():
     outputs = run_all(text, "核入口", {"数据": np.zeros(8, np.uint32)}, groups=1, width=8)
     # lavapipe's subgroups are 8 wide here, the shim's and the emulator's 32 (one partial subgroup of 8)
     assert {executor: out["数据"].tolist() for executor, out in outputs.items()} == dict.fromkeys(outputs, [40] * 8)
+
+
+def test_workgroup_memory_reads_zero_before_any_write_on_every_executor():
+    """Workgroup memory starts zeroed (WGSL's rule).  lavapipe under wgpu-native, Metal and PTX leave
+    what the previous workgroup wrote, so the lowering starts every compute entry that uses workgroup
+    memory with one ir.ZeroWorkgroup (clear, then a barrier) that every writer prints and the
+    interpreter runs.  Each invocation reads its element before writing its global number + 1 there:
+    four workgroups in a row, every read must still be 0."""
+    text = HEADER + buffer("数据", "零") + """「共」乃「工作组变量」于（「定长数组」于「无三二」于「八」）也。
+「共」者「工作组共享」于「元」也。
+
+「核」乃化「全局调用号」为「有」者也。
+「核」者得「号」而
+　令「g」为「号」中「零」而
+　令「l」为「g」余（「新无三二」于「八」）而
+　「写数组」于「数据」于「g」于（「读共享数组」于「共」于「l」）；
+　「写共享数组」于「共」于「l」于（「g」加（「新无三二」于「一」））
+也。
+""" + entry("核", "八")
+    outputs = run_all(text, "核入口", {"数据": np.full(32, 9, np.uint32)}, groups=4)
+    assert {executor: out["数据"].tolist() for executor, out in outputs.items()} == dict.fromkeys(outputs, [0] * 32)
+
+
+def test_only_compute_entries_with_workgroup_memory_start_by_clearing_it():
+    """The one place the clearing is decided: Lowering.entry puts ir.ZeroWorkgroup first exactly when
+    the entry uses workgroup variables (valid/ ModuleInfo.workgroup), and names those variables."""
+    from support.references import SAMPLES, translatable
+    from zhuose.compiler import ir
+    from zhuose.compiler.lower.loops import lowering
+    from zhuose.compiler.workspace import Workspace
+    ws = Workspace(SAMPLES)
+    seen = set()
+    for path in translatable(ws):
+        info = ws.validate(path)
+        for e in (d for d in info.module.decls if isinstance(d, ir.Entry)):
+            key = ir.function_key(info.modules, e.function)
+            body = lowering(info).entry(e, info.decls[key].body, None)
+            zeroed = [n for n in ir.walk(body) if isinstance(n, ir.ZeroWorkgroup)]
+            expected = list(info.workgroup.get(e.name, ())) if e.stage == "计算" else []
+            assert [list(z.variables) for z in zeroed] == ([expected] if expected else []), (path.name, e.name)
+            if expected:
+                assert isinstance(body, ir.Seq) and body.items[0] is zeroed[0]
+            seen.add(bool(expected))
+    assert seen == {True, False}

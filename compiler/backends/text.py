@@ -116,7 +116,8 @@ class StatementWriter(LineWriter):
     in a destination.  A writer supplies how 令 binds (`bind`), how a 若 that
     needs statements is written (`if_into`, when `is_statement_if`), how the
     lowered forms of local calls are printed (`inline_into`, `loop_into`,
-    `next_round`: compiler/lower/loops.py decided which is which), how a
+    `next_round`: compiler/lower/loops.py decided which is which), how an
+    entry clears its workgroup memory (`zero_workgroup`), how a
     plain value becomes text (`expr`), and the text of a discarded value
     (`DISCARDED`)."""
 
@@ -143,6 +144,8 @@ class StatementWriter(LineWriter):
             self.loop_into(e, dest)
         elif isinstance(e, ir.Next):
             self.next_round(e)
+        elif isinstance(e, ir.ZeroWorkgroup):
+            self.zero_workgroup(e)
         else:
             self.value_into(e, dest)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import ir
+from ..lower.loops import lowering
 from ..builtin.formats import storage_format
 from .machine import Fault, Machine, StorageTexels, Texture
 from .memory import Unsupported, storage_region, workgroup_region
@@ -78,7 +79,7 @@ def run(ws, path, entry_name: str, buffers: dict, groups, *, subgroup_width: int
             raise Unsupported(f"参照解释器不能给入口提供「{r.name}」（{r.kind}）")
     for module_path, name in info.workgroup[entry.name]:
         regions[(module_path, name)] = workgroup_region(name, info.decls[(module_path, name)].inner, count)
-    machine = Machine(ws, modules, entry, regions, groups, subgroup_width, schedule_seed, info.uniform_proofs)
+    machine = Machine(ws, modules, entry, regions, groups, subgroup_width, schedule_seed, lowering(info))
     machine.run()
     out = {}
     for module_path, r in used:

@@ -137,7 +137,7 @@ class Machine:
     """One dispatch of one compute entry."""
 
     def __init__(self, ws, modules: list[ir.Module], entry: ir.Entry, regions: dict, groups: tuple,
-                 width: int, seed: int | None, proofs=frozenset()):
+                 width: int, seed: int | None, lowered: Lowering):
         self.ws, self.modules, self.entry = ws, modules, entry
         self.deadline = time.monotonic() + MAX_SECONDS
         self.decls = {(m.path, d.name): (m, d) for m in modules for d in m.decls}
@@ -156,7 +156,7 @@ class Machine:
         self._keys: dict[str, np.ndarray] = {}
         self.env: dict[int, object] = {}
         self.loops: dict[int, _Loop] = {}
-        self.lowered = Lowering(modules, proofs)    # the bodies as the writers print them
+        self.lowered = lowered          # the bodies as the writers print them (compiler/lower/)
         self.consts: dict[tuple[str, str], object] = {}
         self.where: tuple[str, ir.Decl] = (modules[-1].path, entry)
         self.sites: list[tuple[str, int, int, str]] = []
@@ -210,7 +210,7 @@ class Machine:
             for p in decl.params:
                 self.env[id(p)] = self._entry_input(p.type)
             self.where = (module.path, decl)
-            self.eval(self._lowered(module, decl, decl.body), everyone)
+            self.eval(self.lowered.entry(self.entry, decl.body, (module.path, module.starts[decl.name])), everyone)
 
     def _entry_input(self, t):
         r = resolve(t)
@@ -370,6 +370,11 @@ class Machine:
         value = self.eval(e.load, mask)
         self.wait(e, mask, "workgroup", "「工作组屏障」（一致的工作组读取之后）")
         return value
+
+    def _ZeroWorkgroup(self, e: ir.ZeroWorkgroup, mask):
+        """Workgroup memory starts zeroed here (workgroup_region); the barrier
+        after the clearing is one every target waits at."""
+        self.wait(e, mask, "workgroup", "「工作组屏障」（清零工作组变量之后）")
 
     def wait(self, e, mask, kind: str, what: str) -> None:
         """A barrier of `kind`, which the whole workgroup must reach together."""

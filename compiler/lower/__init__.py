@@ -61,6 +61,14 @@ alike, and where they disagreed before this package:
   uniformity analysis's load proof while printing a call; the interpreter
   ran no barrier where MSL and PTX wait.  Now `loops.py` marks the read an
   `ir.UniformLoad` once; each writer prints it, the interpreter runs it.
+* Clearing workgroup memory.  WGSL zero-fills it when a workgroup starts;
+  lavapipe under wgpu-native, Metal and PTX do not, so each writer used to
+  clear it its own way: WGSL the variables the entry uses, MSL those passed
+  to the kernel, PTX those it had met while printing, each at its own place
+  in the text.  Now `Lowering.entry` starts the body of every compute entry
+  that uses workgroup variables with one `ir.ZeroWorkgroup` (which
+  variables: `ModuleInfo.workgroup`; then a barrier); the writers print it
+  and the interpreter waits at its barrier.
 * Still in each writer (printing decisions that would change golden text if
   unified): how a loop is written — WGSL `loop {}` with every changed
   variable staged through a `let` when more than one changes, MSL `while

@@ -24,6 +24,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import ir
+from ..types import UNIT
+from ..valid.registry import COMPUTE
 from .effects import Effects
 from .rebuild import rebuilt
 from .statements import Statements
@@ -35,11 +37,13 @@ class Lowering:
     set of enclosing loops, so a function inlined at several calls shares its
     lowered body between them."""
 
-    def __init__(self, modules: list[ir.Module], proofs: frozenset | set = frozenset()) -> None:
+    def __init__(self, modules: list[ir.Module], proofs: frozenset | set = frozenset(),
+                 workgroup: dict[str, list] | None = None) -> None:
         self._memo: dict[tuple, ir.Expr] = {}
         self.effects = Effects(modules)
         self.statements = Statements(self.effects)
         self.proofs = proofs            # the uniformity analysis's (valid/uniformity.py): which loads are uniform
+        self.workgroup = workgroup or {}   # entry name → the workgroup variables it uses (valid/ `ModuleInfo`)
         self._at: tuple[str, int] | None = None
 
     def body(self, e: ir.Expr, at: tuple[str, int] | None = None) -> ir.Expr:
@@ -49,6 +53,17 @@ class Lowering:
         the statement-level form (statements.py)."""
         self._at = at
         return self.statements.statement(self._lower(e, frozenset()))
+
+    def entry(self, entry: ir.Entry, e: ir.Expr, at: tuple[str, int]) -> ir.Expr:
+        """The body of the function an entry runs, as that entry runs it: a
+        compute entry first clears the workgroup variables it uses and waits
+        (`ir.ZeroWorkgroup`), here and not in each writer, so every target
+        and the interpreter start the body at the same barrier."""
+        body = self.body(e, at)
+        variables = tuple(self.workgroup.get(entry.name, ())) if entry.stage == COMPUTE else ()
+        if not variables:
+            return body
+        return ir.Seq(e.start, e.end, body.type, [ir.ZeroWorkgroup(e.start, e.start, UNIT, variables), body])
 
     def _lower(self, e: ir.Expr, loops: frozenset[int]) -> ir.Expr:
         key = (id(e), loops, self._at)
@@ -92,5 +107,5 @@ def lowering(info) -> Lowering:
     made on first use: the three writers share it, and the known values
     evaluated over lowered nodes stay valid as long as the info does."""
     if info.lowered is None:
-        info.lowered = Lowering(info.modules, info.uniform_proofs)
+        info.lowered = Lowering(info.modules, info.uniform_proofs, info.workgroup)
     return info.lowered

@@ -528,6 +528,7 @@ class MslWriter(StatementWriter):
         self.lines: list[str] = []
         self.depth = 0
         self.loop_depth = 0
+        self.entry_item = None      # (entry, parameters) while writing an entry's function
         self.scope = self.global_names.fork()
         self.bound: dict[int, Code | None] = {}
         self.loops: dict[int, list[tuple[ir.LocalVar, str | None]]] = {}
@@ -586,8 +587,9 @@ class MslWriter(StatementWriter):
             params.append((stage_in_struct, stage_in_name, "stage_in"))
         lengths = self._entry_resources(key, decl, entry, params)
         result = self._entry_result(decl, entry)
-        body = self.lowered.body(decl.body, (self.path, self.base))
+        body = self.lowered.entry(entry, decl.body, (self.path, self.base))
         self.known.evaluate(body)
+        self.entry_item = (entry, params)
         self.into(body, RETURN)
         text_params = [f"{t} {n} [[{a}]]" for t, n, a in params]
         header = f"{STAGE_KEYWORD[entry.stage]} {result} {name}"
@@ -686,8 +688,7 @@ class MslWriter(StatementWriter):
         problem = workgroup_problem(self.info, entry, THREADGROUP_BYTES, "金属每个线程组的上限（32 KiB）")
         if problem:
             raise TranslationFailure(self.at_name(decl), problem)
-        declarations = [f"{INDENT}threadgroup {t} {name};" for t, name in shared]
-        self.lines[:0] = declarations + self._zero_threadgroup([name for _, name in shared], entry, params)
+        self.lines[:0] = [f"{INDENT}threadgroup {t} {name};" for t, name in shared]
         if not uses.lengths:
             return []
         lengths = [(self._slot(self.decls[r]), r[1]) for r in self.resources if r in uses.lengths]
@@ -697,23 +698,20 @@ class MslWriter(StatementWriter):
         params.append(("constant uint*", self.lengths_name, f"buffer({LENGTHS_SLOT})"))
         return lengths
 
-    def _zero_threadgroup(self, shared: list[str], entry: ir.Entry, params) -> list[str]:
-        """WGSL zero-fills workgroup memory when a workgroup starts; Metal's
-        threadgroup memory holds whatever was there.  Each thread clears every
-        N-th byte of every threadgroup variable, then the group meets."""
-        if not shared:
-            return []
+    def zero_workgroup(self, e: ir.ZeroWorkgroup) -> None:
+        """Each thread clears every N-th byte of every threadgroup variable,
+        then the group meets."""
+        entry, params = self.entry_item
         index = next((n for _, n, a in params if a == "thread_index_in_threadgroup"), None)
         if index is None:
             index = self.scope.claim("yy_序")
             params.append(("uint", index, "thread_index_in_threadgroup"))
         step = entry.workgroup_size or 1
-        lines = []
-        for name in shared:
-            i = self.scope.claim("yy_i")
-            lines.append(f"{INDENT}for (uint {i} = {index}; {i} < sizeof({name}); {i} += {step}u) "
-                         f"reinterpret_cast<threadgroup uchar*>(&{name})[{i}] = 0;")
-        return lines + [f"{INDENT}threadgroup_barrier(mem_flags::mem_threadgroup);"]
+        for key in e.variables:
+            name, i = self.globals[key], self.scope.claim("yy_i")
+            self.line(f"for (uint {i} = {index}; {i} < sizeof({name}); {i} += {step}u) "
+                      f"reinterpret_cast<threadgroup uchar*>(&{name})[{i}] = 0;")
+        self.line("threadgroup_barrier(mem_flags::mem_threadgroup);")
 
     def _entry_result(self, decl: ir.Function, entry: ir.Entry) -> str:
         t = decl.type.result

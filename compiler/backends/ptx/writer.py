@@ -195,8 +195,8 @@ class Writer:
             site = self._site(path, fn)
             with self._at(site):
                 env = {id(p): self._entry_input(p) for p in fn.params}
-                self.value(self._lowered(fn.body), env)
-            self._zero_shared(entry.workgroup_size or 1, entry.workgroup_shape[1:] == (1, 1))
+                self.entry = entry
+                self.value(self._lowered(fn.body, entry), env)
         except Unsupported as err:
             self._report_unsupported(site, err)
             return None
@@ -209,18 +209,18 @@ class Writer:
         info = PtxEntryInfo(entry.name, name, "计算", entry.workgroup_shape, params)
         return self._assemble(name, info), info
 
-    def _zero_shared(self, block: int, one_dimensional: bool) -> None:
-        """WGSL zero-fills workgroup memory when a workgroup starts; .shared
-        holds whatever was there.  Each thread clears every block-th word of
-        every .shared array, then the block meets at a barrier."""
-        if not self.shared:
-            return
-        total = sum(self.shared_size.values())
+    def _ZeroWorkgroup(self, e: ir.ZeroWorkgroup, env) -> Value:
+        """Each thread clears every block-th word of every .shared array, then
+        the block meets at a barrier."""
+        symbols = [self.shared_symbol(self.decls[key]) for key in e.variables]
+        total = sum(self.shared_size[s] for s in symbols)
         if total > MAX_SHARED_BYTES:
             raise Unsupported(f"工作组变量共 {total} 字节，超过千手静态共享内存的上限 {MAX_SHARED_BYTES} 字节（48 KiB）")
-        body, self.lines = self.lines, []
+        block = self.entry.workgroup_size or 1
+        one_dimensional = self.entry.workgroup_shape[1:] == (1, 1)
         (tid,) = [self.op("mov.u32", U32, "%tid.x")] if one_dimensional else ENTRY_INPUTS["局部调用序"](self)
-        for symbol, size in self.shared_size.items():
+        for symbol in symbols:
+            size = self.shared_size[symbol]
             index = self.copy(U32, tid)
             top, done = self.new_labels("zero", "zeroed")
             self.label(top)
@@ -231,7 +231,7 @@ class Writer:
             self.emit(f"bra {top}")
             self.label(done)
         self.emit(BARRIER)
-        self.lines += body
+        return Value(e.type, [])
 
     # ------------------------------------------------------------ per-entry state
 
@@ -245,6 +245,7 @@ class Writer:
         self.shared_align: dict[str, int] = {}
         self.shared_size: dict[str, int] = {}
         self.site: Site | None = None
+        self.entry: ir.Entry | None = None
 
     @contextmanager
     def _at(self, site: Site):
@@ -570,10 +571,11 @@ class Writer:
         with self._at(self._site(e.module, decl)):
             return self.value(self._lowered(decl.body), {id(p): a for p, a in zip(decl.params, args)})
 
-    def _lowered(self, body: ir.Expr) -> ir.Expr:
+    def _lowered(self, body: ir.Expr, entry: ir.Entry | None = None) -> ir.Expr:
         """A body or constant value as written (at the current site, where the
-        uniformity proofs are), its known values evaluated."""
-        lowered = self.lowered.body(body, (self.site.path, self.site.start))
+        uniformity proofs are; as `entry` runs it when given), its known values evaluated."""
+        at = (self.site.path, self.site.start)
+        lowered = self.lowered.body(body, at) if entry is None else self.lowered.entry(entry, body, at)
         self.known.evaluate(lowered)
         return lowered
 

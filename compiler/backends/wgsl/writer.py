@@ -95,7 +95,6 @@ class Writer(StatementWriter):
         self.lowered = lowering(info)          # bodies as printed (compiler/lower/loops.py)
         self.show = info.show                  # types in 豫言 syntax, for messages
         self.proofs = info.uniform_proofs      # uniform values Tint must be shown (valid/uniformity.py)
-        self.workgroup = info.workgroup        # the workgroup variables each entry uses
         self.diagnostics: list[Diagnostic] = []
         self.uses_f16 = False
         self.uses_subgroups = False
@@ -402,14 +401,15 @@ class Writer(StatementWriter):
         self._begin_item()
         params = self._parameters(decl, entry)
         result = self._result(decl, entry)
-        body = self.lowered.body(decl.body, (self.path, self.base))
+        at = (self.path, self.base)
+        body = self.lowered.body(decl.body, at) if entry is None else self.lowered.entry(entry, decl.body, at)
         self._evaluate(decl.body, body)
         self.depth = 1
         if entry is not None and entry.stage == "计算":
             problem = workgroup_problem(self.info, entry, WORKGROUP_BYTES, " WebGPU 默认上限（maxComputeWorkgroupStorageSize）")
             if problem:
                 self.error(self.at_name(decl), problem)
-            self._zero_workgroup(decl, entry, params)
+        self.entry_item = (decl, entry, params)
         self.into(body, RETURN)
         header = []
         if entry is not None:
@@ -422,6 +422,7 @@ class Writer(StatementWriter):
         self.lines, self.depth = [], 0
         self.scope = self.global_names.fork()
         self.bound, self.loops, self.known, self.split = {}, {}, {}, {}
+        self.entry_item = None      # (function, entry, parameters) while writing an entry's function
 
     def _evaluate(self, checked: ir.Expr, lowered: ir.Expr) -> None:
         """Report const-expressions WebGPU would reject (in every local
@@ -434,15 +435,12 @@ class Writer(StatementWriter):
         evaluator.value(lowered)
         self.known = evaluator.known
 
-    def _zero_workgroup(self, decl: ir.Function, entry: ir.Entry, params: list[str]) -> None:
-        """WebGPU zero-fills workgroup memory when a workgroup starts, but not
-        every implementation does (wgpu-native on lavapipe leaves the previous
-        workgroup's values): clear each variable the entry uses, then meet."""
-        used = self.workgroup[entry.name]
-        if not used:
-            return
+    def zero_workgroup(self, e: ir.ZeroWorkgroup) -> None:
+        """Each invocation clears every N-th element of each variable (a
+        single one the first invocation), then the workgroup meets."""
+        decl, entry, params = self.entry_item
         index = self._local_index(decl, params)
-        for key in used:
+        for key in e.variables:
             name, inner = self.globals[key], self.decls[key].inner
             t = resolve(inner)
             if isinstance(t, TCon) and t.name == "定长数组":
