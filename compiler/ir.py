@@ -98,11 +98,23 @@ class Call(Expr):
 
 @dataclass(eq=False, slots=True)
 class Project(Expr):
-    """A tuple component (`index`) or a record field (`field`) read."""
+    """A tuple component (`index`) or a record field (`field`) read, or
+    several components of a vector at once (`components`, a swizzle:
+    「v」中「zyx」), in the order given."""
 
     base: Expr
     index: int | None
     field: str | None
+    components: tuple[int, ...] | None = None
+
+
+@dataclass(eq=False, slots=True)
+class Splat(Expr):
+    """A vector whose every component is `value`, computed once: the scalar
+    operand of an arithmetic operator whose other operand is a vector
+    (「v」乘「s」, WGSL's v * s; check/expressions.py `_mixed_operands`)."""
+
+    value: Expr
 
 
 @dataclass(eq=False, slots=True)
@@ -228,6 +240,8 @@ def children(e: Expr) -> list[Expr]:
         return [e.base]
     if isinstance(e, MakeTuple):
         return list(e.items)
+    if isinstance(e, Splat):
+        return [e.value]
     if isinstance(e, MakeRecord):
         return [v for _, v in e.fields]
     if isinstance(e, If):

@@ -234,6 +234,19 @@ def vector_parts(t: TypeOrIndex) -> tuple[TCon, int] | None:
     return first, len(t.items)
 
 
+#: the letters that name a vector's components in a swizzle (「v」中「xy」, 「c」中「bgr」): one set per swizzle
+SWIZZLE_SETS = ("xyzw", "rgba")
+
+
+def swizzle_components(label: str) -> tuple[int, ...] | None:
+    """The component indices a swizzle label names (「zyx」 → (2, 1, 0)); None
+    when it is no swizzle: 1 to 4 letters, all of x y z w or all of r g b a."""
+    for letters in SWIZZLE_SETS:
+        if 1 <= len(label) <= 4 and all(c in letters for c in label):
+            return tuple(letters.index(c) for c in label)
+    return None
+
+
 def matrix_parts(t: TypeOrIndex) -> tuple[TCon, int, int] | None:
     """(component, columns, rows) when t is a matrix: 2–4 equal float vectors."""
     t = resolve(t)

@@ -588,9 +588,10 @@ def test_if_without_else_must_be_unit(tmp_path):
 
 @pytest.mark.parametrize("text, at, fragment", [
     (FN + "「g」者得「i」而负「i」也。\n", "2:11", "有符号"),
-    ("「g」乃化「二维浮」为「二维浮」者也。\n「g」者得「v」而「v」乘（「新浮三二」于「二」）也。\n", "2:15", "「二维浮」"),
+    # a vector meets a scalar only of its own component type (「v」乘（「新浮三二」于「二」） is WGSL's v * 2.0f)
+    ("「g」乃化「二维浮」为「二维浮」者也。\n「g」者得「v」而「v」乘（「新无三二」于「二」）也。\n", "2:15", "「二维浮」"),
     ("「g」乃化「整三二」为「整三二」者也。\n「g」者得「v」而「v」右移（「新整三二」于「一」）也。\n", "2:16", "「无三二」"),
-], ids=["negate_unsigned", "scalar_times_vector", "signed_shift_amount"])
+], ids=["negate_unsigned", "vector_times_other_scalar", "signed_shift_amount"])
 def test_operand_type_rules(tmp_path, text, at, fragment):
     _, lines = check_text(tmp_path, text)
     assert len(lines) == 1 and lines[0].startswith(f"{at}: 在「g」中：") and fragment in lines[0], lines
@@ -687,3 +688,26 @@ def test_unsupported_width_is_a_translation_error(tmp_path):
 def test_one_message_per_mistake(tmp_path, text):
     _, lines = check_text(tmp_path, text)
     assert len(lines) == 1, lines
+
+
+# ---------------------------------------------------------------- swizzles and a scalar beside a vector
+
+
+def test_a_swizzle_of_a_swizzle_picks_from_the_first_vector(tmp_path):
+    """「v」中「abg」中「yxx」 is v.zww: indices compose at checking, so every target (and Metal, which
+    cannot project a swizzle's swizzle in the shim) reads the original vector once."""
+    wgsl = all_targets(tmp_path, "「g」乃化「四维浮」为「二维浮」者也。\n"
+                                 "「g」者得「v」而（「v」中「zw」中「y」）与（「v」中「wzyx」中「零」）也。\n"
+                                 "「h」乃化「四维浮」为「三维浮」者也。\n「h」者得「v」而「v」中「abg」中「yxx」也。\n")
+    assert "return vec2<f32>(v.w, v.w);" in wgsl and "return v.zww;" in wgsl, wgsl
+
+
+@pytest.mark.parametrize("text, written", [
+    ("「g」者得「v」而「v」乘（「新浮三二」于「二」）也。\n", "v * 2.0f"),
+    ("「g」者得「v」而（「新浮三二」于「一」）减「v」也。\n", "1.0f - v"),
+    ("「g」者得「v」而「v」除（「v」中「x」）也。\n", "v / v.x"),
+], ids=["vector_times_scalar", "scalar_minus_vector", "vector_over_its_component"])
+def test_a_scalar_beside_a_vector_is_splat(tmp_path, text, written):
+    """WGSL's v * s: the scalar meets each component (ir.Splat; WGSL writes it bare, MSL float2(s))."""
+    wgsl = all_targets(tmp_path, "「g」乃化「二维浮」为「二维浮」者也。\n" + text)
+    assert f"return {written};" in wgsl, wgsl

@@ -496,3 +496,10 @@ def test_integer_clamp_is_wgsls_min_of_max(tmp_path):
     _, floats = msl_of(tmp_path, storage("甲", 0, 0, "「浮三二」") + KERNEL.format(
         value="「夹紧」于（「新浮三二」于（「号」中「零」））于（「新浮三二」于「零」）于（「新浮三二」于「一」）"))
     assert "clamp(float(号.x), 0.0f, 1.0f)" in floats.text
+
+
+def test_the_shims_swizzle_members_are_current():
+    """The shim's vectors have every swizzle Metal has (tests/support/metal_shim/swizzles.py writes them)."""
+    from support.metal_shim.swizzles import files
+    for path, text in files().items():
+        assert path.read_text(encoding="utf-8") == text, f"{path.name} 过时：运行 python {path.parent}/swizzles.py"

@@ -64,8 +64,10 @@ RETURN, DISCARD = Return(), Discard()
 
 def projected(base: Code, e: ir.Project, fields: dict[str, str] | None) -> Code:
     """A projection as both C-like targets write it: a struct member by its
-    field name in `fields`, a matrix column by index, a vector component by
+    field name in `fields`, a matrix column by index, vector components by
     letter."""
+    if e.components is not None:
+        return Code(f"{base.operand()}.{''.join('xyzw'[i] for i in e.components)}")
     if e.field is not None:
         return Code(f"{base.operand()}.{fields[e.field]}")
     if matrix_parts(deep_resolve(e.base.type)) is not None:
@@ -164,6 +166,9 @@ class StatementWriter(LineWriter):
             return projected(base, e, None)
         fields = self.field_names(e)
         return Code("?") if fields is None else projected(base, e, fields)
+
+    def _expr_Splat(self, e: ir.Splat) -> Code:
+        return Code(f"{self.constructor(e.type, (e.start, e.end))}({self.expr(e.value).text})")
 
     def _expr_MakeTuple(self, e: ir.MakeTuple) -> Code:
         items = self.operands(e.items)

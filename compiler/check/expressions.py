@@ -17,7 +17,8 @@ from ..syntax import ast
 from ..syntax.parser import number_value
 from ..types import (BOOL, ERROR, FLOAT_LIT, INT_LIT, UNIT, Printer, TCon, TError, TFamily, TFun,
                      TMeta, TRecord, TTuple, TVar, Type, TypeOrIndex, contains_meta, is_scalar,
-                     map_parts, matrix_parts, resolve, vector_parts)
+                     map_parts, matrix_parts, resolve, SWIZZLE_SETS, swizzle_components,
+                     vector_parts)
 from ..diagnostics import (ARITY, ARRAY_PROJECTION, BAD_VALUE, CALL_PARENS, CLASS_BOUND, CONVERT, DUPLICATE,
                            FUNCTION_AS_VALUE, FUNCTION_EXPECTED, IF_WITHOUT_ELSE, LITERAL_RANGE,
                            NOT_A_FUNCTION, NOT_A_MODULE, NOT_IN_MODULE, NOT_TRANSLATABLE, NO_FIELD,
@@ -73,6 +74,8 @@ RULE_METHODS = {"literal range": "_literal_range", "writable": "_writable",
                 "fragment offsets": "_fragment_offsets", "select shape": "_select_shape"}
 #: builtin name → the ItemChecker method checking its call
 CALL_RULES = {name: RULE_METHODS[rule] for name, rule in registry.having("call_rule").items()}
+#: arithmetic operators whose operands may be a vector and a scalar (the registry's mixes_scalar)
+MIXES_SCALAR = frozenset(registry.having("mixes_scalar"))
 
 
 @dataclass(eq=False)
@@ -419,9 +422,14 @@ class ItemChecker:
         if isinstance(t, TError):
             return ir.Project(node.start, node.end, ERROR, base, None, None)
         number = number_value(node.label)
+        swizzle = swizzle_components(node.label)
+        if swizzle is not None and vector_parts(t) is not None:
+            return self._swizzle(node, t, base, swizzle)
         if number is not None and not number[1]:
             index = number[0]
             if isinstance(t, TTuple):
+                if index < len(t.items) and isinstance(base, ir.Project) and base.components is not None:
+                    return self._swizzle(node, t, base, (index,))
                 if index < len(t.items):
                     return ir.Project(node.start, node.end, t.items[index], base, index, None)
                 self.error(label_span, f"分量序号 {index} 超出范围：{self.show(t)}只有 {len(t.items)} 个分量（从「零」数起）",
@@ -440,12 +448,30 @@ class ItemChecker:
         else:
             what = "分量" if number is not None else f"字段「{node.label}」"
             hint = "：元组的分量写成 中「零」、中「一」……" if isinstance(t, TTuple) and number is None else ""
+            if hint and vector_parts(t) is not None:
+                hint += "；向量的分量也可按字母取：中「x」、中「xy」、中「bgr」……"
             if isinstance(t, TCon) and t.name == "定长数组":
                 hint = "：中 只取向量的分量与结构的字段；数组的元素用「取元素」于 数组 于 序号（序号是「无三二」）"
                 self.error(label_span, f"{self.show(t)}没有{what}{hint}", ARRAY_PROJECTION, 类型=self.show(t))
                 return ir.Project(node.start, node.end, ERROR, base, None, None)
             self.error(label_span, f"{self.show(t)}没有{what}{hint}", NO_FIELD, 类型=self.show(t), 字段=node.label)
         return ir.Project(node.start, node.end, ERROR, base, None, None)
+
+    def _swizzle(self, node: ast.Project, t: TTuple, base: ir.Expr, components: tuple[int, ...]) -> ir.Project:
+        """「v」中「xy」: one letter is that component, several a vector of them (WGSL's swizzle)."""
+        if max(components) >= len(t.items):
+            letter = node.label[components.index(max(components))]
+            where = f"「{letter}」" if len(node.label) == 1 else f"「{node.label}」里的「{letter}」"
+            letters = next(s for s in SWIZZLE_SETS if letter in s)[:len(t.items)]
+            self.error((node.label_start, node.end), f"{self.show(t)}只有 {len(t.items)} 个分量（{' '.join(letters)}），"
+                       f"没有{where}", NO_FIELD, 类型=self.show(t), 字段=node.label)
+            return ir.Project(node.start, node.end, ERROR, base, None, None)
+        element = t.items[0]          # a vector's components share one type
+        if isinstance(base, ir.Project) and base.components is not None:   # 「v」中「xxy」中「yx」 is 「v」中「xx」
+            components, base = tuple(base.components[i] for i in components), base.base
+        if len(components) == 1:
+            return ir.Project(node.start, node.end, element, base, components[0], None)
+        return ir.Project(node.start, node.end, TTuple((element,) * len(components)), base, None, None, components)
 
     def _Tuple(self, node: ast.Tuple, expected, env, tail):
         exp = resolve(expected) if expected is not None else None
@@ -687,7 +713,7 @@ class ItemChecker:
             for m in metas:
                 m.ref = ERROR
             return _error_expr(node)
-        out = []
+        out, mixed = [], None
         settled = len(self.diags)
         for p, a in zip(t.params, args):
             if isinstance(resolve(p), TFun):
@@ -696,13 +722,15 @@ class ItemChecker:
                 out.append(self.check(a, None, env))
             elif callee == "写纹素" and len(out) == 2:
                 out.append(self._texel_value(a, self.reduce(p), out[0], env))
+            elif callee in MIXES_SCALAR and len(out) == 1:
+                mixed = self._mixed_operands(out, a, self.reduce(p), env) or mixed
             else:
                 out.append(self.check(a, self.reduce(p), env))
         if len(self.diags) > settled:   # nor does an implicit parameter only the rest would have fixed
             for m in metas:
                 if isinstance(resolve(m), TMeta):
                     resolve(m).ref = ERROR
-        result = self._result(node, self.reduce(t.result), expected)
+        result = self._result(node, mixed or self.reduce(t.result), expected)
         call = ir.Call(node.start, node.end, result, "builtin", callee, out,
                        type_args={v.name: m for v, m in zip(entry.type_params, metas)},
                        name_start=name_span[0], name_end=name_span[1])
@@ -712,6 +740,26 @@ class ItemChecker:
         if callee == "位转换":          # its target type may come from the context: checked in finish
             self._bitcasts.append(call)
         return call
+
+    def _mixed_operands(self, out: list[ir.Expr], arg: ast.Expr, wanted: Type, env) -> Type | None:
+        """The right operand of 加 减 乘 除 余, checked on its own: a scalar
+        beside a vector of that scalar (or a vector beside such a scalar) is
+        splat (ir.Splat), and the vector type is the result's; otherwise it
+        must have the left operand's type, as without mixing."""
+        value = self.check(arg, None, env)
+        left, right = out[0], value
+        for vector, scalar in ((left, right), (right, left)):
+            parts = vector_parts(self.reduce(vector.type))
+            if parts is not None and is_scalar(scalar.type, include_literals=False) and \
+                    resolve(scalar.type) == resolve(parts[0]):
+                splat = ir.Splat(scalar.start, scalar.end, self.reduce(vector.type), scalar)
+                out[:] = [splat, value] if scalar is left else [left, splat]
+                return self.reduce(vector.type)
+        out.append(value)
+        if not self.unify(wanted, value.type, arg):
+            self.mismatch(_strip_parens(arg), wanted, value.type)   # where `check` would say it
+            value.type = ERROR
+        return None
 
     def _select_shape(self, callee: str, args: list[ir.Expr], name_span) -> None:
         """WGSL's select: a 爻 condition, or a 爻 vector as long as the values."""

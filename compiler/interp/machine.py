@@ -294,7 +294,12 @@ class Machine:
 
     def _Project(self, e, mask):
         base = self.eval(e.base, mask)
+        if e.components is not None:
+            return tuple(base[i] for i in e.components)
         return base[e.field] if e.field is not None else base[e.index]
+
+    def _Splat(self, e, mask):
+        return (self.eval(e.value, mask),) * len(resolve(e.type).items)
 
     def _MakeTuple(self, e, mask):
         return tuple(self.eval(x, mask) for x in e.items)

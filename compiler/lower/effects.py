@@ -42,7 +42,8 @@ class Facts:
 _LOCAL_CALLS = (ir.Inline, ir.Loop, ir.Next)
 
 #: nodes that compute a value without control flow of their own
-_VALUE_NODES = (ir.Literal, ir.LocalRef, ir.BuiltinValue, ir.GlobalRef, ir.Project, ir.MakeTuple, ir.MakeRecord)
+_VALUE_NODES = (ir.Literal, ir.LocalRef, ir.BuiltinValue, ir.GlobalRef, ir.Project, ir.MakeTuple, ir.Splat,
+                ir.MakeRecord)
 
 
 @cache

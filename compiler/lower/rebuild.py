@@ -13,6 +13,8 @@ def rebuilt(e: ir.Expr, parts: list[ir.Expr]) -> ir.Expr:
         return replace(e, args=parts)
     if isinstance(e, ir.Project):
         return replace(e, base=parts[0])
+    if isinstance(e, ir.Splat):
+        return replace(e, value=parts[0])
     if isinstance(e, ir.MakeTuple):
         return replace(e, items=parts)
     if isinstance(e, ir.MakeRecord):

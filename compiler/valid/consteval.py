@@ -282,6 +282,10 @@ class ConstEvaluator:
     def _BuiltinValue(self, e):
         return {"阳": True, "阴": False}.get(e.name)
 
+    def _Splat(self, e):
+        value = self.value(e.value)
+        return None if value is None else (value,) * len(resolve(e.type).items)
+
     def _MakeTuple(self, e):
         items = [self.value(i) for i in e.items]
         return None if any(i is None for i in items) else tuple(items)
@@ -293,6 +297,8 @@ class ConstEvaluator:
 
     def _Project(self, e):
         base = self.value(e.base)
+        if isinstance(base, tuple) and e.components is not None:
+            return tuple(base[i] for i in e.components)
         if isinstance(base, tuple) and e.index is not None:
             return base[e.index]
         return None

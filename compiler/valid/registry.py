@@ -83,6 +83,7 @@ class Facts:
     call_rule: str | None = None          # a rule its call must satisfy beyond its type (check/expressions.py)
     divides: bool = False                 # an integer right operand of zero is a fault (the interpreter)
     naga_not_const: bool = False          # WGSL allows it in a const-expression, naga does not evaluate it
+    mixes_scalar: bool = False            # a vector operand may meet a scalar one (WGSL v * s): the scalar is splat
 
 
 @dataclass(frozen=True)
@@ -160,6 +161,7 @@ for _name, _scalar in {"新浮三二": ("float", 32), "新浮十六": ("float", 
 _with(TABLE, " ".join(n for n, r in TABLE.items() if r.kind == "matrix-memory"), call_rule="fragment offsets")
 _with(TABLE, "选择", call_rule="select shape")
 _with(TABLE, "除 余", divides=True)
+_with(TABLE, "加 减 乘 除 余", mixes_scalar=True)
 _with(TABLE, "位转换 半精度打包 半精度解包 混合", naga_not_const=True)
 
 

@@ -478,6 +478,9 @@ class FunctionWalk:
                 return part
         return flat(base)
 
+    def _Splat(self, e, env, cf):
+        return self.expr(e.value, env, cf)
+
     def _MakeTuple(self, e, env, cf):
         return Fields({i: self.expr(x, env, cf) for i, x in enumerate(e.items)})
 

@@ -67,8 +67,10 @@ CASES = [
     case("constant_overflows_u32", "「c」乃「无三二」也。\n「c」者「新无三二」于「四二九四九六七二九六」也。\n",
          Expect("2:12", "c", ("超出", "4294967295"))),
     # ---- projections
-    case("field_name_on_vector", "「g」乃化「三维浮」为「浮三二」者也。\n「g」者得「v」而「v」中「x」也。\n",
-         Expect("2:14", "g", ("「x」", "「零」"))),
+    case("field_name_on_vector", "「g」乃化「三维浮」为「浮三二」者也。\n「g」者得「v」而「v」中「长」也。\n",
+         Expect("2:14", "g", ("「长」", "「零」", "「xy」"))),
+    case("swizzle_beyond_the_vector", "「g」乃化「三维浮」为「二维浮」者也。\n「g」者得「v」而「v」中「xw」也。\n",
+         Expect("2:14", "g", ("「w」", "3 个分量", "x y z"))),
     # ---- application
     case("apply_a_non_name", FN + "「g」者得「i」而（「i」加「i」）于「i」也。\n",
          Expect("2:11", "g", ("具名",))),

@@ -254,6 +254,23 @@ def 向量运算(run):
 
 
 @reference
+def 分量与标量(run):
+    n = 70
+    v = rng(5).standard_normal((n, 4)).astype(np.float32)
+    out = run("分量与标量", "分量与标量入口", {"输入": v, "浮出": np.zeros((3 * n, 4), np.float32),
+                                        "整出": np.zeros((n, 4), np.uint32)}, 2)
+    i = np.arange(n, dtype=np.uint32)
+    s = (i.astype(np.float32) + np.float32(1))[:, None]
+    floats = out["浮出"].reshape(n, 3, 4)
+    same(floats[:, 0], v[:, ::-1])
+    # a C++ compiler may contract v·s + … into one fma: the mixed row is compared within rounding
+    close(floats[:, 1], v * s + (s - v) / np.float32(2))
+    same(floats[:, 2], np.column_stack([v[:, 0] * s[:, 0], v[:, 1] * s[:, 0], v[:, 2], v[:, 0] + v[:, 0]]))
+    index = i[:, None] + np.arange(4, dtype=np.uint32)
+    same(out["整出"], (index % np.uint32(3)) * (i[:, None] + np.uint32(1)))
+
+
+@reference
 def 多维调用(run):
     g = 5
     out = run("多维调用", "多维入口", {"输出": np.zeros((8 * g, 4), np.uint32)}, g)

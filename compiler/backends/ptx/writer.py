@@ -501,6 +501,8 @@ class Writer:
     def _Project(self, e: ir.Project, env) -> Value:
         base = self.value(e.base, env)
         t = concrete(e.base.type)
+        if e.components is not None:
+            return Value(concrete(e.type), [p for i in e.components for p in self.part(base, i).parts])
         index = e.index if e.field is None else [n for n, _ in t.fields].index(e.field)
         return self.part(base, index)
 
@@ -509,6 +511,10 @@ class Writer:
         sizes = [len(leaves(i)) for i in items(v.type)]
         start = sum(sizes[:index])
         return Value(concrete(items(v.type)[index]), v.parts[start:start + sizes[index]])
+
+    def _Splat(self, e: ir.Splat, env) -> Value:
+        t = concrete(e.type)
+        return Value(t, self.value(e.value, env).parts * len(t.items))
 
     def _MakeTuple(self, e: ir.MakeTuple, env) -> Value:
         values = [self.value(i, env) for i in e.items]
