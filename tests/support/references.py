@@ -803,3 +803,37 @@ def 打包(run):
     unsigned = (_bytes_of(w, 4, 8, False) * _bytes_of(v, 4, 8, False)).sum(1)
     signed = (_bytes_of(w, 4, 8, True) * _bytes_of(v, 4, 8, True)).sum(1)
     same(out["点积"], np.stack([unsigned, signed & 0xFFFFFFFF], 1).astype(np.uint32))
+
+
+def _unit_rows(v: np.ndarray) -> np.ndarray:
+    """Rows of (x, y, z) made unit length, with w = 0 (f32)."""
+    v = v / np.linalg.norm(v, axis=1, keepdims=True)
+    return np.column_stack([v, np.zeros(len(v))]).astype(np.float32)
+
+
+@reference
+def 反射折射(run):
+    count = 64
+    e, n = _unit_rows(rng().standard_normal((count, 3))), _unit_rows(rng(2).standard_normal((count, 3)))
+    eta = rng(3).uniform(0.5, 1.6, count).astype(np.float32)
+    d = (e.astype(np.float64) * n).sum(1)
+    k = 1 - eta.astype(np.float64) ** 2 * (1 - d * d)
+    eta[np.abs(k) < 1e-2] = 0.75          # far from the edge of total internal reflection (k = 0)
+    k = 1 - eta.astype(np.float64) ** 2 * (1 - d * d)
+    x = np.concatenate([f32(1.5, -0.75, 1.0, 0.1, 70000, -1e5, 65520, 65519, 65504, 1 / 3, 1e-3, -2.5).reshape(3, 4),
+                        rng(4).uniform(-4, 4, (count - 3, 4)).astype(np.float32)])
+    powers = np.concatenate([np.array([[127, 128, -126, -3], [0, 0, 0, 0], [1, -1, 2, -2]], np.int32),
+                             rng(5).integers(-20, 21, (count - 3, 4), dtype=np.int32)])
+    floats = np.zeros((count, 4), np.float32)
+    out = run("反射折射", "光线入口", {"入射": e, "法线": n, "比": eta, "数": x, "幂": powers, "反射光": floats,
+                                     "折射光": floats, "翻转": floats, "二幂": floats, "量化": floats,
+                                     "真值": np.zeros((count, 4), np.uint32)}, 1)
+    e64, n64, eta64 = e.astype(np.float64), n.astype(np.float64), eta.astype(np.float64)[:, None]
+    close(out["反射光"], e64 - 2 * d[:, None] * n64, atol=1e-5)
+    refracted = eta64 * e64 - (eta64 * d[:, None] + np.sqrt(np.maximum(k, 0))[:, None]) * n64
+    close(out["折射光"], np.where((k < 0)[:, None], 0.0, refracted), atol=1e-5)
+    same(out["翻转"], np.where((d < 0)[:, None], n, -n))
+    same(out["二幂"], np.ldexp(x, powers).astype(np.float32))
+    with np.errstate(over="ignore"):
+        same(out["量化"], x.astype(np.float16).astype(np.float32))
+    same(out["真值"], np.stack([(e > -0.5).all(1), (e > 0.9).any(1), eta < 1, eta > 1], 1).astype(np.uint32))
