@@ -83,6 +83,12 @@ def bit_size(t: TypeOrIndex) -> int | None:
     return n * (_width(comp) or 0)
 
 
+def _component_width(t: TypeOrIndex) -> int | None:
+    """The width of a scalar's or a vector's component (None for the abstract 小数)."""
+    parts = vector_parts(resolve(t))
+    return _width(parts[0] if parts else t)
+
+
 def _indexable(t: TypeOrIndex) -> bool:
     t = resolve(t)
     return (vector_parts(t) is not None or matrix_parts(t) is not None
@@ -103,6 +109,7 @@ CLASSES: dict[str, tuple[Callable[[TypeOrIndex], bool], str]] = {
     "数形": (lambda t: _scalar_or_vector(t, NUMERIC | {"bool"}), "标量或向量"),
     "标量": (lambda t: _scalar_only(t, NUMERIC | {"bool"}), "标量"),
     "浮标量": (lambda t: _scalar_only(t, {"float"}), "浮点标量"),
+    "单精": (lambda t: _scalar_or_vector(t, {"float"}) and _component_width(t) != 16, "「浮三二」或它的向量"),
     "浮向量": (lambda t: vector_parts(t) is not None and _kind(vector_parts(t)[0]) == "float",
              "浮点向量"),
     "计算选项": (lambda t: _compute_options(t), "「计算选项」（工作组大小是一个、两个或三个整数）"),

@@ -86,6 +86,189 @@ def _count_ones(x):
     return _scalar_if(np.bitwise_count(a.view(np.uint32) if a.dtype.kind == "i" else a).astype(a.dtype), x)
 
 
+def _bits_of(x):
+    """(the 32 bits of an integer as uint32, a function giving a uint32 result x's type back)."""
+    a = np.asarray(x)
+    return a.view(np.uint32), lambda u: _scalar_if(np.asarray(u, np.uint32).view(a.dtype), x)
+
+
+def _leading_zeros_of(u):
+    """countLeadingZeros of uint32 lanes: 32 − the bit length (0 has 32)."""
+    return np.uint32(32) - np.asarray(np.frexp(u.astype(np.float64))[1], np.uint32)
+
+
+def _count_leading_zeros(x):
+    u, back = _bits_of(x)
+    return back(_leading_zeros_of(u))
+
+
+def _count_trailing_zeros(x):
+    """The zeros below the lowest 1 bit: the bit length of (u & −u) − 1; 0 has 32."""
+    u, back = _bits_of(x)
+    lowest = u & (np.uint32(0) - u)
+    return back(np.where(u == 0, np.uint32(32), np.uint32(31) - _leading_zeros_of(lowest)))
+
+
+def _first_leading_bit(x):
+    """The highest bit set, or for i32 the highest bit that differs from the sign
+    bit (a negative value's complement); none: all ones (−1)."""
+    u, back = _bits_of(x)
+    if np.asarray(x).dtype.kind == "i":
+        u = np.where(np.asarray(x) < 0, ~u, u)
+    return back(np.uint32(31) - _leading_zeros_of(u))       # 31 − 32 wraps to all ones
+
+
+def _first_trailing_bit(x):
+    u, back = _bits_of(x)
+    zeros = _count_trailing_zeros(u)
+    return back(np.where(u == 0, np.uint32(0xFFFFFFFF), zeros))
+
+
+def _bit_range(offset, count):
+    """WGSL's o = min(offset, 32), c = min(count, 32 − o), and the mask of c low bits."""
+    o = np.minimum(np.asarray(offset, np.uint32), np.uint32(32)).astype(np.uint64)
+    c = np.minimum(np.asarray(count, np.uint32).astype(np.uint64), np.uint64(32) - o)
+    return o, c, ((np.uint64(1) << c) - np.uint64(1))
+
+
+def _extract_bits(x, offset, count):
+    """extractBits: c bits from bit o down to bit 0; i32 sign-extends bit c − 1 (c = 0 gives 0)."""
+    u, back = _bits_of(x)
+    o, c, mask = _bit_range(offset, count)
+    field = (u.astype(np.uint64) >> o) & mask
+    if np.asarray(x).dtype.kind == "i":
+        sign = np.where(c > 0, (field >> np.maximum(c, np.uint64(1)) - np.uint64(1)) & np.uint64(1), 0)
+        field = np.where(sign == 1, field | (np.uint64(0xFFFFFFFF) & ~mask), field)
+    return back(field.astype(np.uint32))
+
+
+def _insert_bits(x, new, offset, count):
+    """insertBits: bits o … o + c − 1 of x replaced by the c low bits of new."""
+    u, back = _bits_of(x)
+    n, _ = _bits_of(new)
+    o, c, mask = _bit_range(offset, count)
+    placed = (mask << o) & np.uint64(0xFFFFFFFF)
+    out = (u.astype(np.uint64) & ~placed) | ((n.astype(np.uint64) << o) & placed)
+    return _scalar_if(np.asarray(out, np.uint64).astype(np.uint32).view(np.asarray(x).dtype), x, new, offset, count)
+
+
+def reflect(e, n):
+    """e − 2 · dot(n, e) · n."""
+    d = dot(n, e)
+    two = np.asarray(2, np.asarray(d).dtype)
+    return tuple(a - two * d * b for a, b in zip(e, n))
+
+
+def refract(e, n, eta):
+    """k = 1 − η²(1 − dot(n, e)²); k < 0 gives the zero vector, else η·e − (η·dot(n, e) + √k)·n."""
+    d = dot(n, e)
+    one = np.asarray(1, np.asarray(d).dtype)
+    k = one - eta * eta * (one - d * d)
+    root = np.sqrt(np.maximum(k, 0))
+    return tuple(_scalar_if(np.where(k < 0, np.zeros_like(k), eta * a - (eta * d + root) * b), a, b, eta, d)
+                 for a, b in zip(e, n))
+
+
+def face_forward(e1, e2, e3):
+    """e1 where dot(e2, e3) < 0, else −e1."""
+    flip = dot(e2, e3) < 0
+    return tuple(_scalar_if(np.where(flip, a, -a), a, flip) for a in e1)
+
+
+def _ldexp(x, k):
+    dtype = np.asarray(x).dtype
+    return _scalar_if(np.ldexp(np.asarray(x), np.asarray(k, np.int32)).astype(dtype), x, k)
+
+
+def _quantize_to_f16(x):
+    """The nearest f16 (ties to even) as f32; beyond its range ±∞."""
+    with np.errstate(over="ignore"):
+        return _scalar_if(np.asarray(x, np.float32).astype(np.float16).astype(np.float32), x)
+
+
+#: normalized packing: (lanes, bits per lane, scale, lowest value); WGSL's ⌊0.5 + scale · clamp(e)⌋
+NORMALIZED = {"4x8unorm": (4, 8, 255, 0), "4x8snorm": (4, 8, 127, -1),
+              "2x16unorm": (2, 16, 65535, 0), "2x16snorm": (2, 16, 32767, -1)}
+
+
+def _pack_words(fields, bits: int):
+    """Each field's low `bits` bits at bits·i of one u32 (the first lowest)."""
+    mask = np.uint32((1 << bits) - 1)
+    word = np.uint32(0)
+    for i, f in enumerate(fields):
+        word = word | ((np.asarray(f).astype(np.int64).astype(np.uint32) & mask) << np.uint32(bits * i))
+    return _scalar_if(np.asarray(word, np.uint32), *fields)
+
+
+def _fields(u, lanes: int, bits: int, signed: bool):
+    """The `lanes` fields of `bits` bits of u32 word(s) u, sign-extended when signed (as int64)."""
+    u = np.asarray(u, np.uint32).astype(np.int64)
+    out = []
+    for i in range(lanes):
+        f = (u >> (bits * i)) & ((1 << bits) - 1)
+        out.append(np.where(f >= 1 << (bits - 1), f - (1 << bits), f) if signed else f)
+    return out
+
+
+def pack_normalized(form: str):
+    lanes, bits, scale, low = NORMALIZED[form]
+
+    def pack(v):
+        f32 = np.float32
+        return _pack_words([np.floor(f32(0.5) + f32(scale) * np.minimum(f32(1), np.maximum(f32(low), c)))
+                            for c in v], bits)
+    return pack
+
+
+def unpack_normalized(form: str):
+    lanes, bits, scale, low = NORMALIZED[form]
+
+    def unpack(u):
+        return tuple(_scalar_if(np.maximum(f.astype(np.float32) / np.float32(scale), np.float32(low)), u)
+                     for f in _fields(u, lanes, bits, low < 0))
+    return unpack
+
+
+def pack_bytes(low: int | None = None, high: int | None = None):
+    """pack4xI8 / pack4xU8, clamped to [low, high] first for the Clamp forms."""
+    def pack(v):
+        return _pack_words([c if high is None else np.clip(np.asarray(c).astype(np.int64), low, high) for c in v], 8)
+    return pack
+
+
+def unpack_bytes(dtype):
+    def unpack(u):
+        return tuple(_scalar_if(f.astype(dtype), u) for f in _fields(u, 4, 8, dtype == np.int32))
+    return unpack
+
+
+def dot_bytes(dtype):
+    """dot4U8Packed / dot4I8Packed: the sum of the four byte products (exact, then wrapped)."""
+    def dot4(a, b):
+        signed = dtype == np.int32
+        total = sum(x * y for x, y in zip(_fields(a, 4, 8, signed), _fields(b, 4, 8, signed)))
+        return _scalar_if(np.asarray(total).astype(np.int64).astype(np.uint32).view(dtype), a, b)
+    return dot4
+
+
+def all_of(v):
+    if not isinstance(v, tuple):
+        return v
+    out = v[0]
+    for c in v[1:]:
+        out = np.logical_and(out, c)
+    return out
+
+
+def any_of(v):
+    if not isinstance(v, tuple):
+        return v
+    out = v[0]
+    for c in v[1:]:
+        out = np.logical_or(out, c)
+    return out
+
+
 def _sign(x):
     return np.sign(x).astype(np.asarray(x).dtype)
 
@@ -238,6 +421,20 @@ PURE = {
     "一位计数": lift(_count_ones), "位反转": lift(_reverse_bits),
     "点积": dot, "叉积": cross, "长度": length, "距离": distance, "归一化": normalize,
     "半精度解包": unpack_halves, "半精度打包": pack_halves,
+    "前导零计数": lift(_count_leading_zeros), "尾随零计数": lift(_count_trailing_zeros),
+    "最高位序": lift(_first_leading_bit), "最低位序": lift(_first_trailing_bit),
+    "取位段": lift(_extract_bits), "置位段": lift(_insert_bits),
+    "反射": reflect, "折射": refract, "朝向翻转": face_forward,
+    "乘二幂": lift(_ldexp), "量化半精度": lift(_quantize_to_f16),
+    "四字节归一打包": pack_normalized("4x8unorm"), "四字节归一解包": unpack_normalized("4x8unorm"),
+    "四字节符归一打包": pack_normalized("4x8snorm"), "四字节符归一解包": unpack_normalized("4x8snorm"),
+    "双半字归一打包": pack_normalized("2x16unorm"), "双半字归一解包": unpack_normalized("2x16unorm"),
+    "双半字符归一打包": pack_normalized("2x16snorm"), "双半字符归一解包": unpack_normalized("2x16snorm"),
+    "四字节整打包": pack_bytes(), "四字节无打包": pack_bytes(),
+    "四字节整夹紧打包": pack_bytes(-128, 127), "四字节无夹紧打包": pack_bytes(0, 255),
+    "四字节整解包": unpack_bytes(np.int32), "四字节无解包": unpack_bytes(np.uint32),
+    "四字节无点积": dot_bytes(np.uint32), "四字节整点积": dot_bytes(np.int32),
+    "全都": all_of, "任一": any_of,
     "矩阵乘": matrix_multiply, "转置": transpose, "行列式": determinant,
 }
 

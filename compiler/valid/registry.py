@@ -119,7 +119,10 @@ TABLE: dict[str, Row] = {
         按位与 按位或 异或 按位非 且 或 非 负 取元素 绝对值 最大 最小 夹紧 混合 阶跃 平滑阶跃 平方根 逆平方根
         指数 指数二 对数 对数二 正弦 余弦 正切 双曲正切 反正弦 反余弦 反正切 向下取整 向上取整 四舍五入 截断
         小数部分 饱和 幂 反正切二 符号 点积 叉积 长度 距离 归一化 融合乘加 选择 半精度解包 半精度打包
-        矩阵乘 转置 行列式 一位计数 位反转"""),
+        矩阵乘 转置 行列式 一位计数 位反转 前导零计数 尾随零计数 最高位序 最低位序 取位段 置位段
+        反射 折射 朝向翻转 乘二幂 量化半精度 四字节归一打包 四字节归一解包 四字节符归一打包 四字节符归一解包
+        四字节整打包 四字节整解包 四字节无打包 四字节无解包 四字节整夹紧打包 四字节无夹紧打包 双半字归一打包
+        双半字归一解包 双半字符归一打包 双半字符归一解包 四字节无点积 四字节整点积 全都 任一"""),
     **_rows("cell", "新格 写格"),
     **_rows("cell", "读格", effect=False, reads=True),
     # workgroup memory is compute-only through the resource it names (stages.STAGE_RESOURCES)
@@ -162,7 +165,10 @@ _with(TABLE, " ".join(n for n, r in TABLE.items() if r.kind == "matrix-memory"),
 _with(TABLE, "选择", call_rule="select shape")
 _with(TABLE, "除 余", divides=True)
 _with(TABLE, "加 减 乘 除 余", mixes_scalar=True)
-_with(TABLE, "位转换 半精度打包 半精度解包 混合", naga_not_const=True)
+_with(TABLE, """位转换 半精度打包 半精度解包 混合 取位段 置位段 反射 折射 朝向翻转 乘二幂 量化半精度
+      四字节归一打包 四字节归一解包 四字节符归一打包 四字节符归一解包 四字节整打包 四字节整解包 四字节无打包 四字节无解包
+      四字节整夹紧打包 四字节无夹紧打包 双半字归一打包 双半字归一解包 双半字符归一打包 双半字符归一解包""",
+      naga_not_const=True)
 
 
 @dataclass(frozen=True)

@@ -465,13 +465,52 @@ class Thread:
         self.set(ops[0], a >> min(n, 32) if kind == "s32" else (a >> n if n < 32 else 0))
 
     def _bfe(self, parts, ops):
-        a, pos, length = (self.get(o, "u32") for o in ops[1:])
-        self.set(ops[0], (a >> pos) & ((1 << length) - 1) if pos < 32 else 0)
+        """bfe.u32/.s32 (PTX ISA): len bits from pos (each the low 8 bits of its
+        operand); bits past 31 and, for .s32, those above len are the sign bit
+        a[min(pos + len − 1, 31)] (0 for .u32 or len 0)."""
+        a = self.get(ops[1], "u32") & 0xFFFFFFFF
+        pos, length = (self.get(o, "u32") & 0xFF for o in ops[2:])
+        sbit = 0 if parts[-1] == "u32" or length == 0 else (a >> min(pos + length - 1, 31)) & 1
+        self.set(ops[0], sum((((a >> (pos + i)) & 1) if i < length and pos + i <= 31 else sbit) << i
+                             for i in range(32)))
+
+    def _bfi(self, parts, ops):
+        """bfi.b32 d, a, b, pos, len (PTX ISA): b with bits pos … pos + len − 1
+        (those up to 31) taken from the low bits of a."""
+        a, b = (self.get(o, "u32") & 0xFFFFFFFF for o in ops[1:3])
+        pos, length = (self.get(o, "u32") & 0xFF for o in ops[3:5])
+        for i in range(length):
+            if pos + i <= 31:
+                b = (b & ~(1 << (pos + i))) | (((a >> i) & 1) << (pos + i))
+        self.set(ops[0], b)
 
     def _bfind(self, parts, ops):
-        """bfind.u32: the position of the most significant set bit, 0xFFFFFFFF when none."""
+        """bfind.u32/.s32[.shiftamt] (PTX ISA): the position of the most significant
+        set bit (.s32: of the most significant bit unlike the sign bit), with .shiftamt
+        31 − that position; none: 0xFFFFFFFF."""
         a = self.get(ops[1], "u32") & 0xFFFFFFFF
-        self.set(ops[0], a.bit_length() - 1 if a else 0xFFFFFFFF)
+        if parts[-1] == "s32" and a >> 31:
+            a = ~a & 0xFFFFFFFF
+        position = a.bit_length() - 1
+        if position < 0:
+            self.set(ops[0], 0xFFFFFFFF)
+        else:
+            self.set(ops[0], 31 - position if "shiftamt" in parts else position)
+
+    def _clz(self, parts, ops):
+        """clz.b32: the leading zeros; 0 has 32."""
+        self.set(ops[0], 32 - (self.get(ops[1], "u32") & 0xFFFFFFFF).bit_length())
+
+    def _dp4a(self, parts, ops):
+        """dp4a.atype.btype d, a, b, c (PTX ISA): c plus the four products of the
+        bytes of a and b, each byte signed for .s32; the sum wraps at 32 bits."""
+        def byte_values(word: int, kind: str) -> list[int]:
+            out = [(word >> (8 * i)) & 0xFF for i in range(4)]
+            return [v - 256 if kind == "s32" and v >= 128 else v for v in out]
+        a, b = (self.get(o, "u32") & 0xFFFFFFFF for o in ops[1:3])
+        c = self.value(ops[3], "s32" if parts[-1] == "s32" else "u32")
+        total = c + sum(x * y for x, y in zip(byte_values(a, parts[1]), byte_values(b, parts[2])))
+        self.set(ops[0], total & 0xFFFFFFFF)
 
     def _copysign(self, parts, ops):
         sign, magnitude = self.value(ops[1], "f32"), self.value(ops[2], "f32")

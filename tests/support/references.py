@@ -707,3 +707,150 @@ def 包甲_主(run):
     t = np.float32(np.float32(0.5) * np.float32(0.1)) * np.arange(90, dtype=np.float32)
     q = points[:, :3] + t[:, None] * f32(0, 0, 1)
     close(out["结果"], np.clip((q * q).sum(1) / 100, 0, 1))
+
+
+# ---------------------------------------------------------------- WGSL's bit, packing and geometric builtins
+
+
+def _signed(v: int, bits: int = 32) -> int:
+    return v - (1 << bits) if v >> (bits - 1) & 1 else v
+
+
+def _wgsl_bit_range(offset: int, count: int) -> tuple[int, int]:
+    o = min(offset, 32)
+    return o, min(count, 32 - o)
+
+
+def _extract(v: int, offset: int, count: int, signed: bool) -> int:
+    """extractBits on the 32 bits of v (as u32 bits)."""
+    o, c = _wgsl_bit_range(offset, count)
+    if c == 0:
+        return 0
+    field = (v >> o) & ((1 << c) - 1)
+    if signed and field >> (c - 1) & 1:
+        field |= (0xFFFFFFFF >> c) << c
+    return field
+
+
+def _insert(v: int, new: int, offset: int, count: int) -> int:
+    o, c = _wgsl_bit_range(offset, count)
+    mask = ((1 << c) - 1) << o
+    return (v & ~mask | (new << o) & mask) & 0xFFFFFFFF
+
+
+def _first_leading(v: int, signed: bool) -> int:
+    """The highest bit set (i32: unlike the sign bit); none: all ones."""
+    if signed and v >> 31:
+        v = ~v & 0xFFFFFFFF
+    return v.bit_length() - 1 & 0xFFFFFFFF if v else 0xFFFFFFFF
+
+
+def _bit_counts(v: int, signed: bool) -> list[int]:
+    leading = 32 - v.bit_length()
+    trailing = (v & -v).bit_length() - 1 if v else 32
+    lowest = trailing if v else 0xFFFFFFFF
+    return [leading, trailing, _first_leading(v, signed), lowest]
+
+
+@reference
+def 位段(run):
+    edges = [0, 1, 0xFFFFFFFF, 0x80000000, 0x7FFFFFFF, 0x00F0F000, 0xFFFF0000, 0x12345678]
+    x = np.concatenate([u32(*edges), rng().integers(0, 2 ** 32, 56, dtype=np.uint32)])
+    ranges = [(0, 0), (0, 32), (31, 1), (28, 8), (40, 5), (4, 100), (16, 16), (32, 0)]
+    r = np.concatenate([np.array(ranges, np.uint32), rng(2).integers(0, 41, (56, 2), dtype=np.uint32)])
+    n = len(x)
+    out = run("位段", "位段入口", {"输入": x, "范围": r, "无位": np.zeros((n, 4), np.uint32),
+                                 "整位": np.zeros((n, 4), np.int32), "段": np.zeros((n, 4), np.uint32),
+                                 "向量": np.zeros((n, 4), np.uint32)}, 1)
+    values, pairs = [int(v) for v in x], [(int(o), int(c)) for o, c in r]
+    same(out["无位"], np.array([_bit_counts(v, False) for v in values], np.uint32))
+    same(out["整位"], np.array([[_signed(c) for c in _bit_counts(v, True)] for v in values], np.int64).astype(np.int32))
+    same(out["段"], np.array([[_extract(v, o, c, False), _extract(v, o, c, True), _insert(v, ~v & 0xFFFFFFFF, o, c),
+                                _insert(v, ~v & 0xFFFFFFFF, o, c)] for v, (o, c) in zip(values, pairs)], np.uint32))
+    same(out["向量"], np.array([[32 - v.bit_length(), 32 - (~v & 0xFFFFFFFF).bit_length(), v >> 28, (~v & 0xFFFFFFFF) >> 28]
+                                for v in values], np.uint32))
+
+
+def _bytes_of(words: np.ndarray, lanes: int, bits: int, signed: bool) -> np.ndarray:
+    """(n, lanes) fields of `bits` bits of u32 words, lowest first, as int64 (sign-extended when signed)."""
+    w = words.astype(np.int64)
+    fields = np.stack([(w >> (bits * i)) & ((1 << bits) - 1) for i in range(lanes)], 1)
+    return np.where(fields >= 1 << (bits - 1), fields - (1 << bits), fields) if signed else fields
+
+
+def _words_of(fields: np.ndarray, bits: int) -> np.ndarray:
+    """Each row's fields (their low `bits` bits) as one u32, the first lowest."""
+    f = fields.astype(np.int64) & ((1 << bits) - 1)
+    return sum(f[:, i] << (bits * i) for i in range(f.shape[1])).astype(np.uint32)
+
+
+def _normalized(x: np.ndarray, scale: int, low: float) -> np.ndarray:
+    """WGSL's ⌊0.5 + scale · min(1, max(low, x))⌋, in f32 as written."""
+    x = x.astype(np.float32)
+    return np.floor(np.float32(0.5) + np.float32(scale) * np.minimum(np.float32(1), np.maximum(np.float32(low), x)))
+
+
+@reference
+def 打包(run):
+    edges = f32(-2, -1, -0.6, 0, 0.25, 1, 1.5, 0.1, 0.75, -0.25, 0.999, -0.999)
+    f = np.concatenate([edges.reshape(3, 4), rng().uniform(-1.3, 1.3, (61, 4)).astype(np.float32)])
+    ints = np.array([[-300, -128, 127, 200], [0, -1, 255, 256], [2 ** 31 - 1, -2 ** 31, 1000, -129]], np.int32)
+    n = np.concatenate([ints, rng(2).integers(-400, 400, (61, 4), dtype=np.int32)])
+    w = np.concatenate([u32(0, 0xFFFFFFFF, 0x80808080, 0x7F7F7F7F, 0x80007FFF, 0x00018001, 0x12345678, 0xFF00FF00),
+                        rng(3).integers(0, 2 ** 32, 56, dtype=np.uint32)])
+    count = len(w)
+    zeros4, floats4 = np.zeros((count, 4), np.uint32), np.zeros((count, 4), np.float32)
+    out = run("打包", "打包入口", {"浮": f, "整": n, "字": w, "浮打包": zeros4, "整打包": zeros4,
+                                 "归一解包": floats4, "符归一解包": floats4, "半字解包": floats4,
+                                 "整解包": np.zeros((count, 4), np.int32), "无解包": zeros4,
+                                 "点积": np.zeros((count, 2), np.uint32)}, 1)
+    same(out["浮打包"], np.stack([_words_of(_normalized(f, 255, 0), 8), _words_of(_normalized(f, 127, -1), 8),
+                                _words_of(_normalized(f[:, :2], 65535, 0), 16),
+                                _words_of(_normalized(f[:, 2:], 32767, -1), 16)], 1))
+    wide = n.astype(np.int64)
+    same(out["整打包"], np.stack([_words_of(wide, 8), _words_of(wide, 8), _words_of(np.clip(wide, -128, 127), 8),
+                                _words_of(np.minimum(wide & 0xFFFFFFFF, 255), 8)], 1))
+    close(out["归一解包"], _bytes_of(w, 4, 8, False) / np.float32(255))
+    close(out["符归一解包"], np.maximum(_bytes_of(w, 4, 8, True) / np.float32(127), -1))
+    close(out["半字解包"], np.concatenate([_bytes_of(w, 2, 16, False) / np.float32(65535),
+                                          np.maximum(_bytes_of(w, 2, 16, True) / np.float32(32767), -1)], 1))
+    same(out["整解包"], _bytes_of(w, 4, 8, True).astype(np.int32))
+    same(out["无解包"], _bytes_of(w, 4, 8, False).astype(np.uint32))
+    v = np.array([int(f"{x:032b}"[::-1], 2) for x in w.tolist()], np.uint32)
+    unsigned = (_bytes_of(w, 4, 8, False) * _bytes_of(v, 4, 8, False)).sum(1)
+    signed = (_bytes_of(w, 4, 8, True) * _bytes_of(v, 4, 8, True)).sum(1)
+    same(out["点积"], np.stack([unsigned, signed & 0xFFFFFFFF], 1).astype(np.uint32))
+
+
+def _unit_rows(v: np.ndarray) -> np.ndarray:
+    """Rows of (x, y, z) made unit length, with w = 0 (f32)."""
+    v = v / np.linalg.norm(v, axis=1, keepdims=True)
+    return np.column_stack([v, np.zeros(len(v))]).astype(np.float32)
+
+
+@reference
+def 反射折射(run):
+    count = 64
+    e, n = _unit_rows(rng().standard_normal((count, 3))), _unit_rows(rng(2).standard_normal((count, 3)))
+    eta = rng(3).uniform(0.5, 1.6, count).astype(np.float32)
+    d = (e.astype(np.float64) * n).sum(1)
+    k = 1 - eta.astype(np.float64) ** 2 * (1 - d * d)
+    eta[np.abs(k) < 1e-2] = 0.75          # far from the edge of total internal reflection (k = 0)
+    k = 1 - eta.astype(np.float64) ** 2 * (1 - d * d)
+    x = np.concatenate([f32(1.5, -0.75, 1.0, 0.1, 70000, -1e5, 65520, 65519, 65504, 1 / 3, 1e-3, -2.5).reshape(3, 4),
+                        rng(4).uniform(-4, 4, (count - 3, 4)).astype(np.float32)])
+    powers = np.concatenate([np.array([[127, 128, -126, -3], [0, 0, 0, 0], [1, -1, 2, -2]], np.int32),
+                             rng(5).integers(-20, 21, (count - 3, 4), dtype=np.int32)])
+    floats = np.zeros((count, 4), np.float32)
+    out = run("反射折射", "光线入口", {"入射": e, "法线": n, "比": eta, "数": x, "幂": powers, "反射光": floats,
+                                     "折射光": floats, "翻转": floats, "二幂": floats, "量化": floats,
+                                     "真值": np.zeros((count, 4), np.uint32)}, 1)
+    e64, n64, eta64 = e.astype(np.float64), n.astype(np.float64), eta.astype(np.float64)[:, None]
+    close(out["反射光"], e64 - 2 * d[:, None] * n64, atol=1e-5)
+    refracted = eta64 * e64 - (eta64 * d[:, None] + np.sqrt(np.maximum(k, 0))[:, None]) * n64
+    close(out["折射光"], np.where((k < 0)[:, None], 0.0, refracted), atol=1e-5)
+    same(out["翻转"], np.where((d < 0)[:, None], n, -n))
+    same(out["二幂"], np.ldexp(x, powers).astype(np.float32))
+    with np.errstate(over="ignore"):
+        same(out["量化"], x.astype(np.float16).astype(np.float32))
+    same(out["真值"], np.stack([(e > -0.5).all(1), (e > 0.9).any(1), eta < 1, eta > 1], 1).astype(np.uint32))

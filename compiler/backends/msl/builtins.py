@@ -103,6 +103,32 @@ BUILTINS: dict[str, Template | Special] = {
     "选择": Special("select", "丙 ? 乙 : 甲"),
     "矩阵乘": _op("*"), "转置": _fn("transpose"), "行列式": _fn("determinant"),
     "一位计数": _fn("popcount"), "位反转": _fn("reverse_bits"),
+    "前导零计数": _fn("clz"), "尾随零计数": _fn("ctz"),
+    # Metal has no firstLeadingBit/firstTrailingBit; clz and ctz of 0 are 32, as WGSL's counts
+    "最高位序": Special("first_leading_bit", "31u - clz(甲)；整三二 时 31 - clz(甲 ^ (甲 >> 31))"),
+    "最低位序": Special("first_trailing_bit", "select(ctz(甲), ~T(0), 甲 == T(0))"),
+    # extract_bits and insert_bits are undefined past 32 bits: offset and count clamped as WGSL does
+    "取位段": Special("bit_field", "extract_bits(甲, min(乙, 32u), min(丙, 32u - min(乙, 32u)))"),
+    "置位段": Special("bit_field", "insert_bits(甲, 乙, min(丙, 32u), min(丁, 32u - min(丙, 32u)))"),
+    "反射": _fn("reflect", 2), "折射": _fn("refract", 3), "朝向翻转": _fn("faceforward", 3),
+    "乘二幂": _fn("ldexp", 2),
+    "量化半精度": Special("quantize", "float(half(甲))"),
+    # Metal's pack_float_to_*norm round to nearest even: WGSL's ⌊0.5 + s · clamp(e)⌋ is written out
+    "四字节归一打包": Template("as_type<uint>(uchar4(floor(0.5f + 255.0f * clamp({0}, float4(0.0f), float4(1.0f)))))"),
+    "四字节符归一打包": Template("as_type<uint>(char4(floor(0.5f + 127.0f * clamp({0}, float4(-1.0f), float4(1.0f)))))"),
+    "双半字归一打包": Template("as_type<uint>(ushort2(floor(0.5f + 65535.0f * clamp({0}, float2(0.0f), float2(1.0f)))))"),
+    "双半字符归一打包": Template("as_type<uint>(short2(floor(0.5f + 32767.0f * clamp({0}, float2(-1.0f), float2(1.0f)))))"),
+    "四字节归一解包": _fn("unpack_unorm4x8_to_float"), "四字节符归一解包": _fn("unpack_snorm4x8_to_float"),
+    "双半字归一解包": _fn("unpack_unorm2x16_to_float"), "双半字符归一解包": _fn("unpack_snorm2x16_to_float"),
+    "四字节整打包": Template("as_type<uint>(uchar4(as_type<uint4>({0})))"),
+    "四字节无打包": Template("as_type<uint>(uchar4({0}))"),
+    "四字节整夹紧打包": Template("as_type<uint>(char4(clamp({0}, int4(-128), int4(127))))"),
+    "四字节无夹紧打包": Template("as_type<uint>(uchar4(min({0}, uint4(255u))))"),
+    "四字节整解包": Template("int4(as_type<char4>({0}))"),
+    "四字节无解包": Template("uint4(as_type<uchar4>({0}))"),
+    "四字节无点积": Special("dot_bytes", "积 = uint4(as_type<uchar4>(甲)) * uint4(as_type<uchar4>(乙))；积.x + 积.y + 积.z + 积.w"),
+    "四字节整点积": Special("dot_bytes", "积 = int4(as_type<char4>(甲)) * int4(as_type<char4>(乙))；积.x + 积.y + 积.z + 积.w"),
+    "全都": Special("all_any", "all(甲)；爻 时 甲"), "任一": Special("all_any", "any(甲)；爻 时 甲"),
     # fragment-only derivatives (never speculated: compiler/lower/effects.py)
     "横差": _fn("dfdx"), "纵差": _fn("dfdy"),
     # control

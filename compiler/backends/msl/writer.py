@@ -1114,6 +1114,59 @@ class MslWriter(StatementWriter):
         t = self.type_text(call.type, (call.start, call.end))
         return Code(f"{t}({x.text} > {t}(0)) - {t}({x.text} < {t}(0))", atomic=False)
 
+    def _plain(self, code: Code) -> Code:
+        """An operand named once, so it can be written twice."""
+        return code if code.atomic and code.text.isidentifier() else self._spill(code)
+
+    def _builtin_first_leading_bit(self, call: ir.Call) -> Code:
+        """31 − clz: clz(0) is 32, so 0 gives all ones (uint wraps, int is −1); a
+        negative int counts on its complement (x ^ (x >> 31)), so −1 gives −1 too."""
+        (x,) = self.operands(call.args)
+        if scalar_kind(call.type) == "uint":
+            return Code(f"31u - clz({x.text})", atomic=False)
+        x = self._plain(x)
+        return Code(f"31 - clz({x.text} ^ ({x.text} >> 31))", atomic=False)
+
+    def _builtin_first_trailing_bit(self, call: ir.Call) -> Code:
+        """ctz, except that 0 has no bit set: all ones."""
+        x = self._plain(self.operands(call.args)[0])
+        t = self.type_text(call.type, (call.start, call.end))
+        return Code(f"select(ctz({x.text}), ~{t}(0), {x.text} == {t}(0))")
+
+    def _builtin_bit_field(self, call: ir.Call) -> Code:
+        """extract_bits/insert_bits with WGSL's o = min(offset, 32), c = min(count, 32 − o):
+        Metal leaves offset + count > 32 undefined.  Constants are clamped here."""
+        *values, offset, count = self.operands(call.args)
+        known = [self.known.of(a) for a in call.args[-2:]]
+        if all(isinstance(k, int) for k in known):
+            o = min(known[0], 32)
+            offset, count = Code(f"{o}u"), Code(f"{min(known[1], 32 - o)}u")
+        else:
+            offset = self._spill(Code(f"min({offset.text}, 32u)"))
+            count = Code(f"min({count.text}, 32u - {offset.text})")
+        function = "extract_bits" if call.name == "取位段" else "insert_bits"
+        return Code(f"{function}({', '.join(c.text for c in values)}, {offset.text}, {count.text})")
+
+    def _builtin_quantize(self, call: ir.Call) -> Code:
+        """Through half and back: float(half(x)), float3(half3(v))."""
+        (x,) = self.operands(call.args)
+        t = self.type_text(call.type, (call.start, call.end))
+        return Code(f"{t}({t.replace('float', 'half')}({x.text}))")
+
+    def _builtin_dot_bytes(self, call: ir.Call) -> Code:
+        """Metal's dot is for floats: the four byte products are summed (at most 4 × 255², no overflow)."""
+        a, b = self.operands(call.args)
+        vector, byte = ("int4", "char4") if call.name == "四字节整点积" else ("uint4", "uchar4")
+        p = self._spill(Code(f"{vector}(as_type<{byte}>({a.text})) * {vector}(as_type<{byte}>({b.text}))"))
+        return Code(f"{p.text}.x + {p.text}.y + {p.text}.z + {p.text}.w", atomic=False)
+
+    def _builtin_all_any(self, call: ir.Call) -> Code:
+        """all/any of a bool vector; of a bool, the bool itself (WGSL's all(e: bool) is e)."""
+        (x,) = self.operands(call.args)
+        if vector_parts(deep_resolve(call.args[0].type)) is None:
+            return x
+        return Code(f"{'all' if call.name == '全都' else 'any'}({x.text})")
+
     def _builtin_select(self, call: ir.Call) -> Code:
         """选择 evaluates all three arguments, the ternary only one branch (a
         branch that must run is bound before it: lower/statements.py); a

@@ -56,6 +56,9 @@ INSTRUCTIONS: dict[str, dict[str, str]] = {
     "饱和": {"f32": "cvt.sat.f32.f32"},
     "一位计数": {"u32": "popc.b32", "s32": "popc.b32"},
     "位反转": {"u32": "brev.b32", "s32": "brev.b32"},
+    "前导零计数": {"u32": "clz.b32", "s32": "clz.b32"},
+    # bfind gives WGSL's firstLeadingBit: .s32 the highest bit unlike the sign bit; none: all ones
+    "最高位序": {"u32": "bfind.u32", "s32": "bfind.s32"},
 }
 
 #: comparison builtin → setp condition (floats compare 不等于 unordered: neu)
@@ -329,6 +332,169 @@ def _pack_halves(w, call, args):
     return [w.op("mov.b32", U32, f"{{{halves[0]}, {halves[1]}}}")]
 
 
+def _count_trailing_zeros(w, kind, x):
+    """clz of the bits reversed (0 has 32)."""
+    return w.op("clz.b32", kind, w.op("brev.b32", kind, x))
+
+
+def _first_trailing_bit(w, kind, x):
+    """bfind.shiftamt of the bits reversed: 31 − the highest bit of brev(x) is the
+    lowest bit of x; no bit set gives all ones, as WGSL's firstTrailingBit."""
+    return w.op("bfind.shiftamt.u32", kind, w.op("brev.b32", kind, x))
+
+
+def _quantize(w, kind, x):
+    return w.op("cvt.f32.f16", F32, w.op("cvt.rn.f16.f32", F16, x))
+
+
+def _clamped_bit_range(w, offset: str, count: str) -> tuple[str, str]:
+    """WGSL's o = min(offset, 32), c = min(count, 32 − o), once for every component
+    (bfe and bfi would read only the low 8 bits of each)."""
+    if is_immediate(offset) and is_immediate(count):
+        o = min(int(offset), 32)
+        return str(o), str(min(int(count), 32 - o))
+    o = w.op("min.u32", U32, offset, "32")
+    return o, w.op("min.u32", U32, count, w.op("sub.u32", U32, "32", o))
+
+
+def _extract_bits(w, call, args):
+    """bfe: .s32 sign-extends bit o + c − 1 (c = 0 gives 0), as WGSL's signed extractBits."""
+    offset, count = _clamped_bit_range(w, args[1].parts[0], args[2].parts[0])
+    return [w.op(f"bfe.{kind.name}", kind, w.in_register(kind, x), offset, count)
+            for kind, x in zip(leaves(args[0].type), args[0].parts)]
+
+
+def _insert_bits(w, call, args):
+    offset, count = _clamped_bit_range(w, args[2].parts[0], args[3].parts[0])
+    return [w.op("bfi.b32", kind, w.in_register(kind, new), w.in_register(kind, x), offset, count)
+            for kind, x, new in zip(leaves(args[0].type), args[0].parts, args[1].parts)]
+
+
+#: ldexp's exponent is split in two halves, each a normal power of two (2^−126 … 2^127)
+LDEXP_RANGE = (-252, 254)
+
+
+def _power_of_two(w, k: str) -> str:
+    """2^k as f32 bits, for k in −126 … 127: the biased exponent shifted into place."""
+    return w.op("shl.b32", U32, w.op("add.s32", S32, k, "127"), "23")
+
+
+def _ldexp(w, kind, x, k):
+    """x · 2^k1 · 2^k2 with k1 = k >> 1 and k2 = k − k1 (PTX has no ldexp); k is clamped
+    to 254 (WGSL: beyond 128 the result is not defined) and below −252 the result is
+    0 with x's sign (WGSL: it may be zero once k ≤ −127)."""
+    m = PtxMachine(w)
+    k = w.in_register(S32, k)
+    clamped = w.op("max.s32", S32, w.op("min.s32", S32, k, str(LDEXP_RANGE[1])), str(LDEXP_RANGE[0]))
+    half = w.op("shr.s32", S32, clamped, "1")
+    rest = w.op("sub.s32", S32, clamped, half)
+    x = to_f32(w, kind, x)
+    scaled = m.mul(m.mul(x, _power_of_two(w, half)), _power_of_two(w, rest))
+    tiny = w.op("setp.lt.s32", PRED, k, str(LDEXP_RANGE[0]))
+    return from_f32(w, kind, m.select(tiny, m.mul(x, m.const(0.0)), scaled))
+
+
+def _reflect(m, e, n):
+    """e − 2 · dot(n, e) · n."""
+    twice = m.mul(m.const(2.0), _dot(m, n, e))
+    return [m.sub(a, m.mul(twice, b)) for a, b in zip(e, n)]
+
+
+def _refract(m, e, n, eta):
+    """k = 1 − η²(1 − d²), d = dot(n, e); k < 0: zero, else η·e − (η·d + √k)·n."""
+    eta = eta[0]
+    d = _dot(m, n, e)
+    k = m.sub(m.const(1.0), m.mul(m.mul(eta, eta), m.sub(m.const(1.0), m.mul(d, d))))
+    total = m.lt(k, m.const(0.0))
+    factor = m.add(m.mul(eta, d), m.sqrt(k))
+    return [m.select(total, m.const(0.0), m.sub(m.mul(eta, a), m.mul(factor, b))) for a, b in zip(e, n)]
+
+
+def _face_forward(m, e1, e2, e3):
+    """e1 where dot(e2, e3) < 0, else −e1."""
+    facing = m.lt(_dot(m, e2, e3), m.const(0.0))
+    return [m.select(facing, x, m.neg(x)) for x in e1]
+
+
+#: normalized packing: form → (lanes, bits per lane, scale, lowest value), as the interpreter's NORMALIZED
+NORMALIZED = {"4x8unorm": (4, 8, 255.0, 0.0), "4x8snorm": (4, 8, 127.0, -1.0),
+              "2x16unorm": (2, 16, 65535.0, 0.0), "2x16snorm": (2, 16, 32767.0, -1.0)}
+
+
+def _fields_into_word(w, fields: list[str], bits: int) -> str:
+    """Field i's low `bits` bits at bit bits·i of one word (bfi)."""
+    word = w.in_register(U32, "0")
+    for i, f in enumerate(fields):
+        word = w.op("bfi.b32", U32, w.in_register(U32, f), word, str(bits * i), str(bits))
+    return word
+
+
+def _pack_normalized(form: str):
+    lanes, bits, scale, low = NORMALIZED[form]
+
+    def emit(w, call, args):
+        m = PtxMachine(w)
+        fields = []
+        for x in args[0].parts:
+            clamped = m.min(m.const(1.0), m.max(m.const(low), w.in_register(F32, x)))
+            rounded = m.floor(m.add(m.const(0.5), m.mul(m.const(scale), clamped)))
+            fields.append(w.op("cvt.rzi.s32.f32", S32, rounded))
+        return [_fields_into_word(w, fields, bits)]
+    return emit
+
+
+def _unpack_normalized(form: str):
+    lanes, bits, scale, low = NORMALIZED[form]
+    signed = "s32" if low < 0 else "u32"
+
+    def emit(w, call, args):
+        m = PtxMachine(w)
+        word = w.in_register(U32, args[0].parts[0])
+        out = []
+        for i in range(lanes):
+            field = w.op(f"bfe.{signed}", S32 if low < 0 else U32, word, str(bits * i), str(bits))
+            value = m.div(w.op(f"cvt.rn.f32.{signed}", F32, field), m.const(scale))
+            out.append(m.max(value, m.const(low)) if low < 0 else value)
+        return out
+    return emit
+
+
+def _pack_bytes(low: str | None = None, high: str | None = None):
+    """pack4xI8 / pack4xU8 (the low byte of each); the Clamp forms clamp first (s32 or u32)."""
+    def emit(w, call, args):
+        kind = leaves(args[0].type)[0]
+        fields = args[0].parts
+        if high is not None:
+            fields = [w.op(f"min.{kind.name}", kind, w.in_register(kind, x), high) for x in fields]
+        if low is not None:
+            fields = [w.op(f"max.{kind.name}", kind, x, low) for x in fields]
+        return [_fields_into_word(w, list(fields), 8)]
+    return emit
+
+
+def _unpack_bytes(w, call, args):
+    """Each byte of the word, bfe.s32 sign-extending it for 四维整."""
+    kind = leaves(call.type)[0]
+    word = w.in_register(U32, args[0].parts[0])
+    return [w.op(f"bfe.{kind.name}", kind, word, str(8 * i), "8") for i in range(4)]
+
+
+def _dot_bytes(w, call, args):
+    """dp4a (sm_61 and later): the four byte products summed into the third operand."""
+    kind = leaves(call.type)[0]
+    a, b = (w.in_register(U32, x.parts[0]) for x in args)
+    return [w.op(f"dp4a.{kind.name}.{kind.name}", kind, a, b, w.in_register(kind, "0"))]
+
+
+def _all_any(w, call, args):
+    """and.pred / or.pred over the components (a 爻 is its own all and any)."""
+    combine = "and.pred" if call.name == "全都" else "or.pred"
+    total = args[0].parts[0]
+    for p in args[0].parts[1:]:
+        total = w.op(combine, PRED, total, p)
+    return [total]
+
+
 # ---------------------------------------------------------------- vectors and matrices
 
 
@@ -545,6 +711,24 @@ OPS = {
     "位转换": _bitcast,
     "半精度解包": _unpack_halves,
     "半精度打包": _pack_halves,
+    "尾随零计数": componentwise(_count_trailing_zeros),
+    "最低位序": componentwise(_first_trailing_bit),
+    "量化半精度": componentwise(_quantize),
+    "取位段": _extract_bits,
+    "置位段": _insert_bits,
+    "乘二幂": componentwise(_ldexp),
+    "反射": vector_formula(_reflect),
+    "折射": vector_formula(_refract),
+    "朝向翻转": vector_formula(_face_forward),
+    **{name: _pack_normalized(form) for name, form in (("四字节归一打包", "4x8unorm"), ("四字节符归一打包", "4x8snorm"),
+                                                      ("双半字归一打包", "2x16unorm"), ("双半字符归一打包", "2x16snorm"))},
+    **{name: _unpack_normalized(form) for name, form in (("四字节归一解包", "4x8unorm"), ("四字节符归一解包", "4x8snorm"),
+                                                        ("双半字归一解包", "2x16unorm"), ("双半字符归一解包", "2x16snorm"))},
+    "四字节整打包": _pack_bytes(), "四字节无打包": _pack_bytes(),
+    "四字节整夹紧打包": _pack_bytes("-128", "127"), "四字节无夹紧打包": _pack_bytes(None, "255"),
+    "四字节整解包": _unpack_bytes, "四字节无解包": _unpack_bytes,
+    "四字节无点积": _dot_bytes, "四字节整点积": _dot_bytes,
+    "全都": _all_any, "任一": _all_any,
     "转换": _convert,
     **{name: _convert for name in LITERAL_CONSTRUCTORS},
     "读数组": _read_element, "读共享数组": _read_element,

@@ -40,6 +40,13 @@ _MATH = _calls("""
 半精度打包 pack2x16float 转置 transpose 行列式 determinant 一位计数 countOneBits 位反转 reverseBits
 横差 dpdx 纵差 dpdy 采样纹理 textureSample 按层采样纹理 textureSampleLevel 读纹素 textureLoad
 纹理尺寸 textureDimensions 比较采样 textureSampleCompare 写纹素 textureStore
+前导零计数 countLeadingZeros 尾随零计数 countTrailingZeros 最高位序 firstLeadingBit 最低位序 firstTrailingBit
+反射 reflect 折射 refract 朝向翻转 faceForward 乘二幂 ldexp 量化半精度 quantizeToF16
+四字节归一打包 pack4x8unorm 四字节归一解包 unpack4x8unorm 四字节符归一打包 pack4x8snorm 四字节符归一解包 unpack4x8snorm
+四字节整打包 pack4xI8 四字节整解包 unpack4xI8 四字节无打包 pack4xU8 四字节无解包 unpack4xU8
+四字节整夹紧打包 pack4xI8Clamp 四字节无夹紧打包 pack4xU8Clamp 双半字归一打包 pack2x16unorm 双半字归一解包 unpack2x16unorm
+双半字符归一打包 pack2x16snorm 双半字符归一解包 unpack2x16snorm 四字节无点积 dot4U8Packed 四字节整点积 dot4I8Packed
+全都 all 任一 any
 """)
 
 _SUBGROUP = {
@@ -70,6 +77,9 @@ BUILTINS: dict[str, Builtin] = {
     **_MATH,
     # WGSL refuses clamp whose constant low exceeds its constant high: see Writer._form_clamp
     "夹紧": Builtin("clamp", "clamp"),
+    # WGSL refuses constant offset and count beyond 32 bits: see Writer._form_bits
+    "取位段": Builtin("bits", "extractBits"),
+    "置位段": Builtin("bits", "insertBits"),
     **{name: Builtin("call", fn) for name, fn in _SUBGROUP.items()},
     "工作组屏障": Builtin("call", "workgroupBarrier"),
     "存储屏障": Builtin("call", "storageBarrier"),
@@ -111,6 +121,7 @@ FORM_SPELLINGS = {
     "literal": "{}(甲)，字面量写成带类型的字面量", "index": "甲[乙]", "store_index": "甲[乙] = 丙",
     "load": "甲", "store": "甲 = 乙", "cell_new": "var 格: T = 甲", "discard": "discard", "convert": "T(甲)",
     "bitcast": "bitcast<T>(甲)", "clamp": "{}(甲, 乙, 丙)，两界都是常量且 乙 大于 丙 时写成 min(max(甲, 乙), 丙)",
+    "bits": "{}(…)，偏移与位数都是常量且和大于 32 时写成夹紧后的常量",
 }
 
 #: Types WGSL has no spelling for, with the reason.

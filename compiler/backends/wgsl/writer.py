@@ -786,6 +786,17 @@ class Writer(StatementWriter):
             return Code(f"min(max({x.text}, {lo.text}), {hi.text})")
         return Code(f"clamp({x.text}, {lo.text}, {hi.text})")
 
+    def _form_bits(self, e, spec) -> Code:
+        """extractBits and insertBits clamp offset and count to 32 bits at run
+        time, but WGSL (Tint) refuses constant ones beyond 32; the language
+        clamps constants too, so they are written clamped."""
+        codes = self.operands(e.args)
+        offset, count = (self.known.get(id(a)) for a in e.args[-2:])
+        if isinstance(offset, int) and isinstance(count, int) and offset + count > 32:
+            offset = min(offset, 32)
+            codes[-2:] = [Code(f"{offset}u"), Code(f"{min(count, 32 - offset)}u")]
+        return Code(f"{spec.text}({', '.join(c.text for c in codes)})")
+
     def _form_index(self, e, spec) -> Code:
         a, i = self.operands(e.args)
         return Code(f"{a.operand()}[{i.text}]")
