@@ -1037,6 +1037,8 @@ ENTRY_INPUTS = {
     "工作组数": lambda m: tuple(np.uint32(c) for c in m.groups),
     "子组调用序": lambda m: m.lane,
     "子组大小": lambda m: np.uint32(m.width),
+    "子组数": lambda m: np.uint32(m.subgroups // m.count),
+    "子组号": lambda m: (m.local // np.uint32(m.width)).astype(np.uint32),
 }
 
 def _unavailable() -> dict[str, str]:

@@ -271,6 +271,25 @@ def 原子位运算(run):
 
 
 @reference
+def 子组编号(run):
+    x = rng(7).integers(0, 2 ** 20, 6 * 48).astype(np.uint32)
+    x[:2] = (0, 2 ** 20 - 1)
+    out = run("子组编号", "编号入口", {"输入": x, "编号": np.zeros(6 * 48 * 5, np.uint32),
+                                  "部分和": np.zeros(6 * 48, np.uint32)}, (3, 2))
+    got = out["编号"].reshape(6 * 48, 5)
+    width = int(got[0, 3])
+    assert width in (4, 8, 16, 32, 64, 128)
+    count = -(-48 // width)
+    local = np.tile(np.arange(48), 6)
+    same(got, np.stack([local // width, np.full(6 * 48, count), local % width, np.full(6 * 48, width),
+                        np.full(6 * 48, 3 + 2 * 10 + 1 * 100)], 1).astype(np.uint32))
+    padded = np.zeros((6, count * width), np.uint32)
+    padded[:, :48] = x.reshape(6, 48)
+    same(out["部分和"][:6 * count], padded.reshape(6 * count, width).sum(1, dtype=np.uint32))
+    same(out["部分和"][6 * count:], 0)
+
+
+@reference
 def 向量运算(run):
     a, b = rng().standard_normal((70, 4)).astype(np.float32), rng(2).standard_normal((70, 4)).astype(np.float32)
     zeros = np.zeros((70, 4), np.float32)

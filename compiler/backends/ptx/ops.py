@@ -533,6 +533,14 @@ def _local_index(w) -> list[str]:
     return [w.op("mad.lo.u32", U32, ntid[0], w.op("mad.lo.u32", U32, ntid[1], tid[2], tid[1]), tid[0])]
 
 
+def _subgroup_count(w) -> str:
+    """Warps per block: ⌈ntid.x·ntid.y·ntid.z ÷ 32⌉ (the warp index is the local index ÷ 32, no %warpid,
+    which may change while a thread runs)."""
+    ntid = [_special(w, f"%ntid.{d}") for d in "xyz"]
+    size = w.op("mul.lo.u32", U32, w.op("mul.lo.u32", U32, ntid[0], ntid[1]), ntid[2])
+    return w.op("shr.u32", U32, w.op("add.u32", U32, size, "31"), "5")
+
+
 ENTRY_INPUTS = {
     "全局调用号": _global_id,
     "局部调用号": lambda w: [_special(w, f"%tid.{d}") for d in "xyz"],
@@ -541,6 +549,8 @@ ENTRY_INPUTS = {
     "工作组数": lambda w: [_special(w, f"%nctaid.{d}") for d in "xyz"],
     "子组调用序": lambda w: [_special(w, "%laneid")],
     "子组大小": lambda w: [_special(w, "WARP_SZ")],
+    "子组数": lambda w: [_subgroup_count(w)],
+    "子组号": lambda w: [w.op("shr.u32", U32, _local_index(w)[0], "5")],
 }
 
 

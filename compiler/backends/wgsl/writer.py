@@ -38,7 +38,7 @@ HANDLES = {"采样器": "sampler", "深度纹理二维": "texture_depth_2d", "�
 STAGE_ATTRIBUTE = {"顶点": "@vertex", "片元": "@fragment"}
 UNNAMED_RECORD = "WGSL 写不出没有名字的记录类型"
 RESOURCE_TYPES = {"存储缓冲", "均匀缓冲", "工作组变量", "纹理二维", "采样器", "深度纹理二维", "比较采样器", "存储纹理二维"}
-SUBGROUP_IO = {"子组调用序", "子组大小"}
+SUBGROUP_IO = {"子组调用序", "子组大小", "子组数", "子组号"}
 SUBGROUP_BUILTINS = registry.of_kind("subgroup")     # each needs `enable subgroups;`
 NOT_PARAMETERS = {"存储缓冲", "均匀缓冲", "工作组变量", "格"}   # textures and samplers may be parameters
 
