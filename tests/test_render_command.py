@@ -258,6 +258,26 @@ def test_the_triangle_sample_renders_the_pixels_numpy_computes(tmp_path, monkeyp
     assert np.abs(pixels - want)[certain].max() <= 2
 
 
+def test_a_fragment_entry_writing_depth_and_the_sample_mask_renders(tmp_path, monkeypatch, capsys):
+    """片元内建 writes 片元深度 (WebGPU wants a depth attachment for that) and the sample mask 0 in
+    the top 8 rows: the front-facing triangle of instance 0 is drawn below them only."""
+    adapter_info()
+    sample = ROOT / "samples" / "片元内建。着色器。豫"
+    shutil.copy(sample, tmp_path / sample.name)
+    status, out, err = render(tmp_path, monkeypatch, capsys, sample.name, "片元内建顶点", "片元内建片元",
+                              "--尺寸", "32,32", "--顶点数", "3", "--输出", "片.png")
+    assert (status, out) == (0, "写出 片.png（32×32）\n"), err
+    pixels = read_png((tmp_path / "片.png").read_bytes()).astype(int)
+    ys, xs = np.mgrid[0:32, 0:32] + 0.5
+    px, py = xs / 16 - 1, 1 - ys / 16
+    margin = np.minimum.reduce([px - 0.1, py - 0.1, 0.9 - px - py])     # the triangle (0.1,0.1) (0.8,0.1) (0.1,0.8)
+    colour = np.round(np.array([1.0, 0.25, 0.125, 1.0]) * 255)           # front face, sample 0, mask 1
+    drawn, clear = (margin > 0.03) & (ys > 8), (margin < -0.03) | (ys < 8)
+    assert drawn.sum() > 20 and ((margin > 0.03) & (ys < 8)).sum() > 3
+    assert np.abs(pixels[drawn] - colour).max() <= 1
+    assert (pixels[clear] == 0).all()
+
+
 def test_a_uniform_feeds_a_gradient_and_rows_run_top_down(tmp_path, monkeypatch, capsys):
     adapter_info()
     (tmp_path / "渐变。着色器。豫").write_text(GRADIENT, encoding="utf-8")

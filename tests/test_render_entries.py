@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from support.references import close, rng, same
-from support.wgpu_device import render, validate
+from support.wgpu_device import render, render_with_depth, validate
 from zhuose.compiler.backends import translate
 from zhuose.compiler.workspace import Workspace
 from support.metal_shim.runner import check as clang_check, require_clang, unknown_attributes  # noqa: E402
@@ -269,43 +269,6 @@ def barycentric(size, corners):
     w0 = ((y1 - y2) * (px - x2) + (x2 - x1) * (py - y2)) / d
     w1 = ((y2 - y0) * (px - x2) + (x0 - x2) * (py - y2)) / d
     return np.stack([w0, w1, 1 - w0 - w1], -1)
-
-
-def render_with_depth(text: str, vertex: str, fragment: str, size: int, vertex_count: int, instances: int):
-    """Like wgpu_device.render, with a depth32float attachment (cleared to 1, compare always, written):
-    returns the colour pixels and the depth values."""
-    import wgpu
-    from support.wgpu_device import device_for
-    device = device_for(text)
-    module = validate(text)
-    usage = wgpu.TextureUsage.RENDER_ATTACHMENT | wgpu.TextureUsage.COPY_SRC
-    colour = device.create_texture(size=(size, size, 1), format=wgpu.TextureFormat.rgba32float, usage=usage)
-    depth = device.create_texture(size=(size, size, 1), format=wgpu.TextureFormat.depth32float, usage=usage)
-    pipeline = device.create_render_pipeline(
-        layout="auto",
-        vertex={"module": module, "entry_point": vertex, "buffers": []},
-        fragment={"module": module, "entry_point": fragment,
-                  "targets": [{"format": wgpu.TextureFormat.rgba32float}]},
-        primitive={"topology": wgpu.PrimitiveTopology.triangle_list},
-        depth_stencil={"format": wgpu.TextureFormat.depth32float, "depth_write_enabled": True,
-                       "depth_compare": wgpu.CompareFunction.always},
-    )
-    encoder = device.create_command_encoder()
-    rp = encoder.begin_render_pass(
-        color_attachments=[{"view": colour.create_view(), "load_op": wgpu.LoadOp.clear,
-                            "store_op": wgpu.StoreOp.store, "clear_value": (0, 0, 0, 0)}],
-        depth_stencil_attachment={"view": depth.create_view(), "depth_clear_value": 1.0,
-                                  "depth_load_op": wgpu.LoadOp.clear, "depth_store_op": wgpu.StoreOp.store})
-    rp.set_pipeline(pipeline)
-    rp.draw(vertex_count, instances)
-    rp.end()
-    device.queue.submit([encoder.finish()])
-    c = device.queue.read_texture({"texture": colour}, {"bytes_per_row": size * 16, "rows_per_image": size},
-                                  (size, size, 1))
-    d = device.queue.read_texture({"texture": depth, "aspect": wgpu.TextureAspect.depth_only},
-                                  {"bytes_per_row": size * 4, "rows_per_image": size}, (size, size, 1))
-    return (np.frombuffer(bytes(c), dtype=np.float32).reshape(size, size, 4),
-            np.frombuffer(bytes(d), dtype=np.float32).reshape(size, size))
 
 
 def test_彩带_renders(ws):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from support.references import NOT_WGSL, REFERENCES, SAMPLES, close, rng, same, sample_name, sample_path, translatable
-from support.wgpu_device import render, run_entry, validate
+from support.wgpu_device import render, render_with_depth, run_entry, validate
 from zhuose.compiler.backends import translate
 from zhuose.compiler.workspace import Workspace
 
@@ -87,6 +87,28 @@ def test_三角形_renders():
     same(pixels[inside][:, 3], np.ones(inside.sum(), np.float32))
     close(pixels[inside][:, 1:3], np.tile([0.2, 1.0], (inside.sum(), 1)), atol=1e-6)
     same(pixels[outside], np.zeros((outside.sum(), 4), np.float32))
+
+
+def test_片元内建_renders_faces_depth_and_the_sample_mask():
+    """Both faces (instance 1 is the mirror image, clockwise), 片元深度 from 片元坐标, and the
+    sample mask written 0 in the top 8 rows, where neither colour nor depth is written."""
+    size = 32
+    text = translate(WS, SAMPLES / "片元内建。着色器。豫", "wgsl").text
+    pixels, depth = render_with_depth(text, "顶", "片", size, 3, instances=2)
+    expected, expected_depth = np.zeros((size, size, 4)), np.ones((size, size))
+    sure = np.ones((size, size), bool)
+    rows, columns = np.mgrid[0:size, 0:size]
+    masked = 0
+    for mirror, face in ((1.0, 1.0), (-1.0, 0.5)):       # counter-clockwise is the front face
+        w = _barycentric(size, [(0.1 * mirror, 0.1), (0.8 * mirror, 0.1), (0.1 * mirror, 0.8)])
+        masked += ((w.min(-1) > 0.03) & (rows < 8)).sum()
+        inside = (w.min(-1) > 0.03) & (rows >= 8)
+        sure &= ~((w.min(-1) > -0.03) & (w.min(-1) <= 0.03))
+        expected[inside] = (face, 0.25, 0.125, 1.0)        # sample 0; the mask of one sample is 1
+        expected_depth[inside] = ((columns + 0.5) / size)[inside]
+    assert (expected[..., 3] == 1).sum() > 50 and (expected[..., 0] == 0.5).sum() > 20 and masked > 10
+    close(pixels[sure], expected[sure].astype(np.float32), atol=1e-6)
+    close(depth[sure], expected_depth[sure].astype(np.float32), atol=1e-6)
 
 
 def test_纹理_renders_the_texture():

@@ -1,5 +1,5 @@
-"""The type families of the builtin interface: 「元素」, 「原子元素」, 「同形」,
-「矩阵积」, 「转置形」 and 「纹素值」 compute a type from types once those are
+"""The type families of the builtin interface: 「元素」, 「原子元素」, 「比较交换结果」,
+「同形」, 「矩阵积」, 「转置形」 and 「纹素值」 compute a type from types once those are
 known.  The checker (compiler/check/) solves them while it unifies, and the
 lowering middle reduces what is left (`valid.reduce_family`), so they live
 here, below both, and neither reaches into the other for them."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..types import F32, INT, U32, UINT, TCon, TMeta, TTuple, Type, TypeOrIndex, matrix_parts, resolve, vector_parts
+from ..types import BOOL, F32, INT, U32, UINT, TCon, TMeta, TRecord, TTuple, Type, TypeOrIndex, matrix_parts, resolve, vector_parts
 from .formats import STORAGE_FORMATS
 
 
@@ -42,6 +42,20 @@ def atomic_element(t: Type) -> Type | None:
         return None
     element = resolve(atomic.args[0])
     return element if element in (TCon(UINT, (32,)), TCon(INT, (32,))) else None
+
+
+#: the fields of 「原子比较交换」's result, in order: the value before, whether it was replaced
+COMPARE_EXCHANGE_FIELDS = ("原值", "已换")
+
+
+def compare_exchange_result(element: Type) -> TRecord:
+    """【「原值」乃 T 也，「已换」乃「爻」也】: WGSL's __atomic_compare_exchange_result."""
+    return TRecord(((COMPARE_EXCHANGE_FIELDS[0], element), (COMPARE_EXCHANGE_FIELDS[1], BOOL)))
+
+
+def _compare_exchange(args):
+    element = atomic_element(args[0])
+    return None if element is None else compare_exchange_result(element)
 
 
 def _element(args):
@@ -92,6 +106,7 @@ def _transpose(args):
 FAMILIES: dict[str, tuple[int, Callable]] = {
     "元素": (1, _element),
     "原子元素": (1, lambda args: atomic_element(args[0])),
+    "比较交换结果": (1, _compare_exchange),
     "同形": (2, _same_shape),
     "矩阵积": (2, _matrix_product),
     "转置形": (1, _transpose),

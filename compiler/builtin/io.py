@@ -36,4 +36,6 @@ BUILTIN_IO: dict[str, BuiltinIO] = {
     "采样掩码": _io("sample_mask", "sample_mask", "片元", "片元"),
     "子组调用序": _io("subgroup_invocation_id", "thread_index_in_simdgroup", "计算 片元"),
     "子组大小": _io("subgroup_size", "threads_per_simdgroup", "计算 片元"),
+    "子组数": _io("num_subgroups", "simdgroups_per_threadgroup", "计算"),
+    "子组号": _io("subgroup_id", "simdgroup_index_in_threadgroup", "计算"),
 }

@@ -28,6 +28,7 @@ from .. import ir
 from ..layout import SCALAR_DTYPES
 from ..ir import function_key
 from ..lower.loops import Lowering
+from ..builtin.families import COMPARE_EXCHANGE_FIELDS
 from ..builtin.io import BUILTIN_IO
 from ..diagnostics import RUNTIME_FAULT, Diagnostic
 from ..types import TCon, TRecord, deep_resolve, is_unit, resolve
@@ -636,6 +637,8 @@ def _array_length(m, e, mask):
 
 
 def _atomic(update):
+    """An atomic read-modify-write (or load, or store) of every active lane, one
+    after another in the invocations' order of execution (`m.rank`)."""
     def run(m: Machine, e, mask):
         region, index, *rest = (m.eval(a, mask) for a in e.args)
         lanes, elems = m.element(e, region, index, mask)
@@ -645,12 +648,36 @@ def _atomic(update):
             m.note_read(e, region, lanes, elems, atomic=True)
             return _scatter(view[words], lanes, m.n)
         m.note_write(e, region, lanes, elems, atomic=True)
-        value = np.broadcast_to(rest[0], (m.n,))[lanes]
+        operands = [np.broadcast_to(x, (m.n,))[lanes] for x in rest]
         order = np.lexsort((m.rank[lanes], words))
-        old = np.empty(len(lanes), view.dtype)
-        old[order] = _sequential(update, view, words[order], value[order])
+        if update == "compare":
+            old, exchanged = _compare_exchange(view, words[order], *(x[order] for x in operands))
+            return {COMPARE_EXCHANGE_FIELDS[0]: _scatter(_unsorted(old, order), lanes, m.n),
+                    COMPARE_EXCHANGE_FIELDS[1]: _scatter(_unsorted(exchanged, order), lanes, m.n)}
+        old = _unsorted(_sequential(update, view, words[order], operands[0][order]), order)
         return None if update == "store" else _scatter(old, lanes, m.n)
     return run
+
+
+def _unsorted(values: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """Values computed in the given order, put back in lane order."""
+    out = np.empty_like(values)
+    out[order] = values
+    return out
+
+
+def _compare_exchange(view: np.ndarray, words: np.ndarray, compare: np.ndarray, values: np.ndarray):
+    """atomicCompareExchangeWeak one after another (sorted by word): each sees
+    what the ones before it left, and replaces it exactly when it equals the
+    compared value (the weak form's spurious failure never happens here)."""
+    old = np.empty(len(words), view.dtype)
+    exchanged = np.zeros(len(words), bool)
+    for k, word in enumerate(words.tolist()):
+        old[k] = view[word]
+        if old[k] == compare[k]:
+            view[word] = values[k]
+            exchanged[k] = True
+    return old, exchanged
 
 
 def _sequential(update: str, view: np.ndarray, words: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -664,12 +691,19 @@ def _sequential(update: str, view: np.ndarray, words: np.ndarray, values: np.nda
     if update == "store":
         view[words[last]] = values[last]
         return base
+    if update == "sub":             # adding the negation, modulo 2³²
+        update, values = "add", (-(values.astype(np.int64)) & 0xFFFFFFFF).astype(np.uint32).view(view.dtype)
     if update == "add":
         wide = values.astype(np.int64) & 0xFFFFFFFF
         before = np.cumsum(wide) - wide
         within = before - before[first][group]
         seen = ((base.astype(np.int64) + within) & 0xFFFFFFFF).astype(np.uint32).view(view.dtype)
         view[words[last]] = ops.PURE["加"](seen[last], values[last])
+        return seen
+    if update in BITWISE_SCANS:
+        bits, start = values.astype(view.dtype).view(np.uint32), base.view(np.uint32)
+        seen = BITWISE_SCANS[update](bits, start, starts, group, first).view(view.dtype)
+        view[words[last]] = BITWISE_FINAL[update](seen[last], values[last])
         return seen
     shift = 2 ** 31 if view.dtype.kind == "i" else 0
     biased = values.astype(np.int64) + shift               # 0 … 2³² − 1, order kept
@@ -688,6 +722,41 @@ def _sequential(update: str, view: np.ndarray, words: np.ndarray, values: np.nda
     pick = np.maximum if update == "max" else np.minimum
     view[words[last]] = pick(seen[last], values[last])
     return seen
+
+
+def _or_before(bits, base, starts, group, first):
+    """base | every earlier value of the same word, bit by bit: a bit is set once
+    the word's stored value or any earlier value had it."""
+    seen = base.copy()
+    for b in range(32):
+        have = ((bits >> np.uint32(b)) & np.uint32(1)).astype(np.int64)
+        before = np.cumsum(have) - have
+        earlier = before - before[first][group]
+        seen |= (earlier > 0).astype(np.uint32) << np.uint32(b)
+    return seen
+
+
+def _and_before(bits, base, starts, group, first):
+    """base & every earlier value: the complement of 「or」 over the complements."""
+    return ~_or_before(~bits, ~base, starts, group, first)
+
+
+def _xor_before(bits, base, starts, group, first):
+    """base ^ every earlier value: xor undoes itself, so the running xor of all
+    values is cut at each word's first value by xoring that prefix away."""
+    before = np.bitwise_xor.accumulate(bits) ^ bits
+    return base ^ before ^ before[first][group]
+
+
+def _exchanged_before(bits, base, starts, group, first):
+    """What an exchange sees: the word's stored value for the first, then the value before it."""
+    return np.where(starts, base, np.r_[bits[:1], bits[:-1]])
+
+
+#: read-modify-writes computed as scans over each word's updates (what each saw) …
+BITWISE_SCANS = {"and": _and_before, "or": _or_before, "xor": _xor_before, "exchange": _exchanged_before}
+#: … and what the last one of each word leaves
+BITWISE_FINAL = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor, "exchange": lambda seen, v: v}
 
 
 def _new_cell(m, e, mask):
@@ -978,6 +1047,8 @@ ENTRY_INPUTS = {
     "工作组数": lambda m: tuple(np.uint32(c) for c in m.groups),
     "子组调用序": lambda m: m.lane,
     "子组大小": lambda m: np.uint32(m.width),
+    "子组数": lambda m: np.uint32(m.subgroups // m.count),
+    "子组号": lambda m: (m.local // np.uint32(m.width)).astype(np.uint32),
 }
 
 def _unavailable() -> dict[str, str]:
@@ -997,7 +1068,9 @@ BUILTINS = {
     "读数组": _read_array, "读共享数组": _read_array, "写数组": _write_array, "写共享数组": _write_array,
     "读共享": _read_whole, "读存储": _read_whole, "读均匀": _read_whole,
     "写共享": _write_whole, "写存储": _write_whole, "数组长度": _array_length,
-    "原子加": _atomic("add"), "原子最大": _atomic("max"), "原子最小": _atomic("min"),
+    "原子加": _atomic("add"), "原子减": _atomic("sub"), "原子最大": _atomic("max"), "原子最小": _atomic("min"),
+    "原子与": _atomic("and"), "原子或": _atomic("or"), "原子异或": _atomic("xor"),
+    "原子交换": _atomic("exchange"), "原子比较交换": _atomic("compare"),
     "原子存": _atomic("store"), "原子读": _atomic(None),
     "新格": _new_cell, "读格": _read_cell, "写格": _write_cell,
     "且": _logical(True), "或": _logical(False),

@@ -7,6 +7,10 @@ There are no vertex buffers: a vertex entry takes only 「顶点序号」 and
 so every resource (buffers, textures, samplers) is given the way `运行`
 gives it.  The target is cleared to
 transparent black (0, 0, 0, 0) and read back as RGBA bytes, top row first.
+A depth attachment that every fragment passes (compare always, so the
+drawing order decides, as without one) lets a fragment entry write
+「片元深度」: WebGPU refuses a pipeline whose fragment shader writes depth
+and that has no depth attachment.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from ..types import TRecord, is_unit, resolve, vector_parts
 from .wgpu import BufferData, WebGPUError, bind_groups, create_module, open_device, read_back, required_features, upload
 
 TARGET_FORMAT = "rgba8unorm"
+DEPTH_FORMAT = "depth32float"
 CLEAR = (0.0, 0.0, 0.0, 0.0)
 FLOATS = (Scalar.F32, Scalar.F16)
 
@@ -103,17 +108,23 @@ def render(wgsl: str, vertex: str, fragment: str, size: tuple[int, int], vertex_
     try:
         target = device.create_texture(size=(width, height, 1), format=TARGET_FORMAT,
                                        usage=wgpu.TextureUsage.RENDER_ATTACHMENT | wgpu.TextureUsage.COPY_SRC)
+        depth = device.create_texture(size=(width, height, 1), format=DEPTH_FORMAT,
+                                      usage=wgpu.TextureUsage.RENDER_ATTACHMENT)
         pipeline = device.create_render_pipeline(
             layout="auto",
             vertex={"module": module, "entry_point": vertex, "buffers": []},
             fragment={"module": module, "entry_point": fragment, "targets": [{"format": TARGET_FORMAT}]},
             primitive={"topology": wgpu.PrimitiveTopology.triangle_list},
+            depth_stencil={"format": DEPTH_FORMAT, "depth_write_enabled": True,
+                           "depth_compare": wgpu.CompareFunction.always},
         )
         gpu_buffers = upload(device, buffers)
         encoder = device.create_command_encoder()
-        draw = encoder.begin_render_pass(color_attachments=[{
-            "view": target.create_view(), "load_op": wgpu.LoadOp.clear, "store_op": wgpu.StoreOp.store,
-            "clear_value": CLEAR}])
+        draw = encoder.begin_render_pass(
+            color_attachments=[{"view": target.create_view(), "load_op": wgpu.LoadOp.clear,
+                                "store_op": wgpu.StoreOp.store, "clear_value": CLEAR}],
+            depth_stencil_attachment={"view": depth.create_view(), "depth_clear_value": 1.0,
+                                      "depth_load_op": wgpu.LoadOp.clear, "depth_store_op": wgpu.StoreOp.discard})
         draw.set_pipeline(pipeline)
         for group, bind_group in bind_groups(device, pipeline, buffers, gpu_buffers, others).items():
             draw.set_bind_group(group, bind_group)

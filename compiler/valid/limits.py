@@ -28,12 +28,13 @@ from .. import ir
 from ..diagnostics import LIMIT, Diagnostic
 from ..layout import size_align
 from ..types import TCon, TTuple, deep_resolve, matrix_parts, vector_parts
+from . import registry
 from .consteval import CONVERSIONS, ConstError, fit, scalar_of, written_number
 
 #: the largest fixed-size array type (naga refuses larger ones)
 MAX_ARRAY_BYTES = 1 << 30
 #: builtins whose argument 1 indexes argument 0
-INDEXING = frozenset("读共享数组 写共享数组 读数组 写数组 取元素 原子加 原子最大 原子最小 原子存 原子读".split())
+INDEXING = frozenset("读共享数组 写共享数组 读数组 写数组 取元素".split()) | registry.of_kind("atomic")
 SHIFTS = frozenset({"左移", "右移"})
 #: the constant index naga keeps for "no index" and refuses in a shader
 RESERVED_INDEX = 2 ** 32 - 1

@@ -130,7 +130,7 @@ TABLE: dict[str, Row] = {
     # a runtime-sized array's length never changes while the kernel runs
     **_rows("load", "数组长度", reads=False),
     **_rows("store", "写数组 写共享数组 写共享 写存储"),
-    **_rows("atomic", "原子加 原子最大 原子最小 原子存"),
+    **_rows("atomic", "原子加 原子减 原子最大 原子最小 原子与 原子或 原子异或 原子交换 原子比较交换 原子存"),
     **_rows("atomic", "原子读", effect=False, reads=True),
     **_rows("barrier", "工作组屏障 存储屏障"),
     **_rows("fragment", "舍弃"),
@@ -152,10 +152,11 @@ TABLE: dict[str, Row] = {
 }
 _with(TABLE, "子组上移洗牌 子组下移洗牌 子组异或洗牌", uniform_argument=1)
 _with(TABLE, "读共享数组 读共享", varying_read="工作组变量")
-_with(TABLE, "原子读 原子加 原子最大 原子最小 原子存", varying_read="原子")
+_with(TABLE, " ".join(n for n, r in TABLE.items() if r.kind == "atomic"), varying_read="原子")
 _with(TABLE, "读数组 读存储", storage_read=True)
 _with(TABLE, "且 或", short_circuit=True)
-_with(TABLE, "写数组 写存储 原子加 原子最大 原子最小 原子存 存矩阵片累到存储 存整矩阵片累到存储 存张量片累",
+_with(TABLE, "写数组 写存储 存矩阵片累到存储 存整矩阵片累到存储 存张量片累 "
+      + " ".join(n for n, r in TABLE.items() if r.kind == "atomic" and n != "原子读"),
       writes_through=True, call_rule="writable")
 _with(TABLE, "读纹素 采样纹理 按层采样纹理", reads_texture=True)
 for _name, _scalar in {"新浮三二": ("float", 32), "新浮十六": ("float", 16),

@@ -48,8 +48,8 @@ from .stages import Declarations, sorted_declarations
 UNIFORM_ARGUMENTS = registry.having("uniform_argument")
 #: entry inputs the whole workgroup shares; every other input varies per invocation
 UNIFORM_INPUTS = frozenset("工作组号 工作组数".split())
-#: … and one a compute dispatch shares (a fragment's subgroup size may vary, as WGSL says)
-UNIFORM_COMPUTE_INPUTS = frozenset({"子组大小"})
+#: … and those a compute dispatch shares (a fragment's subgroup size may vary, as WGSL says)
+UNIFORM_COMPUTE_INPUTS = frozenset({"子组大小", "子组数"})
 #: builtins whose result varies even when their arguments do not (memory others may write)
 VARYING_READS = registry.having("varying_read")
 #: reads whose result is varying only from a read-write storage buffer

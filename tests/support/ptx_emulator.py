@@ -390,8 +390,12 @@ class Thread:
         old = self.mem.load(space, address, 4)
         old_value = signed(old) if kind == "s32" else old
         value = self.value(ops[2], kind)
-        new = {"add": lambda: old_value + value, "max": lambda: max(old_value, value),
-               "min": lambda: min(old_value, value)}[operation]()
+        if operation == "cas":
+            new = self.value(ops[3], kind) if old == value else old
+        else:
+            new = {"add": lambda: old_value + value, "max": lambda: max(old_value, value),
+                   "min": lambda: min(old_value, value), "and": lambda: old & value,
+                   "or": lambda: old | value, "xor": lambda: old ^ value, "exch": lambda: value}[operation]()
         self.mem.store(space, address, 4, new)
         self.set(ops[0], old)
 

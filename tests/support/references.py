@@ -240,6 +240,56 @@ def 原子最值(run):
 
 
 @reference
+def 原子位运算(run):
+    x = rng(5).integers(0, 2 ** 32, 256, dtype=np.uint64).astype(np.uint32) | np.uint32(0x00401001)
+    x[:3] = (0xFFFFFFFF, 0x00401001, 0x80401001)          # all ones, the bits every value has, the sign bit
+    start = np.array([0xFFFFFFFF, 0x100, 0x12345678, 7, 0], np.uint32)
+    out = run("原子位运算", "位运算入口", {
+        "输入": x, "位": start.copy(), "整": np.array([100], np.int32), "座": np.zeros(16, np.uint32),
+        "旧": np.zeros(256, np.uint32), "认领": np.zeros(3 * 256, np.uint32), "组出": np.zeros(8, np.uint32)}, 4)
+    bits = out["位"]
+    same(bits[:4], np.array([np.bitwise_and.reduce(x), np.bitwise_or.reduce(x) | 0x100,
+                             np.bitwise_xor.reduce(x) ^ 0x12345678, (7 - int(x.astype(np.int64).sum())) % 2 ** 32],
+                            np.uint32))
+    same(np.sort(np.r_[out["旧"], bits[4]]), np.arange(257, dtype=np.uint32))   # a chain of exchanges
+    same(out["整"], np.array([100 - int((x & 0xFF).astype(np.int64).sum())], np.int32))
+    claims = out["认领"].reshape(256, 3)
+    seats, ids = out["座"], np.arange(256)
+    for seat in range(16):
+        mine = ids % 16 == seat
+        (winner,) = ids[mine & (claims[:, 0] == 1)]        # exactly one invocation replaced the 0
+        same(seats[seat], winner + 1)
+        same(claims[mine, 1], np.where(ids[mine] == winner, 0, winner + 1))
+    same(claims[:, 0] <= 1, True)
+    groups = out["组出"].reshape(4, 2)
+    for g in range(4):
+        mine = slice(64 * g, 64 * g + 64)
+        same(groups[g, 0], np.bitwise_xor.reduce(x[mine]))
+        (winner,) = np.flatnonzero(claims[mine, 2] == 1)
+        same(groups[g, 1], winner + 1)
+    same(np.isin(claims[:, 2], (0, 1)), True)
+
+
+@reference
+def 子组编号(run):
+    x = rng(7).integers(0, 2 ** 20, 6 * 48).astype(np.uint32)
+    x[:2] = (0, 2 ** 20 - 1)
+    out = run("子组编号", "编号入口", {"输入": x, "编号": np.zeros(6 * 48 * 5, np.uint32),
+                                  "部分和": np.zeros(6 * 48, np.uint32)}, (3, 2))
+    got = out["编号"].reshape(6 * 48, 5)
+    width = int(got[0, 3])
+    assert width in (4, 8, 16, 32, 64, 128)
+    count = -(-48 // width)
+    local = np.tile(np.arange(48), 6)
+    same(got, np.stack([local // width, np.full(6 * 48, count), local % width, np.full(6 * 48, width),
+                        np.full(6 * 48, 3 + 2 * 10 + 1 * 100)], 1).astype(np.uint32))
+    padded = np.zeros((6, count * width), np.uint32)
+    padded[:, :48] = x.reshape(6, 48)
+    same(out["部分和"][:6 * count], padded.reshape(6 * count, width).sum(1, dtype=np.uint32))
+    same(out["部分和"][6 * count:], 0)
+
+
+@reference
 def 向量运算(run):
     a, b = rng().standard_normal((70, 4)).astype(np.float32), rng(2).standard_normal((70, 4)).astype(np.float32)
     zeros = np.zeros((70, 4), np.float32)

@@ -128,6 +128,42 @@ def render(wgsl: str, vertex: str, fragment: str, size: int, vertex_count: int, 
     return np.frombuffer(bytes(data), dtype=np.float32).reshape(size, size, 4)
 
 
+def render_with_depth(text: str, vertex: str, fragment: str, size: int, vertex_count: int, instances: int):
+    """Like `render`, with a depth32float attachment (cleared to 1, compare always, written):
+    returns the colour pixels and the depth values."""
+    import wgpu
+    device = device_for(text)
+    module = validate(text)
+    usage = wgpu.TextureUsage.RENDER_ATTACHMENT | wgpu.TextureUsage.COPY_SRC
+    colour = device.create_texture(size=(size, size, 1), format=wgpu.TextureFormat.rgba32float, usage=usage)
+    depth = device.create_texture(size=(size, size, 1), format=wgpu.TextureFormat.depth32float, usage=usage)
+    pipeline = device.create_render_pipeline(
+        layout="auto",
+        vertex={"module": module, "entry_point": vertex, "buffers": []},
+        fragment={"module": module, "entry_point": fragment,
+                  "targets": [{"format": wgpu.TextureFormat.rgba32float}]},
+        primitive={"topology": wgpu.PrimitiveTopology.triangle_list},
+        depth_stencil={"format": wgpu.TextureFormat.depth32float, "depth_write_enabled": True,
+                       "depth_compare": wgpu.CompareFunction.always},
+    )
+    encoder = device.create_command_encoder()
+    rp = encoder.begin_render_pass(
+        color_attachments=[{"view": colour.create_view(), "load_op": wgpu.LoadOp.clear,
+                            "store_op": wgpu.StoreOp.store, "clear_value": (0, 0, 0, 0)}],
+        depth_stencil_attachment={"view": depth.create_view(), "depth_clear_value": 1.0,
+                                  "depth_load_op": wgpu.LoadOp.clear, "depth_store_op": wgpu.StoreOp.store})
+    rp.set_pipeline(pipeline)
+    rp.draw(vertex_count, instances)
+    rp.end()
+    device.queue.submit([encoder.finish()])
+    c = device.queue.read_texture({"texture": colour}, {"bytes_per_row": size * 16, "rows_per_image": size},
+                                  (size, size, 1))
+    d = device.queue.read_texture({"texture": depth, "aspect": wgpu.TextureAspect.depth_only},
+                                  {"bytes_per_row": size * 4, "rows_per_image": size}, (size, size, 1))
+    return (np.frombuffer(bytes(c), dtype=np.float32).reshape(size, size, 4),
+            np.frombuffer(bytes(d), dtype=np.float32).reshape(size, size))
+
+
 def _storage_image(t: StorageTexture) -> StorageImage:
     fmt = next(f for f in STORAGE_FORMATS.values() if f.wgsl == t.format)
     return StorageImage(fmt, t.width, t.height)

@@ -44,7 +44,8 @@ def _fragment(name: str, args: str) -> Template:
     return Template(f"{{F}}({args})", prelude=name)
 
 
-_ATOMIC = "memory_order_relaxed"
+#: the only memory order Metal's atomics take
+MEMORY_ORDER = "memory_order_relaxed"
 _SHARED = "&{0:p}[0], {1}, {2}"                                  # a threadgroup array's first element
 _WORDS = "reinterpret_cast<const device half*>({0}), {1}, {2}"   # u32 words read as halves, low half first
 
@@ -84,11 +85,18 @@ BUILTINS: dict[str, Template | Special] = {
     "读格": Template("{0}"),
     "写格": Template("{0} = {1}"),
     # atomics
-    "原子加": Template(f"atomic_fetch_add_explicit(&{{0:p}}[{{1}}], {{2}}, {_ATOMIC})"),
-    "原子最大": Template(f"atomic_fetch_max_explicit(&{{0:p}}[{{1}}], {{2}}, {_ATOMIC})"),
-    "原子最小": Template(f"atomic_fetch_min_explicit(&{{0:p}}[{{1}}], {{2}}, {_ATOMIC})"),
-    "原子读": Template(f"atomic_load_explicit(&{{0:p}}[{{1}}], {_ATOMIC})"),
-    "原子存": Template(f"atomic_store_explicit(&{{0:p}}[{{1}}], {{2}}, {_ATOMIC})"),
+    "原子加": Template(f"atomic_fetch_add_explicit(&{{0:p}}[{{1}}], {{2}}, {MEMORY_ORDER})"),
+    "原子最大": Template(f"atomic_fetch_max_explicit(&{{0:p}}[{{1}}], {{2}}, {MEMORY_ORDER})"),
+    "原子最小": Template(f"atomic_fetch_min_explicit(&{{0:p}}[{{1}}], {{2}}, {MEMORY_ORDER})"),
+    "原子减": Template(f"atomic_fetch_sub_explicit(&{{0:p}}[{{1}}], {{2}}, {MEMORY_ORDER})"),
+    "原子与": Template(f"atomic_fetch_and_explicit(&{{0:p}}[{{1}}], {{2}}, {MEMORY_ORDER})"),
+    "原子或": Template(f"atomic_fetch_or_explicit(&{{0:p}}[{{1}}], {{2}}, {MEMORY_ORDER})"),
+    "原子异或": Template(f"atomic_fetch_xor_explicit(&{{0:p}}[{{1}}], {{2}}, {MEMORY_ORDER})"),
+    "原子交换": Template(f"atomic_exchange_explicit(&{{0:p}}[{{1}}], {{2}}, {MEMORY_ORDER})"),
+    "原子比较交换": Special("compare_exchange", "T 原值 = 丙; bool 已换 = atomic_compare_exchange_weak_explicit("
+                                            "&甲[乙], &原值, 丁, …)，结果是记录的结构（原值, 已换）"),
+    "原子读": Template(f"atomic_load_explicit(&{{0:p}}[{{1}}], {MEMORY_ORDER})"),
+    "原子存": Template(f"atomic_store_explicit(&{{0:p}}[{{1}}], {{2}}, {MEMORY_ORDER})"),
     # math
     "绝对值": _fn("abs"), "最大": _fn("max", 2), "最小": _fn("min", 2), "夹紧": Special("clamp", "clamp(甲, 乙, 丙) / min(max(甲, 乙), 丙)"),
     "混合": _fn("mix", 3), "阶跃": _fn("step", 2), "平滑阶跃": _fn("smoothstep", 3),

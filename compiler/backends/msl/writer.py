@@ -35,13 +35,14 @@ from ...types import TCon, TError, TRecord, TTuple, deep_resolve, is_unit, matri
 from .. import EntryInfo, Translation
 from ...valid.consteval import KnownValues, is_abstract, scalar_of as const_scalar, written_number
 from ..names import NameAllocator
+from ..records import COMPARE_EXCHANGE_FIELDS, builtin_record
 from ..targets import LENGTHS_SLOT, MSL
 from ..text import DISCARD, INDENT, RETURN, Assign, Code, LoopExit, StatementWriter, float_text, narrow_float_text
 from ...lower.loops import changed_variables, lowering
 from ...valid.limits import workgroup_problem
 from ...lower.types import Scalar, head, scalar
 from . import fragments
-from .builtins import BUILTINS, CELL, Special, Template
+from .builtins import MEMORY_ORDER, BUILTINS, CELL, Special, Template
 
 HEADER = "#include <metal_stdlib>\nusing namespace metal;"
 SCALARS = {Scalar.F32: "float", Scalar.F16: "half", Scalar.I32: "int", Scalar.U32: "uint"}
@@ -209,6 +210,7 @@ class MslWriter(StatementWriter):
         self.entries = info.entry_functions    # an entry's function → the entry (one each: valid/entries.py)
         self.outputs: dict[str, set[str]] = {}           # struct → stages it is the output of
         self.buffer_structs: set[str] = set()            # structs laid out as WGSL lays out buffers
+        self.builtin_structs: list[str] = []             # structs for records builtins return (backends/records.py)
         self.global_names = NameAllocator(MSL.reserved)
         self.lengths_name = ""
         self.known = KnownValues(self.decls)
@@ -259,6 +261,7 @@ class MslWriter(StatementWriter):
                 self._emit(module, decl, chunks)
         if self.diagnostics:
             return Translation(None, self._entry_table(), self.diagnostics)
+        chunks[:0] = self.builtin_structs
         used = self.prelude_used | self.fragment_types
         if used:
             chunks.insert(0, fragments.prelude(used, self.prelude_names))
@@ -311,7 +314,8 @@ class MslWriter(StatementWriter):
                 types += [p.type for p in e.fun.params]
         for t in types:
             for struct in self._structs_in(t):
-                found[self.structs[struct][3]] = None
+                if self.structs[struct][3] is not None:     # not a struct declared for a builtin
+                    found[self.structs[struct][3]] = None
         order = [m.path for m in self.modules]
         return sorted(found, key=lambda k: (order.index(k[0]), ir.item_start(self.modules, k)))
 
@@ -448,7 +452,20 @@ class MslWriter(StatementWriter):
             plain = plain or deep_resolve(t)
             if deep_resolve(decl.type) == plain:
                 return name
-        return None
+        return self._builtin_struct(plain or deep_resolve(t))
+
+    def _builtin_struct(self, plain: TRecord) -> str | None:
+        """The struct declared, before everything else, for a record a builtin
+        returns that no struct of the program has the shape of (backends/records.py)."""
+        name = builtin_record(plain)
+        if name is None:
+            return None
+        text, fields = self.global_names.claim(name), NameAllocator(MSL.reserved)
+        names = {n: fields.claim(n) for n, _ in plain.fields}
+        self.structs[name] = (ir.Struct(name, type=plain), text, names, None)
+        lines = [f"{INDENT}{self.type_text(t, (0, 0))} {names[n]};" for n, t in plain.fields]
+        self.builtin_structs.append("\n".join([f"struct {text} {{", *lines, "};"]))
+        return name
 
     def _resource_type(self, decl: ir.Resource, span) -> str:
         """How a function parameter holds a resource (seed 着九)."""
@@ -1022,6 +1039,19 @@ class MslWriter(StatementWriter):
         return [None if is_unit(a.type) else self.expr(a) for a in exprs]
 
     # ------------------------------------------------------------ special builtins
+
+    def _builtin_compare_exchange(self, call: ir.Call) -> Code:
+        """atomic_compare_exchange_weak_explicit leaves the value it found in
+        `expected` (unchanged when it replaced it) and says whether it did."""
+        a, i, compare, value = self.operands(call.args)
+        old = self.scope.claim("原值")
+        self.line(f"{self.type_text(call.args[2].type, (call.start, call.end))} {old} = {compare.text};")
+        done = self.scope.claim("已换")
+        self.line(f"const bool {done} = atomic_compare_exchange_weak_explicit(&{a.operand()}[{i.text}], &{old}, "
+                  f"{value.text}, {MEMORY_ORDER}, {MEMORY_ORDER});")
+        parts = dict(zip(COMPARE_EXCHANGE_FIELDS, (old, done)))
+        values = ", ".join(parts[n] for n, _ in deep_resolve(call.type).fields)
+        return Code(f"{self.type_text(call.type, (call.start, call.end))}{{{values}}}")
 
     def _builtin_typed_literal(self, call: ir.Call) -> Code:
         """新浮三二 and friends: a typed literal (40.0f, 1.0h, int(3), 2u) or a conversion."""

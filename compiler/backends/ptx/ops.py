@@ -91,8 +91,13 @@ LN_2 = 0.6931471805599453
 
 #: 且 and 或: the instruction when the right side is computed eagerly (else a branch)
 LOGIC = {"且": "and.pred", "或": "or.pred"}
-#: atomic builtin → atom.global operation
-ATOMICS = {"原子加": "add", "原子最大": "max", "原子最小": "min"}
+#: atomic builtin → atom operation (atom.sub does not exist: 原子减 adds the negation)
+ATOMICS = {"原子加": "add", "原子最大": "max", "原子最小": "min",
+           "原子与": "and", "原子或": "or", "原子异或": "xor", "原子交换": "exch"}
+#: the operations written with an untyped .b32 (the others take .u32 or .s32)
+ATOMICS_UNTYPED = {"and": "b32", "or": "b32", "xor": "b32", "exch": "b32"}
+#: the atomics written other than as one atom of ATOMICS (hover)
+ATOMIC_SPELLINGS = {"原子减": "sub.u32 取负，atom.global.add.T", "原子比较交换": "atom.global.cas.b32，setp.eq.T"}
 BARRIER = "bar.sync 0"
 
 
@@ -611,12 +616,32 @@ def _array_length(w, call, args):
     return [w.buffer_length(args[0].resource)]
 
 
+def _atomic_update(w, operation: str, args, value: str) -> list[str]:
+    """atom.<space>.<operation> on the element args[0][args[1]] with `value`; the old value."""
+    kind = leaves(args[2].type)[0]
+    space, address, offset = w.element_address(args[0].resource, args[1].parts[0], 4)
+    written = ATOMICS_UNTYPED.get(operation, kind.name)
+    return [w.op(f"atom.{space}.{operation}.{written}", kind, address_text(address, offset), value)]
+
+
 def _atomic(operation: str):
-    def emit(w, call, args):
-        kind = leaves(args[2].type)[0]
-        space, address, offset = w.element_address(args[0].resource, args[1].parts[0], 4)
-        return [w.op(f"atom.{space}.{operation}.{kind.name}", kind, address_text(address, offset), args[2].parts[0])]
-    return emit
+    return lambda w, call, args: _atomic_update(w, operation, args, args[2].parts[0])
+
+
+def _atomic_subtract(w, call, args):
+    """PTX has no atom.sub: add the negation (mod 2³², as atomicSub wraps)."""
+    value = args[2].parts[0]
+    negation = str(-int(value) % 2 ** 32) if is_immediate(value) else w.op("sub.u32", U32, "0", value)
+    return _atomic_update(w, "add", args, negation)
+
+
+def _compare_exchange(w, call, args):
+    """atom.cas never fails spuriously: it replaced the value exactly when the old one equals the compared one."""
+    kind = leaves(args[2].type)[0]
+    space, address, offset = w.element_address(args[0].resource, args[1].parts[0], 4)
+    compare, value = args[2].parts[0], args[3].parts[0]
+    old = w.op(f"atom.{space}.cas.b32", kind, address_text(address, offset), compare, value)
+    return [old, w.op(f"setp.eq.{kind.name}", PRED, old, compare)]
 
 
 #: relaxed loads and stores of atomics: a buffer is seen by the whole device, .shared by the block
@@ -674,6 +699,14 @@ def _local_index(w) -> list[str]:
     return [w.op("mad.lo.u32", U32, ntid[0], w.op("mad.lo.u32", U32, ntid[1], tid[2], tid[1]), tid[0])]
 
 
+def _subgroup_count(w) -> str:
+    """Warps per block: ⌈ntid.x·ntid.y·ntid.z ÷ 32⌉ (the warp index is the local index ÷ 32, no %warpid,
+    which may change while a thread runs)."""
+    ntid = [_special(w, f"%ntid.{d}") for d in "xyz"]
+    size = w.op("mul.lo.u32", U32, w.op("mul.lo.u32", U32, ntid[0], ntid[1]), ntid[2])
+    return w.op("shr.u32", U32, w.op("add.u32", U32, size, "31"), "5")
+
+
 ENTRY_INPUTS = {
     "全局调用号": _global_id,
     "局部调用号": lambda w: [_special(w, f"%tid.{d}") for d in "xyz"],
@@ -682,6 +715,8 @@ ENTRY_INPUTS = {
     "工作组数": lambda w: [_special(w, f"%nctaid.{d}") for d in "xyz"],
     "子组调用序": lambda w: [_special(w, "%laneid")],
     "子组大小": lambda w: [_special(w, "WARP_SZ")],
+    "子组数": lambda w: [_subgroup_count(w)],
+    "子组号": lambda w: [w.op("shr.u32", U32, _local_index(w)[0], "5")],
 }
 
 
@@ -737,6 +772,7 @@ OPS = {
     "写共享": _write_whole, "写存储": _write_whole,
     "数组长度": _array_length,
     **{name: _atomic(operation) for name, operation in ATOMICS.items()},
+    "原子减": _atomic_subtract, "原子比较交换": _compare_exchange,
     "原子读": _atomic_load, "原子存": _atomic_store,
     "新格": _new_cell, "读格": _new_cell, "写格": _write_cell,
     "工作组屏障": _barrier, "存储屏障": _barrier,
@@ -824,7 +860,8 @@ SPELLERS = (
     (INSTRUCTIONS, _instructions_of),
     (COMPARISONS, lambda name: f"setp.{COMPARISONS[name]}.T"),
     (FORMULAS, lambda name: "（浮点指令序列：" + "、".join(formula_instructions(FORMULAS[name])) + "）"),
-    (ATOMICS, lambda name: f"atom.global.{ATOMICS[name]}.T"),
+    (ATOMICS, lambda name: f"atom.global.{ATOMICS[name]}.{ATOMICS_UNTYPED.get(ATOMICS[name], 'T')}"),
+    (ATOMIC_SPELLINGS, ATOMIC_SPELLINGS.get),
     (SUBGROUP_SPELLINGS, SUBGROUP_SPELLINGS.get),
     (("工作组屏障", "存储屏障"), lambda name: BARRIER),
     (LITERAL_CONSTRUCTORS, lambda name: "（立即数，或 cvt）"),

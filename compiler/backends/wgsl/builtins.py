@@ -98,6 +98,12 @@ BUILTINS: dict[str, Builtin] = {
     "原子加": Builtin("atomic", "atomicAdd"),
     "原子最大": Builtin("atomic", "atomicMax"),
     "原子最小": Builtin("atomic", "atomicMin"),
+    "原子减": Builtin("atomic", "atomicSub"),
+    "原子与": Builtin("atomic", "atomicAnd"),
+    "原子或": Builtin("atomic", "atomicOr"),
+    "原子异或": Builtin("atomic", "atomicXor"),
+    "原子交换": Builtin("atomic", "atomicExchange"),
+    "原子比较交换": Builtin("compare_exchange", "atomicCompareExchangeWeak"),
     "原子存": Builtin("atomic", "atomicStore"),
     "原子读": Builtin("atomic", "atomicLoad"),
     "新格": Builtin("cell_new"),
@@ -117,7 +123,8 @@ BUILTINS: dict[str, Builtin] = {
 #: How a call of each form reads in hover, the arguments named 甲 乙 丙 in
 #: order (see the writer's `_form_<form>`); `{}` is the entry's `text`.
 FORM_SPELLINGS = {
-    "infix": "甲 {} 乙", "prefix": "{}甲", "call": "{}(…)", "atomic": "{}(&甲[乙], …)", "address": "{}(&甲)",
+    "infix": "甲 {} 乙", "prefix": "{}甲", "call": "{}(…)", "atomic": "{}(&甲[乙], …)",
+    "compare_exchange": "let 换 = {}(&甲[乙], 丙, 丁); 结构(换.old_value, 换.exchanged)", "address": "{}(&甲)",
     "literal": "{}(甲)，字面量写成带类型的字面量", "index": "甲[乙]", "store_index": "甲[乙] = 丙",
     "load": "甲", "store": "甲 = 乙", "cell_new": "var 格: T = 甲", "discard": "discard", "convert": "T(甲)",
     "bitcast": "bitcast<T>(甲)", "clamp": "{}(甲, 乙, 丙)，两界都是常量且 乙 大于 丙 时写成 min(max(甲, 乙), 丙)",

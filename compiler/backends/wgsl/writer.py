@@ -29,6 +29,7 @@ from ...valid.limits import workgroup_problem
 from ...valid.uniformity import field_proof
 from ...valid.consteval import ConstEvaluator, KnownValues, is_abstract, scalar_of
 from .layout import buffer_problem
+from ..records import COMPARE_EXCHANGE_FIELDS, builtin_record
 from ...lower.loops import changed_variables, lowering
 from ...lower.types import Scalar, head, scalar
 
@@ -37,7 +38,7 @@ HANDLES = {"采样器": "sampler", "深度纹理二维": "texture_depth_2d", "�
 STAGE_ATTRIBUTE = {"顶点": "@vertex", "片元": "@fragment"}
 UNNAMED_RECORD = "WGSL 写不出没有名字的记录类型"
 RESOURCE_TYPES = {"存储缓冲", "均匀缓冲", "工作组变量", "纹理二维", "采样器", "深度纹理二维", "比较采样器", "存储纹理二维"}
-SUBGROUP_IO = {"子组调用序", "子组大小"}
+SUBGROUP_IO = {"子组调用序", "子组大小", "子组数", "子组号"}
 SUBGROUP_BUILTINS = registry.of_kind("subgroup")     # each needs `enable subgroups;`
 NOT_PARAMETERS = {"存储缓冲", "均匀缓冲", "工作组变量", "格"}   # textures and samplers may be parameters
 
@@ -101,6 +102,7 @@ class Writer(StatementWriter):
         self.globals: dict[tuple[str, str], str] = {}
         self.decls: dict[tuple[str, str], ir.Decl] = {}
         self.structs: dict[tuple[str, str], tuple[ir.Struct, str, dict[str, str]]] = {}
+        self.builtin_structs: list[str] = []   # structs declared for records builtins return (backends/records.py)
         self.entries = info.entry_functions    # an entry's function → the entry (one each: valid/entries.py)
         self.io_uses: dict[tuple[str, str], set[tuple[str, str]]] = {}
         self.global_names = NameAllocator(WGSL.reserved)
@@ -155,6 +157,7 @@ class Writer(StatementWriter):
                 chunk = self._decl(module, decl)
                 if chunk:
                     chunks.append(chunk)
+        chunks[:0] = self.builtin_structs
         enables = (["enable f16;"] if self.uses_f16 else []) + (["enable subgroups;"] if self.uses_subgroups else [])
         if enables:
             chunks.insert(0, "\n".join(enables))
@@ -307,7 +310,20 @@ class Writer(StatementWriter):
         for key in named + list(self.structs):
             if deep_resolve(self.structs[key][0].type) == plain:
                 return key
-        return None
+        return self._builtin_struct(plain)
+
+    def _builtin_struct(self, plain: TRecord) -> tuple[str, str] | None:
+        """The struct declared, on first use, for a record a builtin returns
+        that no struct of the program has the shape of (backends/records.py)."""
+        name = builtin_record(plain)
+        if name is None:
+            return None
+        text, fields = self.global_names.claim(name), NameAllocator(WGSL.reserved)
+        names = {n: fields.claim(n) for n, _ in plain.fields}
+        self.structs[("", name)] = (ir.Struct(name, type=plain), text, names)
+        lines = [f"{INDENT}{names[n]}: {self.type_text(t, (0, 0))}," for n, t in plain.fields]
+        self.builtin_structs.append("\n".join([f"struct {text} {{", *lines, "}"]))
+        return ("", name)
 
     # ------------------------------------------------------------ declarations
 
@@ -822,6 +838,16 @@ class Writer(StatementWriter):
         a, i, *rest = self.operands(e.args)
         args = ", ".join([f"&{a.operand()}[{i.text}]"] + [c.text for c in rest])
         return self._value_or_statement(e, f"{spec.text}({args})")
+
+    def _form_compare_exchange(self, e, spec) -> Code:
+        """atomicCompareExchangeWeak's result is a type no program can name: it is
+        bound, and its old_value and exchanged make the record's struct."""
+        a, i, compare, value = self.operands(e.args)
+        result = self.scope.claim("yy_换")
+        self.line(f"let {result} = {spec.text}(&{a.operand()}[{i.text}], {compare.text}, {value.text});")
+        members = dict(zip(COMPARE_EXCHANGE_FIELDS, ("old_value", "exchanged")))
+        parts = [f"{result}.{members[n]}" for n, _ in deep_resolve(e.type).fields]
+        return Code(f"{self.type_text(e.type, (e.start, e.end))}({', '.join(parts)})")
 
     def _form_address(self, e, spec) -> Code:
         (a,) = self.operands(e.args)

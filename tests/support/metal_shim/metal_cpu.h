@@ -112,6 +112,8 @@ struct Thread {
   uint3 threadgroups_per_grid;
   uint thread_index_in_simdgroup;
   uint threads_per_simdgroup;
+  uint simdgroup_index_in_threadgroup;
+  uint simdgroups_per_threadgroup;
 };
 
 // The group's one instance of a threadgroup variable (`threadgroup T 名;`).
@@ -141,7 +143,7 @@ inline void dispatch(uint3 groups, uint3 shape, const std::function<void(const T
             const uint3 local(i % shape.x, i / shape.x % shape.y, i / (shape.x * shape.y));
             Thread t{uint3(gx * shape.x + local.x, gy * shape.y + local.y, gz * shape.z + local.z), local, i,
                      uint3(gx, gy, gz), groups,
-                     i % simd_width, simd_width};
+                     i % simd_width, simd_width, i / simd_width, (size + simd_width - 1) / simd_width};
             body(t);
             SimdGroup& simd = *group.simd[i / simd_width];
             simd.active[i % simd_width] = false;

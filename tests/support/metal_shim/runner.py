@@ -28,7 +28,8 @@ KNOWN_ATTRIBUTES = re.compile(
     r"(max_total_threads_per_threadgroup\(\d+\)|(buffer|texture|sampler)\(\d+\)|attribute\(\d+\)|user\(loc\d+\)"
     r"|color\(\d+\)|depth\(any\)|stage_in|flat|position|sample_mask|sample_id|front_facing|vertex_id|instance_id"
     r"|thread_position_in_grid|thread_position_in_threadgroup|thread_index_in_threadgroup"
-    r"|threadgroup_position_in_grid|threadgroups_per_grid|thread_index_in_simdgroup|threads_per_simdgroup)")
+    r"|threadgroup_position_in_grid|threadgroups_per_grid|thread_index_in_simdgroup|threads_per_simdgroup"
+    r"|simdgroup_index_in_threadgroup|simdgroups_per_threadgroup)")
 THREADGROUP = re.compile(r"^  threadgroup (.+) (\S+);$", re.M)
 TEXTURE_SLOTS = 100   # texture n comes from buffer file 100 + n: width, height, 0, 0, then float4 texels
 SAMPLER_SLOTS = 200   # sampler n from buffer file 200 + n: one uint, 1 for a linear filter
