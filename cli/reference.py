@@ -23,7 +23,7 @@ def add_reference_options(p) -> None:
 MAX_INVOCATIONS = 1 << 24
 
 
-def run_reference(ws, args, entry, buffers, groups) -> dict:
+def run_reference(ws, args, entry, buffers, groups, overrides: dict | None = None) -> dict:
     """The dispatch on the reference interpreter; a fault is printed as `文件:行:列: 消息`."""
     invocations = groups[0] * groups[1] * groups[2] * (entry.workgroup_size or 1)
     if invocations > MAX_INVOCATIONS:
@@ -32,7 +32,7 @@ def run_reference(ws, args, entry, buffers, groups) -> dict:
     data = {(b.group, b.binding): b.data for b in buffers}
     try:
         return run(ws, args.文件, entry.name, data, groups, subgroup_width=args.子组宽,
-                   schedule_seed=args.调度种子)
+                   schedule_seed=args.调度种子, overrides=overrides)
     except Fault as fault:
         print_diagnostics(ws, [fault.diagnostic])
         raise ReferenceFault("参照解释器发现上面的错误，没有写回任何缓冲") from fault

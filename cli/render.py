@@ -18,6 +18,7 @@ from ..compiler.runtime.png import encode_png
 from ..compiler.runtime.render import pair_problem, render
 from ..compiler.runtime.wgpu import WebGPUError, buffer_for
 from .common import Command, ascii_integer, file_argument, shown_path, translated
+from .overrides import OverrideProblem, add_override_option, overrides, pipeline_constants
 from .run import RunProblem, given_resources, report_buffers
 from .textures import parse_size, texture_bindings, write_outputs, write_whole
 
@@ -36,6 +37,7 @@ def _render_arguments(p) -> None:
     p.add_argument("--尺寸", default="256,256", metavar="W,H", help="图的宽与高（像素），默认 256,256")
     p.add_argument("--顶点数", default="3", metavar="N", help="画的顶点数（三个一组成三角形），默认 3")
     p.add_argument("--输出", required=True, metavar="图.png", help="写出的 PNG 文件（写完整才换上，出错时不留半个文件）")
+    add_override_option(p)
 
 
 def _render_command(args) -> int:
@@ -45,7 +47,7 @@ def _render_command(args) -> int:
     ws, result = done
     try:
         return _render(ws, result, args)
-    except (RunProblem, WebGPUError) as err:
+    except (RunProblem, OverrideProblem, WebGPUError) as err:
         sys.stderr.write(f"着色器：{err}\n")
         return 2
 
@@ -56,6 +58,7 @@ def _render(ws, result, args) -> int:
     except ImportError as err:
         raise WebGPUError("渲染 要用 NumPy 读写缓冲：pip install numpy") from err
     size, count, output = parse_size(args.尺寸), _vertex_count(args.顶点数), _output(args.输出)
+    constants = pipeline_constants(ws, args.文件, overrides(ws, args.文件, args.常量))
     info = ws.validate(args.文件)
     vertex, fragment = (_entry(info, result, args, role) for role in STAGE_OF_ROLE)
     functions = [info.decls[ir.function_key(info.modules, e.function)] for e in (vertex, fragment)]
@@ -70,7 +73,7 @@ def _render(ws, result, args) -> int:
     names = {e.item: e.function for e in result.entries}
     with _progress(f"着色器：正在渲染 {size[0]}×{size[1]}（{count} 个顶点）……\n"):
         picture, out = render(result.text, names[vertex.name], names[fragment.name], size, count, buffers,
-                              textures.others if textures else ())
+                              textures.others if textures else (), constants)
     write_whole(str(output), encode_png(picture.rgba, picture.width, picture.height))
     report_buffers(np, resources, arrays, out)
     if textures:

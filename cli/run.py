@@ -18,6 +18,7 @@ from ..compiler.generate.output import os_error_text, replace_atomically
 from ..compiler.runtime.wgpu import WebGPUError, buffer_for, run_compute
 from ..compiler.types import TCon, TRecord, TTuple, deep_resolve, resolve
 from .common import Command, ascii_integer, file_argument, print_diagnostics, translated
+from .overrides import OverrideProblem, add_override_option, overrides, pipeline_constants
 from .reference import add_reference_options, run_reference
 
 #: the language's names of the scalar types a buffer may hold (for messages)
@@ -52,6 +53,7 @@ def _run_arguments(p) -> None:
                    help="网页图算：译成 WGSL 在本机 WebGPU 适配器上运行（默认）；"
                         "千手：译成 PTX 经 CUDA 驱动在英伟达显卡上运行；"
                         "参照：在 CPU 上用参照解释器确定地运行，报告数据竞争、越界等错误（不要显卡）")
+    add_override_option(p)
     add_reference_options(p)
 
 
@@ -62,7 +64,7 @@ def _run_command(args) -> int:
     ws, result = done
     try:
         return _run(ws, result, args)
-    except RunProblem as err:
+    except (RunProblem, OverrideProblem) as err:
         sys.stderr.write(f"着色器：{err}\n")
         return 2
     except WebGPUError as err:
@@ -76,6 +78,7 @@ def _run(ws, result, args) -> int:
     except ImportError as err:
         raise WebGPUError("运行 要用 NumPy 读写缓冲：pip install numpy") from err
     entry, function = _compute_entry(ws, result, args)
+    values = overrides(ws, args.文件, args.常量)
     who = f"入口项「{entry.name}」"
     resources, arrays, textures = given_resources(np, ws, args.文件, who, [entry.function], args.缓冲,
                                                   lambda handles, given: _textures(np, handles, given, args, entry))
@@ -85,12 +88,16 @@ def _run(ws, result, args) -> int:
     if args.组数 is None and not _global_index(ws, args.文件, entry):
         _tell_default_groups(groups, entry, extent)
     if args.后端 == PTX.command:
+        if values:
+            raise RunProblem("千手后端还不能改写可覆盖常量（PTX 里它们是 .const 变量，取默认值）："
+                             "用默认值运行，或改用 --后端 网页图算 或 参照")
         out = _run_on_cuda(ws, args.文件, entry, resources, arrays, groups)
     elif args.后端 == "参照":
-        out = run_reference(ws, args, entry, buffers, groups)
+        out = run_reference(ws, args, entry, buffers, groups, values)
     else:
         out = run_compute(result.text, function, buffers, groups, textures.others if textures else (),
-                          loops=_runs_a_loop(ws, args.文件, entry))
+                          loops=_runs_a_loop(ws, args.文件, entry),
+                          constants=pipeline_constants(ws, args.文件, values))
     report_buffers(np, resources, arrays, out)
     if textures:
         from .textures import write_outputs

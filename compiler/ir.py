@@ -379,6 +379,25 @@ def item_start(modules: list[Module], key: tuple[str, str]) -> int:
     return next(m.starts[key[1]] for m in modules if m.path == key[0])
 
 
+#: the builtin whose call, as a top-level constant's whole value, makes it pipeline-overridable
+OVERRIDE = "可覆盖"
+
+
+def override_default(decl: Decl) -> Expr | None:
+    """The default value of a pipeline-overridable constant (「名」者「可覆盖」于 默认值 也); None for any other."""
+    value = getattr(decl, "value", None) if isinstance(decl, Const) else None
+    if isinstance(value, Call) and value.kind == "builtin" and value.name == OVERRIDE and value.args:
+        return value.args[0]
+    return None
+
+
+def override_ids(modules: list[Module]) -> dict[tuple[str, str], int]:
+    """Each overridable constant's number (WGSL @id, MSL function_constant, the
+    command line's and the generated module's key), in module then file order."""
+    keys = [(m.path, d.name) for m in modules for d in m.decls if override_default(d) is not None]
+    return {key: n for n, key in enumerate(keys)}
+
+
 def function_key(modules: list[Module], name: str) -> tuple[str, str]:
     """(module path, name) of the function an entry names: the entry's own
     module (the last), else the nearest import that defines it."""

@@ -123,6 +123,8 @@ RUNTIME_CONSTANTS = {
 }
 #: kinds whose constructors may only be whole top-level definitions
 CONSTRUCTOR_CONSTANTS = {
+    # refused nested in a constant (its own value may be only 「可覆盖」于 默认值: tests/test_overrides.py)
+    "override": ("无三二", "「最大」于（「可覆盖」于" + ONE + "）于" + ONE),
     "resource": ("无三二", "「数组长度」于（「绑定」于（「组值」【「组」者「二」也，「号」者「零」也，「访问」者「读写」也】））"),
     "entry": ("无三二", "「最大」于（「计算入口项」于「常」）于" + ONE),
 }
@@ -171,10 +173,10 @@ def test_a_resource_or_entry_constructor_in_a_constant_is_refused(tmp_path, kind
     text = constant_program(type_name, value)
     path = tmp_path / "常。着色器。豫"
     path.write_text(text, encoding="utf-8")
-    name = "绑定" if kind == "resource" else "计算入口项"
-    what = "资源" if kind == "resource" else "入口项"
-    assert f"常。着色器。豫:{where(text, f'「{name}」于', '「常」者')}: 在「常」中：「{name}」只能作{what}的顶层定义（着四）" \
-        in shown(Workspace(tmp_path), path)
+    name, rule = {"resource": ("绑定", "只能作资源的顶层定义（着四）"), "entry": ("计算入口项", "只能作入口项的顶层定义（着四）"),
+                  "override": ("可覆盖", "只能是顶层常量的整个值")}[kind]
+    assert any(line.startswith(f"常。着色器。豫:{where(text, f'「{name}」于', '「常」者')}: 在「常」中：「{name}」{rule}")
+               for line in shown(Workspace(tmp_path), path))
 
 
 @pytest.mark.parametrize("kind", sorted(CONSTANT_OK))
@@ -236,7 +238,8 @@ EVERY_STAGE = {
 
 
 def test_every_kind_is_tried_in_a_stage():
-    tried = set(STAGE_USES) | set(EVERY_STAGE) | {"value", "resource", "entry"}   # the last three: no call in a body
+    # the last four: no call in a body
+    tried = set(STAGE_USES) | set(EVERY_STAGE) | {"value", "resource", "entry", "override"}
     assert tried == set(registry.KINDS)
     assert all(registry.stages(next(iter(re.findall(r"「([^」]+)」于", use)))) != registry.ALL_STAGES
                for use, _, _ in STAGE_USES.values())

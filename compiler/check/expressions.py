@@ -98,6 +98,7 @@ class ItemChecker:
         self.types = TypeResolver(scope, self.error, allow_intrinsic)
         self.function = function          # the top-level function being checked
         self.allow_constructors = False   # true for a resource's or entry's own definition
+        self.allow_override = False       # true for a top-level constant's value (module.py `_const_rules` says where)
         self.calls: set[str] = set()      # top-level functions it calls
         self._call_metas: list[tuple[TMeta, ast.Node, str]] = []
         self._deferred: list[tuple[TypeOrIndex, TypeOrIndex, ast.Node]] = []
@@ -701,6 +702,9 @@ class ItemChecker:
         if (callee in RESOURCE_CONSTRUCTORS or callee in ENTRY_CONSTRUCTORS) and not self.allow_constructors:
             what = "资源" if callee in RESOURCE_CONSTRUCTORS else "入口项"
             self.error(name_span, f"「{callee}」只能作{what}的顶层定义（着四）", TOP_LEVEL)
+            return self._error_call(node, args, env)
+        if callee == ir.OVERRIDE and not self.allow_override:
+            self.error(name_span, f"「{callee}」只能是顶层常量的整个值：「名」者「{callee}」于 默认值 也", TOP_LEVEL)
             return self._error_call(node, args, env)
         if args and self._wrong_resource(callee, args[0], env):
             return _error_expr(node)

@@ -296,6 +296,7 @@ class ModuleChecker:
             if kind == "resource":
                 entry.resource = RESOURCE_TYPES[resolve(t).name]
                 entry.access = _access_of(self.defs.get(name))
+            entry.overridable = kind == "const" and _overridable(self.defs.get(name))
             self.exports.values[name] = entry
             if not self.inp.is_interface and name not in self.defs and name not in self.broken_defs:
                 self.report(item, item.node.start, item.node.name_end, f"「{name}」只有签名，没有定义：补上「{name}」者 … 也。", TOP_LEVEL)
@@ -352,7 +353,7 @@ class ModuleChecker:
                 result = self._cached(item, fingerprint, lambda it=item: self._check_unsigned_item(it))
                 self.results[id(item)] = result
                 entry = ValueEntry(name, "const", self.path, result.value_type or ERROR,
-                                   (), item.start, item.name_end, item.doc)
+                                   (), item.start, item.name_end, item.doc, overridable=_overridable(item))
             self.exports.values[name] = entry
             # each inferred type extends the fingerprint (linear, not one full rehash per constant)
             fingerprint = hashlib.blake2b(f"{fingerprint}{_entry_key(name, entry)}".encode(),
@@ -378,6 +379,7 @@ class ModuleChecker:
         if isinstance(_strip(node.value), ast.Lambda):
             checker.error((node.start, node.name_end), f"顶层函数「{node.name}」缺少签名：先写「{node.name}」乃化 … 而 … 也。", TOP_LEVEL)
             return ItemResult(None, checker.diags, ERROR)
+        checker.allow_override = True
         value = checker.check(node.value, None, {})
         checker.finish()
         checker.adopt_records(value)
@@ -399,6 +401,7 @@ class ModuleChecker:
         if kind == "entry":
             return self._check_entry(item, entry)
         checker = self._checker()
+        checker.allow_override = True
         value = checker.check(node.value, entry.type, {})
         checker.finish()
         checker.adopt_records(value)
@@ -527,11 +530,17 @@ class ModuleChecker:
             checker.error(at, f"{stage}入口函数「{function}」的返回值{problem}", ENTRY)
 
     def _const_rules(self, checker: ItemChecker, value: ir.Expr) -> None:
-        """Constants are WGSL const-expressions (seed 着四.5); checked once
-        the value type-checks, so one mistake gives one message."""
+        """Constants are WGSL const-expressions (seed 着四.5), and so is an
+        overridable constant's default; checked once the value type-checks,
+        so one mistake gives one message."""
         if checker.diags:
             return
-        for e in ir.walk(value):
+        default = ir.override_default(ir.Const("", 0, None, value.type, value))
+        for e in ir.walk(value if default is None else default):
+            if isinstance(e, ir.Call) and e.kind == "builtin" and e.name == ir.OVERRIDE:
+                checker.error((e.start, e.end), f"「{ir.OVERRIDE}」只能是顶层常量的整个值：「名」者「{ir.OVERRIDE}」于 默认值 也",
+                              CONST_EXPR)
+                return
             if isinstance(e, ir.Call) and e.kind != "builtin":
                 checker.error((e.start, e.end), f"常量的值须是常量表达式：不能调用「{e.name}」", CONST_EXPR)
                 return
@@ -543,6 +552,10 @@ class ModuleChecker:
                 target = self.scope.value(e.name)
                 if target is not None and target.kind == "resource":
                     checker.error((e.start, e.end), f"常量的值须是常量表达式：不能读资源「{e.name}」", CONST_EXPR)
+                    return
+                if target is not None and target.overridable:
+                    checker.error((e.start, e.end), f"常量的值须是常量表达式：「{e.name}」是可覆盖常量，建管线时才定，"
+                                                    "只能在函数里读", CONST_EXPR)
                     return
             if isinstance(e, (ir.Let, ir.LetFun)):
                 checker.error((e.start, e.end), "常量的值须是常量表达式：不能用 令", CONST_EXPR)
@@ -627,7 +640,7 @@ class ModuleChecker:
 
 
 def _entry_key(name: str, v: ValueEntry) -> str:
-    return f"V{name}{v.kind}{v.type_text or repr(v.type) + repr(v.type_params)}{v.access}"
+    return f"V{name}{v.kind}{v.type_text or repr(v.type) + repr(v.type_params)}{v.access}{v.overridable}"
 
 
 def check_module(inp: ModuleInput, cache: CheckCache, printer: Printer | None = None) -> CheckedModule:
@@ -691,6 +704,16 @@ def _record_arg(call) -> ast.Record | None:
             return _strip(node.arg)
         node = _strip(node.fn)
     return None
+
+
+def _overridable(item: ParsedItem | None) -> bool:
+    """Whether a definition's value is 「可覆盖」于 默认值 (read from the syntax, before checking)."""
+    if item is None or not isinstance(item.node, ast.Definition):
+        return False
+    node = _strip(item.node.value)
+    while isinstance(node, (ast.Apply, ast.TypeArg)):
+        node = _strip(node.fn)
+    return isinstance(node, ast.Name) and node.name == ir.OVERRIDE
 
 
 def _access_of(item: ParsedItem | None) -> str | None:

@@ -42,6 +42,7 @@ class ValueEntry:
     access: str | None = None     # 只读 / 读写 for storage buffers
     resource: str | None = None   # the resource kind, for resources
     type_text: str = ""           # repr of the type, kept from the signature cache for fingerprints
+    overridable: bool = False     # a constant whose value is 「可覆盖」于 默认值 (set when the pipeline is made)
 
 
 @dataclass(eq=False)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import backends, ir
-from ..backends.ptx.mangle import ENTRY_PREFIX, mangle
+from ..backends.ptx.mangle import ENTRY_PREFIX, OVERRIDE_PREFIX, mangle
 from ..backends.targets import PTX, TARGETS, Target
 from ..diagnostics import EXPORT_NAME, NO_TARGET, Diagnostic
 from ..packages import GENERATED_SUFFIX
@@ -21,6 +21,9 @@ from .escape import comment, one_line, string_literal
 
 
 PTX_NAME_SUFFIX = "并线汇编名"
+#: an overridable constant's exports: its number (WGSL @id, MSL function_constant) and its PTX .const symbol
+OVERRIDE_ID_SUFFIX = "可覆盖号"
+OVERRIDE_PTX_SUFFIX = "可覆盖并线汇编名"
 
 
 @dataclass
@@ -156,6 +159,11 @@ class ModuleWriter:
             self.definition(item, function)
             self.definition(item + PTX_NAME_SUFFIX, ptx_name)
 
+    def overrides(self, table: list[tuple[str, int]]) -> None:
+        for name, number in table:
+            self.definition(name + OVERRIDE_ID_SUFFIX, str(number))
+            self.definition(name + OVERRIDE_PTX_SUFFIX, mangle(name, OVERRIDE_PREFIX))
+
     def text(self) -> str:
         return "\n".join(self.lines).rstrip("\n") + "\n"
 
@@ -170,30 +178,40 @@ def entry_table(outcomes: list[Outcome]) -> list[tuple[str, str, str]]:
     return [(e.item, e.function, ptx_names.get(e.item) or mangle(e.function, ENTRY_PREFIX)) for e in first.entries]
 
 
-def _entry_decl(ws, path: str, item: str) -> tuple[str, int, ir.Decl | None]:
-    """The file, item start and declaration of entry `item`, in `path` or a module it imports."""
+def _declaration(ws, path: str, item: str) -> tuple[str, int, ir.Decl | None]:
+    """The file, item start and declaration of entry or constant `item`, in `path` or a module it imports."""
     checked = ws.check(path)
     for p in [ws.key(path), *reversed(checked.module.imports)]:
         module = ws.check(p).module
         for d in module.decls:
-            if isinstance(d, ir.Entry) and d.name == item:
+            if isinstance(d, (ir.Entry, ir.Const)) and d.name == item:
                 return p, module.starts[d.name], d
     return ws.key(path), 0, None
 
 
-def name_clashes(ws, path: str, table: list[tuple[str, str, str]]) -> list[Diagnostic]:
-    """An entry item whose name (or name + 并线汇编名) is taken by another export."""
+def override_table(ws, path: str) -> list[tuple[str, int]]:
+    """(name, number) of every overridable constant the source and its imports declare."""
+    checked = ws.check(path)
+    modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
+    return [(key[1], n) for key, n in ir.override_ids(modules).items()]
+
+
+def name_clashes(ws, path: str, table: list[tuple[str, str, str]], overrides: list[tuple[str, int]]) -> list[Diagnostic]:
+    """An entry item or overridable constant whose export (name, name + 并线汇编名,
+    name + 可覆盖号 …) is taken by another export."""
     owners: dict[str, str] = {t.export: f"生成模块的「{t.export}」" for t in TARGETS}
     out = []
-    for item, _, _ in table:
-        for name in (item, item + PTX_NAME_SUFFIX):
+    named = [(item, "入口项", (item, item + PTX_NAME_SUFFIX)) for item, _, _ in table]
+    named += [(name, "可覆盖常量", (name + OVERRIDE_ID_SUFFIX, name + OVERRIDE_PTX_SUFFIX)) for name, _ in overrides]
+    for item, what, exports in named:
+        for name in exports:
             if name in owners:
-                file, start, decl = _entry_decl(ws, path, item)
+                file, start, decl = _declaration(ws, path, item)
                 end = start + decl.name_end if decl else 0
-                out.append(Diagnostic(file, start, end, f"入口项名「{item}」使生成模块的导出「{name}」"
-                                      f"与{owners[name]}重名：请给入口项改名", item,
+                out.append(Diagnostic(file, start, end, f"{what}名「{item}」使生成模块的导出「{name}」"
+                                      f"与{owners[name]}重名：请给{what}改名", item,
                                       code=EXPORT_NAME, fields={"名字": name}))
-            owners.setdefault(name, f"入口项「{item}」的导出")
+            owners.setdefault(name, f"{what}「{item}」的导出")
     return out
 
 
@@ -214,14 +232,15 @@ def generate(ws, path: str) -> Generated:
     failed = [o for o in outcomes if o.text is None]
     if len(failed) == len(outcomes):
         return failure(_nothing_translated(key, failed))
-    table = entry_table(outcomes)
-    clashes = name_clashes(ws, key, table)
+    table, overrides = entry_table(outcomes), override_table(ws, key)
+    clashes = name_clashes(ws, key, table, overrides)
     if clashes:
         return failure(clashes)
     writer = ModuleWriter(ws, key, digest)
     writer.header()
     writer.sources(outcomes)
     writer.entries(table)
+    writer.overrides(overrides)
     warnings = [f"{display_path(ws, key)}: 未能译成 {o.target.title}，「{o.target.export}」只是一行说明：{one_line(o.reason)}"
                 for o in failed]
     return Generated(key, writer.text(), [], warnings, inputs, labels, digest)

@@ -28,7 +28,7 @@ WIDTHS = (4, 8, 16, 32, 64, 128)
 
 
 def run(ws, path, entry_name: str, buffers: dict, groups, *, subgroup_width: int = 32,
-        schedule_seed: int | None = None, textures: dict | None = None) -> dict:
+        schedule_seed: int | None = None, textures: dict | None = None, overrides: dict | None = None) -> dict:
     """Dispatch the compute entry `entry_name` of the checked source `path` once.
 
     `buffers` maps (group, binding) to the bytes of every storage and uniform
@@ -39,7 +39,8 @@ def run(ws, path, entry_name: str, buffers: dict, groups, *, subgroup_width: int
     order in which subgroups take effect (atomics); `textures` maps (group,
     binding) to an (h, w, 4) array of texels, or for a storage texture to its
     (width, height): the result holds its stored texels, (h, w, channels) of
-    the format's type, under its (group, binding).
+    the format's type, under its (group, binding).  `overrides` gives
+    pipeline-overridable constants their values by name (else their defaults).
 
     A program 检查 refuses only for its uniformity analysis still runs here,
     so that the invocations that part at a barrier can be seen; any other
@@ -79,7 +80,8 @@ def run(ws, path, entry_name: str, buffers: dict, groups, *, subgroup_width: int
             raise Unsupported(f"参照解释器不能给入口提供「{r.name}」（{r.kind}）")
     for module_path, name in info.workgroup[entry.name]:
         regions[(module_path, name)] = workgroup_region(name, info.decls[(module_path, name)].inner, count)
-    machine = Machine(ws, modules, entry, regions, groups, subgroup_width, schedule_seed, lowering(info))
+    machine = Machine(ws, modules, entry, regions, groups, subgroup_width, schedule_seed, lowering(info),
+                      overrides or {})
     machine.run()
     out = {}
     for module_path, r in used:

@@ -138,7 +138,7 @@ class Machine:
     """One dispatch of one compute entry."""
 
     def __init__(self, ws, modules: list[ir.Module], entry: ir.Entry, regions: dict, groups: tuple,
-                 width: int, seed: int | None, lowered: Lowering):
+                 width: int, seed: int | None, lowered: Lowering, overrides: dict | None = None):
         self.ws, self.modules, self.entry = ws, modules, entry
         self.deadline = time.monotonic() + MAX_SECONDS
         self.decls = {(m.path, d.name): (m, d) for m in modules for d in m.decls}
@@ -158,6 +158,7 @@ class Machine:
         self.env: dict[int, object] = {}
         self.loops: dict[int, _Loop] = {}
         self.lowered = lowered          # the bodies as the writers print them (compiler/lower/)
+        self.overrides = overrides or {}   # overridable constant's name → the value the pipeline gives it
         self.consts: dict[tuple[str, str], object] = {}
         self.where: tuple[str, ir.Decl] = (modules[-1].path, entry)
         self.sites: list[tuple[str, int, int, str]] = []
@@ -284,7 +285,12 @@ class Machine:
             if not isinstance(decl, ir.Const):
                 raise Unsupported(f"参照解释器不能运行用到「{e.name}」的程序")
             saved, self.where = self.where, (module.path, decl)
-            self.consts[key] = self.eval(self._lowered(module, decl, decl.value), np.ones(self.n, bool))
+            default = ir.override_default(decl)
+            if default is not None and e.name in self.overrides:
+                self.consts[key] = np.asarray(self.overrides[e.name], _dtype_of(decl.type))[()]
+            else:
+                self.consts[key] = self.eval(self._lowered(module, decl, decl.value if default is None else default),
+                                             np.ones(self.n, bool))
             self.where = saved
         return self.consts[key]
 
@@ -1059,6 +1065,8 @@ def _unavailable() -> dict[str, str]:
                 for name in registry.TABLE if registry.stages(name) == frozenset({registry.FRAGMENT})})
     out.update({name: "资源与入口的构造只写在顶层声明里，不在函数体里调用"
                 for name in registry.of_kind("resource", "entry")})
+    out.update({name: "可覆盖常量的值在读它的地方取（_GlobalRef：给定的值或默认值），不作为调用运行"
+                for name in registry.of_kind("override")})
     return out
 
 

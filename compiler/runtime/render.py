@@ -95,12 +95,17 @@ def pair_problem(vertex: ir.Entry, vertex_fn: ir.Function, fragment: ir.Entry, f
 # ---------------------------------------------------------------- the draw
 
 
+def _constants(constants: dict | None) -> dict:
+    """The pipeline constants a stage is given: any overridable constant of the module may be named."""
+    return {"constants": constants} if constants else {}
+
+
 def render(wgsl: str, vertex: str, fragment: str, size: tuple[int, int], vertex_count: int,
-           buffers: list[BufferData], others=()) -> tuple[Picture, dict]:
+           buffers: list[BufferData], others=(), constants: dict | None = None) -> tuple[Picture, dict]:
     """Draw `vertex_count` vertices (a triangle list) with the WGSL functions
     `vertex` and `fragment`; the picture, and the bytes of every writable
     buffer by (group, binding).  `others` are further bindings (textures,
-    samplers) as for `run_compute`."""
+    samplers) and `constants` the overridable constants' values, as for `run_compute`."""
     width, height = size
     device = open_device(required_features(wgsl))     # says so when wgpu or an adapter is missing
     import wgpu
@@ -112,8 +117,9 @@ def render(wgsl: str, vertex: str, fragment: str, size: tuple[int, int], vertex_
                                       usage=wgpu.TextureUsage.RENDER_ATTACHMENT)
         pipeline = device.create_render_pipeline(
             layout="auto",
-            vertex={"module": module, "entry_point": vertex, "buffers": []},
-            fragment={"module": module, "entry_point": fragment, "targets": [{"format": TARGET_FORMAT}]},
+            vertex={"module": module, "entry_point": vertex, "buffers": [], **_constants(constants)},
+            fragment={"module": module, "entry_point": fragment, "targets": [{"format": TARGET_FORMAT}],
+                      **_constants(constants)},
             primitive={"topology": wgpu.PrimitiveTopology.triangle_list},
             depth_stencil={"format": DEPTH_FORMAT, "depth_write_enabled": True,
                            "depth_compare": wgpu.CompareFunction.always},

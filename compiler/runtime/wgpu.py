@@ -128,11 +128,12 @@ class BufferData:
 
 
 def run_compute(wgsl: str, function: str, buffers: list[BufferData], groups: tuple[int, int, int],
-                others=(), loops: bool = False) -> dict:
+                others=(), loops: bool = False, constants: dict | None = None) -> dict:
     """Dispatch `function` once over `groups` workgroups; returns the bytes of
     every writable buffer by (group, binding).  `others` are further bindings
     (textures, samplers) as (group, binding, make) with make(device) → resource;
-    `loops`: the entry runs a loop (a software adapter's limit is told)."""
+    `loops`: the entry runs a loop (a software adapter's limit is told);
+    `constants`: values of overridable constants by @id (as a string)."""
     device = open_device(required_features(wgsl))
     if "subgroup" in required_features(wgsl):
         _tell_subgroup_sizes(device)
@@ -140,7 +141,8 @@ def run_compute(wgsl: str, function: str, buffers: list[BufferData], groups: tup
         _tell_software_loop_limit(device)
     module = create_module(device, wgsl)
     try:
-        pipeline = device.create_compute_pipeline(layout="auto", compute={"module": module, "entry_point": function})
+        stage = {"module": module, "entry_point": function, **({"constants": constants} if constants else {})}
+        pipeline = device.create_compute_pipeline(layout="auto", compute=stage)
         gpu_buffers = upload(device, buffers)
         encoder = device.create_command_encoder()
         compute = encoder.begin_compute_pass()

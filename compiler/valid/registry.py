@@ -64,6 +64,8 @@ KINDS: dict[str, Kind] = {
     "tensor": Kind(False, frozenset({COMPUTE}), uniform=True, what="张量片", effect=True, reads=True),
     "resource": Kind(False, what="资源构造"),
     "entry": Kind(False, what="入口构造"),
+    # the whole value of a top-level constant only (check/module.py `_const_rules`)
+    "override": Kind(False, what="可覆盖常量"),
 }
 
 
@@ -114,6 +116,7 @@ TABLE: dict[str, Row] = {
     **_rows("value", "元 阳 阴 只读 读写"),
     **_rows("resource", "绑定 均匀绑定 纹理绑定 采样器绑定 深度纹理绑定 比较采样器绑定 存储纹理绑定 工作组共享"),
     **_rows("entry", "计算入口项 顶点入口项 片元入口项"),
+    **_rows("override", "可覆盖"),
     **_rows("literal", "新浮三二 新浮十六 新整三二 新无三二"),
     **_rows("pure", """转换 位转换 加 减 乘 除 余 左移 右移 等于 不等于 小于 大于 不大于 不小于
         按位与 按位或 异或 按位非 且 或 非 负 取元素 绝对值 最大 最小 夹紧 混合 阶跃 平滑阶跃 平方根 逆平方根

@@ -61,6 +61,7 @@ class Kernel:
     params: list[tuple[str, str]]
     block: tuple[int, int, int]
     shared: dict[str, tuple[int, int]] = field(default_factory=dict)   # symbol → (align, bytes)
+    constants: dict[str, str] = field(default_factory=dict)   # .const symbol → its initializer (module-wide)
     code: list[Instruction] = field(default_factory=list)
     labels: dict[str, int] = field(default_factory=dict)
 
@@ -91,14 +92,18 @@ def parse(text: str) -> dict[str, Kernel]:
     """The kernels of a PTX module as the writer lays them out."""
     assert text.isascii()
     kernels, kernel, in_params = {}, None, False
+    constants: dict[str, str] = {}
     for raw in text.splitlines():
         line = raw.strip()
         if not line or line.startswith("//") or line.startswith(".version") or line.startswith(".target") \
                 or line.startswith(".address_size"):
             continue
-        if line.startswith(".visible .entry"):
+        if line.startswith(".visible .const"):
+            m = re.fullmatch(r"\.visible \.const \.\w+ (\w+) = (\S+);", line)
+            constants[m.group(1)] = m.group(2)
+        elif line.startswith(".visible .entry"):
             name = re.match(r"\.visible \.entry (\w+)\(", line).group(1)
-            kernel = kernels[name] = Kernel(name, [], 1)
+            kernel = kernels[name] = Kernel(name, [], 1, constants=constants)
             in_params = not line.endswith("()")
         elif in_params:
             if line == ")":
@@ -363,6 +368,9 @@ class Thread:
         kind = parts[-1]
         if parts[1] == "param":
             self.set(ops[0], self.params[ops[1].strip("[]")])
+            return
+        if parts[1] == "const":      # an overridable constant, holding the default it was declared with
+            self.set(ops[0], self.get(self.k.constants[ops[1].strip("[]")], kind))
             return
         space = "shared" if "shared" in parts else "global"
         size, address = SIZES.get(kind, 4), self.address(ops[1])

@@ -321,6 +321,14 @@ def 分量与标量(run):
 
 
 @reference
+def 可覆盖常量(run):
+    """With the constants' defaults (系数 2.0, 步长 1, 翻转 阴); tests/test_overrides.py gives them values."""
+    x, y = rng(7).standard_normal(100).astype(np.float32), rng(8).standard_normal(100).astype(np.float32)
+    out = run("可覆盖常量", "乘加入口", {"甲": x, "乙": y.copy()}, 2)
+    close(out["乙"], np.float32(2.0) * x + y)
+
+
+@reference
 def 多维调用(run):
     g = 5
     out = run("多维调用", "多维入口", {"输出": np.zeros((8 * g, 4), np.uint32)}, g)

@@ -205,6 +205,7 @@ DECLARATION_SPELLINGS = {
     "比较采样器绑定": "sampler 名 [[sampler(n)]]",
     "存储纹理绑定": "texture2d<float|uint, access::write> 名 [[texture(n)]]",
     "工作组共享": "threadgroup T 名;（在核函数开头声明）",
+    "可覆盖": "constant T 名_覆 [[function_constant(N)]]; constant T 名 = is_function_constant_defined(名_覆) ? 名_覆 : 默认值;",
     "计算入口项": "[[max_total_threads_per_threadgroup(N)]] kernel void 函数(…)",
     "顶点入口项": "vertex … 函数(yy_函数_入 … [[stage_in]], …)",
     "片元入口项": "fragment … 函数(yy_函数_入 … [[stage_in]], …)",

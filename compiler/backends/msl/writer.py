@@ -197,6 +197,7 @@ class MslWriter(StatementWriter):
     def __init__(self, info) -> None:
         self.info = info
         self.modules = modules = info.modules   # from the validation pass (compiler/valid/)
+        self.override_ids = ir.override_ids(modules)
         self.own = info.module
         self.lowered = lowering(info)          # bodies as printed (compiler/lower/loops.py)
         self.show = info.show
@@ -533,6 +534,9 @@ class MslWriter(StatementWriter):
         if decl.value is None or is_unit(decl.type):
             return None
         self._begin_item()
+        default = ir.override_default(decl)
+        if default is not None:
+            return self._override(module, decl, default)
         value = self.lowered.body(decl.value)
         self.known.evaluate(value)
         code = self.expr(value)
@@ -540,6 +544,17 @@ class MslWriter(StatementWriter):
             raise TranslationFailure(self.at_name(decl), "常量的值须是一个常量表达式（着四.5）")
         t = "long" if code.text.endswith("L") else self.type_text(decl.type, self.at_name(decl))
         return f"constant {t} {self.globals[(module.path, decl.name)]} = {code.text};"
+
+    def _override(self, module: ir.Module, decl: ir.Const, default: ir.Expr) -> str:
+        """A pipeline-overridable constant: Metal's function constant of the
+        same number as WGSL's @id, its default where the pipeline gives none."""
+        key = (module.path, decl.name)
+        name, t = self.globals[key], self.type_text(decl.type, self.at_name(decl))
+        given = self.global_names.claim(f"{name}_覆")
+        value = self.lowered.body(default)
+        self.known.evaluate(value)
+        return (f"constant {t} {given} [[function_constant({self.override_ids[key]})]];\n"
+                f"constant {t} {name} = is_function_constant_defined({given}) ? {given} : {self.expr(value).text};")
 
     def _begin_item(self) -> None:
         self.lines: list[str] = []

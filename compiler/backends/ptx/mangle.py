@@ -4,7 +4,7 @@ ptxas rejects any byte outside ASCII, comments included, so every name from
 the source is rewritten: of its UTF-8 bytes, ASCII letters and digits stay,
 every other byte (the underscore too) becomes `_` and two lowercase hex
 digits.  The rewrite is injective, and the prefix (yy for entries, ys for
-workgroup variables) keeps a mangled name from starting with a digit and
+workgroup variables, yo for overridable constants) keeps a mangled name from starting with a digit and
 from colliding with the writer's own names (p_g…, %r…, L…).
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 ENTRY_PREFIX = "yy"
 SHARED_PREFIX = "ys"
+OVERRIDE_PREFIX = "yo"     # pipeline-overridable constants: .visible .const, set by the host before a launch
 
 
 def mangle(name: str, prefix: str) -> str:

@@ -823,6 +823,7 @@ DECLARATION_SPELLINGS = {
     "绑定": ".param .u64 p_gG_bB（cvta.to.global.u64 后 ld/st.global）",
     "均匀绑定": ".param .u64 p_gG_bB（ld.global）",
     "工作组共享": ".shared .align A .b8 名[字节数]",
+    "可覆盖": ".visible .const .T 名 = 默认值;（宿主在启动前可改写，读时 ld.const）",
     "计算入口项": ".visible .entry yy_…(…) .reqntid X, Y, Z",
     "顶点入口项": "（千手只有计算入口：写成一行注释）",
     "片元入口项": "（千手只有计算入口：写成一行注释）",

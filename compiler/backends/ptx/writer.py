@@ -25,7 +25,7 @@ from ...lower.loops import lowering
 from ...lower.types import concrete
 from ..names import target_name
 from .layout import layout_of, memory_leaves, round_up, stride_of
-from .mangle import ENTRY_PREFIX, SHARED_PREFIX, mangle
+from .mangle import ENTRY_PREFIX, OVERRIDE_PREFIX, SHARED_PREFIX, mangle
 from .ops import BARRIER, ENTRY_INPUTS, LOGIC, OPS, UNAVAILABLE, literal_argument
 from .scalars import (F16, F32, PRED, S32, U32, U64, Scalar, Unsupported, address_text, f32_text,
                       fits, is_immediate, is_numeric, items, leaves)
@@ -144,6 +144,7 @@ class Writer:
                          "千手目标只支持计算入口：本文件只有顶点、片元入口，没有可译成 PTX 的入口（着十）")
             return Translation(None, [], self.diagnostics)
         chunks, infos = [HEADER], []
+        self.overrides: dict[str, str] = {}     # symbol → its .const declaration, for the module's head
         for entry in entries:
             if entry.stage != "计算":
                 chunks.append(self._skipped(entry))
@@ -154,6 +155,8 @@ class Writer:
                 infos.append(done[1])
         if self.diagnostics:
             return Translation(None, [], self.diagnostics)
+        if self.overrides:
+            chunks.insert(1, "\n".join(self.overrides.values()) + "\n")
         return Translation("\n".join(chunks), infos, [])
 
     def _skipped(self, entry: ir.Entry) -> str:
@@ -479,6 +482,9 @@ class Writer:
 
     def _GlobalRef(self, e: ir.GlobalRef, env) -> Value:
         decl = self.decls.get((e.module, e.name))
+        default = ir.override_default(decl)
+        if default is not None:
+            return self._override(e, decl, default)
         if isinstance(decl, ir.Const):
             with self._at(self._site(e.module, decl)):
                 return self.value(self._lowered(decl.value), {})
@@ -489,6 +495,24 @@ class Writer:
                 self.shared_symbol(decl)
             return Value(concrete(e.type), [], decl)
         raise Unsupported(f"找不到「{e.name}」的定义")
+
+    def _override(self, e: ir.GlobalRef, decl: ir.Const, default: ir.Expr) -> Value:
+        """A pipeline-overridable constant lives in .const memory, holding its
+        default until the host writes it (cuModuleGetGlobal) before a launch;
+        a 爻 is a .u32 there."""
+        t = concrete(e.type)
+        (kind,) = leaves(t)
+        if kind is F16:
+            raise Unsupported(f"千手目标的可覆盖常量不能是「浮十六」：「{e.name}」改用「浮三二」", (e.start, e.end))
+        with self._at(self._site(e.module, decl)):
+            value = self.known.of(self._lowered(default))
+        if value is None:
+            raise Unsupported(f"可覆盖常量「{e.name}」的默认值须是已知的常量", (e.start, e.end))
+        symbol = mangle(decl.name, OVERRIDE_PREFIX)
+        text = f32_text(float(value)) if kind is F32 else str(int(value))
+        self.overrides[symbol] = f".visible .const .{kind.mem} {symbol} = {text};"
+        loaded = self.op(f"ld.const.{kind.mem}", U32 if kind is PRED else kind, f"[{symbol}]")
+        return Value(t, [self.op("setp.ne.u32", PRED, loaded, "0") if kind is PRED else loaded])
 
     def _BuiltinValue(self, e: ir.BuiltinValue, env) -> Value:
         t = concrete(e.type)

@@ -149,6 +149,7 @@ DECLARATION_SPELLINGS = {
     "比较采样器绑定": "@group(G) @binding(B) var 名: sampler_comparison;",
     "存储纹理绑定": "@group(G) @binding(B) var 名: texture_storage_2d<格式, write>;",
     "工作组共享": "var<workgroup> 名: T;",
+    "可覆盖": "@id(N) override 名: T = 默认值;",
     "计算入口项": "@compute @workgroup_size(X[, Y[, Z]]) fn 函数(…)",
     "顶点入口项": "@vertex fn 函数(…) -> …",
     "片元入口项": "@fragment fn 函数(…) -> …",

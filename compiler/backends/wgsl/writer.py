@@ -94,6 +94,7 @@ class Writer(StatementWriter):
         self.modules = info.modules            # from the validation pass (compiler/valid/)
         self.own = info.module
         self.lowered = lowering(info)          # bodies as printed (compiler/lower/loops.py)
+        self.override_ids = ir.override_ids(info.modules)
         self.show = info.show                  # types in 豫言 syntax, for messages
         self.proofs = info.uniform_proofs      # uniform values Tint must be shown (valid/uniformity.py)
         self.diagnostics: list[Diagnostic] = []
@@ -376,6 +377,9 @@ class Writer(StatementWriter):
         if decl.value is None or is_unit(decl.type):
             return None
         self._begin_item()
+        default = ir.override_default(decl)
+        if default is not None:
+            return self._override(module, decl, default)
         value = self.lowered.body(decl.value)
         self._evaluate(decl.value, value)
         code = self._folded(decl) if _uses(decl.value, NOT_CONST_IN_NAGA) else self.expr(value)
@@ -386,6 +390,14 @@ class Writer(StatementWriter):
         t = self.type_text(decl.type, self.at_name(decl))
         typed = f": {t}" if t else ""
         return f"const {self.globals[(module.path, decl.name)]}{typed} = {code.text};"
+
+    def _override(self, module: ir.Module, decl: ir.Const, default: ir.Expr) -> str:
+        """A pipeline-overridable constant, numbered (@id) as every target numbers it."""
+        key = (module.path, decl.name)
+        value = self.lowered.body(default)
+        self._evaluate(default, value)
+        t = self.type_text(decl.type, self.at_name(decl))
+        return f"@id({self.override_ids[key]}) override {self.globals[key]}: {t} = {self.expr(value).text};"
 
     def _folded(self, decl: ir.Const) -> Code | None:
         """The value of a constant naga cannot evaluate (seed 着八 allows these

@@ -29,7 +29,9 @@ KNOWN_ATTRIBUTES = re.compile(
     r"|color\(\d+\)|depth\(any\)|stage_in|flat|position|sample_mask|sample_id|front_facing|vertex_id|instance_id"
     r"|thread_position_in_grid|thread_position_in_threadgroup|thread_index_in_threadgroup"
     r"|threadgroup_position_in_grid|threadgroups_per_grid|thread_index_in_simdgroup|threads_per_simdgroup"
-    r"|simdgroup_index_in_threadgroup|simdgroups_per_threadgroup)")
+    r"|simdgroup_index_in_threadgroup|simdgroups_per_threadgroup|function_constant\(\d+\))")
+#: a function constant's declaration: Metal gives it the pipeline's value, C++ wants an initializer
+FUNCTION_CONSTANT = re.compile(r"(\[\[function_constant\(\d+\)\]\]);")
 THREADGROUP = re.compile(r"^  threadgroup (.+) (\S+);$", re.M)
 TEXTURE_SLOTS = 100   # texture n comes from buffer file 100 + n: width, height, 0, 0, then float4 texels
 SAMPLER_SLOTS = 200   # sampler n from buffer file 200 + n: one uint, 1 for a linear filter
@@ -54,7 +56,7 @@ def check(sources: dict[str, str]) -> dict[str, str]:
         files = {}
         for i, (name, text) in enumerate(sources.items()):
             path = Path(tmp) / f"s{i}.metal"
-            path.write_text(text, encoding="utf-8")
+            path.write_text(as_cpp(text), encoding="utf-8")
             files[path.name] = name
         done = subprocess.run([CLANG, "-fsyntax-only", *FLAGS, *files], cwd=tmp, capture_output=True,
                               text=True, timeout=300)
@@ -78,6 +80,13 @@ class Kernel:
     key: str
     msl: str
     entry: object
+
+
+def as_cpp(msl: str) -> str:
+    """The MSL as the shim compiles it: a function constant the pipeline did
+    not set (the shim sets none; is_function_constant_defined is false) is
+    declared with a zero value, which its default then replaces."""
+    return FUNCTION_CONSTANT.sub(r"\1 = {};", msl)
 
 
 def _threadgroup_storage(msl: str) -> str:
@@ -119,7 +128,7 @@ class Runner:
         self.ids = {k.key: f"k{i}" for i, k in enumerate(kernels)}
         parts = ['#include "metal_cpu.h"\n']
         for i, k in enumerate(kernels):
-            (folder / f"k{i}.metal").write_text(_threadgroup_storage(k.msl), encoding="utf-8")
+            (folder / f"k{i}.metal").write_text(_threadgroup_storage(as_cpp(k.msl)), encoding="utf-8")
             parts.append(_dispatcher(i, k))
         table = ", ".join(f'{{"k{i}", yy_k{i}::yy_run}}' for i in range(len(kernels)))
         parts.append(f"int main(int argc, char** argv) {{ return metal_cpu::main(argc, argv, {{{table}}}); }}\n")
