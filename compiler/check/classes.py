@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Callable
 
 from ..builtin.families import FAMILIES, atomic_element, format_name  # noqa: F401 (FAMILIES: re-exported)
-from ..builtin.formats import STORAGE_FORMATS
 from ..builtin.textures import ELEMENTS, is_texture, texture_shape
 from ..types import (F32, FLOAT, TFamily, INT, UINT, TCon, TMeta, TRecord, TTuple, Type, TypeOrIndex,
                      is_scalar, matrix_parts, resolve, vector_parts)
@@ -174,7 +173,6 @@ CLASSES: dict[str, tuple[Callable[[TypeOrIndex], bool], str]] = {
     "位型": (_bit_castable, "32 位标量、32 位标量的向量或二维、四维半精度向量"),
     "可索引": (_indexable, "向量、矩阵或定长数组"),
     "矩阵": (lambda t: matrix_parts(t) is not None, "矩阵"),
-    "纹素格式": (lambda t: format_name(t) is not None, "存储纹理格式（" + "、".join(f"「{n}」" for n in STORAGE_FORMATS) + "）"),
     "整标量": (lambda t: _scalar_only(t, {"int", "uint"}), "整数标量（「整三二」或「无三二」）"),
     **TEXTURE_CLASSES,
     "矩阵或向量": (lambda t: matrix_parts(t) is not None or (
