@@ -45,18 +45,21 @@ def test_every_compute_sample_has_a_reference():
 
 def bind_textures(prepared, textures) -> None:
     """The references' textures and samplers, as the CPU runtime's slots: a
-    texture is its width, height, 0, 0 and its rgba16float texels widened to
-    float; a sampler is 1 for a linear filter."""
+    texture is its width, height, layers (depth, array size or faces), 0 and
+    its texels: rgba16float widened to float, integer texels as they are; a
+    sampler is 1 for a linear filter."""
     for group, binding, resource in textures:
         slot = group * 16 + binding
         if isinstance(resource, dict):
             linear = resource.get("mag_filter") == "linear"
             prepared.buffers[SAMPLER_SLOTS + slot] = np.array([linear], np.uint32).tobytes()
         else:
-            height, width, _ = resource.shape
-            header = np.array([width, height, 0, 0], np.uint32).tobytes()
-            texels = np.asarray(resource, np.float16).astype(np.float32).tobytes()
-            prepared.buffers[TEXTURE_SLOTS + slot] = header + texels
+            texels = np.asarray(resource)
+            layers, height, width = ((1, 1) + texels.shape[:-1])[-3:]
+            header = np.array([width, height, layers, 0], np.uint32).tobytes()
+            if texels.dtype.kind not in "iu":
+                texels = texels.astype(np.float16).astype(np.float32)
+            prepared.buffers[TEXTURE_SLOTS + slot] = header + texels.tobytes()
 
 
 @pytest.mark.parametrize("name", sorted(COMPUTE))

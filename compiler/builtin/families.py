@@ -1,5 +1,6 @@
 """The type families of the builtin interface: 「元素」, 「原子元素」, 「比较交换结果」,
-「同形」, 「矩阵积」, 「转置形」 and 「纹素值」 compute a type from types once those are
+「同形」, 「矩阵积」, 「转置形」, 「纹素值」 and the texture families (「纹素」, 「纹理坐标」,
+「采样坐标」, 「采样层级」, 「纹理尺寸形」) compute a type from types once those are
 known.  The checker (compiler/check/) solves them while it unifies, and the
 lowering middle reduces what is left (`valid.reduce_family`), so they live
 here, below both, and neither reaches into the other for them."""
@@ -8,8 +9,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..types import BOOL, F32, INT, U32, UINT, TCon, TMeta, TRecord, TTuple, Type, TypeOrIndex, matrix_parts, resolve, vector_parts
+from ..types import BOOL, F32, I32, INT, U32, UINT, TCon, TMeta, TRecord, TTuple, Type, TypeOrIndex, matrix_parts, resolve, vector_parts
 from .formats import STORAGE_FORMATS
+from .textures import texture_shape
 
 
 def format_name(t: TypeOrIndex) -> str | None:
@@ -18,13 +20,61 @@ def format_name(t: TypeOrIndex) -> str | None:
     return t.name if isinstance(t, TCon) and t.name in STORAGE_FORMATS and not t.args else None
 
 
+#: a texel's scalar → (its type, the alias of four of them)
+_FOUR = {"float": (F32, "四维浮"), "uint": (U32, "四维无"), "int": (I32, "四维整")}
+_VECTORS = {(F32, 2): "二维浮", (F32, 3): "三维浮", (U32, 2): "二维无", (U32, 3): "三维无"}
+
+
 def _texel_value(args):
-    """What 「写纹素」 writes into a texture of that format: 「四维浮」, or 「四维无」 for 「单无三二」."""
+    """What 「写纹素」 writes into a texture of that format: four of its texel's scalar."""
     name = format_name(args[0])
     if name is None:
         return None
-    scalar, alias = (U32, "四维无") if STORAGE_FORMATS[name].texel == "uint" else (F32, "四维浮")
+    scalar, alias = _FOUR[STORAGE_FORMATS[name].texel]
     return TTuple((scalar,) * 4).named(alias)
+
+
+def _vector(scalar, n: int):
+    """n components of `scalar` (the scalar itself for one), named as the interface names it."""
+    return scalar if n == 1 else TTuple((scalar,) * n).named(_VECTORS.get((scalar, n)))
+
+
+def _texel(args):
+    """What reading or sampling a texture gives: four of a colour texture's
+    element, one 「浮三二」 of a depth texture, a storage texture's texel value."""
+    t = resolve(args[0])
+    shape = texture_shape(t)
+    if shape is None:
+        return None
+    if shape.depth:
+        return F32
+    if shape.storage:
+        return _texel_value(t.args)
+    element = resolve(t.args[0])
+    alias = next((a for s, a in _FOUR.values() if s == element), None)
+    return TTuple((element,) * 4).named(alias)
+
+
+def _texel_coordinates(args):
+    """A texel's integer coordinates: one, two or three of the coordinate scalar."""
+    shape = texture_shape(args[0])
+    return None if shape is None else (args[1] if shape.dims == 1 else TTuple((args[1],) * shape.dims))
+
+
+def _sampling_coordinates(args):
+    shape = texture_shape(args[0])
+    return None if shape is None else _vector(F32, shape.sample_dims)
+
+
+def _sampling_level(args):
+    """textureSampleLevel's level: an integer on a depth texture, else a float."""
+    shape = texture_shape(args[0])
+    return None if shape is None else (I32 if shape.depth else F32)
+
+
+def _texture_size(args):
+    shape = texture_shape(args[0])
+    return None if shape is None else _vector(U32, shape.dims)
 
 
 def atomic_element(t: Type) -> Type | None:
@@ -111,5 +161,10 @@ FAMILIES: dict[str, tuple[int, Callable]] = {
     "矩阵积": (2, _matrix_product),
     "转置形": (1, _transpose),
     "纹素值": (1, _texel_value),
+    "纹素": (1, _texel),
+    "纹理坐标": (2, _texel_coordinates),
+    "采样坐标": (1, _sampling_coordinates),
+    "采样层级": (1, _sampling_level),
+    "纹理尺寸形": (1, _texture_size),
 }
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Callable
 
 from ..builtin.families import FAMILIES, atomic_element, format_name  # noqa: F401 (FAMILIES: re-exported)
-from ..builtin.formats import STORAGE_FORMATS
-from ..types import (FLOAT, TFamily, INT, UINT, TCon, TMeta, TRecord, TTuple, Type, TypeOrIndex,
+from ..builtin.textures import ELEMENTS, is_texture, texture_shape
+from ..types import (F32, FLOAT, TFamily, INT, UINT, TCon, TMeta, TRecord, TTuple, Type, TypeOrIndex,
                      is_scalar, matrix_parts, resolve, vector_parts)
 
 
@@ -97,6 +97,57 @@ def _indexable(t: TypeOrIndex) -> bool:
 
 NUMERIC = {"float", "int", "uint"}
 
+
+def _sampled_element(t) -> bool:
+    """A colour texture's element is 「浮三二」, 「整三二」 or 「无三二」 (WGSL's sampled types)."""
+    return resolve(resolve(t).args[0]) in ELEMENTS
+
+
+def _storage_format(t) -> bool:
+    return format_name(resolve(t).args[0]) is not None
+
+
+def _filterable(t) -> bool:
+    """Sampled through a sampler: a depth texture, or a colour texture of 「浮三二」."""
+    shape = texture_shape(t)
+    return shape.depth or resolve(resolve(t).args[0]) == F32
+
+
+def _texture_class(test, what: str, extra=lambda t: True):
+    return (lambda t: is_texture(t, test) and extra(t), what)
+
+
+#: the texture classes of the interface file (compiler/builtin/textures.py has each type's row)
+TEXTURE_CLASSES = {
+    "取样纹理": _texture_class(lambda s: not s.depth and not s.storage, "取样的纹理（「纹理二维」于「浮三二」「整三二」或"
+                          "「无三二」，「纹理一维」「纹理二维数组」「纹理三维」「纹理立方」「纹理立方数组」「多重采样纹理二维」亦然）",
+                          _sampled_element),
+    "深度纹理": _texture_class(lambda s: s.depth, "深度纹理"),
+    "存储纹理": _texture_class(lambda s: s.storage, "存储纹理（格式是存储纹理格式之一）", _storage_format),
+    "可量纹理": _texture_class(lambda s: True, "纹理"),
+    "分级纹理": _texture_class(lambda s: s.mipmapped, "有细节层级的纹理（不是存储纹理，也不是多重采样的）"),
+    "数组纹理": _texture_class(lambda s: s.arrayed, "纹理数组"),
+    "多重采样纹理": _texture_class(lambda s: s.multisampled, "多重采样的纹理"),
+    "可读纹理": _texture_class(lambda s: s.mipmapped and not s.arrayed and not s.cube,
+                           "「纹理一维」「纹理二维」「纹理三维」或「深度纹理二维」（纹理数组用「读张纹素」，多重采样用「读样本纹素」，"
+                           "存储纹理用「读存储纹素」）"),
+    "可读数组纹理": _texture_class(lambda s: s.mipmapped and s.arrayed and not s.cube, "「纹理二维数组」或「深度纹理二维数组」"),
+    "可读存储纹理": _texture_class(lambda s: s.access in ("read", "read_write") and not s.arrayed,
+                             "「只读…」或「读写…」的存储纹理（不是数组）"),
+    "可读存储数组纹理": _texture_class(lambda s: s.access in ("read", "read_write") and s.arrayed,
+                               "「只读存储纹理二维数组」或「读写存储纹理二维数组」"),
+    "可写存储纹理": _texture_class(lambda s: s.access in ("write", "read_write") and not s.arrayed,
+                             "只写的或「读写…」的存储纹理（不是数组）"),
+    "可写存储数组纹理": _texture_class(lambda s: s.access in ("write", "read_write") and s.arrayed,
+                               "「存储纹理二维数组」或「读写存储纹理二维数组」"),
+    "可采样纹理": _texture_class(lambda s: s.mipmapped and not s.arrayed,
+                            "浮点的「纹理一维」「纹理二维」「纹理三维」「纹理立方」或「深度纹理二维」「深度纹理立方」", _filterable),
+    "可按层采样纹理": _texture_class(lambda s: s.mipmapped and not s.arrayed and s.dims + s.cube > 1,
+                              "浮点的「纹理二维」「纹理三维」「纹理立方」或「深度纹理二维」「深度纹理立方」", _filterable),
+    "可采样数组纹理": _texture_class(lambda s: s.mipmapped and s.arrayed,
+                              "浮点的「纹理二维数组」「纹理立方数组」或「深度纹理二维数组」「深度纹理立方数组」", _filterable),
+}
+
 #: name → (predicate, description used in messages)
 CLASSES: dict[str, tuple[Callable[[TypeOrIndex], bool], str]] = {
     "数": (lambda t: _scalar_or_vector(t, NUMERIC), "数值标量或数值向量"),
@@ -122,9 +173,8 @@ CLASSES: dict[str, tuple[Callable[[TypeOrIndex], bool], str]] = {
     "位型": (_bit_castable, "32 位标量、32 位标量的向量或二维、四维半精度向量"),
     "可索引": (_indexable, "向量、矩阵或定长数组"),
     "矩阵": (lambda t: matrix_parts(t) is not None, "矩阵"),
-    "纹素格式": (lambda t: format_name(t) is not None, "存储纹理格式（" + "、".join(f"「{n}」" for n in STORAGE_FORMATS) + "）"),
-    "可量纹理": (lambda t: isinstance(resolve(t), TCon) and resolve(t).name in ("纹理二维", "存储纹理二维"),
-             "「纹理二维」或「存储纹理二维」"),
+    "整标量": (lambda t: _scalar_only(t, {"int", "uint"}), "整数标量（「整三二」或「无三二」）"),
+    **TEXTURE_CLASSES,
     "矩阵或向量": (lambda t: matrix_parts(t) is not None or (
         vector_parts(t) is not None and _kind(vector_parts(t)[0]) == "float"), "矩阵或浮点向量"),
 }

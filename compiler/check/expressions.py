@@ -25,6 +25,7 @@ from ..diagnostics import (ARITY, ARRAY_PROJECTION, BAD_VALUE, CALL_PARENS, CLAS
                            NO_OPERATOR, NUMBER_SPELLING, NUMERAL_NAME, READ_ONLY, RECURSION, TOP_LEVEL,
                            TYPE_ARGUMENTS, TYPE_AS_VALUE, TYPE_MISMATCH, UNKNOWN_NAME, UNSOLVED, WRAP_LITERAL,
                            TEXEL_VALUE, WRITE_ONLY_TEXTURE, WRONG_RESOURCE, LocalDiagnostic)
+from ..builtin.textures import TEXTURES
 from ..valid import registry
 from ..valid.consteval import written_number
 from .closest import number_spelling, ranked, scope_candidates
@@ -816,9 +817,10 @@ class ItemChecker:
         if entry is None or entry.kind != "resource":
             return False
         kind = resolve(entry.type).name
-        if kind == "存储纹理二维" and callee in TEXTURE_READS:
-            self.error(arg, f"「{arg.name}」是只写的存储纹理，不能「{callee}」：存储纹理只能「写纹素」与「纹理尺寸」；"
-                            "要读就另绑一个「纹理二维」", WRITE_ONLY_TEXTURE, 资源=arg.name, 函数=callee)
+        if kind in TEXTURES and TEXTURES[kind].access == "write" and callee in TEXTURE_READS:
+            self.error(arg, f"「{arg.name}」是只写的存储纹理，不能「{callee}」：只写的存储纹理只能「写纹素」与「纹理尺寸」；"
+                            f"要读就声明为「读写{kind}」或「只读{kind}」，或另绑一个纹理", WRITE_ONLY_TEXTURE,
+                       资源=arg.name, 函数=callee)
             return True
         hint = RESOURCE_HINTS.get((callee, kind))
         if hint is None:

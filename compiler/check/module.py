@@ -22,6 +22,7 @@ from ..source import SourceFile
 from ..syntax.parser import ParsedFile, ParsedItem, evict_oldest, number_value
 from ..types import (BOOL, ERROR, FLOAT_LIT, INT_LIT, UNIT, Printer, TCon, TError, TFun, TRecord, TTuple, Type,
                      deep_resolve, resolve, vector_parts, is_scalar)
+from ..builtin.textures import TEXTURES
 from ..valid import registry
 from .classes import FAMILIES
 from .nesting import MESSAGE as NESTING_MESSAGE, too_deep
@@ -30,8 +31,8 @@ from .scope import Exports, Scope, TypeEntry, ValueEntry
 from .typeexpr import TypeResolver, intrinsic_name, renamed
 
 RESOURCE_TYPES = {"存储缓冲": "storage", "均匀缓冲": "uniform", "工作组变量": "workgroup",
-                  "纹理二维": "texture", "采样器": "sampler", "深度纹理二维": "depth_texture",
-                  "比较采样器": "comparison_sampler", "存储纹理二维": "storage_texture"}
+                  "采样器": "sampler", "比较采样器": "comparison_sampler",
+                  **{name: shape.kind for name, shape in TEXTURES.items()}}
 ENTRY_TYPES = {"计算入口": "计算", "顶点入口": "顶点", "片元入口": "片元"}
 MAX_WORKGROUP = 1024
 #: the largest 组 and 号 of a resource: WebGPU guarantees 4 bind groups of 1000 bindings each

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..builtin.formats import STORAGE_FORMATS
+from ..builtin.textures import STORAGE
 from ..builtin.io import BUILTIN_IO
 from ..diagnostics import ARRAY_LENGTH, BAD_TYPE, DUPLICATE, INTERFACE_ONLY_KIND, SCALAR_WIDTH, TEXEL_FORMAT
 from ..syntax import ast
@@ -197,7 +198,7 @@ class TypeResolver:
             self.report(args_nodes[1], f"定长数组的长度须在 1 到 {MAX_ARRAY_LENGTH} 之间，这里是 {args[1]}",
                         ARRAY_LENGTH, 长度=str(args[1]))
             return ERROR
-        if head.name == "存储纹理二维" and not _is_format(args[0]):
+        if head.name in STORAGE and not _is_format(args[0]):
             names = "、".join(f"「{n}」" for n in STORAGE_FORMATS)
             self.report(args_nodes[0], f"存储纹理的格式须是{names}之一（扩展），这里是「{_written(args_nodes[0])}」",
                         TEXEL_FORMAT, 类型=_written(args_nodes[0]))

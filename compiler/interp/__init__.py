@@ -17,7 +17,11 @@ import numpy as np
 from .. import ir
 from ..lower.loops import lowering
 from ..builtin.formats import storage_format
-from .machine import Fault, Machine, StorageTexels, Texture
+from ..builtin.textures import texture_shape
+from ..layout import SCALAR_DTYPES
+from ..types import deep_resolve
+from .machine import Fault, Machine
+from .textures import Sampler, StorageTexels, Texture
 from .memory import Unsupported, storage_region, workgroup_region
 from ..valid.uniformity import CODES as UNIFORMITY
 
@@ -37,10 +41,14 @@ def run(ws, path, entry_name: str, buffers: dict, groups, *, subgroup_width: int
     storage buffer by (group, binding).  Raises Fault (its `.diagnostic` is
     the `文件:行:列` report) or Unsupported.  `schedule_seed` permutes the
     order in which subgroups take effect (atomics); `textures` maps (group,
-    binding) to an (h, w, 4) array of texels, or for a storage texture to its
-    (width, height): the result holds its stored texels, (h, w, channels) of
-    the format's type, under its (group, binding).  `overrides` gives
-    pipeline-overridable constants their values by name (else their defaults).
+    binding) to a texture's texels ((h, w, 4) for a 2-D texture; the shapes
+    of every texture type are in interp/textures.py), a sampler's descriptor
+    (wgpu's create_sampler keywords; nearest when not given), or for a
+    storage texture to its (width[, height[, depth or layers]]) or its first
+    texels ((…, channels) of the format's type): the result holds its stored
+    texels, (…, channels) of the format's type, under its (group, binding).
+    `overrides` gives pipeline-overridable constants their values by name
+    (else their defaults).
 
     A program 检查 refuses only for its uniformity analysis still runs here,
     so that the invocations that part at a barrier can be seen; any other
@@ -67,15 +75,12 @@ def run(ws, path, entry_name: str, buffers: dict, groups, *, subgroup_width: int
                 raise Unsupported(f"没有给出组 {r.group} 号 {r.binding}「{r.name}」的数据")
             kind = "uniform" if r.kind == "uniform" else ("read" if r.access == "只读" else "storage")
             regions[(module_path, r.name)] = storage_region(r.name, kind, r.inner, bytes(buffers[key]))
-        elif r.kind == "texture" and textures is not None and key in textures:
-            regions[(module_path, r.name)] = Texture(np.asarray(textures[key]))
-        elif r.kind == "sampler":             # sampled nearest, at level 0
-            regions[(module_path, r.name)] = None
+        elif r.kind in ("texture", "depth_texture") and textures is not None and key in textures:
+            regions[(module_path, r.name)] = Texture(texture_shape(r.type), textures[key], _texel_dtype(r), r.name)
+        elif r.kind in ("sampler", "comparison_sampler"):     # nearest unless given
+            regions[(module_path, r.name)] = Sampler((textures or {}).get(key))
         elif r.kind == "storage_texture":
-            if textures is None or key not in textures:
-                raise Unsupported(f"没有给出组 {r.group} 号 {r.binding}「{r.name}」（存储纹理）的宽高")
-            fmt = storage_format(r.type)
-            regions[(module_path, r.name)] = StorageTexels(fmt, *textures[key])
+            regions[(module_path, r.name)] = _storage_texels(r, (textures or {}).get(key))
         elif r.kind != "workgroup":
             raise Unsupported(f"参照解释器不能给入口提供「{r.name}」（{r.kind}）")
     for module_path, name in info.workgroup[entry.name]:
@@ -91,6 +96,32 @@ def run(ws, path, entry_name: str, buffers: dict, groups, *, subgroup_width: int
         elif r.kind == "storage_texture":
             out[(r.group, r.binding)] = region.stored()
     return out
+
+
+def _texel_dtype(r: ir.Resource):
+    """A colour texture's element (f32, i32, u32) as NumPy's type; a depth texture's is float32."""
+    if texture_shape(r.type).depth:
+        return np.float32
+    element = deep_resolve(r.inner)
+    return np.dtype(SCALAR_DTYPES[(element.name, element.args[0])][0])
+
+
+def _storage_texels(r: ir.Resource, given) -> StorageTexels:
+    """A storage texture from its extent (width[, height[, depth or layers]]), or from
+    its first texels ((…, channels) of the format's type) when the shader may read it."""
+    if given is None:
+        raise Unsupported(f"没有给出组 {r.group} 号 {r.binding}「{r.name}」（存储纹理）的宽高或初值")
+    shape, fmt = texture_shape(r.type), storage_format(r.type)
+    if isinstance(given, tuple):
+        return StorageTexels(shape, fmt, given, name=r.name)
+    array = np.asarray(given)
+    extent = _array_extent(shape, array.shape[:-1])
+    return StorageTexels(shape, fmt, extent, array, r.name)
+
+
+def _array_extent(shape, leading: tuple) -> tuple:
+    """(width, height, depth or layers) of texels shaped (…, height, width)."""
+    return tuple(reversed(leading)) if shape.dims != 1 else (leading[0],)
 
 
 def _grid(groups) -> tuple[int, int, int]:

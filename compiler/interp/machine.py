@@ -33,7 +33,8 @@ from ..builtin.io import BUILTIN_IO
 from ..diagnostics import RUNTIME_FAULT, Diagnostic
 from ..types import TCon, TRecord, deep_resolve, is_unit, resolve
 from ..valid import registry
-from . import ops
+from . import ops, textures
+from .textures import Sampler, StorageTexels, Texture
 from .memory import Elements, Region, Unsupported, decode, encode
 
 PENDING = object()     # the value of lanes that took a loop's tail call (never read)
@@ -56,32 +57,6 @@ class Cell:
 
     def __init__(self, value):
         self.value = value
-
-
-class Texture:
-    """A 纹理二维 given by the caller: an (h, w, 4) array, read by 读纹素 and 纹理尺寸."""
-
-    def __init__(self, texels: np.ndarray):
-        self.texels = texels.astype(np.float32)
-
-
-class StorageTexels:
-    """A storage texture (extension): the values 「写纹素」 wrote, four floats or
-    uints a texel, converted to its format when read back.  A write-only texel
-    cannot be read, so two invocations writing one texel leave it undetermined:
-    a race whatever the barriers between them."""
-
-    def __init__(self, fmt, width: int, height: int):
-        self.format = fmt
-        self.texels = np.zeros((height, width, 4), np.uint32 if fmt.texel == "uint" else np.float32)
-        self.writer = np.full((height, width), -1, np.int64)
-
-    def stored(self) -> np.ndarray:
-        """(h, w, channels) as the format keeps them: unorm8 rounds to nearest."""
-        values = self.texels[..., :self.format.channels]
-        if self.format.dtype == "uint8":
-            return np.rint(np.clip(values, 0, 1) * 255).astype(np.uint8)
-        return values.astype(self.format.dtype)
 
 
 class _Loop:
@@ -119,7 +94,7 @@ def merge(c, t, o):
         return tuple(merge(c, a, b) for a, b in zip(t, o))
     if isinstance(t, dict):
         return {k: merge(c, t[k], o[k]) for k in t}
-    if isinstance(t, (Cell, Region, Texture)):
+    if isinstance(t, (Cell, Region, Texture, StorageTexels, Sampler)):
         raise Unsupported("参照解释器不能按条件选择格或资源：直接写它的名字")
     return np.where(c, t, o)
 
@@ -980,59 +955,6 @@ def _shuffle(xor: bool):
     return run
 
 
-def _texel_coordinates(m, e, mask, texture, coords, verb: str):
-    """Each invocation's texel (x, y), refused when an active one is outside the texture."""
-    h, w = texture.texels.shape[:2]
-    x = np.broadcast_to(np.asarray(coords[0], np.int64), (m.n,))
-    y = np.broadcast_to(np.asarray(coords[1], np.int64), (m.n,))
-    bad = mask & ((x < 0) | (x >= w) | (y < 0) | (y >= h))
-    if bad.any():
-        inv = int(np.flatnonzero(bad)[0])
-        raise m.fault(e, f"越界：调用{m.who(inv)}{verb}纹素 ({x[inv]}, {y[inv]})，纹理是 {w}×{h}")
-    return x, y, h, w
-
-
-def _texel(m, e, mask):
-    texture, coords, _level = (m.eval(a, mask) for a in e.args)
-    x, y, h, w = _texel_coordinates(m, e, mask, texture, coords, "读")
-    texels = texture.texels[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)]
-    return tuple(texels[:, k] for k in range(4))
-
-
-def _store_texel(m, e, mask):
-    texture, coords, value = (m.eval(a, mask) for a in e.args)
-    x, y, _h, w = _texel_coordinates(m, e, mask, texture, coords, "写")
-    lanes = np.flatnonzero(mask)
-    ys, xs = y[lanes], x[lanes]
-    order = np.argsort(ys * w + xs, kind="stable")
-    pairs = [(lanes[order[i]], lanes[order[i + 1]]) for i in np.flatnonzero(
-        (ys * w + xs)[order][1:] == (ys * w + xs)[order][:-1])[:1]]
-    earlier = texture.writer[ys, xs]
-    pairs += [(earlier[i], lanes[i]) for i in np.flatnonzero((earlier != -1) & (earlier != lanes))[:1]]
-    if pairs:
-        first, second = (int(i) for i in pairs[0])
-        raise m.fault(e, f"数据竞争：调用{m.who(first)}与调用{m.who(second)}都写纹素 "
-                         f"({x[second]}, {y[second]})，结果不确定")
-    texture.writer[ys, xs] = lanes
-    for k in range(4):
-        texture.texels[ys, xs, k] = np.broadcast_to(value[k], (m.n,))[lanes]
-
-
-def _texture_size(m, e, mask):
-    h, w = m.eval(e.args[0], mask).texels.shape[:2]
-    return (np.uint32(w), np.uint32(h))
-
-
-def _sample_level(m, e, mask):
-    """Nearest sampling at level 0 (the samplers 运行's callers can give are nearest)."""
-    texture, _sampler, coords, _level = (m.eval(a, mask) for a in e.args)
-    h, w = texture.texels.shape[:2]
-    x = np.clip(np.floor(np.asarray(coords[0], np.float64) * w), 0, w - 1).astype(np.int64)
-    y = np.clip(np.floor(np.asarray(coords[1], np.float64) * h), 0, h - 1).astype(np.int64)
-    texels = texture.texels[y, x]
-    return tuple(texels[..., k] for k in range(4))
-
-
 def _local_id(m: Machine):
     """(x, y, z) within the workgroup; the local index runs x fastest."""
     sx, sy, _ = m.entry.workgroup_shape
@@ -1094,5 +1016,11 @@ BUILTINS = {
     "子组上移洗牌": _shifted_shuffle(True), "子组下移洗牌": _shifted_shuffle(False),
     "子组广播首个": _broadcast_first, "子组选一": _elect,
     "子组任一": _vote("any"), "子组全都": _vote("all"), "子组投票": _vote("ballot"),
-    "读纹素": _texel, "纹理尺寸": _texture_size, "按层采样纹理": _sample_level, "写纹素": _store_texel,
+    "读纹素": textures.load(), "读张纹素": textures.load(verb_layer=True),
+    "读样本纹素": textures.load(verb_level=False, verb_sample=True),
+    "读存储纹素": textures.load(verb_level=False), "读存储张纹素": textures.load(verb_layer=True, verb_level=False),
+    "写纹素": textures.store(), "写张纹素": textures.store(with_layer=True),
+    "纹理尺寸": textures.size, "按层纹理尺寸": textures.size, "纹理层级数": textures.levels,
+    "纹理张数": textures.layers, "纹理样本数": textures.samples,
+    "按层采样纹理": textures.sample(), "按层采样张纹理": textures.sample(with_layer=True),
 }

@@ -1,5 +1,5 @@
-"""Textures for a compute dispatch on wgpu (`运行`): an input 「纹理二维」 from
-an image's pixels, a storage texture created empty and read back after the
+"""Textures for a compute dispatch on wgpu (`运行`): an input texture (any
+sampled type: 「纹理二维」, 「纹理三维」, 「纹理立方」 …) from an image's pixels, a storage texture created empty and read back after the
 dispatch, and a storage texture's texels as the pixels of a PNG.
 
 Pixels are NumPy arrays (height, width, channels), top row first.  An input
@@ -31,19 +31,38 @@ def as_rgba(np, pixels):
     return np.ascontiguousarray(np.concatenate([colour, alpha], axis=2))
 
 
-def input_texture(np, device, pixels, sampled: bool):
-    """A view of a new 2-D texture holding `pixels` ((h, w, 4): uint8, float16 or float32)."""
+#: NumPy type of an integer texture's texels → its wgpu format (「纹理二维」于「整三二」 or 「无三二」)
+INTEGER_FORMATS = {"int32": "rgba32sint", "uint32": "rgba32uint"}
+
+
+def input_texture(np, device, pixels, sampled: bool, shape=None):
+    """A view of a new texture holding `pixels`: (h, w, 4) for a 2-D texture,
+    (w, 4) for 1-D, (layers, h, w, 4) for a 2-D array, (6 × cubes, h, w, 4)
+    for a cube or cube array, (depth, h, w, 4) for 3-D (`shape`: its row of
+    compiler/builtin/textures.py; 2-D when None).  uint8, float16 and float32
+    texels are colour (see INPUT_FORMATS), int32 and uint32 integer texels."""
     import wgpu
     if pixels.dtype == np.float32 and sampled:
         pixels = pixels.astype(np.float16)
-    fmt = INPUT_FORMATS[pixels.dtype.name]
-    height, width, _ = pixels.shape
-    texture = device.create_texture(size=(width, height, 1), format=fmt,
+    fmt = INTEGER_FORMATS.get(pixels.dtype.name) or INPUT_FORMATS[pixels.dtype.name]
+    dimension, view, extent = _extent(shape, pixels.shape[:-1])
+    width, height, layers = extent
+    texture = device.create_texture(size=extent, format=fmt, dimension=dimension,
                                     usage=wgpu.TextureUsage.TEXTURE_BINDING | wgpu.TextureUsage.COPY_DST)
-    device.queue.write_texture({"texture": texture}, pixels.tobytes(),
+    device.queue.write_texture({"texture": texture}, np.ascontiguousarray(pixels).tobytes(),
                                {"bytes_per_row": width * 4 * pixels.dtype.itemsize, "rows_per_image": height},
-                               (width, height, 1))
-    return texture.create_view()
+                               extent)
+    return texture.create_view(dimension=view)
+
+
+def _extent(shape, leading: tuple) -> tuple[str, str, tuple[int, int, int]]:
+    """(texture dimension, view dimension, (width, height, layers or depth)) of texels shaped (…, h, w)."""
+    if shape is not None and shape.dims == 1:
+        return "1d", "1d", (leading[0], 1, 1)
+    if shape is None or len(leading) == 2:
+        return "2d", "2d", (leading[1], leading[0], 1)
+    view = ("cube-array" if shape.arrayed else "cube") if shape.cube else ("2d-array" if shape.arrayed else "3d")
+    return ("3d" if shape.dims == 3 else "2d"), view, (leading[2], leading[1], leading[0])
 
 
 @dataclass

@@ -139,11 +139,12 @@ TABLE: dict[str, Row] = {
     **_rows("fragment", "舍弃"),
     **_rows("derivative", "横差 纵差"),
     # implicit level of detail: derivatives underneath, so fragment-only and uniform
-    **_rows("texture", "采样纹理 比较采样", stages=frozenset({FRAGMENT}), uniform=True),
-    **_rows("texture", "按层采样纹理 读纹素"),
-    **_rows("texture", "纹理尺寸", reads=False),     # a bound texture's size never changes
+    **_rows("texture", "采样纹理 采样张纹理 比较采样", stages=frozenset({FRAGMENT}), uniform=True),
+    **_rows("texture", "按层采样纹理 按层采样张纹理 读纹素 读张纹素 读样本纹素 读存储纹素 读存储张纹素"),
+    # a bound texture's size, levels, layers and samples never change
+    **_rows("texture", "纹理尺寸 按层纹理尺寸 纹理层级数 纹理张数 纹理样本数", reads=False),
     # WebGPU binds no writable storage texture to a vertex shader
-    **_rows("texture", "写纹素", stages=frozenset({COMPUTE, FRAGMENT}), effect=True, reads=False),
+    **_rows("texture", "写纹素 写张纹素", stages=frozenset({COMPUTE, FRAGMENT}), effect=True, reads=False),
     **_rows("subgroup", """子组求和 子组最大 子组最小 子组广播 子组洗牌 子组异或洗牌 子组求积 子组按位与 子组按位或
         子组按位异或 子组前缀和 子组前缀积 子组排他前缀和 子组排他前缀积 子组上移洗牌 子组下移洗牌 子组广播首个 子组任一
         子组全都 子组投票 子组选一"""),
@@ -161,7 +162,10 @@ _with(TABLE, "且 或", short_circuit=True)
 _with(TABLE, "写数组 写存储 存矩阵片累到存储 存整矩阵片累到存储 存张量片累 "
       + " ".join(n for n, r in TABLE.items() if r.kind == "atomic" and n != "原子读"),
       writes_through=True, call_rule="writable")
-_with(TABLE, "读纹素 采样纹理 按层采样纹理", reads_texture=True)
+_with(TABLE, "读纹素 读张纹素 读样本纹素 读存储纹素 读存储张纹素 采样纹理 采样张纹理 按层采样纹理 按层采样张纹理",
+      reads_texture=True)
+# a read-write storage texture's texels are what other invocations wrote
+_with(TABLE, "读存储纹素 读存储张纹素", varying_read="存储纹理")
 for _name, _scalar in {"新浮三二": ("float", 32), "新浮十六": ("float", 16),
                        "新整三二": ("int", 32), "新无三二": ("uint", 32)}.items():
     _with(TABLE, _name, scalar=_scalar, call_rule="literal range")

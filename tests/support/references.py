@@ -11,8 +11,10 @@ A runner is `run(sample, entry, data, groups, textures=()) -> {name: array}`:
 `data` gives every buffer the entry uses, by resource name; the result holds
 every writable buffer, shaped like the array given for it.  `groups` is a
 workgroup count or a tuple of up to three.  `textures` are further bindings
-(group, binding, resource): an (h, w, 4) array of texels, uploaded as
-rgba16float, a sampler descriptor dict (wgpu's `create_sampler` keywords), or
+(group, binding, resource): an array of texels shaped as the binding's
+texture type needs ((h, w, 4) for 2-D, (w, 4) for 1-D, (layers, h, w, 4) for
+a 2-D array, (6, h, w, 4) for a cube, (depth, h, w, 4) for 3-D), uploaded as
+rgba16float (int32 and uint32 texels as rgba32sint and rgba32uint), a sampler descriptor dict (wgpu's `create_sampler` keywords), or
 a `StorageTexture`, which the result holds under its name as the texels the
 target stored: (h, w, channels) of the format's type (rgba8unorm: uint8).
 """
@@ -75,7 +77,7 @@ def grid(groups) -> tuple[int, int, int]:
 # ---------------------------------------------------------------- helpers
 
 
-def _entry_resources(ws, path: Path, entry: str) -> list:
+def entry_resources(ws, path: Path, entry: str) -> list:
     """(module path, resource) of every resource the entry named `entry` reaches (the validation pass's)."""
     info = ws.validate(path)
     return info.entry_resources(next(e.function for e in info.entries if e.name == entry))
@@ -84,7 +86,7 @@ def _entry_resources(ws, path: Path, entry: str) -> list:
 def entry_buffers(ws, path: Path, entry: str, data: dict) -> list:
     """The storage and uniform resources `entry` of the source at `path`
     reaches, in binding order; `data` must give exactly those."""
-    resources = [r for _, r in _entry_resources(ws, path, entry) if r.kind in ("storage", "uniform")]
+    resources = [r for _, r in entry_resources(ws, path, entry) if r.kind in ("storage", "uniform")]
     assert sorted(r.name for r in resources) == sorted(data), "给出的缓冲与入口用到的不一致"
     return resources
 
@@ -92,7 +94,7 @@ def entry_buffers(ws, path: Path, entry: str, data: dict) -> list:
 def storage_bindings(ws, path: Path, entry: str, textures) -> dict:
     """The `StorageTexture`s among a runner's `textures`, by name: (the spec,
     (group, binding)); they must be exactly the storage textures `entry` reaches."""
-    found = {r.name: (r.group, r.binding) for _, r in _entry_resources(ws, path, entry) if r.kind == "storage_texture"}
+    found = {r.name: (r.group, r.binding) for _, r in entry_resources(ws, path, entry) if r.kind == "storage_texture"}
     given = {t.name: t for t in textures if isinstance(t, StorageTexture)}
     assert sorted(given) == sorted(found), "给出的存储纹理与入口用到的不一致"
     return {name: (t, found[name]) for name, t in given.items()}
@@ -689,6 +691,82 @@ def 纹素处理(run):
     img = image.astype(np.float32)
     close(out["亮度"].reshape(h, w), 0.25 * (img[..., 0] + 2 * img[..., 1] + img[..., 2]))
     same(out["差"], np.zeros(h * w, np.float32))
+
+
+#: the cube faces of a direction's major axis (Vulkan's table): (axis, sign) → (face, s from, t from)
+#: where s and t are (component, sign) of the direction divided by the major axis' magnitude
+CUBE_FACES = {(0, 1): (0, (2, -1), (1, -1)), (0, -1): (1, (2, 1), (1, -1)),
+              (1, 1): (2, (0, 1), (2, 1)), (1, -1): (3, (0, 1), (2, -1)),
+              (2, 1): (4, (0, 1), (1, -1)), (2, -1): (5, (0, -1), (1, -1))}
+
+
+def cube_texel(direction, edge: int) -> tuple[int, int, int]:
+    """(face, row, column) nearest sampling reads for a direction."""
+    axis = int(np.argmax(np.abs(direction)))
+    sign = 1 if direction[axis] >= 0 else -1
+    face, (sa, ss), (ta, ts) = CUBE_FACES[(axis, sign)]
+    major = abs(direction[axis])
+    u, v = (ss * direction[sa] / major + 1) / 2, (ts * direction[ta] / major + 1) / 2
+    return face, min(int(v * edge), edge - 1), min(int(u * edge), edge - 1)
+
+
+def _cube_directions(g, n: int, edge: int) -> np.ndarray:
+    """Directions well inside a face and a texel (no tie between axes, none near a texel border)."""
+    found = []
+    while len(found) < n:
+        d = g.uniform(-1, 1, 3)
+        a = np.sort(np.abs(d))
+        axis = int(np.argmax(np.abs(d)))
+        others = [d[i] / abs(d[axis]) for i in range(3) if i != axis]
+        at = [(o + 1) / 2 * edge for o in others]
+        if a[2] > 1.1 * a[1] and all(0.15 < t % 1 < 0.85 for t in at):
+            found.append(np.append(d, 0))
+    return np.array(found, np.float32)
+
+
+def _linear(texels: np.ndarray, points: list) -> np.ndarray:
+    """Texels (…, n_k, …, 4) blended linearly at unnormalized points (one per axis, last axis first
+    in `texels`' order reversed: points[0] is along the width), edges clamped."""
+    out = 0
+    axes = len(points)
+    for corner in np.ndindex(*(2,) * axes):
+        index, weight = [], 1.0
+        for k, (p, c) in enumerate(zip(points, corner)):
+            n = texels.shape[axes - 1 - k]
+            base = np.floor(p - 0.5)
+            f = p - 0.5 - base
+            index.append(int(np.clip(base + c, 0, n - 1)))
+            weight *= f if c else 1 - f
+        out = out + weight * texels[tuple(reversed(index))].astype(np.float64)
+    return out
+
+
+@reference
+def 纹理种类(run):
+    w, h, layers, depth, width, edge = 5, 4, 3, 3, 37, 4
+    g = rng(7)
+    texels = lambda *shape: (g.integers(0, 64, shape + (4,)) / 64).astype(np.float16)   # noqa: E731  exact in f16
+    line, stack, volume, cube = texels(width), texels(layers, h, w), texels(depth, h, w), texels(6, edge, edge)
+    ints = g.integers(-2 ** 31, 2 ** 31, (h, w, 4), dtype=np.int64).astype(np.int32)
+    ints[0, 0] = [-2 ** 31, 2 ** 31 - 1, 0, -1]
+    n = w * h * layers
+    directions = _cube_directions(g, n, edge)
+    linear = {"mag_filter": "linear", "min_filter": "linear"}
+    out = run("纹理种类", "纹理种类入口", {"方向": directions, "出": np.zeros((6 * n, 4), np.float32),
+                                     "整出": np.zeros((n, 4), np.int32), "尺": np.zeros(12, np.uint32)}, 1,
+              textures=[(0, 0, line), (0, 1, stack), (0, 2, volume), (0, 3, cube), (0, 4, ints), (0, 5, {}), (0, 6, linear)])
+    expected = np.zeros((n, 6, 4))
+    for i in range(n):
+        x, y, k = i % w, i // w % h, i // (w * h)
+        expected[i, 0] = line[i % width]
+        expected[i, 1] = stack[k % layers, y, x]
+        expected[i, 2] = _linear(stack[k % layers], [x + 0.75, y + 0.25])
+        expected[i, 3] = volume[k % depth, y, x]
+        expected[i, 4] = _linear(volume, [x + 0.25, y + 0.75, k % depth + 0.5])
+        expected[i, 5] = cube[cube_texel(directions[i, :3].astype(np.float64), edge)]
+    close(out["出"].reshape(n, 6, 4), expected, atol=2e-3)
+    same(out["整出"], ints.reshape(-1, 4)[[(i // w % h) * w + i % w for i in range(n)]])
+    same(out["尺"], u32(width, w, h, layers, 1, w, h, depth, 1, edge, w, w))
 
 
 def sobel(image: np.ndarray) -> np.ndarray:

@@ -13,12 +13,14 @@ import sys
 import numpy as np
 import pytest
 
-from support.references import StorageTexture, entry_buffers, grid, read_back, storage_bindings
+from support.references import (StorageTexture, entry_buffers, entry_resources, grid, read_back,
+                                storage_bindings)
 from support.tint import tint_validate
 from zhuose.compiler.backends import translate
 from zhuose.compiler.runtime.wgpu import (WebGPUError, buffer_for, create_module, open_device,
                                           required_features, run_compute)
 from zhuose.compiler.builtin.formats import STORAGE_FORMATS
+from zhuose.compiler.builtin.textures import texture_shape
 from zhuose.compiler.runtime.textures import StorageImage, input_texture
 
 
@@ -66,7 +68,8 @@ def run_entry(ws, path, entry: str, data: dict, groups, textures=()) -> dict:
     resources = entry_buffers(ws, path, entry, data)
     buffers = [buffer_for(r, np.ascontiguousarray(data[r.name]).tobytes()) for r in resources]
     storage = {name: (_storage_image(t), key) for name, (t, key) in storage_bindings(ws, path, entry, textures).items()}
-    others = [(group, binding, lambda device, r=resource: _texture_resource(device, r))
+    shapes = {(r.group, r.binding): texture_shape(r.type) for _, r in entry_resources(ws, path, entry)}
+    others = [(group, binding, lambda device, r=resource, s=shapes[(group, binding)]: _texture_resource(device, r, s))
               for group, binding, resource in (t for t in textures if not isinstance(t, StorageTexture))]
     others += [(*key, image.make) for image, key in storage.values()]
     try:
@@ -169,8 +172,12 @@ def _storage_image(t: StorageTexture) -> StorageImage:
     return StorageImage(fmt, t.width, t.height)
 
 
-def _texture_resource(device, resource):
+def _texture_resource(device, resource, shape=None):
+    """A sampler from its descriptor, or a texture of the binding's shape: integer texels
+    as they are, others as rgba16float (filterable on every adapter)."""
     if isinstance(resource, dict):
         return device.create_sampler(**resource)
-    # float16 pixels go up as rgba16float: filterable on every adapter
-    return input_texture(np, device, np.asarray(resource, dtype=np.float16), sampled=True)
+    texels = np.asarray(resource)
+    if texels.dtype.kind not in "iu":
+        texels = texels.astype(np.float16)
+    return input_texture(np, device, texels, sampled=True, shape=shape)

@@ -145,11 +145,23 @@ BUILTINS: dict[str, Template | Special] = {
     "舍弃": Template("discard_fragment()"),
     # textures
     "采样纹理": Template("{0:p}.sample({1}, {2})"),
+    "采样张纹理": Template("{0:p}.sample({1}, {2}, {3})"),
     "按层采样纹理": Template("{0:p}.sample({1}, {2}, level({3}))"),
+    "按层采样张纹理": Template("{0:p}.sample({1}, {2}, {3}, level({4}))"),
+    # read and write take uint coordinates, layers, levels and samples: int ones are converted
     "读纹素": Special("texel", "甲.read(乙, 丙)"),
-    "纹理尺寸": Template("uint2({0:p}.get_width(), {0:p}.get_height())"),
+    "读张纹素": Special("texel", "甲.read(乙, 丙, 丁)"),
+    "读样本纹素": Special("texel", "甲.read(乙, 丙)"),
+    "读存储纹素": Special("texel", "甲.read(乙)"),
+    "读存储张纹素": Special("texel", "甲.read(乙, 丙)"),
+    "纹理尺寸": Special("texture_size", "uint2(甲.get_width(), 甲.get_height())；一维 甲.get_width()，三维 uint3(…, 甲.get_depth())"),
+    "按层纹理尺寸": Special("texture_size", "uint2(甲.get_width(乙), 甲.get_height(乙))；一维、三维同上"),
+    "纹理层级数": Template("{0:p}.get_num_mip_levels()"),
+    "纹理张数": Template("{0:p}.get_array_size()"),
+    "纹理样本数": Template("{0:p}.get_num_samples()"),
     "比较采样": Template("{0:p}.sample_compare({1}, {2}, {3})"),
     "写纹素": Special("store_texel", "甲.write(丙, 乙)，坐标为 int 时写 uint2(乙)"),
+    "写张纹素": Special("store_texel", "甲.write(丁, 乙, 丙)，坐标为 int 时写 uint2(乙)"),
     # SIMD-groups (seed 着十一): the lane index is a ushort in MSL
     "子组求和": _fn("simd_sum"), "子组最大": _fn("simd_max"),
     "子组最小": _fn("simd_min"),
@@ -199,11 +211,13 @@ CELL_SHOWN = "T 格 = 甲"
 DECLARATION_SPELLINGS = {
     "绑定": "device T* 名 [[buffer(n)]]（只读：const device T*）",
     "均匀绑定": "constant T& 名 [[buffer(n)]]",
-    "纹理绑定": "texture2d<float> 名 [[texture(n)]]",
+    "纹理绑定": "texture2d<float> 名 [[texture(n)]]（或 texture1d、texture2d_array、texture3d、texturecube、"
+              "texturecube_array、texture2d_ms，元素 float、int、uint）",
     "采样器绑定": "sampler 名 [[sampler(n)]]",
-    "深度纹理绑定": "depth2d<float> 名 [[texture(n)]]",
+    "深度纹理绑定": "depth2d<float> 名 [[texture(n)]]（或 depth2d_array、depthcube、depthcube_array、depth2d_ms）",
     "比较采样器绑定": "sampler 名 [[sampler(n)]]",
-    "存储纹理绑定": "texture2d<float|uint, access::write> 名 [[texture(n)]]",
+    "存储纹理绑定": "texture2d<float|int|uint, access::write|read|read_write> 名 [[texture(n)]]"
+                "（或 texture1d、texture2d_array、texture3d）",
     "工作组共享": "threadgroup T 名;（在核函数开头声明）",
     "可覆盖": "constant T 名_覆 [[function_constant(N)]]; constant T 名 = is_function_constant_defined(名_覆) ? 名_覆 : 默认值;",
     "计算入口项": "[[max_total_threads_per_threadgroup(N)]] kernel void 函数(…)",

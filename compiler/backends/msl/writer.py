@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from ... import ir
 from ...builtin.formats import storage_format
+from ...builtin.textures import TEXTURES
 from ...builtin.io import BUILTIN_IO
 from ...diagnostics import TARGET_BINDING, TARGET_BUILTIN, TARGET_TYPE, TRANSLATION, Diagnostic
 from ...types import TCon, TError, TRecord, TTuple, deep_resolve, is_unit, matrix_parts, resolve, vector_parts
@@ -47,7 +48,11 @@ from .builtins import MEMORY_ORDER, BUILTINS, CELL, Special, Template
 HEADER = "#include <metal_stdlib>\nusing namespace metal;"
 SCALARS = {Scalar.F32: "float", Scalar.F16: "half", Scalar.I32: "int", Scalar.U32: "uint"}
 ABSTRACT = {"整数": "int", "小数": "float"}   # what a declared abstract number becomes
-HANDLES = {"采样器": "sampler", "比较采样器": "sampler", "深度纹理二维": "depth2d<float>"}
+HANDLES = {"采样器": "sampler", "比较采样器": "sampler"}
+#: a storage format's texel scalar → Metal's texture component type
+TEXEL_TYPES = {"float": "float", "int": "int", "uint": "uint"}
+#: the getters of textureDimensions' components
+SIZE_GETTERS = ("get_width", "get_height", "get_depth")
 SLOT_KIND = {"storage": "buffer", "uniform": "buffer", "texture": "texture",
              "depth_texture": "texture", "sampler": "sampler", "comparison_sampler": "sampler",
              "storage_texture": "texture"}
@@ -414,10 +419,8 @@ class MslWriter(StatementWriter):
             return HANDLES[name]
         if name == "原子":
             return {"int": "atomic_int", "uint": "atomic_uint"}[scalar_kind(t.args[0])]
-        if name == "纹理二维":
-            return f"texture2d<{self.type_text(t.args[0], span)}>"
-        if name == "存储纹理二维":
-            return f"texture2d<{storage_format(t).texel}, access::write>"
+        if name in TEXTURES:
+            return self._texture_type(t, TEXTURES[name], span)
         if name == "定长数组" and isinstance(t.args[1], int):
             return f"array<{self.type_text(t.args[0], span)}, {t.args[1]}>"
         if name == "格":
@@ -1222,17 +1225,32 @@ class MslWriter(StatementWriter):
         return Code(f"{cond.operand()} ? {then.operand()} : {otherwise.operand()}", atomic=False)
 
     def _builtin_texel(self, call: ir.Call) -> Code:
-        """read takes uint coordinates and a uint level; abstract literals are converted."""
-        texture, coords, level = self.operands(call.args)
-        coords = _uint2(call.args[1], coords)
-        if head(call.args[2].type) != "定长无符号":
-            level = Code(f"uint({level.text})")
-        return Code(f"{texture.operand()}.read({coords.text}, {level.text})")
+        """read takes uint coordinates, layer, level and sample; int ones (and abstract literals) are converted."""
+        texture, *rest = self.operands(call.args)
+        rest = [_unsigned(arg, code) for arg, code in zip(call.args[1:], rest)]
+        return Code(f"{texture.operand()}.read({', '.join(c.text for c in rest)})")
 
     def _builtin_store_texel(self, call: ir.Call) -> Code:
-        """write takes the value first and uint coordinates."""
-        texture, coords, value = self.operands(call.args)
-        return Code(f"{texture.operand()}.write({value.text}, {_uint2(call.args[1], coords).text})")
+        """write takes the value first, then uint coordinates (and layer)."""
+        texture, *rest, value = self.operands(call.args)
+        rest = [_unsigned(arg, code) for arg, code in zip(call.args[1:], rest)]
+        return Code(f"{texture.operand()}.write({', '.join(c.text for c in [value, *rest])})")
+
+    def _builtin_texture_size(self, call: ir.Call) -> Code:
+        """One getter per component of textureDimensions (a cube's faces are 2-D), at a uint level when given."""
+        texture, *level = self.operands(call.args)
+        level = [_unsigned(call.args[1], level[0]).text] if level else []
+        dims = TEXTURES[head(call.args[0].type)].dims
+        getters = [f"{texture.operand()}.{getter}({', '.join(level)})" for getter in SIZE_GETTERS[:dims]]
+        return Code(getters[0] if dims == 1 else f"uint{dims}({', '.join(getters)})")
+
+    def _texture_type(self, t: TCon, shape, span) -> str:
+        """texture2d_array<float>, depthcube<float>, texture3d<uint, access::read_write> …"""
+        if shape.depth:
+            return f"{shape.msl}<float>"
+        if shape.storage:
+            return f"{shape.msl}<{TEXEL_TYPES[storage_format(t).texel]}, access::{shape.access}>"
+        return f"{shape.msl}<{self.type_text(t.args[0], span)}>"
 
     def _builtin_array_length(self, call: ir.Call) -> Code:
         """Element n of the lengths buffer is the length of the array at [[buffer(n)]]."""
@@ -1243,8 +1261,10 @@ class MslWriter(StatementWriter):
         return Code(f"{self.lengths_name}[{self._slot(resource)}]")
 
 
-def _uint2(arg: ir.Expr, code: Code) -> Code:
-    """Texture coordinates as Metal's uint2 (int coordinates converted)."""
-    if deep_resolve(arg.type) == deep_resolve(TTuple((TCon("定长无符号", (32,)),) * 2)):
+def _unsigned(arg: ir.Expr, code: Code) -> Code:
+    """A texture coordinate, layer, level or sample as Metal's uint, uint2 or uint3 (int ones converted)."""
+    t = deep_resolve(arg.type)
+    items = t.items if isinstance(t, TTuple) else (t,)
+    if all(resolve(i) == TCon("定长无符号", (32,)) for i in items):
         return code
-    return Code(f"uint2({code.text})")
+    return Code(f"uint{len(items) if len(items) > 1 else ''}({code.text})")

@@ -837,7 +837,9 @@ UNAVAILABLE = {
     **{name: _TEXTURES_LATER for name in "横差 纵差 舍弃 采样纹理 按层采样纹理 读纹素 纹理尺寸 比较采样".split()},
     **{name: "纹理与采样器是待办事项（着十）" for name in "纹理绑定 采样器绑定 深度纹理绑定 比较采样器绑定".split()},
     **{name: "存储纹理（扩展）只有 WGSL 与金属（MSL）支持：PTX 的 surface 是待办事项"
-       for name in "存储纹理绑定 写纹素".split()},
+       for name in "存储纹理绑定 写纹素 写张纹素 读存储纹素 读存储张纹素".split()},
+    **{name: "纹理数组、三维、立方与多重采样纹理（扩展）只有 WGSL 与金属（MSL）支持：千手的纹理是待办事项（着十）"
+       for name in "采样张纹理 按层采样张纹理 读张纹素 读样本纹素 按层纹理尺寸 纹理层级数 纹理张数 纹理样本数".split()},
     **FRAGMENTS_UNAVAILABLE,
 }
 

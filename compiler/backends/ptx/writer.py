@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from ... import ir
 from ...diagnostics import TARGET_BUILTIN, TARGET_TYPE, TRANSLATION, Diagnostic
+from ...builtin.textures import TEXTURES
 from ...types import TCon, TRecord, Type, is_unit
 from .. import EntryInfo, Translation
 from ...lower.loops import lowering
@@ -720,8 +721,8 @@ class Writer:
 
 # ---------------------------------------------------------------- helpers
 
-_RESOURCE_WORDS = {"texture": "二维纹理", "sampler": "采样器", "depth_texture": "二维深度纹理",
-                   "comparison_sampler": "比较采样器", "storage_texture": "二维存储纹理"}
+_RESOURCE_WORDS = {"texture": "纹理", "sampler": "采样器", "depth_texture": "深度纹理",
+                   "comparison_sampler": "比较采样器", "storage_texture": "存储纹理"}
 
 
 def _unsupported_builtin(name: str) -> str:
@@ -736,6 +737,6 @@ def _no_aliasing_value(t: Type, what: str) -> None:
     t = concrete(t)
     if isinstance(t, TCon) and t.name == "格":
         raise Unsupported(f"千手目标不支持以「格」作{what}：格在寄存器里，经分支或循环传递会失去共享")
-    if isinstance(t, TCon) and t.name in ("存储缓冲", "均匀缓冲", "工作组变量", "纹理二维", "采样器",
-                                          "深度纹理二维", "比较采样器", "存储纹理二维"):
+    if isinstance(t, TCon) and (t.name in ("存储缓冲", "均匀缓冲", "工作组变量", "采样器", "比较采样器")
+                                or t.name in TEXTURES):
         raise Unsupported(f"千手目标不支持以资源作{what}：资源须直接写出")

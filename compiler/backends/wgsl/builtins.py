@@ -40,6 +40,9 @@ _MATH = _calls("""
 半精度打包 pack2x16float 转置 transpose 行列式 determinant 一位计数 countOneBits 位反转 reverseBits
 横差 dpdx 纵差 dpdy 采样纹理 textureSample 按层采样纹理 textureSampleLevel 读纹素 textureLoad
 纹理尺寸 textureDimensions 比较采样 textureSampleCompare 写纹素 textureStore
+采样张纹理 textureSample 按层采样张纹理 textureSampleLevel 读张纹素 textureLoad 读样本纹素 textureLoad
+读存储纹素 textureLoad 读存储张纹素 textureLoad 写张纹素 textureStore 按层纹理尺寸 textureDimensions
+纹理层级数 textureNumLevels 纹理张数 textureNumLayers 纹理样本数 textureNumSamples
 前导零计数 countLeadingZeros 尾随零计数 countTrailingZeros 最高位序 firstLeadingBit 最低位序 firstTrailingBit
 反射 reflect 折射 refract 朝向翻转 faceForward 乘二幂 ldexp 量化半精度 quantizeToF16
 四字节归一打包 pack4x8unorm 四字节归一解包 unpack4x8unorm 四字节符归一打包 pack4x8snorm 四字节符归一解包 unpack4x8snorm
@@ -143,11 +146,14 @@ UNAVAILABLE_TYPES = {
 DECLARATION_SPELLINGS = {
     "绑定": "@group(G) @binding(B) var<storage, read|read_write> 名: T;",
     "均匀绑定": "@group(G) @binding(B) var<uniform> 名: T;",
-    "纹理绑定": "@group(G) @binding(B) var 名: texture_2d<f32>;",
+    "纹理绑定": "@group(G) @binding(B) var 名: texture_2d<f32>;（或 texture_1d、texture_2d_array、texture_3d、"
+              "texture_cube、texture_cube_array、texture_multisampled_2d，元素 f32、i32、u32）",
     "采样器绑定": "@group(G) @binding(B) var 名: sampler;",
-    "深度纹理绑定": "@group(G) @binding(B) var 名: texture_depth_2d;",
+    "深度纹理绑定": "@group(G) @binding(B) var 名: texture_depth_2d;（或 texture_depth_2d_array、texture_depth_cube、"
+                "texture_depth_cube_array、texture_depth_multisampled_2d）",
     "比较采样器绑定": "@group(G) @binding(B) var 名: sampler_comparison;",
-    "存储纹理绑定": "@group(G) @binding(B) var 名: texture_storage_2d<格式, write>;",
+    "存储纹理绑定": "@group(G) @binding(B) var 名: texture_storage_2d<格式, write|read|read_write>;"
+                "（或 texture_storage_1d、texture_storage_2d_array、texture_storage_3d）",
     "工作组共享": "var<workgroup> 名: T;",
     "可覆盖": "@id(N) override 名: T = 默认值;",
     "计算入口项": "@compute @workgroup_size(X[, Y[, Z]]) fn 函数(…)",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ... import ir
 from ...builtin.formats import storage_format
+from ...builtin.textures import TEXTURES
 from ...builtin.io import BUILTIN_IO
 from ...diagnostics import TARGET_BUILTIN, TARGET_CONST, TARGET_TYPE, TRANSLATION, Diagnostic
 from ...types import (TCon, TError, TRecord, TTuple, deep_resolve, is_scalar, is_unit, matrix_parts, resolve,
@@ -34,10 +35,10 @@ from ...lower.loops import changed_variables, lowering
 from ...lower.types import Scalar, head, scalar
 
 SCALARS = {Scalar.F32: "f32", Scalar.F16: "f16", Scalar.I32: "i32", Scalar.U32: "u32"}
-HANDLES = {"采样器": "sampler", "深度纹理二维": "texture_depth_2d", "比较采样器": "sampler_comparison"}
+HANDLES = {"采样器": "sampler", "比较采样器": "sampler_comparison"}
 STAGE_ATTRIBUTE = {"顶点": "@vertex", "片元": "@fragment"}
 UNNAMED_RECORD = "WGSL 写不出没有名字的记录类型"
-RESOURCE_TYPES = {"存储缓冲", "均匀缓冲", "工作组变量", "纹理二维", "采样器", "深度纹理二维", "比较采样器", "存储纹理二维"}
+RESOURCE_TYPES = {"存储缓冲", "均匀缓冲", "工作组变量", "采样器", "比较采样器", *TEXTURES}
 SUBGROUP_IO = {"子组调用序", "子组大小", "子组数", "子组号"}
 SUBGROUP_BUILTINS = registry.of_kind("subgroup")     # each needs `enable subgroups;`
 NOT_PARAMETERS = {"存储缓冲", "均匀缓冲", "工作组变量", "格"}   # textures and samplers may be parameters
@@ -241,17 +242,25 @@ class Writer(StatementWriter):
             return HANDLES[t.name]
         if t.name == "格":
             return self.type_text(t.args[0], span)
-        if t.name in ("数组", "原子", "纹理二维"):
+        if t.name in TEXTURES:
+            return self._texture_type(t, TEXTURES[t.name], span)
+        if t.name in ("数组", "原子"):
             inner = self.type_text(t.args[0], span) or "?"
-            return {"数组": "array", "原子": "atomic", "纹理二维": "texture_2d"}[t.name] + f"<{inner}>"
+            return {"数组": "array", "原子": "atomic"}[t.name] + f"<{inner}>"
         if t.name == "定长数组":
             inner = self.type_text(t.args[0], span) or "?"
             return f"array<{inner}, {t.args[1]}>"
-        if t.name == "存储纹理二维":
-            return f"texture_storage_2d<{storage_format(t).wgsl}, write>"
         message = UNAVAILABLE_TYPES.get(t.name, f"WGSL 写不出类型{self.show(t)}")
         self.error(span, message, TARGET_TYPE, 类型=self.show(t))
         return "?"
+
+    def _texture_type(self, t: TCon, shape, span) -> str:
+        """texture_depth_2d, texture_2d_array<f32>, texture_storage_3d<r32float, read_write> …"""
+        if shape.depth:
+            return shape.wgsl
+        if shape.storage:
+            return f"{shape.wgsl}<{storage_format(t).wgsl}, {shape.access}>"
+        return f"{shape.wgsl}<{self.type_text(t.args[0], span) or '?'}>"
 
     def _scalar_type(self, t: TCon, span) -> str:
         text = SCALARS.get(scalar(t))

@@ -201,12 +201,14 @@ class Buffers {
   std::map<int, std::unique_ptr<unsigned char, Free>> data_;
 };
 
-// A texture from a buffer file: width, height, two unused words, then the texels.
+// A texture from a buffer file: width, height, layers (depth, array size, faces or
+// samples; 0 is one), an unused word, then the texels.
 template <class Texture> Texture texture_at(void* p) {
-  uint* header = static_cast<uint*>(p);   // a write-only texture's texels are written
+  uint* header = static_cast<uint*>(p);   // a storage texture's texels are written
   Texture t;
   t.width = header[0];
   t.height = header[1];
+  t.layers = header[2];
   t.data = reinterpret_cast<decltype(t.data)>(header + 4);
   return t;
 }
