@@ -123,13 +123,17 @@ def test_static_shared_memory_fits_a_kernel(ptx_file):
 
 @pytest.mark.parametrize("ptx_file", PTX_SAMPLES, ids=ids(PTX_SAMPLES))
 def test_warp_instructions_are_well_formed(ptx_file):
-    """着十一: shfl.sync takes activemask as membermask and the clamp 31 (one
-    32-lane segment); 着十二: ldmatrix / mma are the .sync.aligned sm_80 forms."""
+    """着十一: shfl.sync takes the static member mask of the lanes that exist
+    (0xffffffff, or a selp between it and the partial last warp's lanes) and
+    the clamp 31 (one 32-lane segment), never activemask: every subgroup call
+    is in uniform control flow (valid/uniformity.py); 着十二: ldmatrix / mma
+    are the .sync.aligned sm_80 forms."""
     for name, body in kernels(translated(ptx_file).text).items():
         defs = definitions(body)
-        for m in re.finditer(r"shfl\.sync\.(idx|bfly)\.b32 %\w+, [^,]+, [^,]+, (\w+), (%\w+);", body):
+        for m in re.finditer(r"shfl\.sync\.(idx|bfly)\.b32 %\w+, [^,]+, [^,]+, (\w+), (%?\w+);", body):
             assert m.group(2) == "31"
-            assert defs[m.group(3)].startswith("activemask.b32"), (name, m.group(0))
+            assert m.group(3) == "0xffffffff" or defs[m.group(3)].startswith("selp.b32"), (name, m.group(0))
+        assert "activemask" not in body, name
         for line in body.splitlines():
             if "ldmatrix" in line:
                 assert line.strip().startswith("ldmatrix.sync.aligned.m8n8.x4.shared.b16")

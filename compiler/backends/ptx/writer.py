@@ -27,6 +27,7 @@ from ..names import target_name
 from .layout import layout_of, memory_leaves, round_up, stride_of
 from .mangle import ENTRY_PREFIX, SHARED_PREFIX, mangle
 from .ops import BARRIER, ENTRY_INPUTS, LOGIC, OPS, UNAVAILABLE, literal_argument
+from .subgroups import FULL_WARP
 from .scalars import (F16, F32, PRED, S32, U32, U64, Scalar, Unsupported, address_text, f32_text,
                       fits, is_immediate, is_numeric, items, leaves)
 
@@ -217,8 +218,7 @@ class Writer:
         if total > MAX_SHARED_BYTES:
             raise Unsupported(f"工作组变量共 {total} 字节，超过千手静态共享内存的上限 {MAX_SHARED_BYTES} 字节（48 KiB）")
         block = self.entry.workgroup_size or 1
-        one_dimensional = self.entry.workgroup_shape[1:] == (1, 1)
-        (tid,) = [self.op("mov.u32", U32, "%tid.x")] if one_dimensional else ENTRY_INPUTS["局部调用序"](self)
+        (tid,) = self._local_index()
         for symbol in symbols:
             size = self.shared_size[symbol]
             index = self.copy(U32, tid)
@@ -246,6 +246,7 @@ class Writer:
         self.shared_size: dict[str, int] = {}
         self.site: Site | None = None
         self.entry: ir.Entry | None = None
+        self.members: str | None = None
 
     @contextmanager
     def _at(self, site: Site):
@@ -344,6 +345,36 @@ class Writer:
         if kind is PRED:
             return self.copy(PRED, "1" if number else "0")
         return str(int(number))
+
+    @contextmanager
+    def in_prologue(self):
+        """Emit into the entry's prologue: values every path of the body may use."""
+        lines, self.lines = self.lines, self.prologue
+        try:
+            yield
+        finally:
+            self.prologue, self.lines = self.lines, lines
+
+    def warp_members(self) -> str:
+        """The member mask of this thread's warp (subgroups.py): the lanes that
+        exist — all 32, or the first size mod 32 in the workgroup's last warp —
+        an immediate where every warp is alike, else computed once in the prologue."""
+        if self.members is None:
+            size = self.entry.workgroup_size or 1
+            whole, rest = divmod(size, 32)
+            partial = f"{(1 << rest) - 1:#x}"
+            if rest == 0 or whole == 0:
+                self.members = FULL_WARP if rest == 0 else partial
+            else:
+                with self.in_prologue():
+                    (index,) = self._local_index()
+                    last = self.op("setp.ge.u32", PRED, index, str(32 * whole))
+                    self.members = self.op("selp.b32", U32, partial, FULL_WARP, last)
+        return self.members
+
+    def _local_index(self) -> list[str]:
+        one_dimensional = self.entry.workgroup_shape[1:] == (1, 1)
+        return [self.op("mov.u32", U32, "%tid.x")] if one_dimensional else ENTRY_INPUTS["局部调用序"](self)
 
     # ------------------------------------------------------------ memory
 
