@@ -585,14 +585,22 @@ def _element(w, call, args, element):
     return w.element_address(args[0].resource, args[1].parts[0], stride_of(element))
 
 
+def _inside(w, args) -> str | None:
+    return w.inside(args[0].resource, args[1].parts[0])
+
+
 def _read_element(w, call, args):
+    """An index out of bounds reads zero (bounds safety, docs/后端.md)."""
     element = concrete(call.type)
-    return w.load(*_element(w, call, args, element), element)
+    guard = _inside(w, args)
+    return w.load(*_element(w, call, args, element), element, guard)
 
 
 def _write_element(w, call, args):
+    """A write out of bounds is dropped (bounds safety, docs/后端.md)."""
     element = concrete(args[2].type)
-    w.store(*_element(w, call, args, element), element, args[2].parts)
+    guard = _inside(w, args)
+    w.store(*_element(w, call, args, element), element, args[2].parts, guard)
     return []
 
 
@@ -612,10 +620,17 @@ def _array_length(w, call, args):
 
 
 def _atomic(operation: str):
+    """Out of bounds the operation is dropped and gives 0."""
     def emit(w, call, args):
         kind = leaves(args[2].type)[0]
+        guard = _inside(w, args)
         space, address, offset = w.element_address(args[0].resource, args[1].parts[0], 4)
-        return [w.op(f"atom.{space}.{operation}.{kind.name}", kind, address_text(address, offset), args[2].parts[0])]
+        dest = w.reg(kind)
+        if guard is not None:
+            w.move(kind, dest, "0")
+        prefix = f"@{guard} " if guard is not None else ""
+        w.emit(f"{prefix}atom.{space}.{operation}.{kind.name} {dest}, {address_text(address, offset)}, {args[2].parts[0]}")
+        return [dest]
     return emit
 
 
@@ -625,14 +640,16 @@ ATOMIC_SCOPE = {"global": "relaxed.gpu.global", "shared": "relaxed.cta.shared"}
 
 def _atomic_load(w, call, args):
     element = concrete(call.type)
+    guard = _inside(w, args)
     space, address, offset = w.element_address(args[0].resource, args[1].parts[0], 4)
-    return w.load(ATOMIC_SCOPE[space], address, offset, element)
+    return w.load(ATOMIC_SCOPE[space], address, offset, element, guard)
 
 
 def _atomic_store(w, call, args):
     element = concrete(args[2].type)
+    guard = _inside(w, args)
     space, address, offset = w.element_address(args[0].resource, args[1].parts[0], 4)
-    w.store(ATOMIC_SCOPE[space], address, offset, element, args[2].parts)
+    w.store(ATOMIC_SCOPE[space], address, offset, element, args[2].parts, guard)
     return []
 
 

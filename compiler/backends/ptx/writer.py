@@ -36,6 +36,8 @@ REGISTER_CLASSES = (PRED, F16, U32, U64)   # declared in this order: %p %h %r %r
 STAGE_WORDS = {"顶点": "vertex", "片元": "fragment"}
 MAX_SHARED_BYTES = 48 * 1024    # static .shared per block that every sm_80+ device takes
 MAX_PARAM_BYTES = 4352          # kernel parameter space of PTX 8.0
+#: what a guarded load leaves where the index is out of bounds, per register kind
+ZERO = {"f32": "0f00000000", "f16": "0x0000", "u32": "0", "s32": "0", "u64": "0"}
 
 
 # ---------------------------------------------------------------- values
@@ -247,6 +249,7 @@ class Writer:
         self.site: Site | None = None
         self.entry: ir.Entry | None = None
         self.members: str | None = None
+        self.bounds = True
 
     @contextmanager
     def _at(self, site: Site):
@@ -260,7 +263,7 @@ class Writer:
         """A device pointer per buffer the entry uses (the validation pass's
         `entry_resources`), by (group, binding) — group 0 from binding 0 up,
         unused slots as placeholders — then an element count per runtime-sized
-        array whose 「数组长度」 it reads."""
+        array whose 「数组长度」 it reads or whose elements it indexes (bounds safety)."""
         lengths = self.info.entry_uses(entry.function).lengths
         buffers: dict[tuple[int, int], tuple[str, ir.Resource]] = {}
         for path, r in self.info.entry_resources(entry.function):
@@ -277,7 +280,8 @@ class Writer:
             params.append(PtxParam(f"p_g{g}_b{b}", "buffer", g, b, resource.name if resource else None))
         for g, b in used:
             path, resource = buffers[(g, b)]
-            if (path, resource.name) in lengths:
+            checked = (g, b) in self.buffers and self.buffers[(g, b)].length is not None   # bounds safety
+            if (path, resource.name) in lengths or checked:
                 stride = stride_of(concrete(resource.inner).args[0])
                 params.append(PtxParam(f"p_g{g}_b{b}_n", "length", g, b, resource.name, stride))
         return params
@@ -434,24 +438,44 @@ class Writer:
             base = self.op("mov.u64", U64, base)
         return space, self.op("add.s64", U64, base, scaled), 0
 
-    def load(self, space: str, address: str, offset: int, t: Type) -> list[str]:
+    def inside(self, resource: ir.Resource, index: str) -> str | None:
+        """Bounds safety (docs/后端.md): a predicate that holds when element
+        `index` lies inside the array — a runtime-sized array's length comes
+        from its p_gX_bY_n parameter, a fixed one's is a constant — or None
+        where the index is an immediate known to be inside."""
+        array = concrete(resource.inner)
+        if not self.bounds or not (isinstance(array, TCon) and array.name in ("数组", "定长数组")):
+            return None
+        if array.name == "定长数组":
+            if is_immediate(index):
+                return None if 0 <= int(index) < array.args[1] else self.immediate(PRED, False)
+            return self.op("setp.lt.u32", PRED, index, str(array.args[1]))
+        return self.op("setp.gt.u32", PRED, self.buffer_length(resource), index)
+
+    def load(self, space: str, address: str, offset: int, t: Type, guard: str | None = None) -> list[str]:
+        """The registers of a value read from memory; under `guard`, zero where it fails."""
         leaves(t)  # refuses values too large for registers
         parts = []
         for off, kind in memory_leaves(t, offset):
             where = address_text(address, off)
-            if kind is PRED:
-                word = self.op(f"ld.{space}.u32", U32, where)
-                parts.append(self.op("setp.ne.u32", PRED, word, "0"))
-            else:
-                parts.append(self.op(f"ld.{space}.{kind.mem}", kind, where))
+            word = U32 if kind is PRED else kind
+            dest = self.reg(word)
+            if guard is not None:
+                self.move(word, dest, ZERO[word.name])
+            prefix = f"@{guard} " if guard is not None else ""
+            self.emit(f"{prefix}ld.{space}.{'u32' if kind is PRED else kind.mem} {dest}, {where}")
+            parts.append(self.op("setp.ne.u32", PRED, dest, "0") if kind is PRED else dest)
         return parts
 
-    def store(self, space: str, address: str, offset: int, t: Type, parts: list[str]) -> None:
+    def store(self, space: str, address: str, offset: int, t: Type, parts: list[str],
+              guard: str | None = None) -> None:
+        """A value written to memory; under `guard`, nothing where it fails."""
+        prefix = f"@{guard} " if guard is not None else ""
         for (off, kind), part in zip(memory_leaves(t, offset), parts):
             where = address_text(address, off)
             if kind is PRED:
                 part = self.op("selp.u32", U32, "1", "0", part)
-            self.emit(f"st.{space}.{kind.mem if kind is not PRED else 'u32'} {where}, {part}")
+            self.emit(f"{prefix}st.{space}.{kind.mem if kind is not PRED else 'u32'} {where}, {part}")
 
     # ------------------------------------------------------------ entry inputs
 
