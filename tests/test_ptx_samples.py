@@ -54,7 +54,7 @@ def test_golden(path):
     assert golden(path).is_file(), f"缺少期望的 PTX：{golden(path)}"
     assert result.text == golden(path).read_text(encoding="utf-8")
     assert result.text.isascii()
-    assert result.text.startswith(".version 8.0\n.target sm_80\n.address_size 64\n")
+    assert result.text.startswith(".version 7.0\n.target sm_80\n.address_size 64\n")   # loads on CUDA 11 drivers
 
 
 @pytest.mark.parametrize("path", COMPUTE, ids=sample_name)

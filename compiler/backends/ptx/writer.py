@@ -31,11 +31,14 @@ from .subgroups import FULL_WARP
 from .scalars import (F16, F32, PRED, S32, U32, U64, Scalar, Unsupported, address_text, f32_text,
                       fits, is_immediate, is_numeric, items, leaves)
 
-HEADER = ".version 8.0\n.target sm_80\n.address_size 64\n"
+#: PTX ISA 7.0 is the lowest that has sm_80, and every instruction the writer
+#: uses (redux.sync, mma m16n8k16/k32, ldmatrix, ld.relaxed) is in it: the
+#: text loads on a CUDA 11.0 driver, where .version 8.0 would need CUDA 12
+HEADER = ".version 7.0\n.target sm_80\n.address_size 64\n"
 REGISTER_CLASSES = (PRED, F16, U32, U64)   # declared in this order: %p %h %r %rd
 STAGE_WORDS = {"顶点": "vertex", "片元": "fragment"}
 MAX_SHARED_BYTES = 48 * 1024    # static .shared per block that every sm_80+ device takes
-MAX_PARAM_BYTES = 4352          # kernel parameter space of PTX 8.0
+MAX_PARAM_BYTES = 4352          # kernel parameter space on sm_80 (ptxas, PTX 7.0 and 8.0 alike)
 #: what a guarded load leaves where the index is out of bounds, per register kind
 ZERO = {"f32": "0f00000000", "f16": "0x0000", "u32": "0", "s32": "0", "u64": "0"}
 
