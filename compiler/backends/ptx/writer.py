@@ -122,13 +122,24 @@ def _param_bytes(params: list[PtxParam]) -> int:
     return sum(8 if p.kind == "buffer" else 4 for p in params)
 
 
+@dataclass(frozen=True)
+class PtxOptions:
+    """How the writer trades safety and rounding for speed (docs/后端.md):
+    `bounds` checks every array index (WGSL's robust access, the default);
+    `fast_math` lets a multiply feeding an add become one fma."""
+
+    bounds: bool = True
+    fast_math: bool = False
+
+
 # ---------------------------------------------------------------- the writer
 
 
 class Writer:
     """Translates one checked module's compute entries to PTX."""
 
-    def __init__(self, info) -> None:
+    def __init__(self, info, options: PtxOptions = PtxOptions()) -> None:
+        self.options = options
         self.info = info                     # the validation pass's (compiler/valid/): resources each entry uses
         self.module: ir.Module = info.module
         self.modules = info.modules          # from the validation pass (compiler/valid/)
@@ -252,7 +263,6 @@ class Writer:
         self.site: Site | None = None
         self.entry: ir.Entry | None = None
         self.members: str | None = None
-        self.bounds = True
 
     @contextmanager
     def _at(self, site: Site):
@@ -447,7 +457,7 @@ class Writer:
         from its p_gX_bY_n parameter, a fixed one's is a constant — or None
         where the index is an immediate known to be inside."""
         array = concrete(resource.inner)
-        if not self.bounds or not (isinstance(array, TCon) and array.name in ("数组", "定长数组")):
+        if not self.options.bounds or not (isinstance(array, TCon) and array.name in ("数组", "定长数组")):
             return None
         if array.name == "定长数组":
             if is_immediate(index):
