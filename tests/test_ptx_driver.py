@@ -143,17 +143,19 @@ def test_warp_instructions_are_well_formed(ptx_file):
 
 
 def _base_of(defs: dict[str, str], register: str) -> str:
-    """Follow add.s64 / mov.u64 back to a .shared symbol or a cvta'd buffer base."""
+    """Follow add.s64 / mov.u64 back to a .shared symbol or a cvta'd buffer base
+    (a 32-bit .shared address: mad.lo.u32 index, stride, base; mov.u32 symbol)."""
     seen = 0
     while register in defs and seen < 20:
         line = defs[register]
         seen += 1
         if line.startswith("cvta.to.global.u64"):
             return "global"
-        m = re.match(r"mov\.u64 %\w+, (ys_\w+);", line)
+        m = re.match(r"mov\.u(?:64|32) %\w+, (ys_\w+);", line)
         if m:
             return m.group(1)
-        m = re.match(r"add\.s64 %\w+, (%\w+), (%\w+);", line)
+        m = re.match(r"add\.s64 %\w+, (%\w+), (%\w+);", line) or \
+            re.match(r"mad\.lo\.u32 %\w+, %\w+, \d+, (%\w+);", line)
         if not m:
             return "?"
         register = m.group(1)

@@ -193,8 +193,55 @@ def _safe_divisor(w, kind: Scalar, a: str, b: str) -> str:
 
 def guarded(instruction: str):
     def scalar(w, kind, a, b):
+        if is_immediate(b) and not is_immediate(a):
+            by_constant = _by_constant(w, instruction, kind, a, int(b))
+            if by_constant is not None:
+                return by_constant
         return w.op(f"{instruction}.{kind.name}", kind, a, _safe_divisor(w, kind, a, b))
     return scalar
+
+
+def unsigned_magic(d: int) -> tuple[int, int]:
+    """(m, p) with ⌊x·m / 2^p⌋ = ⌊x / d⌋ for every u32 x (Granlund–Montgomery):
+    the least p ≥ 32 whose rounding error m·d − 2^p stays within 2^(p−32); m may take 33 bits."""
+    for p in range(32, 65):
+        m = -(-(1 << p) // d)
+        if m * d - (1 << p) <= 1 << (p - 32):
+            return m, p
+    raise AssertionError(d)
+
+
+def _unsigned_quotient(w, a: str, d: int) -> str:
+    """⌊a / d⌋ for a constant d > 1: a shift for a power of two, else a
+    multiply-high by the magic number (with the 33-bit form's add-and-halve step)."""
+    if d & (d - 1) == 0:
+        return w.op("shr.u32", U32, a, str(d.bit_length() - 1))
+    m, p = unsigned_magic(d)
+    if m < 1 << 32:
+        high = w.op("mul.hi.u32", U32, a, str(m))
+        return w.op("shr.u32", U32, high, str(p - 32)) if p > 32 else high
+    t = w.op("mul.hi.u32", U32, a, str(m - (1 << 32)))
+    halved = w.op("shr.u32", U32, w.op("sub.u32", U32, a, t), "1")
+    return w.op("shr.u32", U32, w.op("add.u32", U32, halved, t), str(p - 33))
+
+
+def _by_constant(w, instruction: str, kind: Scalar, a: str, d: int) -> str | None:
+    """Division and remainder by a constant without div/rem (a software divide
+    of some twenty instructions): u32 by any d > 0, i32 by a positive power of
+    two (rounding toward zero as WGSL does); None where div/rem stays."""
+    if d == 1:
+        return a if instruction == "div" else "0"
+    if kind is U32 and d > 1:
+        if instruction == "rem" and d & (d - 1) == 0:
+            return w.op("and.b32", U32, a, str(d - 1))
+        q = _unsigned_quotient(w, a, d)
+        return q if instruction == "div" else w.op("sub.u32", U32, a, w.op("mul.lo.u32", U32, q, str(d)))
+    if kind is S32 and d > 1 and d & (d - 1) == 0:
+        k = d.bit_length() - 1
+        bias = w.op("shr.u32", U32, w.op("shr.s32", S32, a, "31"), str(32 - k))    # d − 1 for a < 0
+        q = w.op("shr.s32", S32, w.op("add.s32", S32, a, bias), str(k))
+        return q if instruction == "div" else w.op("sub.s32", S32, a, w.op("shl.b32", S32, q, str(k)))
+    return None
 
 
 def _integer_sign(w, kind, x):

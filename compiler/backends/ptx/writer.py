@@ -241,8 +241,7 @@ class Writer:
             top, done = self.new_labels("zero", "zeroed")
             self.label(top)
             self.emit(f"@{self.op('setp.ge.u32', PRED, index, str(size // 4))} bra {done}")
-            base = self.op("mov.u64", U64, symbol)
-            self.emit(f"st.shared.u32 [{self.op('add.s64', U64, base, self.op('mul.wide.u32', U64, index, '4'))}], 0")
+            self.emit(f"st.shared.u32 [{self.op('mad.lo.u32', U32, index, '4', self.shared_base(symbol))}], 0")
             self.emit(f"add.u32 {index}, {index}, {block}")
             self.emit(f"bra {top}")
             self.label(done)
@@ -263,6 +262,7 @@ class Writer:
         self.site: Site | None = None
         self.entry: ir.Entry | None = None
         self.members: str | None = None
+        self.shared_bases: dict[str, str] = {}
 
     @contextmanager
     def _at(self, site: Site):
@@ -446,10 +446,17 @@ class Writer:
         space, base = self.location(resource)
         if is_immediate(index):
             return space, base, int(index) * stride
+        if space == "shared":      # .shared addresses fit 32 bits: one mad, no 64-bit arithmetic
+            return space, self.op("mad.lo.u32", U32, index, str(stride), self.shared_base(base)), 0
         scaled = self.op("mul.wide.u32", U64, index, str(stride))
-        if space == "shared":
-            base = self.op("mov.u64", U64, base)
         return space, self.op("add.s64", U64, base, scaled), 0
+
+    def shared_base(self, symbol: str) -> str:
+        """The 32-bit .shared address of a workgroup array, set once in the prologue."""
+        if symbol not in self.shared_bases:
+            with self.in_prologue():
+                self.shared_bases[symbol] = self.op("mov.u32", U32, symbol)
+        return self.shared_bases[symbol]
 
     def inside(self, resource: ir.Resource, index: str) -> str | None:
         """Bounds safety (docs/后端.md): a predicate that holds when element
