@@ -437,7 +437,7 @@ class Writer:
         if resource.kind == "workgroup":
             return "shared", self.shared_symbol(resource)
         if resource.kind in ("storage", "uniform"):
-            return "global", self.buffer_base(resource)
+            return ("global.nc" if _read_only(resource) else "global"), self.buffer_base(resource)
         raise Unsupported(f"千手目标不支持{_RESOURCE_WORDS.get(resource.kind, resource.kind)}「{resource.name}」"
                           "（纹理与采样器是待办事项，着十）", type=resource.type)
 
@@ -773,6 +773,12 @@ class Writer:
 
 _RESOURCE_WORDS = {"texture": "二维纹理", "sampler": "采样器", "depth_texture": "二维深度纹理",
                    "comparison_sampler": "比较采样器", "storage_texture": "二维存储纹理"}
+
+
+def _read_only(resource: ir.Resource) -> bool:
+    """A buffer nothing in the dispatch writes (uniform, or storage 只读) is read
+    through the non-coherent texture path: ld.global.nc."""
+    return resource.kind == "uniform" or getattr(resource, "access", None) == "只读"
 
 
 def _unsupported_builtin(name: str) -> str:
