@@ -624,3 +624,29 @@ def test_division_by_constants_is_strength_reduced_and_exact(tmp_path):
         assert got_u[i].tolist() == [v for d in UNSIGNED_DIVISORS for v in (u // d, u % d)], u
         s = u - 2 ** 32 if u >= 2 ** 31 else u
         assert got_s[i].tolist() == [v for d in SIGNED_DIVISORS for v in (_trunc_div(s, d), s - _trunc_div(s, d) * d)], s
+
+
+SHARED_FIRST = storage("出", "无三二", 0) + """
+「区」乃「工作组变量」于（「定长数组」于「无三二」于「六四」）也。
+「区」者「工作组共享」于「元」也。
+
+「写后读」乃化「局部调用序」为「有」者也。
+「写后读」者得「局」而
+　「写共享数组」于「区」于「局」于「局」；
+　{between}「工作组屏障」于「元」；
+　「写数组」于「出」于「局」于（「读共享数组」于「区」于（「新无三二」于「六三」减「局」））
+也。
+""" + entry("写后读", "六四")
+
+
+def test_workgroup_memory_written_first_is_not_cleared(tmp_path):
+    """Issue 27: every invocation writes its own element, then all meet at a
+    barrier before any reads: nothing can read before it is written, so the
+    clearing loop and its barrier go (lower/loops.py); a read before the
+    barrier keeps them."""
+    result = build(tmp_path, SHARED_FIRST.format(between=""))
+    assert result.text.count("bar.sync") == 1
+    out = execute(result, {(0, 0): np.zeros(64, np.uint32)}, 1)[(0, 0)]
+    np.testing.assert_array_equal(out, 63 - np.arange(64))
+    early = build(tmp_path, SHARED_FIRST.format(between="「写数组」于「出」于「局」于（「读共享数组」于「区」于（「新无三二」于「零」））；\n　"))
+    assert early.text.count("bar.sync") == 2
