@@ -124,12 +124,11 @@ def _param_bytes(params: list[PtxParam]) -> int:
 
 @dataclass(frozen=True)
 class PtxOptions:
-    """How the writer trades safety and rounding for speed (docs/后端.md):
-    `bounds` checks every array index (WGSL's robust access, the default);
-    `fast_math` lets a multiply feeding an add become one fma."""
+    """How the writer trades safety for speed (docs/后端.md): `bounds` checks
+    every array index (WGSL's robust access, the default; bench/bench_ptx.py
+    measures its cost)."""
 
     bounds: bool = True
-    fast_math: bool = False
 
 
 # ---------------------------------------------------------------- the writer
