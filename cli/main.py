@@ -44,6 +44,7 @@ COMMANDS: list[CommandRef] = [
     CommandRef("渲染", ("render",), "render", "RENDER"),
     CommandRef("金属", ("msl",), "translate", "MSL_COMMAND"),
     CommandRef("千手", ("ptx",), "translate", "PTX_COMMAND"),
+    CommandRef("剖析", ("profile",), "profile", "PROFILE"),
     CommandRef("服务", ("serve",), "serve", "SERVE"),
     CommandRef("版本", ("version",), "version", "VERSION"),
 ]

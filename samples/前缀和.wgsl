@@ -13,10 +13,6 @@ struct 扫描调用 {
 
 @compute @workgroup_size(256)
 fn 扫描(调: 扫描调用) {
-  for (var yy_i = 调.局; yy_i < 256u; yy_i += 256u) {
-    块[yy_i] = u32();
-  }
-  workgroupBarrier();
   let 全 = 调.全.x;
   let 局 = 调.局;
   let 在内 = 全 < arrayLength(&输入);

@@ -20,10 +20,6 @@ fn 比较交换(i: u32) {
 
 @compute @workgroup_size(256)
 fn 排序(调: 排序调用) {
-  for (var yy_i = 调.局; yy_i < 256u; yy_i += 256u) {
-    块[yy_i] = u32();
-  }
-  workgroupBarrier();
   let 全 = 调.全.x;
   let 局 = 调.局;
   let 在内 = 全 < arrayLength(&数据);

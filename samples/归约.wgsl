@@ -16,13 +16,6 @@ struct 归约调用 {
 
 @compute @workgroup_size(256)
 fn 归约(调: 归约调用) {
-  for (var yy_i = 调.局; yy_i < 256u; yy_i += 256u) {
-    和区[yy_i] = f32();
-  }
-  for (var yy_i_2 = 调.局; yy_i_2 < 256u; yy_i_2 += 256u) {
-    大区[yy_i_2] = f32();
-  }
-  workgroupBarrier();
   let 全 = 调.全.x;
   let 局 = 调.局;
   let 长 = arrayLength(&输入);

@@ -504,9 +504,9 @@ def test_readme_quick_start_and_npy_example(tmp_path):
 
 TABLE_OPTIONS = {"检查": [], "译": [], "运行": ["--组数", "--后端", "--子组宽", "--调度种子"],
                  "渲染": ["--尺寸", "--顶点数", "--输出"], "金属": ["--详细"], "千手": ["--详细"],
-                 "生成": ["--输出目录"], "格式化": ["--检查"], "服务": ["--构建"], "版本": []}
+                 "生成": ["--输出目录"], "格式化": ["--检查"], "服务": ["--构建"], "剖析": [], "版本": []}
 ASCII = {"检查": "check", "译": "wgsl", "运行": "run", "渲染": "render", "金属": "msl", "千手": "ptx", "生成": "generate",
-         "格式化": "format", "服务": "serve", "版本": "version"}
+         "格式化": "format", "服务": "serve", "剖析": "profile", "版本": "version"}
 
 
 def test_readme_command_table_lists_every_command_and_option():
@@ -519,7 +519,7 @@ def test_readme_command_table_lists_every_command_and_option():
     assert set(found) == set(TABLE_OPTIONS)
     for command, options in TABLE_OPTIONS.items():
         assert set(options) <= found[command] | set()
-    says("README.md", "ASCII 别名：`zhuose check|wgsl|run|render|msl|ptx|generate|format|serve|version`")
+    says("README.md", "ASCII 别名：`zhuose check|wgsl|run|render|msl|ptx|profile|generate|format|serve|version`")
 
 
 @pytest.mark.parametrize("command", list(TABLE_OPTIONS))

@@ -77,12 +77,15 @@ def test_group_and_binding_numbers_are_range_checked(tmp_path):
 
 
 def test_ptx_parameter_space_is_a_translation_error_at_its_exact_limit(tmp_path):
+    """543 pointers and the array's element count (bounds safety) are 4348
+    bytes and fit; one more pointer makes 4356, past the 4352."""
+    ws, _ = checked(tmp_path, bound("零", "五四二"))
+    text = translate(ws, tmp_path / NAME, "ptx").text
+    assert text.count(".param .u64") == 543 and text.count(".param .u32") == 1
     ws, _ = checked(tmp_path, bound("零", "五四三"))
-    assert translate(ws, tmp_path / NAME, "ptx").text.count(".param .u64") == 544   # 4352 bytes: fits
-    ws, _ = checked(tmp_path, bound("零", "五四四"))
     result = translate(ws, tmp_path / NAME, "ptx")
     assert result.text is None
-    assert [d.message.split("：")[0] for d in result.diagnostics] == ["入口「e」的参数共 4360 字节，超出 PTX 4352 字节的参数空间"]
+    assert [d.message.split("：")[0] for d in result.diagnostics] == ["入口「e」的参数共 4356 字节，超出 PTX 4352 字节的参数空间"]
 
 
 WRITE = "（「写数组」于「甲」于「x」于「x」）"

@@ -123,13 +123,17 @@ def test_static_shared_memory_fits_a_kernel(ptx_file):
 
 @pytest.mark.parametrize("ptx_file", PTX_SAMPLES, ids=ids(PTX_SAMPLES))
 def test_warp_instructions_are_well_formed(ptx_file):
-    """着十一: shfl.sync takes activemask as membermask and the clamp 31 (one
-    32-lane segment); 着十二: ldmatrix / mma are the .sync.aligned sm_80 forms."""
+    """着十一: shfl.sync takes the static member mask of the lanes that exist
+    (0xffffffff, or a selp between it and the partial last warp's lanes) and
+    the clamp 31 (one 32-lane segment), never activemask: every subgroup call
+    is in uniform control flow (valid/uniformity.py); 着十二: ldmatrix / mma
+    are the .sync.aligned sm_80 forms."""
     for name, body in kernels(translated(ptx_file).text).items():
         defs = definitions(body)
-        for m in re.finditer(r"shfl\.sync\.(idx|bfly)\.b32 %\w+, [^,]+, [^,]+, (\w+), (%\w+);", body):
+        for m in re.finditer(r"shfl\.sync\.(idx|bfly)\.b32 %\w+, [^,]+, [^,]+, (\w+), (%?\w+);", body):
             assert m.group(2) == "31"
-            assert defs[m.group(3)].startswith("activemask.b32"), (name, m.group(0))
+            assert m.group(3) == "0xffffffff" or defs[m.group(3)].startswith("selp.b32"), (name, m.group(0))
+        assert "activemask" not in body, name
         for line in body.splitlines():
             if "ldmatrix" in line:
                 assert line.strip().startswith("ldmatrix.sync.aligned.m8n8.x4.shared.b16")
@@ -139,17 +143,19 @@ def test_warp_instructions_are_well_formed(ptx_file):
 
 
 def _base_of(defs: dict[str, str], register: str) -> str:
-    """Follow add.s64 / mov.u64 back to a .shared symbol or a cvta'd buffer base."""
+    """Follow add.s64 / mov.u64 back to a .shared symbol or a cvta'd buffer base
+    (a 32-bit .shared address: mad.lo.u32 index, stride, base; mov.u32 symbol)."""
     seen = 0
     while register in defs and seen < 20:
         line = defs[register]
         seen += 1
         if line.startswith("cvta.to.global.u64"):
             return "global"
-        m = re.match(r"mov\.u64 %\w+, (ys_\w+);", line)
+        m = re.match(r"mov\.u(?:64|32) %\w+, (ys_\w+);", line)
         if m:
             return m.group(1)
-        m = re.match(r"add\.s64 %\w+, (%\w+), (%\w+);", line)
+        m = re.match(r"add\.s64 %\w+, (%\w+), (%\w+);", line) or \
+            re.match(r"mad\.lo\.u32 %\w+, %\w+, \d+, (%\w+);", line)
         if not m:
             return "?"
         register = m.group(1)

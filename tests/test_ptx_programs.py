@@ -9,6 +9,7 @@ inputs; and the messages for what the target refuses."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -348,7 +349,7 @@ def test_subgroup_operations_and_builtin_inputs(tmp_path):
     x = rng.integers(0, 2 ** 32, 128, dtype=np.uint32)
     x[:5] = [0x80000000, 0xFFFFFFFF, 1, 0, 0x7FFFFFFF]
     result = build(tmp_path, SUBGROUPS)
-    assert "shfl.sync.idx.b32" in result.text and "activemask.b32" in result.text
+    assert "shfl.sync.idx.b32" in result.text and "activemask" not in result.text
     got = execute(result, {(0, 0): x, (0, 1): np.zeros(1280, np.uint32)}, 2)[(0, 1)].reshape(128, 10)
     lanes = np.arange(128) % 32
     warps = x.reshape(4, 32)
@@ -576,3 +577,76 @@ def test_f16_subgroup_values_ride_in_32_bit_words(tmp_path):
     product = np.array([np.prod(h[f:f + c], dtype=np.float32) for f, c in zip(first, count)])
     exclusive = np.array([np.prod(h[f:t], dtype=np.float32) for f, t in zip(first, tid)])
     np.testing.assert_array_equal(pairs, np.repeat((product + exclusive).astype(np.float16)[:, None], 2, 1))
+
+
+DIGITS = "零一二三四五六七八九"
+UNSIGNED_DIVISORS = [1, 2, 3, 7, 10, 16, 641, 1000, 2 ** 31 + 1, 2 ** 32 - 1]
+SIGNED_DIVISORS = [1, 2, 16, 2 ** 30]
+
+
+def _numeral(n: int) -> str:
+    return "".join(DIGITS[int(c)] for c in str(n))
+
+
+def _constant_divisions() -> str:
+    writes = []
+    for k, d in enumerate(UNSIGNED_DIVISORS):
+        for j, op in enumerate(("除", "余")):
+            writes.append(f"「写数组」于「无出」于（「i」乘（「新无三二」于「{_numeral(2 * len(UNSIGNED_DIVISORS))}」）加"
+                          f"（「新无三二」于「{_numeral(2 * k + j)}」））于（「u」{op}（「新无三二」于「{_numeral(d)}」））")
+    for k, d in enumerate(SIGNED_DIVISORS):
+        for j, op in enumerate(("除", "余")):
+            writes.append(f"「写数组」于「整出」于（「i」乘（「新无三二」于「{_numeral(2 * len(SIGNED_DIVISORS))}」）加"
+                          f"（「新无三二」于「{_numeral(2 * k + j)}」））于（「s」{op}（「新整三二」于「{_numeral(d)}」））")
+    return (storage("入", "无三二", 0, "只读") + storage("无出", "无三二", 1) + storage("整出", "整三二", 2) + """
+「分」乃化「全局调用号」为「有」者也。
+「分」者得「号」而
+　令「i」为「号」中「零」而
+　令「u」为「读数组」于「入」于「i」而
+　令「s」为「位转换」以「整三二」于「u」而
+　""" + "；\n　".join(writes) + "\n也。\n" + entry("分", "八"))
+
+
+def test_division_by_constants_is_strength_reduced_and_exact(tmp_path):
+    """Issue 27: u32 / and % by a constant become shifts, masks or a multiply-high
+    by the magic number, i32 by a power of two shifts rounding toward zero — no
+    div/rem (a software divide on the GPU) — and give WGSL's results at the edges."""
+    x = np.array([0, 1, 2, 3, 6, 7, 15, 16, 17, 640, 641, 999, 1000, 2 ** 31 - 1, 2 ** 31, 2 ** 31 + 1,
+                  2 ** 32 - 2, 2 ** 32 - 1, 123456789, 0xDEADBEEF, 0x80000001 * 2 - 2 ** 32, 5, 0x7FFFFFFF, 9],
+                 np.uint64).astype(np.uint32)
+    result = build(tmp_path, _constant_divisions())
+    assert not re.search(r"\b(div|rem)\.", result.text)
+    nu, ns = 2 * len(UNSIGNED_DIVISORS), 2 * len(SIGNED_DIVISORS)
+    out = execute(result, {(0, 0): x, (0, 1): np.zeros(nu * len(x), np.uint32),
+                           (0, 2): np.zeros(ns * len(x), np.int32)}, 3)
+    got_u, got_s = out[(0, 1)].reshape(len(x), nu), out[(0, 2)].reshape(len(x), ns)
+    for i, u in enumerate(x.tolist()):
+        assert got_u[i].tolist() == [v for d in UNSIGNED_DIVISORS for v in (u // d, u % d)], u
+        s = u - 2 ** 32 if u >= 2 ** 31 else u
+        assert got_s[i].tolist() == [v for d in SIGNED_DIVISORS for v in (_trunc_div(s, d), s - _trunc_div(s, d) * d)], s
+
+
+SHARED_FIRST = storage("出", "无三二", 0) + """
+「区」乃「工作组变量」于（「定长数组」于「无三二」于「六四」）也。
+「区」者「工作组共享」于「元」也。
+
+「写后读」乃化「局部调用序」为「有」者也。
+「写后读」者得「局」而
+　「写共享数组」于「区」于「局」于「局」；
+　{between}「工作组屏障」于「元」；
+　「写数组」于「出」于「局」于（「读共享数组」于「区」于（「新无三二」于「六三」减「局」））
+也。
+""" + entry("写后读", "六四")
+
+
+def test_workgroup_memory_written_first_is_not_cleared(tmp_path):
+    """Issue 27: every invocation writes its own element, then all meet at a
+    barrier before any reads: nothing can read before it is written, so the
+    clearing loop and its barrier go (lower/loops.py); a read before the
+    barrier keeps them."""
+    result = build(tmp_path, SHARED_FIRST.format(between=""))
+    assert result.text.count("bar.sync") == 1
+    out = execute(result, {(0, 0): np.zeros(64, np.uint32)}, 1)[(0, 0)]
+    np.testing.assert_array_equal(out, 63 - np.arange(64))
+    early = build(tmp_path, SHARED_FIRST.format(between="「写数组」于「出」于「局」于（「读共享数组」于「区」于（「新无三二」于「零」））；\n　"))
+    assert early.text.count("bar.sync") == 2

@@ -7,10 +7,12 @@ order, launch shape and read-back run too."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
-from support.ptx_emulator import Memory
+from support.ptx_emulator import EmulatorError, Memory
 from support.ptx_runner import DEVICES, WS, FakeCuda, ptx_run
 from support.references import REFERENCES, SAMPLES
 from zhuose.compiler.backends import translate
@@ -40,7 +42,8 @@ def test_driver_passes_buffers_in_binding_order_with_placeholders_and_lengths():
     out = runtime.Driver(fake).launch(result.text, entry, {(0, 1): bytes(8), (0, 2): bytes(4)}, (1, 1, 1))
     [call] = fake.launches
     assert call["args"][0] == 0                              # binding 0 is a placeholder here
-    assert call["args"][1:] == [Memory.address_of(0), Memory.address_of(1)]
+    assert call["args"][1:3] == [Memory.address_of(0), Memory.address_of(1)]
+    assert call["args"][3:] == [2, 1]                         # element counts for the bounds checks
     assert np.frombuffer(out[(0, 1)], np.int32).tolist() == [-2 ** 31, 2 ** 31 - 1]
     assert sorted(fake.freed) == [Memory.address_of(0), Memory.address_of(1)]
 
@@ -49,6 +52,25 @@ def test_driver_passes_buffers_in_binding_order_with_placeholders_and_lengths():
     assert fake.launches[-1]["args"][1] == 70                 # the element count of 「数组长度」
     i = np.arange(70, dtype=np.uint32)
     np.testing.assert_array_equal(np.frombuffer(out[(0, 0)], np.uint32), i * (i - 1) // 2)
+
+
+@pytest.mark.parametrize("n", [7, 5, 1])
+def test_doubling_a_buffer_whose_length_is_not_a_multiple_of_the_workgroup_stays_inside_it(n):
+    """Issue 27: 加倍 dispatches ⌈n ÷ 4⌉ workgroups of 4; the invocations past
+    the end read zero and their writes are dropped (bounds safety), where the
+    emulator would fail on an access outside the n·4-byte buffer."""
+    x = np.arange(n, dtype=np.uint32) + np.uint32(2 ** 31 - 3)
+    out = ptx_run(DEVICES["模拟"])("加倍", "加倍入口", {"数据": x}, -(-n // 4))
+    np.testing.assert_array_equal(out["数据"], x * np.uint32(2))
+
+
+def test_the_emulator_fails_on_the_unchecked_doubling():
+    """Without the bounds check the same dispatch writes past the buffer, and the emulator says so."""
+    result = translate(WS, SAMPLES / "加倍。着色器。豫", "ptx")
+    unchecked = re.sub(r"^\t@%p\d+ ", "\t", result.text, flags=re.M)
+    info = result.entries[0]
+    with pytest.raises(EmulatorError, match="越界"):
+        runtime.Driver(FakeCuda()).launch(unchecked, info, {(0, 0): bytes(4 * 7)}, (2, 1, 1))
 
 
 def test_driver_reports_missing_data_and_unknown_functions():

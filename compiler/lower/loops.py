@@ -24,7 +24,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import ir
-from ..types import UNIT
+from ..types import UNIT, TCon
+from .types import concrete
 from ..valid.registry import COMPUTE
 from .effects import Effects
 from .rebuild import rebuilt
@@ -40,6 +41,7 @@ class Lowering:
     def __init__(self, modules: list[ir.Module], proofs: frozenset | set = frozenset(),
                  workgroup: dict[str, list] | None = None) -> None:
         self._memo: dict[tuple, ir.Expr] = {}
+        self.modules = modules
         self.effects = Effects(modules)
         self.statements = Statements(self.effects)
         self.proofs = proofs            # the uniformity analysis's (valid/uniformity.py): which loads are uniform
@@ -61,9 +63,36 @@ class Lowering:
         and the interpreter start the body at the same barrier."""
         body = self.body(e, at)
         variables = tuple(self.workgroup.get(entry.name, ())) if entry.stage == COMPUTE else ()
+        variables = tuple(v for v in variables if not self._written_first(v, body, entry))
         if not variables:
             return body
         return ir.Seq(e.start, e.end, body.type, [ir.ZeroWorkgroup(e.start, e.start, UNIT, variables), body])
+
+    def _written_first(self, key: tuple[str, str], body: ir.Expr, entry: ir.Entry) -> bool:
+        """Whether clearing workgroup variable `key` is provably useless (a
+        conservative proof): along the body's straight-line statements, the
+        first one that touches it is a write by every invocation of element
+        「局部调用序」 (or of the whole variable) that covers all of it, and
+        the next one that touches it comes after a 「工作组屏障」 statement,
+        so no invocation reads an element before its writer has written it."""
+        decl = self._declaration(key)
+        length = _fixed_length(decl)
+        if length is None or not entry.workgroup_size or length > entry.workgroup_size:
+            return False
+        written = False
+        for statement in _straight_line(body):
+            if written and _is_call(statement, "工作组屏障"):
+                return True
+            if not _mentions(statement, key):
+                continue
+            if written or not _covering_write(statement, key):
+                return False
+            written = True
+        return False
+
+    def _declaration(self, key: tuple[str, str]):
+        module = next((m for m in self.modules if m.path == key[0]), None)
+        return None if module is None else next((d for d in module.decls if d.name == key[1]), None)
 
     def _lower(self, e: ir.Expr, loops: frozenset[int]) -> ir.Expr:
         key = (id(e), loops, self._at)
@@ -93,6 +122,57 @@ class Lowering:
             body = self._lower(fun.body, loops | {id(fun)})
             return ir.Loop(call.start, call.end, call.type, fun, args, body)
         return ir.Inline(call.start, call.end, call.type, fun, args, self._lower(fun.body, loops))
+
+
+def _straight_line(e: ir.Expr):
+    """The statements run one after another from the start of a body: the
+    items of a sequence, a 令's value then its body; anything else is one statement."""
+    if isinstance(e, ir.Seq):
+        for item in e.items:
+            yield from _straight_line(item)
+    elif isinstance(e, ir.Let):
+        yield e.value
+        yield from _straight_line(e.body)
+    elif isinstance(e, ir.Block):
+        yield from _straight_line(e.body)
+    else:
+        yield e
+
+
+def _mentions(e: ir.Expr, key: tuple[str, str]) -> bool:
+    if isinstance(e, ir.GlobalRef) and (e.module, e.name) == key:
+        return True
+    if isinstance(e, (ir.Inline, ir.Loop)):
+        return any(_mentions(a, key) for a in e.args) or _mentions(e.body, key)
+    return any(_mentions(c, key) for c in ir.children(e))
+
+
+def _is_call(e: ir.Expr, name: str) -> bool:
+    return isinstance(e, ir.Call) and e.kind == "builtin" and e.name == name
+
+
+def _is_variable(e: ir.Expr, key: tuple[str, str]) -> bool:
+    return isinstance(e, ir.GlobalRef) and (e.module, e.name) == key
+
+
+def _covering_write(e: ir.Expr, key: tuple[str, str]) -> bool:
+    """写共享 of the whole variable, or 写共享数组 at 「局部调用序」, whose value does not read it."""
+    if _is_call(e, "写共享"):
+        return _is_variable(e.args[0], key) and not _mentions(e.args[1], key)
+    if _is_call(e, "写共享数组"):
+        return (_is_variable(e.args[0], key) and getattr(e.args[1].type, "alias", None) == "局部调用序"
+                and not _mentions(e.args[2], key))
+    return False
+
+
+def _fixed_length(decl) -> int | None:
+    """The element count a covering write must reach: a fixed-size array's length, 1 for any other value."""
+    if not isinstance(decl, ir.Resource):
+        return None
+    inner = concrete(decl.inner)
+    if isinstance(inner, TCon) and inner.name == "定长数组":
+        return inner.args[1] if isinstance(inner.args[1], int) else None
+    return 1
 
 
 def changed_variables(e: ir.Next) -> list[int]:

@@ -418,6 +418,8 @@ class Thread:
             self.set(ops[0], from_float(result, kind))
         elif name == "mul" and "wide" in parts:
             self.set(ops[0], a * b)
+        elif name == "mul" and "hi" in parts:
+            self.set(ops[0], (a * b) >> 32)
         elif name in ("div", "rem"):
             if b == 0:
                 raise EmulatorError(f"整数除以零（{'.'.join(parts)}）")

@@ -85,9 +85,10 @@ class FakeCuda:
         return 0
 
     def cuMemAlloc_v2(self, address, size):
-        # like the real driver, round allocations up (to 256 bytes): an access a
-        # little past the end lands in the padding, one further is an error
-        self.memory.append(bytearray((size + 255) // 256 * 256))
+        # exactly the bytes asked for: the real driver rounds allocations up (to
+        # 256 bytes), where an access a little past the end would land silently;
+        # here any access past the end is an error (issue 27: bounds safety)
+        self.memory.append(bytearray(size))
         return self._out(address, Memory.address_of(len(self.memory) - 1))
 
     def cuMemFree_v2(self, address):

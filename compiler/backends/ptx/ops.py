@@ -198,8 +198,55 @@ def _safe_divisor(w, kind: Scalar, a: str, b: str) -> str:
 
 def guarded(instruction: str):
     def scalar(w, kind, a, b):
+        if is_immediate(b) and not is_immediate(a):
+            by_constant = _by_constant(w, instruction, kind, a, int(b))
+            if by_constant is not None:
+                return by_constant
         return w.op(f"{instruction}.{kind.name}", kind, a, _safe_divisor(w, kind, a, b))
     return scalar
+
+
+def unsigned_magic(d: int) -> tuple[int, int]:
+    """(m, p) with ⌊x·m / 2^p⌋ = ⌊x / d⌋ for every u32 x (Granlund–Montgomery):
+    the least p ≥ 32 whose rounding error m·d − 2^p stays within 2^(p−32); m may take 33 bits."""
+    for p in range(32, 65):
+        m = -(-(1 << p) // d)
+        if m * d - (1 << p) <= 1 << (p - 32):
+            return m, p
+    raise AssertionError(d)
+
+
+def _unsigned_quotient(w, a: str, d: int) -> str:
+    """⌊a / d⌋ for a constant d > 1: a shift for a power of two, else a
+    multiply-high by the magic number (with the 33-bit form's add-and-halve step)."""
+    if d & (d - 1) == 0:
+        return w.op("shr.u32", U32, a, str(d.bit_length() - 1))
+    m, p = unsigned_magic(d)
+    if m < 1 << 32:
+        high = w.op("mul.hi.u32", U32, a, str(m))
+        return w.op("shr.u32", U32, high, str(p - 32)) if p > 32 else high
+    t = w.op("mul.hi.u32", U32, a, str(m - (1 << 32)))
+    halved = w.op("shr.u32", U32, w.op("sub.u32", U32, a, t), "1")
+    return w.op("shr.u32", U32, w.op("add.u32", U32, halved, t), str(p - 33))
+
+
+def _by_constant(w, instruction: str, kind: Scalar, a: str, d: int) -> str | None:
+    """Division and remainder by a constant without div/rem (a software divide
+    of some twenty instructions): u32 by any d > 0, i32 by a positive power of
+    two (rounding toward zero as WGSL does); None where div/rem stays."""
+    if d == 1:
+        return a if instruction == "div" else "0"
+    if kind is U32 and d > 1:
+        if instruction == "rem" and d & (d - 1) == 0:
+            return w.op("and.b32", U32, a, str(d - 1))
+        q = _unsigned_quotient(w, a, d)
+        return q if instruction == "div" else w.op("sub.u32", U32, a, w.op("mul.lo.u32", U32, q, str(d)))
+    if kind is S32 and d > 1 and d & (d - 1) == 0:
+        k = d.bit_length() - 1
+        bias = w.op("shr.u32", U32, w.op("shr.s32", S32, a, "31"), str(32 - k))    # d − 1 for a < 0
+        q = w.op("shr.s32", S32, w.op("add.s32", S32, a, bias), str(k))
+        return q if instruction == "div" else w.op("sub.s32", S32, a, w.op("shl.b32", S32, q, str(k)))
+    return None
 
 
 def _integer_sign(w, kind, x):
@@ -590,14 +637,22 @@ def _element(w, call, args, element):
     return w.element_address(args[0].resource, args[1].parts[0], stride_of(element))
 
 
+def _inside(w, args) -> str | None:
+    return w.inside(args[0].resource, args[1].parts[0])
+
+
 def _read_element(w, call, args):
+    """An index out of bounds reads zero (bounds safety, docs/后端.md)."""
     element = concrete(call.type)
-    return w.load(*_element(w, call, args, element), element)
+    guard = _inside(w, args)
+    return w.load(*_element(w, call, args, element), element, guard)
 
 
 def _write_element(w, call, args):
+    """A write out of bounds is dropped (bounds safety, docs/后端.md)."""
     element = concrete(args[2].type)
-    w.store(*_element(w, call, args, element), element, args[2].parts)
+    guard = _inside(w, args)
+    w.store(*_element(w, call, args, element), element, args[2].parts, guard)
     return []
 
 
@@ -617,11 +672,13 @@ def _array_length(w, call, args):
 
 
 def _atomic_update(w, operation: str, args, value: str) -> list[str]:
-    """atom.<space>.<operation> on the element args[0][args[1]] with `value`; the old value."""
+    """atom.<space>.<operation> on the element args[0][args[1]] with `value`; the old value.
+    Out of bounds the operation is dropped and gives 0."""
     kind = leaves(args[2].type)[0]
+    guard = _inside(w, args)
     space, address, offset = w.element_address(args[0].resource, args[1].parts[0], 4)
     written = ATOMICS_UNTYPED.get(operation, kind.name)
-    return [w.op(f"atom.{space}.{operation}.{written}", kind, address_text(address, offset), value)]
+    return [_guarded_atomic(w, guard, kind, f"atom.{space}.{operation}.{written}", address_text(address, offset), value)]
 
 
 def _atomic(operation: str):
@@ -636,12 +693,25 @@ def _atomic_subtract(w, call, args):
 
 
 def _compare_exchange(w, call, args):
-    """atom.cas never fails spuriously: it replaced the value exactly when the old one equals the compared one."""
+    """atom.cas never fails spuriously: it replaced the value exactly when the old one equals the
+    compared one.  Out of bounds nothing is replaced: the old value is 0 and 已换 is false."""
     kind = leaves(args[2].type)[0]
+    guard = _inside(w, args)
     space, address, offset = w.element_address(args[0].resource, args[1].parts[0], 4)
     compare, value = args[2].parts[0], args[3].parts[0]
-    old = w.op(f"atom.{space}.cas.b32", kind, address_text(address, offset), compare, value)
-    return [old, w.op(f"setp.eq.{kind.name}", PRED, old, compare)]
+    old = _guarded_atomic(w, guard, kind, f"atom.{space}.cas.b32", address_text(address, offset), compare, value)
+    exchanged = w.op(f"setp.eq.{kind.name}", PRED, old, compare)
+    return [old, exchanged if guard is None else w.op("and.pred", PRED, exchanged, guard)]
+
+
+def _guarded_atomic(w, guard: str | None, kind, instruction: str, *operands: str) -> str:
+    """An atomic that runs only where `guard` holds (bounds safety); elsewhere its value is 0."""
+    dest = w.reg(kind)
+    if guard is not None:
+        w.move(kind, dest, "0")
+    prefix = f"@{guard} " if guard is not None else ""
+    w.emit(f"{prefix}{instruction} {dest}, {', '.join(operands)}")
+    return dest
 
 
 #: relaxed loads and stores of atomics: a buffer is seen by the whole device, .shared by the block
@@ -650,14 +720,16 @@ ATOMIC_SCOPE = {"global": "relaxed.gpu.global", "shared": "relaxed.cta.shared"}
 
 def _atomic_load(w, call, args):
     element = concrete(call.type)
+    guard = _inside(w, args)
     space, address, offset = w.element_address(args[0].resource, args[1].parts[0], 4)
-    return w.load(ATOMIC_SCOPE[space], address, offset, element)
+    return w.load(ATOMIC_SCOPE[space], address, offset, element, guard)
 
 
 def _atomic_store(w, call, args):
     element = concrete(args[2].type)
+    guard = _inside(w, args)
     space, address, offset = w.element_address(args[0].resource, args[1].parts[0], 4)
-    w.store(ATOMIC_SCOPE[space], address, offset, element, args[2].parts)
+    w.store(ATOMIC_SCOPE[space], address, offset, element, args[2].parts, guard)
     return []
 
 

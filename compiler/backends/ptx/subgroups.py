@@ -1,9 +1,14 @@
 """Subgroup operations on the warp (seed 着十一, its limits lifted), keyed by
 the builtin's Chinese name.
 
-The warp's members are the lanes active at the call (activemask); a lane
-that is not active — the tail of a partial warp — contributes the identity
-of the combining operation, for reductions and scans alike.  Values move
+The warp's members are known statically: the uniformity analysis
+(compiler/valid/uniformity.py) refuses a subgroup call outside control flow
+uniform within its subgroup, so every lane that exists reaches it — all 32,
+or in the partial last warp of a workgroup whose size is not a multiple of
+32, its first lanes (the writer's `warp_members`, computed once per entry).
+activemask would name only the lanes that happen to be converged.  A lane
+that does not exist contributes the identity of the combining operation,
+for reductions and scans alike; in a whole warp no lane is tested.  Values move
 between lanes as 32-bit words: an f16 rides in the low half of a word, a
 vector goes component by component.  Reductions are butterflies of
 shfl.sync.bfly (the bitwise ones redux.sync, which sm_80 has for b32);
@@ -18,6 +23,7 @@ from dataclasses import dataclass
 
 from .scalars import F16, PRED, U32, Scalar, leaves
 
+FULL_WARP = "0xffffffff"
 WARP_LANES = "31"   # shfl.sync's clamp operand for idx/down/bfly: the whole 32-lane warp
 UP_CLAMP = "0"      # shfl.sync.up's clamp operand: lane 0 is the lower bound
 BUTTERFLY = ("16", "8", "4", "2", "1")
@@ -62,7 +68,12 @@ VOTES = {"子组任一": "any", "子组全都": "all"}
 
 
 def _members(w) -> str:
-    return w.op("activemask.b32", U32)
+    return w.warp_members()
+
+
+def _all_lanes(w) -> bool:
+    """Whether every warp of the workgroup is whole, so no lane needs a membership test."""
+    return w.warp_members() == FULL_WARP
 
 
 def _lane(w) -> str:
@@ -120,7 +131,7 @@ def _reduce(w, call, args):
     combine = COMBINES[REDUCTIONS[call.name]]
     kinds = leaves(args[0].type)
     members = _members(w)
-    lane = None if all(_by_redux(call.name, k) for k in kinds) else _lane(w)
+    lane = None if all(_by_redux(call.name, k) for k in kinds) or _all_lanes(w) else _lane(w)
     out = []
     for kind, x in zip(kinds, args[0].parts):
         total = w.in_register(kind, x)
@@ -129,8 +140,12 @@ def _reduce(w, call, args):
             continue
         for offset in BUTTERFLY:
             other = _shuffle_word(w, kind, "bfly", total, offset, members)
-            active = _lane_is_member(w, members, w.op("xor.b32", U32, lane, offset))
-            total = _combine(w, combine, kind, total, _or_identity(w, kind, combine, other, active))
+            if not _all_lanes(w):
+                active = _lane_is_member(w, members, w.op("xor.b32", U32, lane, offset))
+                other = _or_identity(w, kind, combine, other, active)
+            else:
+                other = _unword(w, kind, other)
+            total = _combine(w, combine, kind, total, other)
         out.append(total)
     return out
 
@@ -141,17 +156,17 @@ def _redux(w, call, args):
             for kind, x in zip(leaves(args[0].type), args[0].parts)]
 
 
-def _scan_step_valid(w, members: str, lane: str, step: str) -> str:
-    """Whether lane − step is a lane of the warp that takes part."""
-    inside = w.op("setp.ge.u32", PRED, lane, step)
-    return w.op("and.pred", PRED, inside, _lane_is_member(w, members, w.op("sub.u32", U32, lane, step)))
+def _scan_step_valid(w, lane: str, step: str) -> str:
+    """Whether lane − step is a lane of the warp: the members are lanes 0 … n − 1,
+    so every lane below a member is one."""
+    return w.op("setp.ge.u32", PRED, lane, step)
 
 
 def _scan(w, call, args):
     name, exclusive = SCANS[call.name]
     combine = COMBINES[name]
     members, lane = _members(w), _lane(w)
-    valid = {step: _scan_step_valid(w, members, lane, step) for step in SCAN_STEPS}
+    valid = {step: _scan_step_valid(w, lane, step) for step in SCAN_STEPS}
     out = []
     for kind, x in zip(leaves(args[0].type), args[0].parts):
         total = w.in_register(kind, x)
@@ -171,22 +186,18 @@ def _shuffle(w, call, args):
             for kind, x in zip(leaves(args[0].type), args[0].parts)]
 
 
-def _first_lane(w, members: str) -> str:
-    """The lowest active lane: the highest set bit of members & −members."""
-    lowest = w.op("and.b32", U32, members, w.op("neg.s32", U32, members))
-    return w.op("bfind.u32", U32, lowest)
+#: the lowest lane of every warp: its members are lanes 0 … n − 1 (see above)
+FIRST_LANE = "0"
 
 
 def _broadcast_first(w, call, args):
-    members = _members(w)
-    first = _first_lane(w, members)
+    members, first = _members(w), FIRST_LANE
     return [_unword(w, kind, _shuffle_word(w, kind, "idx", x, first, members))
             for kind, x in zip(leaves(args[0].type), args[0].parts)]
 
 
 def _elect(w, call, args):
-    members = _members(w)
-    return [w.op("setp.eq.u32", PRED, _lane(w), _first_lane(w, members))]
+    return [w.op("setp.eq.u32", PRED, _lane(w), FIRST_LANE)]
 
 
 def _vote(w, call, args):
@@ -224,8 +235,8 @@ SUBGROUP_SPELLINGS = {
     **{name: f"shfl.sync.up.b32 与 {_instructions(c)}，五步" + ("，再上移一道" if ex else "")
        for name, (c, ex) in SCANS.items()},
     **{name: f"shfl.sync.{mode}.b32" for name, mode in SHUFFLES.items()},
-    "子组广播首个": "bfind.u32（activemask 的最低位）与 shfl.sync.idx.b32",
-    "子组选一": "activemask 的最低位等于 %laneid",
+    "子组广播首个": "shfl.sync.idx.b32（自 0 号线程）",
+    "子组选一": "%laneid 等于 0",
     **{name: f"vote.sync.{op}.pred" for name, op in VOTES.items()},
     "子组投票": "vote.sync.ballot.b32（y、z、w 为 0）",
 }

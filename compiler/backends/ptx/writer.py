@@ -28,14 +28,20 @@ from ..names import target_name
 from .layout import layout_of, memory_leaves, round_up, stride_of
 from .mangle import ENTRY_PREFIX, OVERRIDE_PREFIX, SHARED_PREFIX, mangle
 from .ops import BARRIER, ENTRY_INPUTS, LOGIC, OPS, UNAVAILABLE, literal_argument
+from .subgroups import FULL_WARP
 from .scalars import (F16, F32, PRED, S32, U32, U64, Scalar, Unsupported, address_text, f32_text,
                       fits, is_immediate, is_numeric, items, leaves)
 
-HEADER = ".version 8.0\n.target sm_80\n.address_size 64\n"
+#: PTX ISA 7.0 is the lowest that has sm_80, and every instruction the writer
+#: uses (redux.sync, mma m16n8k16/k32, ldmatrix, ld.relaxed) is in it: the
+#: text loads on a CUDA 11.0 driver, where .version 8.0 would need CUDA 12
+HEADER = ".version 7.0\n.target sm_80\n.address_size 64\n"
 REGISTER_CLASSES = (PRED, F16, U32, U64)   # declared in this order: %p %h %r %rd
 STAGE_WORDS = {"顶点": "vertex", "片元": "fragment"}
 MAX_SHARED_BYTES = 48 * 1024    # static .shared per block that every sm_80+ device takes
-MAX_PARAM_BYTES = 4352          # kernel parameter space of PTX 8.0
+MAX_PARAM_BYTES = 4352          # kernel parameter space on sm_80 (ptxas, PTX 7.0 and 8.0 alike)
+#: what a guarded load leaves where the index is out of bounds, per register kind
+ZERO = {"f32": "0f00000000", "f16": "0x0000", "u32": "0", "s32": "0", "u64": "0"}
 
 
 # ---------------------------------------------------------------- values
@@ -117,13 +123,23 @@ def _param_bytes(params: list[PtxParam]) -> int:
     return sum(8 if p.kind == "buffer" else 4 for p in params)
 
 
+@dataclass(frozen=True)
+class PtxOptions:
+    """How the writer trades safety for speed (docs/后端.md): `bounds` checks
+    every array index (WGSL's robust access, the default; bench/bench_ptx.py
+    measures its cost)."""
+
+    bounds: bool = True
+
+
 # ---------------------------------------------------------------- the writer
 
 
 class Writer:
     """Translates one checked module's compute entries to PTX."""
 
-    def __init__(self, info) -> None:
+    def __init__(self, info, options: PtxOptions = PtxOptions()) -> None:
+        self.options = options
         self.info = info                     # the validation pass's (compiler/valid/): resources each entry uses
         self.module: ir.Module = info.module
         self.modules = info.modules          # from the validation pass (compiler/valid/)
@@ -221,16 +237,14 @@ class Writer:
         if total > MAX_SHARED_BYTES:
             raise Unsupported(f"工作组变量共 {total} 字节，超过千手静态共享内存的上限 {MAX_SHARED_BYTES} 字节（48 KiB）")
         block = self.entry.workgroup_size or 1
-        one_dimensional = self.entry.workgroup_shape[1:] == (1, 1)
-        (tid,) = [self.op("mov.u32", U32, "%tid.x")] if one_dimensional else ENTRY_INPUTS["局部调用序"](self)
+        (tid,) = self._local_index()
         for symbol in symbols:
             size = self.shared_size[symbol]
             index = self.copy(U32, tid)
             top, done = self.new_labels("zero", "zeroed")
             self.label(top)
             self.emit(f"@{self.op('setp.ge.u32', PRED, index, str(size // 4))} bra {done}")
-            base = self.op("mov.u64", U64, symbol)
-            self.emit(f"st.shared.u32 [{self.op('add.s64', U64, base, self.op('mul.wide.u32', U64, index, '4'))}], 0")
+            self.emit(f"st.shared.u32 [{self.op('mad.lo.u32', U32, index, '4', self.shared_base(symbol))}], 0")
             self.emit(f"add.u32 {index}, {index}, {block}")
             self.emit(f"bra {top}")
             self.label(done)
@@ -250,6 +264,8 @@ class Writer:
         self.shared_size: dict[str, int] = {}
         self.site: Site | None = None
         self.entry: ir.Entry | None = None
+        self.members: str | None = None
+        self.shared_bases: dict[str, str] = {}
 
     @contextmanager
     def _at(self, site: Site):
@@ -263,7 +279,7 @@ class Writer:
         """A device pointer per buffer the entry uses (the validation pass's
         `entry_resources`), by (group, binding) — group 0 from binding 0 up,
         unused slots as placeholders — then an element count per runtime-sized
-        array whose 「数组长度」 it reads."""
+        array whose 「数组长度」 it reads or whose elements it indexes (bounds safety)."""
         lengths = self.info.entry_uses(entry.function).lengths
         buffers: dict[tuple[int, int], tuple[str, ir.Resource]] = {}
         for path, r in self.info.entry_resources(entry.function):
@@ -280,7 +296,8 @@ class Writer:
             params.append(PtxParam(f"p_g{g}_b{b}", "buffer", g, b, resource.name if resource else None))
         for g, b in used:
             path, resource = buffers[(g, b)]
-            if (path, resource.name) in lengths:
+            checked = (g, b) in self.buffers and self.buffers[(g, b)].length is not None   # bounds safety
+            if (path, resource.name) in lengths or checked:
                 stride = stride_of(concrete(resource.inner).args[0])
                 params.append(PtxParam(f"p_g{g}_b{b}_n", "length", g, b, resource.name, stride))
         return params
@@ -349,6 +366,36 @@ class Writer:
             return self.copy(PRED, "1" if number else "0")
         return str(int(number))
 
+    @contextmanager
+    def in_prologue(self):
+        """Emit into the entry's prologue: values every path of the body may use."""
+        lines, self.lines = self.lines, self.prologue
+        try:
+            yield
+        finally:
+            self.prologue, self.lines = self.lines, lines
+
+    def warp_members(self) -> str:
+        """The member mask of this thread's warp (subgroups.py): the lanes that
+        exist — all 32, or the first size mod 32 in the workgroup's last warp —
+        an immediate where every warp is alike, else computed once in the prologue."""
+        if self.members is None:
+            size = self.entry.workgroup_size or 1
+            whole, rest = divmod(size, 32)
+            partial = f"{(1 << rest) - 1:#x}"
+            if rest == 0 or whole == 0:
+                self.members = FULL_WARP if rest == 0 else partial
+            else:
+                with self.in_prologue():
+                    (index,) = self._local_index()
+                    last = self.op("setp.ge.u32", PRED, index, str(32 * whole))
+                    self.members = self.op("selp.b32", U32, partial, FULL_WARP, last)
+        return self.members
+
+    def _local_index(self) -> list[str]:
+        one_dimensional = self.entry.workgroup_shape[1:] == (1, 1)
+        return [self.op("mov.u32", U32, "%tid.x")] if one_dimensional else ENTRY_INPUTS["局部调用序"](self)
+
     # ------------------------------------------------------------ memory
 
     def buffer_base(self, resource: ir.Resource) -> str:
@@ -393,7 +440,7 @@ class Writer:
         if resource.kind == "workgroup":
             return "shared", self.shared_symbol(resource)
         if resource.kind in ("storage", "uniform"):
-            return "global", self.buffer_base(resource)
+            return ("global.nc" if _read_only(resource) else "global"), self.buffer_base(resource)
         raise Unsupported(f"千手目标不支持{_RESOURCE_WORDS.get(resource.kind, resource.kind)}「{resource.name}」"
                           "（纹理与采样器是待办事项，着十）", type=resource.type)
 
@@ -402,29 +449,56 @@ class Writer:
         space, base = self.location(resource)
         if is_immediate(index):
             return space, base, int(index) * stride
+        if space == "shared":      # .shared addresses fit 32 bits: one mad, no 64-bit arithmetic
+            return space, self.op("mad.lo.u32", U32, index, str(stride), self.shared_base(base)), 0
         scaled = self.op("mul.wide.u32", U64, index, str(stride))
-        if space == "shared":
-            base = self.op("mov.u64", U64, base)
         return space, self.op("add.s64", U64, base, scaled), 0
 
-    def load(self, space: str, address: str, offset: int, t: Type) -> list[str]:
+    def shared_base(self, symbol: str) -> str:
+        """The 32-bit .shared address of a workgroup array, set once in the prologue."""
+        if symbol not in self.shared_bases:
+            with self.in_prologue():
+                self.shared_bases[symbol] = self.op("mov.u32", U32, symbol)
+        return self.shared_bases[symbol]
+
+    def inside(self, resource: ir.Resource, index: str) -> str | None:
+        """Bounds safety (docs/后端.md): a predicate that holds when element
+        `index` lies inside the array — a runtime-sized array's length comes
+        from its p_gX_bY_n parameter, a fixed one's is a constant — or None
+        where the index is an immediate known to be inside."""
+        array = concrete(resource.inner)
+        if not self.options.bounds or not (isinstance(array, TCon) and array.name in ("数组", "定长数组")):
+            return None
+        if array.name == "定长数组":
+            if is_immediate(index):
+                return None if 0 <= int(index) < array.args[1] else self.immediate(PRED, False)
+            return self.op("setp.lt.u32", PRED, index, str(array.args[1]))
+        return self.op("setp.gt.u32", PRED, self.buffer_length(resource), index)
+
+    def load(self, space: str, address: str, offset: int, t: Type, guard: str | None = None) -> list[str]:
+        """The registers of a value read from memory; under `guard`, zero where it fails."""
         leaves(t)  # refuses values too large for registers
         parts = []
         for off, kind in memory_leaves(t, offset):
             where = address_text(address, off)
-            if kind is PRED:
-                word = self.op(f"ld.{space}.u32", U32, where)
-                parts.append(self.op("setp.ne.u32", PRED, word, "0"))
-            else:
-                parts.append(self.op(f"ld.{space}.{kind.mem}", kind, where))
+            word = U32 if kind is PRED else kind
+            dest = self.reg(word)
+            if guard is not None:
+                self.move(word, dest, ZERO[word.name])
+            prefix = f"@{guard} " if guard is not None else ""
+            self.emit(f"{prefix}ld.{space}.{'u32' if kind is PRED else kind.mem} {dest}, {where}")
+            parts.append(self.op("setp.ne.u32", PRED, dest, "0") if kind is PRED else dest)
         return parts
 
-    def store(self, space: str, address: str, offset: int, t: Type, parts: list[str]) -> None:
+    def store(self, space: str, address: str, offset: int, t: Type, parts: list[str],
+              guard: str | None = None) -> None:
+        """A value written to memory; under `guard`, nothing where it fails."""
+        prefix = f"@{guard} " if guard is not None else ""
         for (off, kind), part in zip(memory_leaves(t, offset), parts):
             where = address_text(address, off)
             if kind is PRED:
                 part = self.op("selp.u32", U32, "1", "0", part)
-            self.emit(f"st.{space}.{kind.mem if kind is not PRED else 'u32'} {where}, {part}")
+            self.emit(f"{prefix}st.{space}.{kind.mem if kind is not PRED else 'u32'} {where}, {part}")
 
     # ------------------------------------------------------------ entry inputs
 
@@ -723,6 +797,12 @@ class Writer:
 
 _RESOURCE_WORDS = {"texture": "纹理", "sampler": "采样器", "depth_texture": "深度纹理",
                    "comparison_sampler": "比较采样器", "storage_texture": "存储纹理"}
+
+
+def _read_only(resource: ir.Resource) -> bool:
+    """A buffer nothing in the dispatch writes (uniform, or storage 只读) is read
+    through the non-coherent texture path: ld.global.nc."""
+    return resource.kind == "uniform" or getattr(resource, "access", None) == "只读"
 
 
 def _unsupported_builtin(name: str) -> str:

@@ -1,0 +1,157 @@
+"""What a CUDA engineer looks at in a kernel, without a GPU: ptxas's own
+report (`ptxas -v`: registers, spills, stack, shared memory), the static SASS
+size read from the cubin ptxas writes, and the occupancy those figures allow.
+`着色器 剖析` (cli/profile.py) prints them per compute entry; bench/bench_ptx.py
+puts them beside nvcc's for hand-written CUDA C++.
+
+The SASS count is read from the cubin's `.text.<kernel>` sections (sm_70 and
+later encode every instruction in 16 bytes); the NOPs that pad a section to
+its alignment are not counted.  No nvdisasm is needed.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import struct
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+INSTRUCTION_BYTES = 16
+NOP_OPCODE = 0x918          # the low 12 bits of an sm_70+ NOP
+
+
+class PtxasMissing(Exception):
+    """ptxas is not on PATH: nothing can be measured."""
+
+
+@dataclass(frozen=True)
+class Machine:
+    """An SM's limits that decide occupancy (CUDA C++ Programming Guide, compute capabilities table)."""
+
+    registers: int = 65536
+    warps: int = 64
+    blocks: int = 32
+    shared: int = 167936           # bytes a block may use on one SM (sm_80: 164 KiB)
+    reserved_shared: int = 1024    # the system's share of shared memory per block
+
+
+MACHINES = {"sm_80": Machine(), "sm_90": Machine(shared=233472)}
+REGISTER_UNIT = 256                # registers are given to a warp in units of 256
+
+
+@dataclass
+class KernelProfile:
+    """One kernel: ptxas's figures, its static SASS size, and its occupancy on `arch`."""
+
+    name: str
+    arch: str
+    registers: int = 0
+    spill_stores: int = 0
+    spill_loads: int = 0
+    stack: int = 0
+    shared: int = 0
+    barriers: int = 0
+    sass: int = 0
+    block: int = 1
+
+    @property
+    def spills(self) -> int:
+        return self.spill_stores + self.spill_loads
+
+    def occupancy(self) -> tuple[int, str]:
+        """(resident warps per SM, what limits it) for blocks of `block` threads."""
+        m = MACHINES[self.arch]
+        warps_per_block = -(-self.block // 32)
+        warp_registers = -(-max(self.registers, 1) * 32 // REGISTER_UNIT) * REGISTER_UNIT
+        limits = {"线程束数": m.warps // warps_per_block, "块数": m.blocks,
+                  "寄存器": m.registers // warp_registers // warps_per_block}
+        if self.shared:
+            limits["共享内存"] = m.shared // (self.shared + m.reserved_shared)
+        limit = min(limits, key=limits.get)
+        return limits[limit] * warps_per_block, limit
+
+
+_KERNEL = re.compile(r"Compiling entry function '(\w+)' for '(sm_\d+)'")
+_FIGURES = {"registers": r"Used (\d+) registers", "barriers": r"used (\d+) barriers",
+            "shared": r"(\d+) bytes smem", "stack": r"(\d+) bytes stack frame",
+            "spill_stores": r"(\d+) bytes spill stores", "spill_loads": r"(\d+) bytes spill loads"}
+
+
+def _ptxas() -> str:
+    found = shutil.which("ptxas")
+    if found is None:
+        raise PtxasMissing("找不到 ptxas：剖析要用 CUDA 工具包里的 ptxas 汇编 PTX（装上 CUDA 工具包，"
+                           "或把它的 bin 目录加进 PATH），不需要 GPU")
+    return found
+
+
+def parse_verbose(text: str, arch: str) -> dict[str, KernelProfile]:
+    """ptxas -v's report, kernel by kernel."""
+    kernels: dict[str, KernelProfile] = {}
+    current = None
+    for line in text.splitlines():
+        m = _KERNEL.search(line)
+        if m:
+            current = kernels.setdefault(m.group(1), KernelProfile(m.group(1), arch))
+            continue
+        if current is None:
+            continue
+        for field, pattern in _FIGURES.items():
+            found = re.search(pattern, line)
+            if found:
+                setattr(current, field, int(found.group(1)))
+    return kernels
+
+
+def sass_counts(cubin: bytes) -> dict[str, int]:
+    """Instructions per kernel in an ELF64 cubin, the alignment NOPs at the end left out."""
+    shoff, = struct.unpack_from("<Q", cubin, 0x28)
+    entsize, count, names_index = struct.unpack_from("<HHH", cubin, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQ", cubin, shoff + i * entsize) for i in range(count)]
+    names_offset = sections[names_index][4]
+
+    def name(offset: int) -> str:
+        start = names_offset + offset
+        return cubin[start:cubin.index(b"\0", start)].decode()
+
+    counts = {}
+    for name_offset, _, _, _, offset, size in sections:
+        section = name(name_offset)
+        if not section.startswith(".text."):
+            continue
+        words = [struct.unpack_from("<Q", cubin, offset + i)[0] for i in range(0, size, INSTRUCTION_BYTES)]
+        while words and words[-1] & 0xFFF == NOP_OPCODE:
+            words.pop()
+        counts[section[len(".text."):]] = len(words)
+    return counts
+
+
+def assemble(ptx: str, arch: str = "sm_80") -> dict[str, KernelProfile]:
+    """Every kernel of `ptx` as ptxas builds it for `arch`."""
+    ptxas = _ptxas()
+    with tempfile.TemporaryDirectory() as folder:
+        source, cubin = Path(folder) / "k.ptx", Path(folder) / "k.cubin"
+        source.write_text(ptx, encoding="ascii")
+        done = subprocess.run([ptxas, f"-arch={arch}", "-v", str(source), "-o", str(cubin)],
+                              capture_output=True, text=True, timeout=300)
+        if done.returncode != 0:
+            raise RuntimeError(f"ptxas 失败：{done.stderr.strip()}")
+        kernels = parse_verbose(done.stdout + done.stderr, arch)
+        for name, sass in sass_counts(cubin.read_bytes()).items():
+            if name in kernels:
+                kernels[name].sass = sass
+    return kernels
+
+
+def profile_entries(ptx: str, entries, arch: str = "sm_80") -> list[KernelProfile]:
+    """The kernels of a translation's compute entries (PtxEntryInfo), in order, with their block sizes."""
+    kernels = assemble(ptx, arch)
+    out = []
+    for entry in entries:
+        k = kernels[entry.function]
+        k.block = entry.block[0] * entry.block[1] * entry.block[2]
+        out.append(k)
+    return out

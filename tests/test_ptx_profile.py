@@ -1,0 +1,60 @@
+"""`着色器 剖析` (issue 27): per compute entry, ptxas's registers, spills,
+shared memory, the static SASS size and the occupancy, without a GPU; a clear
+message when ptxas is missing."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from support.references import SAMPLES
+from zhuose.cli.main import main
+from zhuose.compiler.backends.ptx import profile
+
+PTXAS = shutil.which("ptxas")
+
+
+def test_ptxas_report_is_read_per_kernel():
+    text = ("ptxas info    : Compiling entry function 'k' for 'sm_80'\n"
+            "ptxas info    : Function properties for k\n"
+            "    16 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n"
+            "ptxas info    : Used 40 registers, used 1 barriers, 2048 bytes smem, 360 bytes cmem[0]\n")
+    k = profile.parse_verbose(text, "sm_80")["k"]
+    assert (k.registers, k.stack, k.spill_stores, k.spill_loads, k.shared, k.barriers) == (40, 16, 8, 4, 2048, 1)
+
+
+@pytest.mark.parametrize("registers, block, shared, expected", [
+    (18, 256, 2048, (64, "线程束数")),      # 8 warps a block, 8 blocks
+    (64, 256, 0, (32, "寄存器")),           # 2048 registers a warp: 32 warps
+    (16, 32, 0, (32, "块数")),              # one warp a block, 32 blocks at most
+    (16, 64, 48 * 1024, (6, "共享内存")),    # 164 KiB ÷ 49 KiB: 3 blocks of 2 warps
+])
+def test_occupancy_names_its_limit(registers, block, shared, expected):
+    k = profile.KernelProfile("k", "sm_80", registers=registers, shared=shared, block=block)
+    assert k.occupancy() == expected
+
+
+@pytest.mark.skipif(PTXAS is None, reason="没有 ptxas")
+def test_profile_prints_every_entry_on_both_architectures(capsys, monkeypatch):
+    monkeypatch.chdir(SAMPLES)
+    assert main(["剖析", "原子最值。着色器。豫"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("sm_80：寄存器") == out.count("sm_90：寄存器") >= 2
+    assert "无溢出" in out and "SASS" in out and "线程束" in out
+    assert main(["profile", "分块矩阵乘。着色器。豫", "分块乘入口"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("分块乘入口（") and "共享内存 2048 字节" in out
+
+
+def test_without_ptxas_profile_says_what_is_missing(capsys, monkeypatch):
+    monkeypatch.chdir(SAMPLES)
+    monkeypatch.setattr(profile.shutil, "which", lambda name: None)
+    assert main(["剖析", "加倍。着色器。豫"]) == 1
+    assert "找不到 ptxas" in capsys.readouterr().err
+
+
+def test_an_unknown_entry_item_is_a_usage_error(capsys, monkeypatch):
+    monkeypatch.chdir(SAMPLES)
+    assert main(["剖析", "加倍。着色器。豫", "无此入口"]) == 2
+    assert "没有名为「无此入口」的计算入口项" in capsys.readouterr().err
