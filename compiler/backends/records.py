@@ -10,7 +10,7 @@ own result into it at the call.
 from __future__ import annotations
 
 from ..builtin.families import COMPARE_EXCHANGE_FIELDS, compare_exchange_result
-from ..types import I32, U32, TRecord, deep_resolve
+from ..types import I32, U32, TRecord, deep_resolve, resolve
 
 __all__ = ["COMPARE_EXCHANGE_FIELDS", "BUILTIN_RECORDS", "builtin_record"]
 
@@ -21,7 +21,13 @@ BUILTIN_RECORDS = {
 }
 
 
+#: the field names of those records: only a record with them is resolved deeply (nested records stay linear)
+_FIELD_NAMES = {tuple(n for n, _ in record.fields) for record in BUILTIN_RECORDS}
+
+
 def builtin_record(t) -> str | None:
     """The struct name a writer declares for record type `t`, if a builtin returns it."""
-    t = deep_resolve(t)
-    return BUILTIN_RECORDS.get(t) if isinstance(t, TRecord) else None
+    t = resolve(t)
+    if not isinstance(t, TRecord) or tuple(n for n, _ in t.fields) not in _FIELD_NAMES:
+        return None
+    return BUILTIN_RECORDS.get(deep_resolve(t))

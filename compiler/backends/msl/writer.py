@@ -456,7 +456,7 @@ class MslWriter(StatementWriter):
             plain = plain or deep_resolve(t)
             if deep_resolve(decl.type) == plain:
                 return name
-        return self._builtin_struct(plain or deep_resolve(t))
+        return self._builtin_struct(plain or t)
 
     def _builtin_struct(self, plain: TRecord) -> str | None:
         """The struct declared, before everything else, for a record a builtin
@@ -464,6 +464,7 @@ class MslWriter(StatementWriter):
         name = builtin_record(plain)
         if name is None:
             return None
+        plain = deep_resolve(plain)
         text, fields = self.global_names.claim(name), NameAllocator(MSL.reserved)
         names = {n: fields.claim(n) for n, _ in plain.fields}
         self.structs[name] = (ir.Struct(name, type=plain), text, names, None)
