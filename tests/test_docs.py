@@ -662,6 +662,7 @@ def test_vscode_package_name_matches_readme():
     ("bench_frontend.py", ["--行数", "60", "--次数", "2"]),
     ("bench_server.py", ["--行数", "60", "--次数", "2"]),
     ("bench_generate.py", ["--help"]),
+    ("bench_integrations.py", ["--help"]),
     ("bench_interp.py", ["--元素数", "4096", "--次数", "1"]),
 ])
 def test_readme_benchmarks_exist_and_start(script, args):
