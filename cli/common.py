@@ -46,6 +46,64 @@ def details_argument(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--详细", action="store_true", help=f"入口表每行另加第四列：{what}")
 
 
+def output_arguments(p: argparse.ArgumentParser, what: str) -> None:
+    """--输出 and the depfile options a build tool calls with (docs/生成.md, 依赖文件)."""
+    p.add_argument("--输出", "--output", "-o", dest="输出", metavar="文件",
+                   help=f"把{what}写进这个文件而不印到标准输出（原子替换；内容相同则不动，修改时间也不变）；成功时什么都不印")
+    p.add_argument("--依赖文件", "--depfile", dest="依赖文件", metavar="文件.d",
+                   help="另写一个 Makefile 语法的依赖文件，列出输出依赖的每个文件（着色源、导入的模块、内建声明、"
+                        "这些文件所在包的 包.json），供 Make、Ninja、CMake 判断何时重做；须与 --输出 同用")
+    p.add_argument("-MD", dest="依赖文件在旁", action="store_true",
+                   help="依赖文件写到输出文件旁边：输出的文件名加 .d（加倍.wgsl → 加倍.wgsl.d）")
+
+
+@dataclass(frozen=True)
+class Destination:
+    """Where a result goes: standard output (with the entry table on standard
+    error), or the file of --输出 and the depfile of --依赖文件/-MD."""
+
+    output: str | None = None
+    depfile: str | None = None
+
+    @classmethod
+    def of(cls, args: argparse.Namespace) -> Destination | str:
+        """The destination the options ask for, or why they cannot be used together."""
+        depfile = args.依赖文件
+        if args.依赖文件在旁 and not depfile and args.输出:
+            depfile = default_depfile(args.输出)
+        if depfile and not args.输出:
+            return "依赖文件要写出它的输出：--依赖文件 与 -MD 须与 --输出 文件 同用"
+        if args.输出 and Path(args.输出).is_dir():
+            return f"--输出「{args.输出}」是文件夹，不是文件"
+        return cls(args.输出, depfile)
+
+    def deliver(self, text: str, table: str, dependencies: Callable[[], list[str]]) -> int:
+        """Print or write; exit status 1 (after saying why) when a file cannot be written."""
+        if self.output is None:
+            sys.stdout.write(text)
+            sys.stderr.write(table)
+            return 0
+        from ..compiler.generate.depfile import UnwritablePath, write as write_depfile
+        from ..compiler.generate.output import os_error_text, write_if_changed
+        try:
+            write_if_changed(Path(self.output), text)
+            if self.depfile:
+                write_depfile(self.depfile, self.output, dependencies())
+        except OSError as err:
+            where = shown_path(str(err.filename)) if err.filename else self.output
+            sys.stderr.write(f"着色器：写不了输出：{os_error_text(err)}（{where}）\n")
+            return 1
+        except UnwritablePath as err:
+            sys.stderr.write(f"着色器：写不了依赖文件「{self.depfile}」：{err}\n")
+            return 1
+        return 0
+
+
+def default_depfile(output: str) -> str:
+    from ..compiler.generate.depfile import default_path
+    return default_path(output)
+
+
 def shown_path(path: str) -> str:
     try:
         rel = os.path.relpath(path)
@@ -98,29 +156,32 @@ def _translation(path: str, target: str):
     return (ws, result), 0
 
 
-def print_translation(path: str, target: str, details: Callable | None = None) -> int:
+def print_translation(path: str, target: str, details: Callable | None = None,
+                      destination: Destination | str = Destination()) -> int:
     """Target text on stdout; on stderr one entry-table line per entry,
     `入口项名<TAB>函数名<TAB>阶段` as LANGUAGE.md §8 pins it, plus a fourth
-    column of host details when `details` is given (the --详细 option).
+    column of host details when `details` is given (the --详细 option);
+    or, with --输出, the text into that file and the depfile beside it.
     When no input changed since the last run (the ledger says), the same
     output is printed again without checking anything."""
+    if isinstance(destination, str):
+        sys.stderr.write(f"着色器：{destination}\n")
+        return 2
     if _refused(path):
         return 2
     book = ledger.Ledger("translate")
     entry_key = f"{target}{' --详细' if details else ''}\t{os.path.realpath(path)}"
     last = book.current(entry_key)
     if last is not None:
-        sys.stdout.write(last["text"])
-        sys.stderr.write(last["table"])
-        return 0
+        return destination.deliver(last["text"], last["table"], lambda: ledger.present(last["inputs"]))
     done, status = _translation(path, target)
     if done is None:
         return status
     ws, result = done
     table = "".join(f"{e.item}\t{e.function}\t{e.stage}" + (f"\t{extra}" if (extra := details(e) if details else "") else "")
                     + "\n" for e in result.entries)
-    sys.stdout.write(result.text)
-    sys.stderr.write(table)
-    book.remember(entry_key, ledger.workspace_inputs(ws, path), text=result.text, table=table)
+    inputs = ledger.workspace_inputs(ws, path)
+    status = destination.deliver(result.text, table, lambda: ledger.present(inputs))
+    book.remember(entry_key, inputs, text=result.text, table=table)
     book.save()
-    return 0
+    return status

@@ -7,9 +7,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..compiler import ledger
 from ..compiler.generate import remembered
 from ..compiler.packages import SHADER_SUFFIX
-from .common import Command, print_diagnostics, shown_path
+from .common import Command, Destination, output_arguments, print_diagnostics, shown_path
 
 if TYPE_CHECKING:
     from ..compiler.generate.api import Generator, WriteResult
@@ -26,6 +27,7 @@ def _arguments(p) -> None:
     p.add_argument("文件", nargs="+", help=f"着色源文件（名{SHADER_SUFFIX}）")
     p.add_argument("--输出目录", "--out-dir", dest="输出目录", metavar="目录",
                    help="把生成的模块写进这个目录（原子替换；内容相同则不动）")
+    output_arguments(p, "一个着色源的模块")
 
 
 def _usage_problem(path: str) -> str | None:
@@ -41,13 +43,19 @@ def _usage_problem(path: str) -> str | None:
 def _generate(args) -> int:
     """Exit status 0 when every module was generated, 1 on errors, 2 on misuse."""
     problems = [p for p in map(_usage_problem, args.文件) if p]
+    destination = Destination.of(args)
+    if isinstance(destination, str):
+        problems.append(destination)
+    elif args.输出 and args.输出目录:
+        problems.append("--输出 与 --输出目录 只能选一个：--输出 写一个文件，--输出目录 按模块路径写一批")
     if not args.输出目录 and len(args.文件) > 1:
         problems.append("不给 --输出目录 时只能生成一个文件")
     if problems:
         sys.stderr.write("".join(f"着色器：{p}\n" for p in problems))
         return 2
-    if _print_unchanged(args.文件, args.输出目录):
-        return 0
+    unchanged = _print_unchanged(args.文件, args.输出目录, destination)
+    if unchanged is not None:
+        return unchanged
     from ..compiler.generate.api import Generator   # the checker and back ends: only when there is work
     gen = Generator(".")
     files = _distinct_sources(gen, args.文件)
@@ -62,32 +70,31 @@ def _generate(args) -> int:
                              "（请换一个目录名；不存在的目录会新建）\n")
             return 1
     done: list[WriteResult] = []
-    status = max(_generate_one(gen, path, args.输出目录, done) for path in files)
+    status = max(_generate_one(gen, path, args.输出目录, done, destination) for path in files)
     _record(gen, args.输出目录, done)
     return status
 
 
-def _print_unchanged(paths: list[str], out_dir: str | None) -> bool:
+def _print_unchanged(paths: list[str], out_dir: str | None, destination: Destination) -> int | None:
     """When no source, input or output changed since the last run into
-    `out_dir` or to standard output (the ledger says), print what that run
-    printed and say so."""
+    `out_dir` or to standard output (the ledger says), print (or write to
+    --输出) what that run printed and say so: the exit status; None to generate."""
     distinct = dict.fromkeys(os.path.realpath(p) for p in paths)
     records = remembered.book(out_dir)
     current = [remembered.recall(records, real) for real in distinct]
     if not all(current) or len({c.output for c in current}) < len(current):
-        return False
+        return None
     if out_dir is None:
         (only,) = current
         text = only.text()
         if text is None:
-            return False
+            return None
         sys.stderr.write("".join(f"着色器：警告：{w}\n" for w in only.warnings))
-        sys.stdout.write(text)
-        return True
+        return destination.deliver(text, "", lambda: only.inputs)
     for c in current:
         sys.stderr.write("".join(f"着色器：警告：{w}\n" for w in c.warnings))
         sys.stdout.write(f"{shown_path(c.output)}\t未改动\n")
-    return True
+    return 0
 
 
 def _record(gen: Generator, out_dir: str | None, done: list[WriteResult]) -> None:
@@ -118,8 +125,8 @@ def _output_clashes(gen: Generator, paths: list[str], out_dir: str) -> list[str]
             for output, sources in by_output.items() if len(sources) > 1]
 
 
-def _generate_one(gen: Generator, path: str, out_dir: str | None, done: list) -> int:
-    """Generate one module, print it or its line, and add it to `done` when it succeeded."""
+def _generate_one(gen: Generator, path: str, out_dir: str | None, done: list, destination: Destination) -> int:
+    """Generate one module, print (or write to --输出) it or its line, and add it to `done` when it succeeded."""
     from ..compiler.generate.api import WriteResult
     from ..compiler.generate.output import os_error_text
     try:
@@ -134,10 +141,10 @@ def _generate_one(gen: Generator, path: str, out_dir: str | None, done: list) ->
         print_diagnostics(gen.ws, generated.diagnostics)
         return 1
     if result is None:
-        sys.stdout.write(generated.text)
-        result = WriteResult(generated, None, False)
-    else:
-        sys.stdout.write(f"{shown_path(str(result.output))}\t{'已更新' if result.changed else '未改动'}\n")
+        status = destination.deliver(generated.text, "", lambda: ledger.present(ledger.workspace_inputs(gen.ws, path)))
+        done.append(WriteResult(generated, None, False))
+        return status
+    sys.stdout.write(f"{shown_path(str(result.output))}\t{'已更新' if result.changed else '未改动'}\n")
     done.append(result)
     return 0
 

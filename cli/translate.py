@@ -11,15 +11,21 @@ and the kernel's parameters in order, including the element counts that
 from __future__ import annotations
 
 from ..compiler.backends.targets import LENGTHS_SLOT, MSL, PTX, WGSL, Target
-from .common import Command, details_argument, file_argument, print_translation
+from .common import Command, Destination, details_argument, file_argument, output_arguments, print_translation
+
+
+def _wgsl_arguments(p) -> None:
+    file_argument(p)
+    output_arguments(p, "WGSL")
 
 
 def _wgsl(args) -> int:
-    return print_translation(args.文件, WGSL.name)
+    return print_translation(args.文件, WGSL.name, destination=Destination.of(args))
 
 
 def _metal_arguments(p) -> None:
     file_argument(p)
+    output_arguments(p, "MSL")
     details_argument(p, f"入口用到「数组长度」时，数组长度缓冲的序号与各元素对应的资源（数组长度缓冲={LENGTHS_SLOT}：序号=资源名，…）")
 
 
@@ -29,16 +35,17 @@ def _host_details(entry) -> str:
 
 
 def _metal(args) -> int:
-    return print_translation(args.文件, MSL.name, _host_details if args.详细 else None)
+    return print_translation(args.文件, MSL.name, _host_details if args.详细 else None, Destination.of(args))
 
 
 def _ptx_arguments(p) -> None:
     file_argument(p)
+    output_arguments(p, "PTX")
     details_argument(p, "宿主发射时的块维与参数次序（块 X×Y×Z；参数 …）")
 
 
 def _ptx(args) -> int:
-    return print_translation(args.文件, PTX.name, _host_details if args.详细 else None)
+    return print_translation(args.文件, PTX.name, _host_details if args.详细 else None, Destination.of(args))
 
 
 def _command(target: Target, *rest) -> Command:
@@ -50,7 +57,7 @@ WGSL_COMMAND = _command(
     WGSL, "把着色源译成 WGSL：WGSL 写到标准输出，入口表写到标准错误",
     "把一个着色源（名。着色器。豫）连同它导入的着色源译成 WGSL（着三至着六），打印到标准输出；"
     "入口表每行一个入口项：入口项名<TAB>函数名<TAB>阶段，打印到标准错误。有错误时退出码为 1。",
-    file_argument, _wgsl)
+    _wgsl_arguments, _wgsl)
 
 MSL_COMMAND = _command(
     MSL, "把着色源译成 MSL（金属着色语言）：MSL 写到标准输出，入口表写到标准错误",

@@ -98,6 +98,13 @@ def _still_current(entry: dict) -> bool:
         return False
 
 
+def present(inputs: list) -> list[str]:
+    """The paths of the inputs that were there: of `workspace_inputs`' tuples
+    or of an entry's recorded inputs (a 包.json looked for and absent has no
+    bytes, no digest).  What a depfile names."""
+    return [path for path, _, data in inputs if data is not None]
+
+
 def workspace_inputs(ws, key: str) -> list[tuple]:
     """The inputs of a checked file, as `remember` takes them: the builtin
     declarations, every module it imports, itself, and their packages' 包.json."""

@@ -502,9 +502,10 @@ def test_readme_quick_start_and_npy_example(tmp_path):
     assert code == 0 and out == f"「数据」（组 0 号 0）：{np.array([2, 4, 6, 8, 5, 6, 7, 8], dtype='uint32')}\n"
 
 
-TABLE_OPTIONS = {"检查": [], "译": [], "运行": ["--组数", "--后端", "--子组宽", "--调度种子"],
-                 "渲染": ["--尺寸", "--顶点数", "--输出"], "金属": ["--详细"], "千手": ["--详细"],
-                 "生成": ["--输出目录"], "格式化": ["--检查"], "服务": ["--构建"], "剖析": [], "版本": []}
+DEPFILE_OPTIONS = ["--输出", "--依赖文件", "-MD"]
+TABLE_OPTIONS = {"检查": [], "译": DEPFILE_OPTIONS, "运行": ["--组数", "--后端", "--子组宽", "--调度种子", "--常量"],
+                 "渲染": ["--尺寸", "--顶点数", "--输出", "--常量"], "金属": ["--详细", *DEPFILE_OPTIONS],
+                 "千手": ["--详细", *DEPFILE_OPTIONS], "生成": ["--输出目录", *DEPFILE_OPTIONS], "格式化": ["--检查"], "服务": ["--构建"], "剖析": [], "版本": []}
 ASCII = {"检查": "check", "译": "wgsl", "运行": "run", "渲染": "render", "金属": "msl", "千手": "ptx", "生成": "generate",
          "格式化": "format", "服务": "serve", "剖析": "profile", "版本": "version"}
 
@@ -515,7 +516,7 @@ def test_readme_command_table_lists_every_command_and_option():
     found = {}
     for row in table:
         words = row.split("`")[1].split()
-        found.setdefault(words[1], set()).update(re.findall(r"--[^\s\]`]+", row.split("|")[1]))
+        found.setdefault(words[1], set()).update(re.findall(r"--?[^\s\]`\-][^\s\]`]*", row.split("|")[1]))
     assert set(found) == set(TABLE_OPTIONS)
     for command, options in TABLE_OPTIONS.items():
         assert set(options) <= found[command] | set()
@@ -661,6 +662,7 @@ def test_vscode_package_name_matches_readme():
     ("bench_frontend.py", ["--行数", "60", "--次数", "2"]),
     ("bench_server.py", ["--行数", "60", "--次数", "2"]),
     ("bench_generate.py", ["--help"]),
+    ("bench_integrations.py", ["--help"]),
     ("bench_interp.py", ["--元素数", "4096", "--次数", "1"]),
 ])
 def test_readme_benchmarks_exist_and_start(script, args):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 
@@ -165,3 +166,40 @@ def test_build_service_through_the_command_line(tmp_path):
     assert (first["编号"], first["改动"], second["编号"], second["改动"]) == (1, True, 2, False)
     assert read_back(first["模块"])["加倍入口并线汇编名"] == "yy_e5_8a_a0_e5_80_8d"
     assert (tmp_path / "产物/加倍。着色生成。豫").read_text(encoding="utf-8") == first["模块"]
+
+
+# ---------------------------------------------------------------- protocol 2 (what the integrations send)
+
+
+def test_protocol_2_replies_carry_dependencies_exports_and_error_places(tmp_path, monkeypatch):
+    from zhuose.compiler.generate.service import BuildService
+    from zhuose.compiler.packages import builtin_interface_path
+    monkeypatch.setenv("ZHUOSE_CACHE_DIR", str(tmp_path / "缓存"))
+    write(tmp_path, {"库/包.json": '{"名": "库", "依赖": ["点染"]}',
+                     "库/倍。着色器。豫": PRELUDE + "「倍」乃化「无三二」为「无三二」者也。\n「倍」者得「x」而「x」乘「x」也。\n",
+                     "用/包.json": '{"名": "用", "依赖": ["点染", "库"]}',
+                     "用/甲。着色器。豫": DOUBLE.replace(PRELUDE, PRELUDE + "寻「库」之「倍」之书。\n")})
+    root = tmp_path.resolve()
+    for fresh in (True, False):            # generated, then answered from the ledger by a new service
+        reply = BuildService(tmp_path).answer(json.dumps({"协议": 2, "文件": "用/甲。着色器。豫", "编号": 1}))
+        assert reply["协议"] == 2 and reply["错误"] == [] and reply["错误位置"] == []
+        assert set(reply["依赖"]) == {os.path.realpath(builtin_interface_path()), str(root / "库/倍。着色器。豫"),
+                                     str(root / "用/甲。着色器。豫"), str(root / "库/包.json"), str(root / "用/包.json"),
+                                     str(builtin_interface_path().parent / "包.json")}, fresh
+        assert reply["导出"]["加倍入口"] == "加倍" and "@compute" in reply["导出"]["着色源"]
+        assert reply["导出"] == read_back(reply["模块"])
+    (tmp_path / "用/甲。着色器。豫").write_text(DOUBLE.replace("「读数组」", "「读数主」"), encoding="utf-8")
+    failed = BuildService(tmp_path).answer(json.dumps({"协议": 2, "文件": "用/甲。着色器。豫"}))
+    (place,) = failed["错误位置"]
+    assert failed["导出"] is None and place["文件"] == str(root / "用/甲。着色器。豫")
+    line = DOUBLE.splitlines().index(next(l for l in DOUBLE.splitlines() if "「读数组」" in l))
+    assert place["行"] == line + 1 and "读数主" in place["消息"]
+    assert str(root / "用/包.json") in failed["依赖"]
+
+
+def test_protocol_1_replies_are_as_they_were_and_unknown_versions_are_refused(tmp_path):
+    write(tmp_path, {"加倍。着色器。豫": DOUBLE})
+    plain, unknown = serve(tmp_path, [{"文件": "加倍。着色器。豫", "编号": 1},
+                                      {"文件": "加倍。着色器。豫", "编号": 2, "协议": 9}])
+    assert set(plain) == {"编号", "文件", "模块", "错误", "警告", "改动", "输出"}
+    assert unknown["模块"] is None and "不认识的「协议」9" in unknown["错误"][0]

@@ -39,6 +39,16 @@ def string_value(content: str) -> str:
     return _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), content)
 
 
+_DEFINITION = re.compile("「([^」]+)」者『([^』]*)』也。")
+
+
+def definitions(module_text: str) -> dict[str, str]:
+    """Each 「名」者『…』也。 of a generated module, by name, its string read back
+    (a string holds no 』, so the first one ends it): what the build service
+    answers as 导出 and a JavaScript bundler turns into exports."""
+    return {m.group(1): string_value(m.group(2)) for m in _DEFINITION.finditer(module_text)}
+
+
 def one_line(text: str) -> str:
     """Messages on one line: every line break (and the blanks around it) becomes a space."""
     return _LINE_BREAK.sub(" ", text).strip()

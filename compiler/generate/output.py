@@ -27,7 +27,11 @@ def os_error_text(err: OSError) -> str:
 
 def write_if_changed(path: Path, text: str) -> bool:
     """Put `text` at `path` atomically unless it is there already; whether it was written."""
-    data = text.encode("utf-8")
+    return write_bytes_if_changed(path, text.encode("utf-8"))
+
+
+def write_bytes_if_changed(path: Path, data: bytes) -> bool:
+    """`write_if_changed` of bytes."""
     try:
         if path.read_bytes() == data:
             return False

@@ -29,6 +29,7 @@ class Remembered(NamedTuple):
     output: str | None        # the file it was written to, absolute; None when printed
     warnings: list[str]
     stored: str | None        # the text, when printed
+    inputs: list[str]         # the files it was made from that were there (what a depfile names)
 
     def text(self) -> str | None:
         """The module's text (read from the output file when it was written); None when unreadable."""
@@ -52,7 +53,7 @@ def recall(records: ledger.Ledger, source: str) -> Remembered | None:
         return None
     if output is None and not isinstance(text, str) or output is not None and not isinstance(output, str):
         return None
-    return Remembered(output, warnings, text if output is None else None)
+    return Remembered(output, warnings, text if output is None else None, ledger.present(entry["inputs"]))
 
 
 def remember(records: ledger.Ledger, ws, generated, output: os.PathLike | None) -> None:

@@ -10,6 +10,12 @@ Reply:    {"编号": 7, "文件": …, "模块": text or null, "错误": ["文�
 
 改动 is whether the output file was (re)written; without 输出目录, whether the
 text differs from this service's previous answer for the same file.
+
+A request with "协议": 2 (what the Vite plugin and other integrations send)
+gets a reply that also carries "协议": 2, "依赖" (every file the answer
+depends on, absolute: what a watcher watches), "导出" (the module's
+definitions by name, the strings read back; null on errors) and "错误位置"
+([{"文件": absolute path, "行", "列" (1-based), "消息"}]).
 """
 
 from __future__ import annotations
@@ -23,14 +29,19 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from .. import ledger
 from ..packages import SHADER_SUFFIX
 from . import remembered
+from .escape import definitions
 from .output import os_error_text
 
 if TYPE_CHECKING:   # the checker and back ends load at the first request the ledger cannot answer
     from ..ledger import Ledger
     from ..workspace import Workspace
     from .api import Generator
+
+#: the protocol versions a request may name ("协议"); 1 is a request without it
+PROTOCOLS = (1, 2)
 
 #: the ledger is written at most this often (and at the end of input): a killed
 #: service loses only the last records, which are then misses
@@ -78,6 +89,14 @@ class BuildService:
         number, file, out_dir = request.get("编号"), request.get("文件"), request.get("输出目录")
         if not _is_number(number):
             return _error(None, _json_safe(file), "「编号」须是字符串、整数或有限的小数")
+        version = request.get("协议", 1)
+        if version not in PROTOCOLS or isinstance(version, bool):
+            return _error(number, _json_safe(file), f"不认识的「协议」{json.dumps(version, ensure_ascii=False)}：可选 "
+                          + "、".join(map(str, PROTOCOLS)))
+        reply = self._answer(number, file, out_dir)
+        return self._versioned(reply, version) if version >= 2 else _public(reply)
+
+    def _answer(self, number, file, out_dir) -> dict:
         problem = _request_problem(file, out_dir)
         if problem:
             return _error(number, _json_safe(file), problem)
@@ -89,6 +108,15 @@ class BuildService:
             return self._recalled(number, file, path, out) or self._generate(number, file, path, out)
         except Exception as err:  # noqa: BLE001 — one bad request must not end the service
             return _error(number, file, f"内部错误（{type(err).__name__}：{err}）")
+
+    def _versioned(self, reply: dict, version: int) -> dict:
+        """Protocol 2's fields (the private 依赖 and 错误位置 a reply was made with
+        become public; 导出 is read back from the module's text)."""
+        dependencies = reply.pop("_依赖", [])
+        places = reply.pop("_错误位置", None)
+        text = reply["模块"]
+        return {"协议": version, **reply, "依赖": dependencies, "导出": definitions(text) if text is not None else None,
+                "错误位置": places if places is not None else [{"文件": None, "行": 1, "列": 1, "消息": m} for m in reply["错误"]]}
 
     def flush(self) -> None:
         """Write the ledger records not yet saved."""
@@ -113,7 +141,7 @@ class BuildService:
         changed = out_dir is None and self._answered.get(source) != text
         self._answered[source] = text
         return {"编号": number, "文件": file, "模块": text, "错误": [], "警告": last.warnings,
-                "改动": changed, "输出": last.output}
+                "改动": changed, "输出": last.output, "_依赖": last.inputs, "_错误位置": []}
 
     def _generate(self, number, file: str, path: Path, out_dir: Path | None) -> dict:
         try:
@@ -132,13 +160,26 @@ class BuildService:
         return {"编号": number, "文件": file, "模块": generated.text,
                 "错误": [d.format(ws.source(d.path), _shown(ws, d.path)) for d in generated.diagnostics],
                 "警告": generated.warnings, "改动": changed,
-                "输出": str(result.output) if result and result.output else None}
+                "输出": str(result.output) if result and result.output else None,
+                "_依赖": ledger.present(ledger.workspace_inputs(ws, generated.source)),
+                "_错误位置": [_place(ws, d) for d in generated.diagnostics]}
 
     def _record(self, generated, out_dir: Path | None, output: Path | None) -> None:
         remembered.remember(self._book(out_dir), self.gen.ws, generated, output)
         self._unsaved.add(str(out_dir) if out_dir else None)
         if time.monotonic() - self._saved_at >= SAVE_EVERY_S:
             self.flush()
+
+
+def _public(reply: dict) -> dict:
+    """A protocol-1 reply: without what only protocol 2 shows."""
+    return {k: v for k, v in reply.items() if not k.startswith("_")}
+
+
+def _place(ws: Workspace, d) -> dict:
+    """A diagnostic for an editor or an error overlay: absolute file, 1-based line and column."""
+    pos = ws.source(d.path).position(d.start)
+    return {"文件": d.path, "行": pos.line + 1, "列": pos.column + 1, "消息": d.full_message()}
 
 
 def _shown(ws: Workspace, path: str) -> str:
