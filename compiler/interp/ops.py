@@ -251,22 +251,19 @@ def dot_bytes(dtype):
     return dot4
 
 
-def all_of(v):
-    if not isinstance(v, tuple):
-        return v
-    out = v[0]
-    for c in v[1:]:
-        out = np.logical_and(out, c)
-    return out
+def _across(combine):
+    """all / any: the components of a 爻 vector combined (a plain 爻 is itself)."""
+    def reduce(v):
+        if not isinstance(v, tuple):
+            return v
+        out = v[0]
+        for c in v[1:]:
+            out = combine(out, c)
+        return out
+    return reduce
 
 
-def any_of(v):
-    if not isinstance(v, tuple):
-        return v
-    out = v[0]
-    for c in v[1:]:
-        out = np.logical_or(out, c)
-    return out
+all_of, any_of = _across(np.logical_and), _across(np.logical_or)
 
 
 def _sign(x):

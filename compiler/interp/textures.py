@@ -27,12 +27,11 @@ from .memory import Unsupported
 _LEADING = {"1d": 0, "2d": 0, "layered": 1, "3d": 1}
 
 
-class Texture:
-    """A sampled or depth texture given by the caller, read and sampled."""
+class _Texels:
+    """What every texture holds: (layers, depth, height, width, 4) texels of one shape."""
 
-    def __init__(self, shape: Shape, texels: np.ndarray, dtype, name: str):
-        self.shape = shape
-        self.texels = _normalized(shape, np.asarray(texels), name).astype(dtype)
+    shape: Shape
+    texels: np.ndarray
 
     @property
     def layers(self) -> int:
@@ -44,7 +43,15 @@ class Texture:
         return (w, h, d)[:self.shape.dims]
 
 
-class StorageTexels:
+class Texture(_Texels):
+    """A sampled or depth texture given by the caller, read and sampled."""
+
+    def __init__(self, shape: Shape, texels: np.ndarray, dtype, name: str):
+        self.shape = shape
+        self.texels = _normalized(shape, np.asarray(texels), name).astype(dtype)
+
+
+class StorageTexels(_Texels):
     """A storage texture (extension): four floats, ints or uints a texel as
     the shader reads them, each write converted to the format as it is stored
     (rgba8unorm rounds to the nearest 1/255).  A texel written in this
@@ -63,14 +70,6 @@ class StorageTexels:
                 raise Unsupported(f"「{name}」的初值形状是 {np.asarray(initial).shape}，与存储纹理不符")
             self.texels[..., :fmt.channels] = _readable(fmt, given.astype(fmt.dtype))
         self.writer = np.full(self.texels.shape[:4], -1, np.int64)
-
-    @property
-    def layers(self) -> int:
-        return self.texels.shape[0]
-
-    def extent(self) -> tuple[int, ...]:
-        _, d, h, w, _ = self.texels.shape
-        return (w, h, d)[:self.shape.dims]
 
     def stored(self) -> np.ndarray:
         """The texels as the format keeps them, shaped as a caller gives them: (…, channels) of the format's type."""
