@@ -75,6 +75,8 @@ RULE_METHODS = {"literal range": "_literal_range", "writable": "_writable",
                 "fragment offsets": "_fragment_offsets", "select shape": "_select_shape"}
 #: builtin name → the ItemChecker method checking its call
 CALL_RULES = {name: RULE_METHODS[rule] for name, rule in registry.having("call_rule").items()}
+#: builtins that hold a whole buffer as one value (the registry's whole_value)
+WHOLE_VALUE = frozenset(registry.having("whole_value"))
 #: arithmetic operators whose operands may be a vector and a scalar (the registry's mixes_scalar)
 MIXES_SCALAR = frozenset(registry.having("mixes_scalar"))
 
@@ -742,6 +744,8 @@ class ItemChecker:
         rule = CALL_RULES.get(callee)
         if rule is not None:
             getattr(self, rule)(callee, out, name_span)
+        if callee in WHOLE_VALUE and out:
+            self._whole_value(callee, out[0], name_span)
         if callee == "位转换":          # its target type may come from the context: checked in finish
             self._bitcasts.append(call)
         return call
@@ -765,6 +769,16 @@ class ItemChecker:
             self.mismatch(_strip_parens(arg), wanted, value.type)   # where `check` would say it
             value.type = ERROR
         return None
+
+    def _whole_value(self, callee: str, buffer: ir.Expr, name_span) -> None:
+        """WGSL cannot hold a runtime-sized array as a value, so a buffer whose
+        type has one inside (a header before a 「数组」) is never read or
+        written whole (`let h = 缓冲;` is no valid WGSL)."""
+        t = resolve(buffer.type)
+        if isinstance(t, TCon) and t.args and _holds_runtime_array(t.args[0]):
+            self.error(name_span, f"「{callee}」不能整体读写{self.show(t.args[0])}：它含运行期数组（「数组」），"
+                                  "目标语言不能把它当作一个值；把头部字段与运行期数组分成两个缓冲，数组用「读数组」「写数组」",
+                       NOT_TRANSLATABLE)
 
     def _select_shape(self, callee: str, args: list[ir.Expr], name_span) -> None:
         """WGSL's select: a 爻 condition, or a 爻 vector as long as the values."""
@@ -998,6 +1012,18 @@ def _strip_parens(node):
     while isinstance(node, ast.Paren):
         node = node.inner
     return node
+
+
+def _holds_runtime_array(t) -> bool:
+    """Whether type t is or contains a runtime-sized 「数组」."""
+    t = resolve(t)
+    if isinstance(t, TCon):
+        return t.name == "数组" or any(_holds_runtime_array(a) for a in t.args if not isinstance(a, int))
+    if isinstance(t, TRecord):
+        return any(_holds_runtime_array(ft) for _, ft in t.fields)
+    if isinstance(t, TTuple):
+        return any(_holds_runtime_array(i) for i in t.items)
+    return False
 
 
 def _spine(node):

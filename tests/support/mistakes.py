@@ -69,6 +69,13 @@ CASES = [
     # ---- projections
     case("field_name_on_vector", "「g」乃化「三维浮」为「浮三二」者也。\n「g」者得「v」而「v」中「长」也。\n",
          Expect("2:14", "g", ("「长」", "「零」", "「xy」"))),
+    # a header before a runtime-sized array: `let h = 缓冲;` would be no valid WGSL (issue 25)
+    case("whole_read_of_a_buffer_with_a_runtime_array",
+         "「带头」即「组类」【「个数」乃「无三二」也，「值」乃「数组」于「浮三二」也】也。\n"
+         "「头」乃「存储缓冲」于「带头」也。\n"
+         "「头」者「绑定」于（「组值」【「组」者「零」也，「号」者「三」也，「访问」者「读写」也】）也。\n"
+         "「g」乃化「无三二」为「无三二」者也。\n「g」者得「i」而（「读存储」于「头」）中「个数」也。\n",
+         Expect("5:11", "g", ("「读存储」", "运行期数组", "两个缓冲"))),
     case("swizzle_beyond_the_vector", "「g」乃化「三维浮」为「二维浮」者也。\n「g」者得「v」而「v」中「xw」也。\n",
          Expect("2:14", "g", ("「w」", "3 个分量", "x y z"))),
     # ---- application
