@@ -168,3 +168,35 @@ def test_only_compute_entries_with_workgroup_memory_start_by_clearing_it():
             if used:
                 cleared[path.name.split("。")[0]] = bool(zeroed)
     assert cleared["前缀和"] is False and cleared["分块矩阵乘"] is True and cleared["共享直方图"] is True
+
+
+@pytest.mark.parametrize("index, cleared", [
+    ("「序」", False),
+    ("「局」", False),                                          # 令「局」为「序」
+    ("（「序」乘（「新无三二」于「二」））", True),                 # a value of the index's type, not the index
+    ("（「最小」于「序」于（「新无三二」于「三」））", True),
+])
+def test_the_clearing_is_skipped_only_where_each_invocation_writes_its_own_element(tmp_path, index, cleared):
+    """「序」乘 2 still has the type 「局部调用序」 but leaves the odd elements unwritten: only the
+    entry's own index (or a 令 naming it) proves that the workgroup writes every element."""
+    from zhuose.compiler import ir
+    from zhuose.compiler.lower.loops import lowering
+    from zhuose.compiler.workspace import Workspace
+    text = HEADER + buffer("数据", "零") + f"""「共」乃「工作组变量」于（「定长数组」于「无三二」于「八」）也。
+「共」者「工作组共享」于「元」也。
+
+「核」乃化「局部调用序」为「有」者也。
+「核」者得「序」而
+　令「局」为「序」而
+　「写共享数组」于「共」于{index}于（「新无三二」于「五」）；
+　「工作组屏障」于「元」；
+　「写数组」于「数据」于「序」于（「读共享数组」于「共」于「序」）
+也。
+""" + entry("核", "八")
+    path = tmp_path / "核。着色器。豫"
+    path.write_text(text, encoding="utf-8")
+    ws = Workspace(tmp_path)
+    info = ws.validate(path)
+    e = next(d for d in info.module.decls if isinstance(d, ir.Entry))
+    body = lowering(info).entry(e, info.decls[ir.function_key(info.modules, e.function)].body, None)
+    assert any(isinstance(n, ir.ZeroWorkgroup) for n in ir.walk(body)) is cleared

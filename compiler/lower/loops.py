@@ -42,6 +42,8 @@ class Lowering:
                  workgroup: dict[str, list] | None = None) -> None:
         self._memo: dict[tuple, ir.Expr] = {}
         self.modules = modules
+        self.decls = {(m.path, d.name): d for m in modules for d in m.decls}
+        self._entries: dict[tuple, ir.Expr] = {}
         self.effects = Effects(modules)
         self.statements = Statements(self.effects)
         self.proofs = proofs            # the uniformity analysis's (valid/uniformity.py): which loads are uniform
@@ -61,38 +63,47 @@ class Lowering:
         compute entry first clears the workgroup variables it uses and waits
         (`ir.ZeroWorkgroup`), here and not in each writer, so every target
         and the interpreter start the body at the same barrier."""
+        key = (entry.name, id(e), at)
+        if key not in self._entries:    # every writer and the interpreter ask for the same entry
+            self._entries[key] = self._entry(entry, e, at)
+        return self._entries[key]
+
+    def _entry(self, entry: ir.Entry, e: ir.Expr, at: tuple[str, int]) -> ir.Expr:
         body = self.body(e, at)
         variables = tuple(self.workgroup.get(entry.name, ())) if entry.stage == COMPUTE else ()
-        variables = tuple(v for v in variables if not self._written_first(v, body, entry))
+        function = self.decls.get(ir.function_key(self.modules, entry.function))
+        params = {id(p) for p in getattr(function, "params", ())}
+        variables = tuple(v for v in variables if not self._written_first(v, body, entry, params))
         if not variables:
             return body
         return ir.Seq(e.start, e.end, body.type, [ir.ZeroWorkgroup(e.start, e.start, UNIT, variables), body])
 
-    def _written_first(self, key: tuple[str, str], body: ir.Expr, entry: ir.Entry) -> bool:
+    def _written_first(self, key: tuple[str, str], body: ir.Expr, entry: ir.Entry, params: set[int]) -> bool:
         """Whether clearing workgroup variable `key` is provably useless (a
         conservative proof): along the body's straight-line statements, the
         first one that touches it is a write by every invocation of element
         「局部调用序」 (or of the whole variable) that covers all of it, and
         the next one that touches it comes after a 「工作组屏障」 statement,
-        so no invocation reads an element before its writer has written it."""
-        decl = self._declaration(key)
-        length = _fixed_length(decl)
+        so no invocation reads an element before its writer has written it.
+        `params`: the entry function's parameters (by id), where 「局部调用序」 comes in;
+        a 令 that names it on the way (令「局」为「调」中「局」) names it too."""
+        length = _fixed_length(self.decls.get(key))
         if length is None or not entry.workgroup_size or length > entry.workgroup_size:
             return False
-        written = False
+        written, indices = False, set(params)
         for statement in _straight_line(body):
+            if isinstance(statement, ir.Let):
+                if _is_local_index(statement.value, indices):
+                    indices.add(id(statement.var))
+                statement = statement.value
             if written and _is_call(statement, "工作组屏障"):
                 return True
             if not _mentions(statement, key):
                 continue
-            if written or not _covering_write(statement, key):
+            if written or not _covering_write(statement, key, indices):
                 return False
             written = True
         return False
-
-    def _declaration(self, key: tuple[str, str]):
-        module = next((m for m in self.modules if m.path == key[0]), None)
-        return None if module is None else next((d for d in module.decls if d.name == key[1]), None)
 
     def _lower(self, e: ir.Expr, loops: frozenset[int]) -> ir.Expr:
         key = (id(e), loops, self._at)
@@ -126,12 +137,13 @@ class Lowering:
 
 def _straight_line(e: ir.Expr):
     """The statements run one after another from the start of a body: the
-    items of a sequence, a 令's value then its body; anything else is one statement."""
+    items of a sequence, a 令 (its value is the statement) then its body;
+    anything else is one statement."""
     if isinstance(e, ir.Seq):
         for item in e.items:
             yield from _straight_line(item)
     elif isinstance(e, ir.Let):
-        yield e.value
+        yield e
         yield from _straight_line(e.body)
     elif isinstance(e, ir.Block):
         yield from _straight_line(e.body)
@@ -140,11 +152,7 @@ def _straight_line(e: ir.Expr):
 
 
 def _mentions(e: ir.Expr, key: tuple[str, str]) -> bool:
-    if isinstance(e, ir.GlobalRef) and (e.module, e.name) == key:
-        return True
-    if isinstance(e, (ir.Inline, ir.Loop)):
-        return any(_mentions(a, key) for a in e.args) or _mentions(e.body, key)
-    return any(_mentions(c, key) for c in ir.children(e))
+    return _is_variable(e, key) or any(_mentions(c, key) for c in ir.children(e))
 
 
 def _is_call(e: ir.Expr, name: str) -> bool:
@@ -155,14 +163,23 @@ def _is_variable(e: ir.Expr, key: tuple[str, str]) -> bool:
     return isinstance(e, ir.GlobalRef) and (e.module, e.name) == key
 
 
-def _covering_write(e: ir.Expr, key: tuple[str, str]) -> bool:
+def _covering_write(e: ir.Expr, key: tuple[str, str], indices: set[int]) -> bool:
     """写共享 of the whole variable, or 写共享数组 at 「局部调用序」, whose value does not read it."""
     if _is_call(e, "写共享"):
         return _is_variable(e.args[0], key) and not _mentions(e.args[1], key)
     if _is_call(e, "写共享数组"):
-        return (_is_variable(e.args[0], key) and getattr(e.args[1].type, "alias", None) == "局部调用序"
-                and not _mentions(e.args[2], key))
+        return _is_variable(e.args[0], key) and _is_local_index(e.args[1], indices) and not _mentions(e.args[2], key)
     return False
+
+
+def _is_local_index(e: ir.Expr, indices: set[int]) -> bool:
+    """The entry's own 「局部调用序」 input — a parameter, a field of a struct parameter, or a
+    variable bound to one (`indices`) — and not merely a value of that type: 「最小」于「序」于 3
+    carries the alias too but misses elements."""
+    if getattr(e.type, "alias", None) != "局部调用序":
+        return False
+    base = e.base if isinstance(e, ir.Project) and e.field is not None else e
+    return isinstance(base, ir.LocalRef) and id(base.var) in indices
 
 
 def _fixed_length(decl) -> int | None:
