@@ -32,9 +32,7 @@ def add_override_option(p) -> None:
 
 def overrides(ws, path, specs: list[str]) -> dict[str, object]:
     """The values `specs` give, by constant name (the interpreter's key)."""
-    checked = ws.check(path)
-    modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
-    declared = {d.name: d for m in modules for d in m.decls if ir.override_default(d) is not None}
+    declared = {key[1]: ws.validate(path).decls[key] for key in _numbers(ws, path)}
     values: dict[str, object] = {}
     for spec in specs:
         name, sep, text = spec.partition("=")
@@ -52,10 +50,13 @@ def overrides(ws, path, specs: list[str]) -> dict[str, object]:
 
 def pipeline_constants(ws, path, values: dict[str, object]) -> dict[str, object]:
     """The same values keyed as WebGPU takes them: each constant's @id, as a string."""
-    checked = ws.check(path)
-    modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
-    ids = {key[1]: n for key, n in ir.override_ids(modules).items()}
+    ids = {key[1]: n for key, n in _numbers(ws, path).items()}
     return {str(ids[name]): float(value) if not isinstance(value, bool) else value for name, value in values.items()}
+
+
+def _numbers(ws, path) -> dict[tuple[str, str], int]:
+    """Each overridable constant of the program (module, name) → its number."""
+    return ir.override_ids(ws.validate(path).modules)
 
 
 def _value(t, name: str, text: str):

@@ -385,7 +385,11 @@ OVERRIDE = "可覆盖"
 
 def override_default(decl: Decl) -> Expr | None:
     """The default value of a pipeline-overridable constant (「名」者「可覆盖」于 默认值 也); None for any other."""
-    value = getattr(decl, "value", None) if isinstance(decl, Const) else None
+    return overridden(decl.value) if isinstance(decl, Const) else None
+
+
+def overridden(value: Expr | None) -> Expr | None:
+    """The default in a constant's value 「可覆盖」于 默认值; None when the value is anything else."""
     if isinstance(value, Call) and value.kind == "builtin" and value.name == OVERRIDE and value.args:
         return value.args[0]
     return None

@@ -536,7 +536,7 @@ class ModuleChecker:
         so one mistake gives one message."""
         if checker.diags:
             return
-        default = ir.override_default(ir.Const("", 0, None, value.type, value))
+        default = ir.overridden(value)
         for e in ir.walk(value if default is None else default):
             if isinstance(e, ir.Call) and e.kind == "builtin" and e.name == ir.OVERRIDE:
                 checker.error((e.start, e.end), f"「{ir.OVERRIDE}」只能是顶层常量的整个值：「名」者「{ir.OVERRIDE}」于 默认值 也",

@@ -191,9 +191,7 @@ def _declaration(ws, path: str, item: str) -> tuple[str, int, ir.Decl | None]:
 
 def override_table(ws, path: str) -> list[tuple[str, int]]:
     """(name, number) of every overridable constant the source and its imports declare."""
-    checked = ws.check(path)
-    modules = [ws.check(p).module for p in checked.module.imports] + [checked.module]
-    return [(key[1], n) for key, n in ir.override_ids(modules).items()]
+    return [(key[1], n) for key, n in ir.override_ids(ws.validate(path).modules).items()]
 
 
 def name_clashes(ws, path: str, table: list[tuple[str, str, str]], overrides: list[tuple[str, int]]) -> list[Diagnostic]:
