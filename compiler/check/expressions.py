@@ -730,7 +730,7 @@ class ItemChecker:
             elif callee == "写纹素" and len(out) == 2:
                 out.append(self._texel_value(a, self.reduce(p), out[0], env))
             elif callee in MIXES_SCALAR and len(out) == 1:
-                mixed = self._mixed_operands(out, a, self.reduce(p), env) or mixed
+                mixed = self._mixed_operands(out, a, self.reduce(p), env)
             else:
                 out.append(self.check(a, self.reduce(p), env))
         if len(self.diags) > settled:   # nor does an implicit parameter only the rest would have fixed
@@ -758,12 +758,13 @@ class ItemChecker:
         value = self.check(arg, None, env)
         left, right = out[0], value
         for vector, scalar in ((left, right), (right, left)):
-            parts = vector_parts(self.reduce(vector.type))
+            vector_type = self.reduce(vector.type)
+            parts = vector_parts(vector_type)
             if parts is not None and is_scalar(scalar.type, include_literals=False) and \
                     resolve(scalar.type) == resolve(parts[0]):
-                splat = ir.Splat(scalar.start, scalar.end, self.reduce(vector.type), scalar)
+                splat = ir.Splat(scalar.start, scalar.end, vector_type, scalar)
                 out[:] = [splat, value] if scalar is left else [left, splat]
-                return self.reduce(vector.type)
+                return vector_type
         out.append(value)
         if not self.unify(wanted, value.type, arg):
             self.mismatch(_strip_parens(arg), wanted, value.type)   # where `check` would say it
