@@ -98,7 +98,7 @@ BUILTINS: dict[str, Template | Special] = {
     "原子读": Template(f"atomic_load_explicit(&{{0:p}}[{{1}}], {MEMORY_ORDER})"),
     "原子存": Template(f"atomic_store_explicit(&{{0:p}}[{{1}}], {{2}}, {MEMORY_ORDER})"),
     # math
-    "绝对值": _fn("abs"), "最大": _fn("max", 2), "最小": _fn("min", 2), "夹紧": Special("clamp", "clamp(甲, 乙, 丙) / min(max(甲, 乙), 丙)"),
+    "绝对值": Special("absolute", "abs(甲)；整三二 时 as_type<int>((uint(甲) ^ uint(甲 >> 31)) - uint(甲 >> 31))"), "最大": _fn("max", 2), "最小": _fn("min", 2), "夹紧": Special("clamp", "clamp(甲, 乙, 丙) / min(max(甲, 乙), 丙)"),
     "混合": _fn("mix", 3), "阶跃": _fn("step", 2), "平滑阶跃": _fn("smoothstep", 3),
     "平方根": _fn("sqrt"), "逆平方根": _fn("rsqrt"), "指数": _fn("exp"), "指数二": _fn("exp2"),
     "对数": _fn("log"), "对数二": _fn("log2"), "幂": _fn("pow", 2),

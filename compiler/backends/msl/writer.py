@@ -1109,6 +1109,18 @@ class MslWriter(StatementWriter):
         ua, ub = (f"{self._unsigned_type(arg.type, span)}({code.text})" for arg, code in zip(call.args, (a, b)))
         return Code(f"as_type<{self.type_text(call.type, span)}>({ua} {symbol} {ub})")
 
+    def _builtin_absolute(self, call: ir.Call) -> Code:
+        """abs of 整三二 (and its vectors) is |x| modulo 2³², so abs(−2³¹) is −2³¹
+        as in WGSL; C++'s abs overflows there, and clang folds max(0, abs(x))
+        to abs(x) on that assumption.  Two's complement through uint instead."""
+        (a,) = self.operands(call.args)
+        if scalar_kind(call.type) != "int" or is_abstract(call.type):
+            return Code(f"abs({a.text})")
+        span = (call.start, call.end)
+        unsigned, sign = self._unsigned_type(call.type, span), f"{a.operand()} >> 31"
+        return Code(f"as_type<{self.type_text(call.type, span)}>(({unsigned}({a.text}) ^ {unsigned}({sign})) - "
+                    f"{unsigned}({sign}))")
+
     def _unsigned_type(self, t, span) -> str:
         """The uint type of an int scalar or vector's MSL spelling (int4 → uint4)."""
         return "u" + self.type_text(t, span)
