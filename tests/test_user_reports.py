@@ -4,6 +4,7 @@ a command with its expected outcome worked out from the language's rules."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from support.executors import run_all
 from support.interp_runner import HEADER, buffer, entry
@@ -572,17 +573,20 @@ def test_body_edits_bring_and_take_limit_problems_as_a_fresh_check_does(tmp_path
         assert edited == fresh and (len(edited) == 1) == (amount != shifts[0]), (amount, edited)
 
 
-def test_the_absolute_value_of_the_smallest_int_is_itself_on_every_executor():
-    """WGSL: abs(−2³¹) is −2³¹, so max(0, abs(x)) is 0 there.  The MSL was abs(x), which C++ leaves
-    undefined at −2³¹ and clang folded max(0, abs(x)) to abs(x): the Metal shim gave −2³¹ where the
-    other three gave 0 (found by the random-program differential with 20 examples per kind)."""
-    text = HEADER + buffer("数据", "零", "「整三二」") + """「核」乃化「局部调用序」为「有」者也。
+@pytest.mark.parametrize("value, want", [
+    ("（「最大」于（「新整三二」于「0」）于（「绝对值」于「a」））", [0, 5, 0, 7, 2 ** 31 - 1, 1, 3, 2 ** 31 - 1]),
+    ("（「最小」于（「新整三二」于「0」）于（负「a」））", [-2 ** 31, 0, 0, -7, -2 ** 31 + 1, 0, -3, 0]),
+], ids=["abs", "negate"])
+def test_the_smallest_int_wraps_under_abs_and_negation_on_every_executor(value, want):
+    """WGSL: abs(−2³¹) and −(−2³¹) are −2³¹, so max(0, abs(x)) is 0 there.  The MSL was abs(x) and −x,
+    which C++ leaves undefined at −2³¹, and clang folded max(0, abs(x)) to abs(x): the Metal shim gave
+    −2³¹ where the other three gave 0 (found by the random-program differential, 20 examples per kind)."""
+    text = HEADER + buffer("数据", "零", "「整三二」") + f"""「核」乃化「局部调用序」为「有」者也。
 「核」者得「序」而
 　令「a」为「读数组」于「数据」于「序」而
-　「写数组」于「数据」于「序」于（「最大」于（「新整三二」于「0」）于（「绝对值」于「a」））
+　「写数组」于「数据」于「序」于{value}
 也。
 """ + entry("核", "八")
     data = np.array([-2 ** 31, -5, 0, 7, 2 ** 31 - 1, -1, 3, -2 ** 31 + 1], np.int32)
     outputs = run_all(text, "核入口", {"数据": data}, groups=1)
-    want = [0, 5, 0, 7, 2 ** 31 - 1, 1, 3, 2 ** 31 - 1]
     assert {executor: out["数据"].tolist() for executor, out in outputs.items()} == dict.fromkeys(outputs, want)

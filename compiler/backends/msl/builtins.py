@@ -62,7 +62,7 @@ BUILTINS: dict[str, Template | Special] = {
     "按位与": Special("bitwise", "甲 & 乙"), "按位或": Special("bitwise", "甲 | 乙"), "异或": _op("^"),
     "按位非": Template("~{0:p}", atomic=False),
     "且": Special("logical", "甲 && 乙"), "或": Special("logical", "甲 || 乙"),
-    "非": Template("!{0:p}", atomic=False), "负": Template("-{0:p}", atomic=False),
+    "非": Template("!{0:p}", atomic=False), "负": Special("negate", "-甲；整三二 时 as_type<int>(0u - uint(甲))"),
     # literals and conversions
     "新浮三二": Special("typed_literal", "甲f / float(甲)"), "新浮十六": Special("typed_literal", "甲h / half(甲)"),
     "新整三二": Special("typed_literal", "int(甲)"), "新无三二": Special("typed_literal", "甲u / uint(甲)"),

@@ -1109,6 +1109,15 @@ class MslWriter(StatementWriter):
         ua, ub = (f"{self._unsigned_type(arg.type, span)}({code.text})" for arg, code in zip(call.args, (a, b)))
         return Code(f"as_type<{self.type_text(call.type, span)}>({ua} {symbol} {ub})")
 
+    def _builtin_negate(self, call: ir.Call) -> Code:
+        """−x of 整三二 wraps (−(−2³¹) is −2³¹ in WGSL); C++ leaves it undefined, so
+        a value that is not a written number goes through uint."""
+        (a,) = self.operands(call.args)
+        if scalar_kind(call.type) != "int" or is_abstract(call.type) or written_number(call.args[0]) is not None:
+            return Code(f"-{a.operand()}", atomic=False)
+        span = (call.start, call.end)
+        return Code(f"as_type<{self.type_text(call.type, span)}>(0u - {self._unsigned_type(call.type, span)}({a.text}))")
+
     def _builtin_absolute(self, call: ir.Call) -> Code:
         """abs of 整三二 (and its vectors) is |x| modulo 2³², so abs(−2³¹) is −2³¹
         as in WGSL; C++'s abs overflows there, and clang folds max(0, abs(x))
