@@ -990,3 +990,7 @@ def 反射折射(run):
     with np.errstate(over="ignore"):
         same(out["量化"], x.astype(np.float16).astype(np.float32))
     same(out["真值"], np.stack([(e > -0.5).all(1), (e > 0.9).any(1), eta < 1, eta > 1], 1).astype(np.uint32))
+
+
+# the ports of real shaders (samples/移植/) register their references here too
+from support import references_ports  # noqa: E402,F401
