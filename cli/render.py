@@ -138,8 +138,8 @@ def _vertex_buffers(np, vertex: ir.Entry, function: ir.Function, args) -> tuple[
     from --顶点 or --实例), the vertex count and the instance count: given, or
     the rows of the per-vertex (per-instance) data, which must then agree."""
     wanted = vertex_inputs(function)
-    given = {**_named_files(args.顶点, "--顶点", False, wanted, vertex),
-             **_named_files(args.实例, "--实例", True, wanted, vertex)}
+    given = _named_files(args.顶点, "--顶点", False, wanted, vertex, {})
+    given = _named_files(args.实例, "--实例", True, wanted, vertex, given)
     inputs, rows = [], {False: {}, True: {}}
     for location, (name, t, _) in sorted(wanted.items()):
         if location not in given:
@@ -152,10 +152,9 @@ def _vertex_buffers(np, vertex: ir.Entry, function: ir.Function, args) -> tuple[
     return inputs, _drawn(args.顶点数, "--顶点数", rows[False], 3), _drawn(args.实例数, "--实例数", rows[True], 1)
 
 
-def _named_files(items: list[str], option: str, per_instance: bool, wanted: dict, vertex: ir.Entry) -> dict:
-    """location → (file, per_instance) of `名=文件.npy` items, 名 a located input's name or its location."""
+def _named_files(items: list[str], option: str, per_instance: bool, wanted: dict, vertex: ir.Entry, out: dict) -> dict:
+    """`out` with location → (file, per_instance) of the `名=文件.npy` items, 名 a located input's name or its location."""
     by_name = {name: location for location, (name, _, _) in wanted.items()}
-    out = {}
     for item in items:
         key, sep, spec = item.partition("=")
         location = by_name.get(key, int(key) if key.isascii() and key.isdigit() else None)

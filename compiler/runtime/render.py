@@ -86,12 +86,16 @@ def pair_problem(vertex: ir.Entry, vertex_fn: ir.Function, fragment: ir.Entry, f
     for location, (name, t, how) in sorted(_locations((p.name, p.type) for p in fragment_fn.params).items()):
         if location not in produced:
             return (f"片元入口项「{fragment.name}」的输入「{name}」（位置 {location}）没有对应的顶点输出："
-                    f"顶点入口项「{vertex.name}」输出的位置有 {'、'.join(map(str, sorted(produced))) or '（没有）'}")
+                    f"顶点入口项「{vertex.name}」只输出 {len(produced)} 个插值量"
+                    f"（位置 {'、'.join(map(str, sorted(produced))) or '（没有）'}）")
         given, given_type, given_how = produced[location]
-        if concrete(given_type) != concrete(t) or given_how != how:
+        if concrete(given_type) != concrete(t):
             return (f"顶点入口项「{vertex.name}」与片元入口项「{fragment.name}」的接口不符：位置 {location} 上"
-                    f"顶点输出「{given}」是{show(given_type)}（{given_how}插值），片元输入「{name}」是{show(t)}（{how}插值）；"
-                    "两边同一位置上的插值量须类型相同、插值方式相同")
+                    f"顶点输出「{given}」是{show(given_type)}，片元输入「{name}」是{show(t)}；"
+                    "两边同一位置上的插值量须类型相同")
+        if given_how != how:
+            return (f"顶点入口项「{vertex.name}」与片元入口项「{fragment.name}」的接口不符：位置 {location} 上"
+                    f"顶点输出「{given}」按「{given_how}」插值，片元输入「{name}」按「{how}」；两边的插值方式须相同")
     colours = _locations([("", fragment_fn.type.result)])
     if 0 not in colours or not _is_float(colours[0][1]):
         found = f"位置 0 上是{show(colours[0][1])}" if 0 in colours else "没有在位置 0 输出颜色"
