@@ -420,9 +420,9 @@ def test_a_long_draw_says_so_on_stderr(tmp_path, monkeypatch, capsys):
     from zhuose.cli import render as command
     real = command.render
 
-    def slow(*args):
+    def slow(*args, **kwargs):
         time.sleep(0.5)
-        return real(*args)
+        return real(*args, **kwargs)
     monkeypatch.setattr(command, "render", slow)
     monkeypatch.setattr(command, "PROGRESS_AFTER_S", 0.05)
     shutil.copy(TRIANGLE, tmp_path / TRIANGLE.name)
