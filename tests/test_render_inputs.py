@@ -18,7 +18,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from support.metal_shim.runner import check as clang_check, require_clang, unknown_attributes
 from support.png import read_png
+from support.tint import tint_validate
 from support.wgpu_device import adapter_info, validate
 from zhuose.cli.main import main
 from zhuose.compiler.backends import translate
@@ -137,8 +139,12 @@ def test_every_interpolation_in_wgsl_and_msl(tmp_path):
     wgsl = translate(ws, path, "wgsl")
     assert wgsl.diagnostics == [] and all(a in wgsl.text for a in WGSL_ATTRIBUTES), wgsl.text
     validate(wgsl.text)
+    tint_validate(wgsl.text)
     msl = translate(ws, path, "msl")
     assert msl.diagnostics == [] and all(a in msl.text for a in MSL_ATTRIBUTES), msl.text
+    assert unknown_attributes(msl.text) == []
+    require_clang(pytest)
+    assert clang_check({"例": msl.text}) == {}
 
 
 FIELDS = PRELUDE + """
