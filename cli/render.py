@@ -94,7 +94,7 @@ def _render(ws, result, args) -> int:
         np, ws, args.文件, who, [vertex.function, fragment.function], args.缓冲,
         lambda handles, given: texture_bindings(np, handles, given, args.尺寸, who) if handles else None)
     buffers = [buffer_for(r, arrays[r.name][0].tobytes()) for r in resources]
-    inputs, count, instances = _vertex_buffers(np, vertex, functions[0], args)
+    inputs, count, instances = _vertex_buffers(np, vertex, functions[0], args, info.show)
     names = {e.item: e.function for e in result.entries}
     with _progress(f"着色器：正在渲染 {size[0]}×{size[1]}（{count} 个顶点）……\n"):
         picture, out, depths = render(result.text, names[vertex.name], names[fragment.name], size, count, buffers,
@@ -133,7 +133,7 @@ def _count(text: str, option: str) -> int:
     return count
 
 
-def _vertex_buffers(np, vertex: ir.Entry, function: ir.Function, args) -> tuple[list[VertexInput], int, int]:
+def _vertex_buffers(np, vertex: ir.Entry, function: ir.Function, args, show) -> tuple[list[VertexInput], int, int]:
     """A vertex buffer for each located input of the vertex entry (its .npy file
     from --顶点 or --实例), the vertex count and the instance count: given, or
     the rows of the per-vertex (per-instance) data, which must then agree."""
@@ -146,7 +146,7 @@ def _vertex_buffers(np, vertex: ir.Entry, function: ir.Function, args) -> tuple[
             raise RunProblem(f"顶点入口项「{vertex.name}」的输入「{name}」（位置 {location}）要顶点数据："
                              f"写 --顶点 {name}=文件.npy（每个顶点一行）或 --实例 {name}=文件.npy（每个实例一行）")
         spec, per_instance = given[location]
-        array = _vertex_array(np, spec, name, t)
+        array = _vertex_array(np, spec, name, t, show)
         inputs.append(VertexInput(location, vertex_format(t), array.tobytes(), array.strides[0], per_instance))
         rows[per_instance][spec] = len(array)
     return inputs, _drawn(args.顶点数, "--顶点数", rows[False], 3), _drawn(args.实例数, "--实例数", rows[True], 1)
@@ -169,11 +169,11 @@ def _named_files(items: list[str], option: str, per_instance: bool, wanted: dict
     return out
 
 
-def _vertex_array(np, spec: str, name: str, t):
+def _vertex_array(np, spec: str, name: str, t, show):
     """The rows of one located input, checked against its type: (rows, n) for an n-vector, (rows,) for a scalar."""
     format = vertex_format(t)
     if format is None:
-        raise RunProblem(f"顶点输入「{name}」是{t.alias or '这种类型'}：WebGPU 没有对应的顶点格式"
+        raise RunProblem(f"顶点输入「{name}」是{show(t)}：WebGPU 没有对应的顶点格式"
                          "（半精度只有二维、四维的）；改用浮三二或二维、四维的半精度向量")
     dtype = FORMAT_DTYPES[format.split("x")[0]]
     parts = vector_parts(resolve(t))

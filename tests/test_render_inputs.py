@@ -222,6 +222,9 @@ COMMAND_MISTAKES = {
     "too few rows": (SAME_INTERPOLATION, ["--顶点", "位=点.npy", "--顶点数", "6"], "--顶点数 6，但「点.npy」只有 3 行"),
     "a depth that cannot be read": (SAME_INTERPOLATION, ["--顶点", "位=点.npy", "--深度格式", "depth24plus",
                                                          "--深度输出", "深.npy"], "depth24plus 的值读不出来"),
+    "a half-precision scalar": (SAME_INTERPOLATION.replace("「二维浮」也】", "「浮十六」也】").replace(
+        "「入」中「位」中「零」与「入」中「位」中「一」", "「新浮三二」于（「入」中「位」）与（「新浮三二」于「0」）"),
+        ["--顶点", "位=点.npy"], "顶点输入「位」是「浮十六」：WebGPU 没有对应的顶点格式"),
     "a clear depth beyond 1": (SAME_INTERPOLATION, ["--顶点", "位=点.npy", "--深度初值", "2"], "--深度初值「2」应是 0 至 1 之间的数"),
 }
 
