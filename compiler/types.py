@@ -47,20 +47,39 @@ class TTuple(Type):
 
 
 @dataclass(frozen=True, slots=True)
+class FieldIO:
+    """What a struct field's type was wrapped in (「定位」于 N 于 T, 「平直」于 T …):
+    its @location number and its interpolation's name (builtin/io.py's
+    INTERPOLATIONS).  The wrappers are attributes of the field, not types."""
+
+    location: int | None = None
+    interpolation: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class TRecord(Type):
-    """A structural record (组类); `alias` is the struct name when it has one."""
+    """A structural record (组类); `alias` is the struct name when it has one;
+    `io` the fields' written interface attributes, which leave equality alone
+    as the alias does."""
 
     fields: tuple[tuple[str, Type], ...]
     alias: str | None = field(default=None, compare=False)
+    io: tuple[tuple[str, FieldIO], ...] = field(default=(), compare=False)
 
     def named(self, alias):
-        return TRecord(self.fields, alias)
+        return TRecord(self.fields, alias, self.io)
+
+    def field_io(self, name: str) -> FieldIO:
+        return dict(self.io).get(name, NO_IO)
 
     def field_type(self, name: str) -> Type | None:
         for n, t in self.fields:
             if n == name:
                 return t
         return None
+
+
+NO_IO = FieldIO()
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +211,7 @@ def map_parts(t: TypeOrIndex, f) -> TypeOrIndex:
     if isinstance(t, TTuple):
         return TTuple(tuple(f(a) for a in t.items), t.alias)
     if isinstance(t, TRecord):
-        return TRecord(tuple((n, f(a)) for n, a in t.fields), t.alias)
+        return TRecord(tuple((n, f(a)) for n, a in t.fields), t.alias, t.io)
     if isinstance(t, TFun):
         return TFun(tuple(f(a) for a in t.params), f(t.result), t.alias)
     return t

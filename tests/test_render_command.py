@@ -124,7 +124,7 @@ MISMATCHED = PRELUDE + """
 「片入口」者「片元入口项」于「片」也。
 """
 
-# A vertex attribute (location 0 input): would need a vertex buffer.
+# A vertex attribute (location 0 input) for which no --顶点/--实例 data is given.
 ATTRIBUTE = PRELUDE + """
 「点入」即「组类」【「位」乃「四维浮」也，「序」乃「顶点序号」也】也。
 
@@ -333,7 +333,7 @@ MISTAKES = {
     "a vertex output unlike the fragment input": (
         MISMATCHED, ["顶入口", "片入口"], "接口不符：位置 0 上顶点输出「色」是「三维浮」，片元输入「色」是「四维浮」"),
     "a vertex attribute": (
-        ATTRIBUTE, ["顶入口", "片入口"], "顶点入口项「顶入口」的输入「位」（「四维浮」）要顶点缓冲"),
+        ATTRIBUTE, ["顶入口", "片入口"], "顶点入口项「顶入口」的输入「位」（位置 0）要顶点数据：写 --顶点 位=文件.npy"),
     "an integer colour": (
         INTEGER_COLOUR, ["顶入口", "片入口"], "片元入口项「片入口」位置 0 上是「四维无」：渲染 的目标是 rgba8unorm"),
     "a fragment input no vertex output feeds": (
@@ -420,9 +420,9 @@ def test_a_long_draw_says_so_on_stderr(tmp_path, monkeypatch, capsys):
     from zhuose.cli import render as command
     real = command.render
 
-    def slow(*args):
+    def slow(*args, **kwargs):
         time.sleep(0.5)
-        return real(*args)
+        return real(*args, **kwargs)
     monkeypatch.setattr(command, "render", slow)
     monkeypatch.setattr(command, "PROGRESS_AFTER_S", 0.05)
     shutil.copy(TRIANGLE, tmp_path / TRIANGLE.name)

@@ -39,3 +39,58 @@ BUILTIN_IO: dict[str, BuiltinIO] = {
     "子组数": _io("num_subgroups", "simdgroups_per_threadgroup", "计算"),
     "子组号": _io("subgroup_id", "simdgroup_index_in_threadgroup", "计算"),
 }
+
+
+# ---------------------------------------------------------------- located fields (议题 25)
+
+#: 「定位」于 N 于 T: the field's @location(N)
+LOCATION = "定位"
+
+
+@dataclass(frozen=True)
+class Interpolation:
+    """An interpolation written around a field's type: WGSL's @interpolate arguments and MSL's attribute."""
+
+    wgsl: str
+    msl: str
+
+    @property
+    def flat(self) -> bool:
+        return self.wgsl == "flat"
+
+
+#: keyed by the type constructor's name in the interface file (「平直」于 T …); center sampling unless named
+INTERPOLATIONS: dict[str, Interpolation] = {
+    "平直": Interpolation("flat", "flat"),
+    "透视": Interpolation("perspective", "center_perspective"),
+    "透视质心": Interpolation("perspective, centroid", "centroid_perspective"),
+    "透视逐采样": Interpolation("perspective, sample", "sample_perspective"),
+    "线性": Interpolation("linear", "center_no_perspective"),
+    "线性质心": Interpolation("linear, centroid", "centroid_no_perspective"),
+    "线性逐采样": Interpolation("linear, sample", "sample_no_perspective"),
+}
+
+#: the type constructors that are field attributes rather than types
+FIELD_WRAPPERS = frozenset({LOCATION, *INTERPOLATIONS})
+
+
+def located_fields(record) -> list[tuple[str, object, int]]:
+    """(field, type, location) of a record's location fields (every field but
+    the builtin values): a field written in 「定位」 has its number, any other
+    the number after the previous location field's (the first 0), so a
+    struct without 「定位」 numbers its fields in order as before."""
+    out, location = [], 0
+    for name, t in record.fields:
+        if t.alias in BUILTIN_IO:
+            continue
+        written = record.field_io(name).location
+        location = written if written is not None else location
+        out.append((name, t, location))
+        location += 1
+    return out
+
+
+def next_location(records) -> int:
+    """The first location after every location field of these records: where
+    an entry's plain (non-struct) location parameters start."""
+    return max((loc + 1 for r in records for _, _, loc in located_fields(r)), default=0)

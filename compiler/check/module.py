@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field
 
 from .. import ir
-from ..builtin.io import BUILTIN_IO
+from ..builtin.io import BUILTIN_IO, located_fields
 from ..diagnostics import (CONST_EXPR, CYCLE, DUPLICATE, ENTRY, INTERFACE_ONLY_KIND, LITERAL_TYPE_SIGNATURE,
                            NOT_TRANSLATABLE, NUMERAL_NAME, RECURSION, RESOURCE, TOO_DEEP, TOP_LEVEL,
                            Diagnostic, LocalDiagnostic)
@@ -523,6 +523,10 @@ class ModuleChecker:
                 checker.error(at, f"入口函数「{function}」的参数{self.show(p)}{problem}", ENTRY)
         if stage == "计算":
             return
+        for direction, types in (("输入", t.params), ("输出", (t.result,))):
+            problem = _location_problem(types, stage, direction)
+            if problem:
+                checker.error(at, f"{stage}入口函数「{function}」的{direction}{problem}", ENTRY)
         if stage == "顶点" and not _has_position(t.result):
             checker.error(at, f"顶点入口函数「{function}」须返回「裁剪位置」或含「裁剪位置」字段的结构，这里返回{self.show(t.result)}", ENTRY)
             return
@@ -909,6 +913,26 @@ def _entry_output_problem(t: Type, stage: str, show) -> str | None:
             seen.add(alias)
         elif not _location_value(ft):
             return f"{where}是{show(ft)}：位置输出只能是数值标量或数值向量（不能是爻或结构）"
+    return None
+
+
+#: where values are interpolated: what the vertex stage outputs and the fragment stage takes
+INTERPOLATED = {("顶点", "输出"), ("片元", "输入")}
+
+
+def _location_problem(types, stage: str, direction: str) -> str | None:
+    """Two values at one location (「定位」 written, or numbered on from one that
+    was), or an interpolation written where nothing is interpolated."""
+    seen: dict[int, str] = {}
+    for r in (resolve(t) for t in types):
+        for name, _, location in located_fields(r) if isinstance(r, TRecord) else ():
+            if location in seen:
+                return (f"中字段「{seen[location]}」与「{name}」都在位置 {location}：每个位置只能有一个值"
+                        "（没写「定位」的字段接着前一个字段编号）")
+            seen[location] = name
+            interpolation = r.field_io(name).interpolation
+            if interpolation and (stage, direction) not in INTERPOLATED:
+                return f"中字段「{name}」写了「{interpolation}」：插值方式只能写在顶点输出与片元输入上"
     return None
 
 

@@ -6,10 +6,11 @@ from typing import Callable
 
 from ..builtin.formats import STORAGE_FORMATS
 from ..builtin.textures import STORAGE
-from ..builtin.io import BUILTIN_IO
+from ..builtin.io import BUILTIN_IO, FIELD_WRAPPERS, INTERPOLATIONS, LOCATION
 from ..diagnostics import ARRAY_LENGTH, BAD_TYPE, DUPLICATE, INTERFACE_ONLY_KIND, SCALAR_WIDTH, TEXEL_FORMAT
 from ..syntax import ast
-from ..types import ERROR, TCon, TFamily, TFun, TRecord, TTuple, TVar, Type, TypeOrIndex, resolve
+from ..types import ERROR, FieldIO, TCon, TFamily, TFun, TRecord, TTuple, TVar, Type, TypeOrIndex, is_scalar, resolve, \
+    vector_parts
 from .classes import CLASSES, FAMILIES, format_name
 from .closest import number_spelling
 from .scope import Scope
@@ -112,14 +113,64 @@ class TypeResolver:
         if node.head != "组类":
             self.report(node, f"记录类型须写作「组类」【…】，这里写的是「{node.head}」", BAD_TYPE)
         seen: set[str] = set()
-        fields = []
+        fields, attributes = [], []
         for f in node.fields:
             if f.name in seen:
                 self.report(f, f"字段「{f.name}」重复", DUPLICATE)
                 continue
             seen.add(f.name)
-            fields.append((f.name, self.resolve(f.value, tvars)))
-        return TRecord(tuple(fields))
+            t, io = self._field(f.value, tvars)
+            fields.append((f.name, t))
+            if io is not None:
+                attributes.append((f.name, io))
+        return TRecord(tuple(fields), io=tuple(attributes))
+
+    def _field(self, node: ast.TypeExpr, tvars) -> tuple[Type, FieldIO | None]:
+        """A field's type with the attribute wrappers around it (「定位」于 N 于 T,
+        「平直」于 T …, in either order, each kind once) taken off and returned apart."""
+        location = interpolation = None
+        while (wrapper := self._wrapper(node)) is not None:
+            name, args = wrapper
+            wanted = 2 if name == LOCATION else 1
+            if len(args) != wanted:
+                self.report(node, f"「{name}」须带 {wanted} 个实参，这里有 {len(args)} 个（如「色」乃"
+                                  f"{'「定位」于「五」于「四维浮」' if name == LOCATION else f'「{name}」于「四维浮」'}也）", BAD_TYPE)
+                return ERROR, None
+            if name == LOCATION and location is None and isinstance(args[0], ast.TypeIndex):
+                location, node = args[0].value, args[1]
+            elif name == LOCATION:
+                twice = location is not None
+                self.report(args[0], "「定位」写了两次" if twice else "「定位」的编号须是整数字面量（如「五」）", BAD_TYPE)
+                return ERROR, None
+            elif interpolation is None:
+                interpolation, node = name, args[0]
+            else:
+                self.report(node, f"插值方式只能写一个：已有「{interpolation}」，又写了「{name}」", BAD_TYPE)
+                return ERROR, None
+        t = self.resolve(node, tvars)
+        if location is None and interpolation is None:
+            return t, None
+        if t.alias in BUILTIN_IO:
+            self.report(node, f"内建值「{t.alias}」不占位置，不能写「定位」或插值方式", BAD_TYPE)
+            return t, None
+        if interpolation is not None and not INTERPOLATIONS[interpolation].flat and _integer(t):
+            self.report(node, f"整数插值量不能「{interpolation}」插值，只能「平直」（不写也是平直）", BAD_TYPE)
+            interpolation = None
+        return t, FieldIO(location, interpolation)
+
+    def _wrapper(self, node: ast.TypeExpr) -> tuple[str, list[ast.TypeExpr]] | None:
+        """(name, arguments) when node applies a field attribute (builtin/io.py's FIELD_WRAPPERS)."""
+        args: list[ast.TypeExpr] = []
+        while isinstance(node, ast.TypeApp):
+            args.insert(0, node.arg)
+            node = node.fn
+        if not (isinstance(node, ast.TypeName) and node.name in FIELD_WRAPPERS and self._is_wrapper(node.name)):
+            return None
+        return node.name, args
+
+    def _is_wrapper(self, name: str) -> bool:
+        entry = self.scope.type(name)
+        return entry is not None and entry.kind == "constructor"
 
     def _name(self, node: ast.TypeName, tvars) -> TypeOrIndex:
         name = node.name
@@ -164,6 +215,10 @@ class TypeResolver:
             self.report(head, "类型应用的头须是类型构造的名字", BAD_TYPE)
             return ERROR
         entry = self.scope.type(head.name)
+        if head.name in FIELD_WRAPPERS and entry is not None and entry.kind == "constructor":
+            self.report(head, f"「{head.name}」是字段的接口属性，只能包住结构字段的类型"
+                              f"（如「色」乃「{head.name}」于{'「零」于' if head.name == LOCATION else ''}「四维浮」也）", BAD_TYPE)
+            return ERROR
         for a, kind in zip(args_nodes, entry.params if entry is not None and entry.kind == "constructor" else ()):
             if kind == "index" and isinstance(a, ast.TypeName) and split_bound(a.name)[0] not in tvars:
                 self.report(a, _LITERAL_INDEX.format(head.name) + (number_spelling(a.name) or ""),
@@ -209,3 +264,10 @@ class TypeResolver:
         if entry is not None and entry.kind == "family":
             return entry.type.name
         return None
+
+
+def _integer(t: Type) -> bool:
+    """An integer scalar or vector (WGSL passes these between stages only flat)."""
+    parts = vector_parts(resolve(t))
+    scalar = resolve(parts[0]) if parts is not None else resolve(t)
+    return is_scalar(scalar, include_literals=False) and isinstance(scalar, TCon) and scalar.name in SCALAR_HEADS[1:]

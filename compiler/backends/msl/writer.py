@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from ... import ir
 from ...builtin.formats import storage_format
 from ...builtin.textures import TEXTURES
-from ...builtin.io import BUILTIN_IO
+from ...builtin.io import BUILTIN_IO, INTERPOLATIONS, located_fields, next_location
 from ...diagnostics import TARGET_BINDING, TARGET_BUILTIN, TARGET_TYPE, TRANSLATION, Diagnostic
 from ...types import TCon, TError, TRecord, TTuple, deep_resolve, is_unit, matrix_parts, resolve, vector_parts
 from .. import EntryInfo, Translation
@@ -496,25 +496,26 @@ class MslWriter(StatementWriter):
         # one stage at most: a vertex output holds 裁剪位置, which no fragment outputs (the checker's rule)
         stage = next(iter(self.outputs.get(decl.name, set())), None)
         lines = [f"struct {name} {{"]
-        location = 0
+        locations = {field: location for field, _, location in located_fields(decl.type)}
         for field_name, t in decl.type.fields:
             text = self.type_text(t, self.at_name(decl))
             if text in PACKED_ALIGN and decl.name in self.buffer_structs:
                 text = f"alignas({PACKED_ALIGN[text]}) packed_{text}"
             attribute = ""
             if stage is not None:
-                attribute, location = self._output_attribute(decl, field_name, t, stage, location)
+                attribute = self._output_attribute(t, stage, locations.get(field_name))
             lines.append(f"{INDENT}{text} {fields[field_name]}{attribute};")
         lines.append("};")
         return "\n".join(lines)
 
-    def _output_attribute(self, decl, field_name: str, t, stage: str, location: int) -> tuple[str, int]:
+    @staticmethod
+    def _output_attribute(t, stage: str, location: int | None) -> str:
         """The stage attribute of a vertex or fragment output field (the checker
-        has made sure it is a builtin output of the stage or a numeric value)."""
+        has made sure it is a builtin output of the stage or a numeric value);
+        Metal reads the interpolation at the fragment input."""
         if t.alias in BUILTIN_IO:
-            return f" [[{BUILTIN_IO[t.alias].msl}]]", location
-        attribute = f" [[user(loc{location})]]" if stage == "顶点" else f" [[color({location})]]"
-        return attribute, location + 1
+            return f" [[{BUILTIN_IO[t.alias].msl}]]"
+        return f" [[user(loc{location})]]" if stage == "顶点" else f" [[color({location})]]"
 
     def _check_slot(self, decl: ir.Resource) -> None:
         """Metal's argument tables: 31 buffers, 16 samplers (seed 着九's 待办)."""
@@ -644,7 +645,7 @@ class MslWriter(StatementWriter):
         struct; struct parameters are expanded field by field and rebuilt at
         the top of the body.  Locations follow WGSL: struct fields from 0,
         plain parameters after all of them."""
-        location = sum(self._location_fields(p.type) for p in decl.params)
+        location = next_location(self._records(decl.params))
         for p in decl.params:
             if is_unit(p.type):
                 self.bound[id(p)] = None
@@ -665,28 +666,31 @@ class MslWriter(StatementWriter):
 
     def _expand_struct_input(self, struct: str, name: str, entry, stage_in_name: str, span, params, stage_in) -> None:
         decl, struct_text, _, _ = self.structs[struct]
-        values, location = [], 0
+        values, locations = [], {field: location for field, _, location in located_fields(decl.type)}
         for field_name, t in decl.type.fields:
             flat = self.scope.claim(f"{name}_{field_name}")
             if t.alias in BUILTIN_IO:
                 params.append((self.type_text(t, span), flat, BUILTIN_IO[t.alias].msl))
                 values.append(flat)
                 continue
-            stage_in.append((self.type_text(t, span), flat, self._input_attributes(t, entry, location)))
+            interpolation = decl.type.field_io(field_name).interpolation
+            stage_in.append((self.type_text(t, span), flat,
+                             self._input_attributes(t, entry, locations[field_name], interpolation)))
             values.append(f"{stage_in_name}.{flat}")
-            location += 1
         self.line(f"const {struct_text} {name} = {struct_text}{{{', '.join(values)}}};")
 
-    def _location_fields(self, t) -> int:
-        struct = self._struct_name(t)
-        if struct is None:
-            return 0
-        return sum(1 for _, ft in self.structs[struct][0].type.fields if ft.alias not in BUILTIN_IO)
+    def _records(self, params) -> list:
+        """The struct types among an entry's parameters (their fields hold locations)."""
+        names = (self._struct_name(p.type) for p in params)
+        return [self.structs[name][0].type for name in names if name is not None]
 
     @staticmethod
-    def _input_attributes(t, entry: ir.Entry, location: int) -> list[str]:
+    def _input_attributes(t, entry: ir.Entry, location: int, interpolation: str | None = None) -> list[str]:
+        """A vertex attribute, or a fragment input with its interpolation (written, or flat for integers)."""
         if entry.stage == "顶点":
             return [f"attribute({location})"]
+        if interpolation is not None:
+            return [f"user(loc{location})", INTERPOLATIONS[interpolation].msl]
         return [f"user(loc{location})"] + (["flat"] if scalar_kind(t) in ("int", "uint") else [])
 
     def _check_locations(self, stage_in, entry: ir.Entry, decl: ir.Function) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from ... import ir
 from ...builtin.formats import storage_format
 from ...builtin.textures import TEXTURES
-from ...builtin.io import BUILTIN_IO
+from ...builtin.io import BUILTIN_IO, INTERPOLATIONS, located_fields, next_location
 from ...diagnostics import TARGET_BUILTIN, TARGET_CONST, TARGET_TYPE, TRANSLATION, Diagnostic
 from ...types import (TCon, TError, TRecord, TTuple, deep_resolve, is_scalar, is_unit, matrix_parts, resolve,
                       vector_parts)
@@ -344,26 +344,28 @@ class Writer(StatementWriter):
         _, name, fields = self.structs[key]
         uses = self.io_uses.get(key, set())
         lines = [f"struct {name} {{"]
-        location = 0
+        locations = {field: location for field, _, location in located_fields(decl.type)}
         for field, t in decl.type.fields:
             text = self.type_text(t, self.at_name(decl))
             attrs = ""
             if uses:
-                attrs, location = self._io_attributes(t, uses, location)
+                attrs = self._io_attributes(t, uses, locations.get(field), decl.type.field_io(field).interpolation)
             lines.append(f"{INDENT}{attrs}{fields[field]}: {text},")
         lines.append("}")
         return "\n".join(lines)
 
-    def _io_attributes(self, t, uses: set[tuple[str, str]], location: int) -> tuple[str, int]:
+    def _io_attributes(self, t, uses: set[tuple[str, str]], location: int | None,
+                       interpolation: str | None = None) -> str:
         """Attributes of an entry input or output of type t (seed 着四.1, 着四.3):
-        @builtin by its alias, else the next @location, flat for integers
-        between stages."""
+        @builtin by its alias, else its @location, with the interpolation
+        written (扩展) or flat for integers between stages."""
         alias = t.alias
         if alias in BUILTIN_IO:
             self.uses_subgroups |= alias in SUBGROUP_IO
-            return f"@builtin({BUILTIN_IO[alias].wgsl}) ", location
-        flat = is_integer(t) and bool(uses & {("顶点", "出"), ("片元", "入")})
-        return f"@location({location}) " + ("@interpolate(flat) " if flat else ""), location + 1
+            return f"@builtin({BUILTIN_IO[alias].wgsl}) "
+        between = bool(uses & {("顶点", "出"), ("片元", "入")})
+        how = INTERPOLATIONS[interpolation].wgsl if interpolation else "flat" if is_integer(t) else None
+        return f"@location({location}) " + (f"@interpolate({how}) " if how and between else "")
 
     def _resource(self, module: ir.Module, decl: ir.Resource) -> str:
         name = self.globals[(module.path, decl.name)]
@@ -516,7 +518,7 @@ class Writer(StatementWriter):
 
     def _parameters(self, decl: ir.Function, entry: ir.Entry | None) -> list[str]:
         out = []
-        location = sum(self._location_fields(p.type) for p in decl.params) if entry else 0
+        location = next_location(self._records(decl.params)) if entry else 0
         for index, p in enumerate(decl.params):
             if is_unit(p.type):
                 self.bound[id(p)] = None
@@ -534,7 +536,8 @@ class Writer(StatementWriter):
             self.bound[id(p)] = Code(name)
             attrs = ""
             if entry is not None and self._struct_key(p.type) is None:
-                attrs, location = self._io_attributes(p.type, {(entry.stage, "入")}, location)
+                attrs = self._io_attributes(p.type, {(entry.stage, "入")}, location)
+                location += p.type.alias not in BUILTIN_IO
             out.append(f"{attrs}{name}: {t}")
         return out
 
@@ -555,15 +558,14 @@ class Writer(StatementWriter):
         self.bound[id(p)] = Code(f"{name}({', '.join(c.text for c in own.values())})")
         out = []
         for field, t in decl.type.fields:
-            attrs, _ = self._io_attributes(t, {("计算", "入")}, 0)
+            attrs = self._io_attributes(t, {("计算", "入")}, None)
             out.append(f"{attrs}{own[field].text}: {self.type_text(t, (p.start, p.end))}")
         return out
 
-    def _location_fields(self, t) -> int:
-        struct = self._struct_key(t)
-        if struct is None:
-            return 0
-        return sum(1 for _, ft in self.structs[struct][0].type.fields if ft.alias not in BUILTIN_IO)
+    def _records(self, params) -> list[TRecord]:
+        """The struct types among an entry's parameters (their fields hold locations)."""
+        keys = (self._struct_key(p.type) for p in params)
+        return [self.structs[key][0].type for key in keys if key is not None]
 
     def _result(self, decl: ir.Function, entry: ir.Entry | None) -> str:
         t = decl.type.result
@@ -574,7 +576,7 @@ class Writer(StatementWriter):
             self.error(self.at_name(decl), f"WGSL 的函数须返回具体类型，这里是{self.show(t)}")
         attrs = ""
         if entry is not None and self._struct_key(t) is None:
-            attrs, _ = self._io_attributes(t, {(entry.stage, "出")}, 0)
+            attrs = self._io_attributes(t, {(entry.stage, "出")}, 0)
         return f" -> {attrs}{text}"
 
     # ------------------------------------------------------------ analysis

@@ -26,7 +26,7 @@ FLAGS = ["-std=c++17", "-Wno-unknown-attributes", "-isystem", str(SHIM), "-x", "
 ATTRIBUTE = re.compile(r"\[\[(.*?)\]\]")
 KNOWN_ATTRIBUTES = re.compile(
     r"(max_total_threads_per_threadgroup\(\d+\)|(buffer|texture|sampler)\(\d+\)|attribute\(\d+\)|user\(loc\d+\)"
-    r"|color\(\d+\)|depth\(any\)|stage_in|flat|position|sample_mask|sample_id|front_facing|vertex_id|instance_id"
+    r"|color\(\d+\)|depth\(any\)|stage_in|flat|(center|centroid|sample)_(no_)?perspective|position|sample_mask|sample_id|front_facing|vertex_id|instance_id"
     r"|thread_position_in_grid|thread_position_in_threadgroup|thread_index_in_threadgroup"
     r"|threadgroup_position_in_grid|threadgroups_per_grid|thread_index_in_simdgroup|threads_per_simdgroup"
     r"|simdgroup_index_in_threadgroup|simdgroups_per_threadgroup|function_constant\(\d+\))")
