@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / ".shim"))
 
 from zhuose.compiler.backends import translate  # noqa: E402
 from zhuose.compiler.builtin.formats import STORAGE_FORMATS  # noqa: E402
-from zhuose.compiler.runtime.render import render  # noqa: E402
+from zhuose.compiler.runtime.render import VertexInput, render  # noqa: E402
 from zhuose.compiler.runtime.textures import StorageImage  # noqa: E402
 from zhuose.compiler.runtime.wgpu import BufferData, run_compute  # noqa: E402
 from zhuose.compiler.workspace import Workspace  # noqa: E402
@@ -97,16 +97,40 @@ def _lights(seed):
 
 
 @dataclass
+class Draw:
+    """One draw's bindings: uniform buffers as for Dispatch, vertex inputs, and the counts."""
+
+    buffers: dict
+    inputs: list
+    vertices: int
+    instances: int = 1
+
+
+def _hello_triangle(seed):
+    return Draw({}, [], 3)
+
+
+def _game_of_life_cells(seed):
+    r = np.random.default_rng(seed)
+    w, h = 8 + seed, 6
+    corners = np.array([[0, 0], [1, 0], [0, 1], [1, 0], [1, 1], [0, 1]], np.uint32)
+    cells = r.integers(0, 2, w * h, dtype=np.uint32)
+    return Draw({(0, 0): (np.array([w, h], np.uint32), False, True)},
+                [VertexInput(0, "uint32", cells.tobytes(), 4, per_instance=True),
+                 VertexInput(1, "uint32x2", corners.tobytes(), 8)], len(corners), w * h)
+
+
+@dataclass
 class Port:
     """A port and its original: where the original lies under 原作目录, its entry function(s),
-    the port's, and how a seed makes the run's inputs (None: a vertex+fragment pair, drawn);
+    the port's, and how a seed makes the run's inputs (a Dispatch, or a Draw for a vertex+fragment pair);
     `specified`: the outputs WGSL's rules give, where the original is known to rely on a rule an
     adapter may break (then a port that differs from the original must give these)."""
 
-    original: str
+    original: str | tuple[str, str]
     functions: tuple[str, ...]
     port_functions: tuple[str, ...]
-    inputs: Callable[[int], Dispatch] | None
+    inputs: Callable[[int], Dispatch | Draw]
     specified: Callable[[Dispatch], list[bytes]] | None = None
 
 
@@ -119,7 +143,10 @@ PORTS = {
     "曼德布罗": Port("wgpu/examples/src/storage_texture/shader.wgsl", ("main",), ("画",), _mandelbrot),
     "鸟群": Port("webgpu-samples/sample/computeBoids/updateSprites.wgsl", ("main",), ("飞",), _boids),
     "灯光下落": Port("webgpu-samples/sample/deferredRendering/lightUpdate.wgsl", ("main",), ("下落",), _lights),
-    "你好三角形": Port("wgpu/examples/src/hello_triangle/shader.wgsl", ("vs_main", "fs_main"), ("顶点", "红"), None),
+    "你好三角形": Port("wgpu/examples/src/hello_triangle/shader.wgsl", ("vs_main", "fs_main"), ("顶点", "红"),
+                      _hello_triangle),
+    "生命画格": Port(("webgpu-samples/sample/gameOfLife/vert.wgsl", "webgpu-samples/sample/gameOfLife/frag.wgsl"),
+                     ("main", "main_fragment"), ("格顶", "格色"), _game_of_life_cells),
 }
 
 
@@ -134,21 +161,36 @@ def _run(wgsl: str, function: str, d: Dispatch) -> list[bytes]:
     return [out[k] for k in sorted(out)] + [images[k].read(np).tobytes() for k in sorted(images)]
 
 
-def _draw(wgsl: str, vertex: str, fragment: str) -> list[bytes]:
-    picture, _ = render(wgsl, vertex, fragment, (64, 64), 3, [])
+def _draw(wgsl: str, vertex: str, fragment: str, d: Draw) -> list[bytes]:
+    buffers = [BufferData(g, b, np.ascontiguousarray(a).tobytes(), uniform=u, writable=w)
+               for (g, b), (a, w, u) in sorted(d.buffers.items())]
+    picture, _, _ = render(wgsl, vertex, fragment, (64, 64), d.vertices, buffers, inputs=d.inputs,
+                           instances=d.instances)
     return [picture.rgba]
+
+
+def _original_text(originals: Path, original: str | tuple[str, str]) -> str:
+    """The original as one module: a vertex file and a fragment file that both name their entry `main`
+    are joined with the fragment's renamed `main_fragment` (nothing else changes)."""
+    if isinstance(original, str):
+        return (originals / original).read_text(encoding="utf-8")
+    vertex, fragment = ((originals / p).read_text(encoding="utf-8") for p in original)
+    return vertex + "\n" + fragment.replace("fn main(", "fn main_fragment(")
 
 
 def compare(name: str, port: Port, originals: Path, seeds: int) -> tuple[bool, str]:
     """Whether the port gives the original's bytes on every seed, and a line saying so."""
-    source = originals / port.original
-    if not source.is_file():
-        return False, f"{name}\t缺少原作 {port.original}"
-    original = source.read_text(encoding="utf-8")
+    paths = (port.original,) if isinstance(port.original, str) else port.original
+    where = " ＋ ".join(paths)
+    if missing := [p for p in paths if not (originals / p).is_file()]:
+        return False, f"{name}\t缺少原作 {'、'.join(missing)}"
+    original = _original_text(originals, port.original)
     ours = translate(Workspace(SAMPLES), SAMPLES / "移植" / f"{name}。着色器。豫", "wgsl").text
-    if port.inputs is None:
-        same = _draw(original, *port.functions) == _draw(ours, *port.port_functions)
-        return same, f"{name}\t{port.original}\t{'像素相同' if same else '像素不同'}"
+    if isinstance(port.inputs(0), Draw):
+        differing = [seed for seed in range(seeds) if _draw(original, *port.functions, port.inputs(seed))
+                     != _draw(ours, *port.port_functions, port.inputs(seed))]
+        verdict = f"{seeds} 组输入像素逐字节相同" if not differing else f"种子 {differing} 的像素不同"
+        return not differing, f"{name}\t{where}\t{verdict}"
     differing, lawful = [], []
     for seed in range(seeds):
         d = port.inputs(seed)
@@ -158,7 +200,7 @@ def compare(name: str, port: Port, originals: Path, seeds: int) -> tuple[bool, s
     verdict = f"{seeds} 组输入逐字节相同" if not differing and not lawful else f"种子 {differing} 的结果不同"
     if lawful and not differing:
         verdict = f"{seeds} 组输入上原作在这个适配器上偏离 WGSL 的规定，移植的结果合乎规定"
-    return not differing, f"{name}\t{port.original}\t{verdict}"
+    return not differing, f"{name}\t{where}\t{verdict}"
 
 
 def main(argv=None) -> int:
