@@ -132,7 +132,9 @@ def serve_worker(stdin: int, stdout: TextIO, root: str | Path) -> int:
 def run_once(flagfile: str, stderr: TextIO, root: str | Path) -> int:
     """One request from a parameter file (one argument a line): the plain action."""
     try:
-        arguments = Path(flagfile).read_text(encoding="utf-8").splitlines()
+        text = Path(flagfile).read_text(encoding="utf-8")
+        arguments = text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")   # not splitlines: \x85 is
+        # a line break to it, and Bazel writes 包 (E5 8C 85) as three characters, the last \x85
     except OSError as err:
         stderr.write(f"读不了参数文件「{flagfile}」：{err.strerror}\n")
         return 2
