@@ -472,8 +472,6 @@ def _safe_answer(service: BuildService, line: str, cancelled: threading.Event) -
 def _cancellation(line: str) -> tuple | dict | None:
     """(编号,) when the line is a cancellation {"取消": 编号}, an error reply when
     it is a malformed one, None when it is a request."""
-    if '"取消"' not in line:
-        return None
     try:
         request = json.loads(line, parse_int=_integer)
     except (ValueError, RecursionError):
