@@ -149,3 +149,45 @@ def test_a_target_request_writes_that_targets_text(tmp_path, fake):
     assert second["改动"] is False and second["模块"] == written
     assert "不认识的「目标」" in unknown["错误"][0] and "要协议 2" in old["错误"][0]
     assert "之外" in outside["错误"][0]
+
+
+def _bazel(text: str) -> str:
+    """A path as Bazel 4 writes it: each UTF-8 byte one character."""
+    return text.encode("utf-8").decode("latin-1")
+
+
+def test_the_bazel_worker_protocol(tmp_path, fake):
+    from zhuose.compiler.generate.worker import serve_worker
+    _workspace(tmp_path)
+    requests = [{"arguments": ["--target", "wgsl", "--output", _bazel("出/核1.wgsl"), "--package", _bazel("包.json"),
+                               _bazel("核1。着色器。豫")], "inputs": [{"path": "核1", "digest": "x"}], "requestId": 0},
+                {"requestId": 9, "cancel": True},                                  # answered already: no response
+                {"arguments": ["--target", "ptx", "--output", "出/核2.ptx", "核2。着色器。豫"], "requestId": 0},
+                {"arguments": ["--output", "出/坏.wgsl", "--目标", "wgsl", "核1。着色器。豫"], "requestId": 0},
+                {"arguments": ["--target", "wgsl", "--output", "出/无.wgsl", "无。着色器。豫"], "requestId": 0}]
+    read, written = os.pipe()
+    os.write(written, "".join(json.dumps(r) for r in requests).encode())    # Bazel writes no newline between them
+    os.close(written)
+    stdout = io.StringIO()
+    assert serve_worker(read, stdout, tmp_path) == 0
+    os.close(read)
+    first, second, bad, missing = [json.loads(line) for line in stdout.getvalue().splitlines()]
+    assert first == {"exitCode": 0, "output": "", "requestId": 0}
+    assert (tmp_path / "出/核1.wgsl").read_text(encoding="utf-8").startswith("// wgsl of 核1")
+    assert second["exitCode"] == 0 and (tmp_path / "出/核2.ptx").exists()
+    assert bad["exitCode"] == 2 and "看不懂的参数「--目标」" in bad["output"]
+    assert missing["exitCode"] == 1 and "找不到文件「无。着色器。豫」" in missing["output"]
+
+
+def test_the_plain_action_reads_its_parameter_file(tmp_path):
+    _workspace(tmp_path)
+    (tmp_path / "参数").write_text(_bazel("--target\nwgsl\n--output\n出/核3.wgsl\n--package\n包.json\n核3。着色器。豫\n"),
+                                   encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "zhuose.cli", "serve", "--build", "@参数"], cwd=tmp_path,
+                       capture_output=True, text=True, encoding="utf-8", timeout=120,
+                       env=dict(os.environ, ZHUOSE_CACHE_DIR=str(tmp_path / "缓存")))
+    assert p.returncode == 0, p.stderr
+    assert "fn 加倍3" in (tmp_path / "出/核3.wgsl").read_text(encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "zhuose.cli", "serve", "@参数"], cwd=tmp_path,
+                       capture_output=True, text=True, encoding="utf-8", timeout=120)
+    assert p.returncode == 2 and "用法" in p.stderr

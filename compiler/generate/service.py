@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from .. import ledger
+from ..backends.targets import BY_NAME as TARGETS      # what a protocol-2 request's 目标 may name
 from ..packages import SHADER_SUFFIX
 from . import remembered
 from .escape import definitions
@@ -56,10 +57,6 @@ if TYPE_CHECKING:   # the checker and back ends load at the first request the le
 
 #: the protocol versions a request may name ("协议"); 1 is a request without it
 PROTOCOLS = (1, 2)
-
-#: what a protocol-2 request may ask for besides the module ("目标"), and the
-#: definition of the generated module that holds that target's text
-TARGETS = {"wgsl": "着色源", "msl": "金属源", "ptx": "并线汇编源"}
 
 #: the ledger is written at most this often (and at the end of input): a killed
 #: service loses only the last records, which are then misses
@@ -152,7 +149,7 @@ class BuildService:
         """A target's text (read from the module) as the reply's 模块, written to `output`."""
         if reply["模块"] is None:
             return reply
-        text = definitions(reply["模块"]).get(TARGETS[target])
+        text = definitions(reply["模块"]).get(TARGETS[target].export)
         if text is None:
             why = "；".join(reply["警告"]) or "没有这个目标的文字"
             return {**reply, "模块": None, "错误": [f"{reply['文件']}: 译不成 {target}：{why}"], "改动": False}
@@ -339,7 +336,7 @@ def _target_problem(version, target, output, out_dir) -> str | None:
         return None
     if version < 2:
         return "「目标」与「输出」要协议 2（请求加 \"协议\": 2）"
-    if target not in TARGETS:
+    if not isinstance(target, str) or target not in TARGETS:
         return f"不认识的「目标」{json.dumps(target, ensure_ascii=False)}：可选 " + "、".join(TARGETS)
     if output is not None and (not isinstance(output, str) or not output or not _usable(output)):
         return "「输出」须是非空的文件路径（字符串）"

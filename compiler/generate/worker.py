@@ -25,7 +25,8 @@ import threading
 from pathlib import Path
 from typing import TextIO
 
-from .service import TARGETS, BuildService, Requests
+from ..backends.targets import BY_NAME as TARGETS
+from .service import BuildService, Requests
 
 #: the flags of one request's arguments and the service request field each fills
 FLAGS = {"--target": "目标", "--output": "输出"}
