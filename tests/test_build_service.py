@@ -191,3 +191,13 @@ def test_the_plain_action_reads_its_parameter_file(tmp_path):
     p = subprocess.run([sys.executable, "-m", "zhuose.cli", "serve", "@参数"], cwd=tmp_path,
                        capture_output=True, text=True, encoding="utf-8", timeout=120)
     assert p.returncode == 2 and "用法" in p.stderr
+
+
+def test_a_target_that_cannot_translate_is_an_error_of_that_request_only(tmp_path, fake):
+    _workspace(tmp_path)
+    fake.unavailable.add("msl")
+    metal, wgsl = _serve(tmp_path, [_request("核1。着色器。豫", 编号=1, 目标="msl", 输出="出/核1.metal") + "\n",
+                                    _request("核1。着色器。豫", 编号=2, 目标="wgsl", 输出="出/核1.wgsl") + "\n"])
+    assert metal["模块"] is None and metal["错误"][0].startswith("核1。着色器。豫: 未能译成 MSL：")
+    assert not (tmp_path / "出/核1.metal").exists()
+    assert wgsl["错误"] == [] and wgsl["警告"] == [] and (tmp_path / "出/核1.wgsl").exists()

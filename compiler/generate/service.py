@@ -47,7 +47,7 @@ from .. import ledger
 from ..backends.targets import BY_NAME as TARGETS      # what a protocol-2 request's 目标 may name
 from ..packages import SHADER_SUFFIX
 from . import remembered
-from .escape import definitions
+from .escape import definitions, failure_note_start
 from .output import os_error_text, write_if_changed
 
 if TYPE_CHECKING:   # the checker and back ends load at the first request the ledger cannot answer
@@ -149,17 +149,19 @@ class BuildService:
         """A target's text (read from the module) as the reply's 模块, written to `output`."""
         if reply["模块"] is None:
             return reply
-        text = definitions(reply["模块"]).get(TARGETS[target].export)
-        if text is None:
-            why = "；".join(reply["警告"]) or "没有这个目标的文字"
-            return {**reply, "模块": None, "错误": [f"{reply['文件']}: 译不成 {target}：{why}"], "改动": False}
+        title = TARGETS[target].title
+        text = definitions(reply["模块"]).get(TARGETS[target].export, "")
+        if text.startswith(failure_note_start(title)):      # the note the module holds in its place
+            return {**reply, "模块": None, "错误": [f"{reply['文件']}: {text.removeprefix('// 着色生成：')}"],
+                    "警告": [], "改动": False}
         if cancelled.is_set():
             return _cancelled(reply["编号"], reply["文件"], reply["_依赖"])
         try:
             changed = write_if_changed(output, text) if output else reply["改动"]
         except OSError as err:
             return _error(reply["编号"], reply["文件"], f"写不了输出：{os_error_text(err)}（{err.filename or output}）")
-        return {**reply, "模块": text, "改动": changed, "输出": str(output) if output else None, "_目标": target}
+        return {**reply, "模块": text, "警告": [], "改动": changed, "输出": str(output) if output else None,
+                "_目标": target}      # the module's warnings are about the other targets
 
     def _versioned(self, reply: dict, version: int) -> dict:
         """Protocol 2's fields (the private 依赖 and 错误位置 a reply was made with
