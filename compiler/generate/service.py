@@ -35,8 +35,8 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 import queue
+import re
 import stat
 import threading
 import time
