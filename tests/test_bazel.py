@@ -27,7 +27,8 @@ pytestmark = pytest.mark.skipif(shutil.which("bazel") is None,
 DEBIAN_INSTALL_BASE = Path("/usr/share/bazel")
 
 #: nothing from the network: no system or home rc, no repository cache, no download (the rules come
-#: from a local_repository; --nofetch would also refuse the embedded @bazel_tools)
+#: from a local_repository; --nofetch would also refuse the embedded @bazel_tools).  Bazel 4 has no
+#: bzlmod, so the WORKSPACE file is all it reads; a newer Bazel would also need --noenable_bzlmod
 OFFLINE = ["--repository_cache=", "--experimental_repository_disable_download"]
 
 EVERYTHING = {f"{name}.{ext}" for name in ("length", "double", "plus_one") for ext in ("wgsl", "ptx")}

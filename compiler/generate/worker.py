@@ -80,13 +80,14 @@ def _response(service: BuildService, request: dict, cancelled: threading.Event) 
         code, shown, was_cancelled = 2, "「arguments」须是字符串的列表", False
     else:
         code, shown, was_cancelled = work(service, arguments, cancelled)
-    response = {"exitCode": code, "output": shown, "requestId": request.get("requestId", 0)}
+    response = {"exitCode": code, "output": shown, "requestId": _request_id(request)}
     return {**response, "wasCancelled": True} if was_cancelled else response
 
 
 def messages(stdin: int):
     """JSON objects read from a file descriptor as they arrive (one read may hold
-    part of one, or several); ends at end of input or at text that is not JSON."""
+    part of one, or several) until end of input; text that never completes a
+    JSON value is left unanswered (Bazel writes only whole messages)."""
     decoder, pending = json.JSONDecoder(), ""
     raw = b""
     while data := os.read(stdin, 1 << 16):
@@ -121,13 +122,19 @@ def serve_worker(stdin: int, stdout: TextIO, root: str | Path) -> int:
             if not isinstance(message, dict):
                 write({"exitCode": 2, "output": "工作请求须是 JSON 对象", "requestId": 0})
             elif message.get("cancel"):
-                requests.cancel(message.get("requestId", 0))
+                requests.cancel(_request_id(message))
             else:
-                requests.submit(message.get("requestId", 0), message)
+                requests.submit(_request_id(message), message)
     finally:
         requests.close()
         service.flush()
     return 0
+
+
+def _request_id(message: dict) -> int:
+    """Bazel's requestId (0 for a singleplex worker, also when it is not an integer)."""
+    value = message.get("requestId", 0)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def run_once(flagfile: str, stderr: TextIO, root: str | Path) -> int:
