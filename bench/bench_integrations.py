@@ -1,14 +1,17 @@
 """Benchmark of the build integrations on a 200-module tree (40 library
 modules, 160 kernels: tests/support/generate_fakes.make_tree): CMake + Ninja
-(integrations/cmake, one WGSL command per kernel with its depfile) and
-`vite build` of an app importing every kernel (integrations/vite, one build
-service).  Each is timed cold (fresh user cache), with nothing changed, and
-after a comment is added to one imported library module.
+(integrations/cmake, one WGSL command per kernel with its depfile), `vite
+build` of an app importing every kernel (integrations/vite, one build
+service) and Bazel (integrations/bazel: a zhuose_library per library module,
+a zhuose_shader per kernel, actions on persistent workers).  Each is timed
+cold (fresh user cache; for Bazel also a fresh server and output base), with
+nothing changed, and after a comment is added to one imported library module.
 
     python bench/bench_integrations.py [--模块数 200]
 
-Needs cmake and ninja on PATH, and integrations/vite/example's npm packages
-for the Vite rows (a row is left out without them)."""
+Needs cmake and ninja on PATH; the Vite rows need integrations/vite/example's
+npm packages and the Bazel rows bazel (Debian's bazel-bootstrap): a row is
+left out without them."""
 
 from __future__ import annotations
 
@@ -43,7 +46,12 @@ def timed(args: list[str], cwd: Path, env: dict) -> tuple[float, str]:
     return time.perf_counter() - start, p.stdout
 
 
-def bench_ninja(root: Path, kernels: list[str], env: dict) -> list[tuple[str, float, str]]:
+def kernels_of(graph: dict[str, list[str]]) -> list[str]:
+    return sorted(k for k in graph if not k.startswith("库/"))
+
+
+def bench_ninja(root: Path, graph: dict[str, list[str]], env: dict) -> list[tuple[str, float, str]]:
+    kernels = kernels_of(graph)
     sources = " ".join(kernels)
     (root / "CMakeLists.txt").write_text(
         "cmake_minimum_required(VERSION 3.20)\nproject(bench NONE)\n"
@@ -63,7 +71,8 @@ def bench_ninja(root: Path, kernels: list[str], env: dict) -> list[tuple[str, fl
     return rows
 
 
-def bench_vite(root: Path, kernels: list[str], env: dict) -> list[tuple[str, float, str]]:
+def bench_vite(root: Path, graph: dict[str, list[str]], env: dict) -> list[tuple[str, float, str]]:
+    kernels = kernels_of(graph)
     vite = VITE_PACKAGES / ".bin" / "vite"
     if not vite.exists():
         return []
@@ -84,6 +93,46 @@ def bench_vite(root: Path, kernels: list[str], env: dict) -> list[tuple[str, flo
     return rows
 
 
+def bench_bazel(root: Path, graph: dict[str, list[str]], env: dict) -> list[tuple[str, float, str]]:
+    if shutil.which("bazel") is None:
+        return []
+    kernels = kernels_of(graph)
+    names = {f: f"m{i:03d}" for i, f in enumerate(sorted(graph))}
+    rules = ['load("@zhuose//:zhuose.bzl", "zhuose_library", "zhuose_shader")\n']
+    for file in sorted(graph):
+        deps = ", ".join(f'":{names[d]}"' for d in graph[file])
+        kind, src = ("zhuose_shader", "src") if file in kernels else ("zhuose_library", "srcs")
+        value = f'"{file}"' if src == "src" else f'["{file}"]'
+        rules.append(f'{kind}(name = "{names[file]}", {src} = {value}, manifest = "包.json", deps = [{deps}])\n')
+    (root / "BUILD").write_text("".join(rules), encoding="utf-8")
+    (root / "WORKSPACE").write_text(
+        f'local_repository(name = "zhuose", path = "{ROOT / "integrations" / "bazel"}")\n', encoding="utf-8")
+    with tempfile.TemporaryDirectory() as output_root:         # outside the workspace that //... walks
+        return bazel_rows(root, env, output_root)
+
+
+def bazel_rows(root: Path, env: dict, output_root: str) -> list[tuple[str, float, str]]:
+    startup = ["bazel", "--nosystem_rc", "--nohome_rc", f"--output_user_root={output_root}", "--max_idle_secs=300"]
+    if Path("/usr/share/bazel/install_base_key").exists():        # Debian's layout (its system rc says so)
+        startup += ["--install_base=/usr/share/bazel", "--trust_install_base"]
+    flags = ["--repository_cache=", "--experimental_repository_disable_download",
+             "--experimental_worker_allow_json_protocol", f"--action_env=ZHUOSE_PYTHON={sys.executable}",
+             f"--action_env=ZHUOSE_CACHE_DIR={env['ZHUOSE_CACHE_DIR']}",
+             f"--action_env=PYTHONPATH={os.environ.get('PYTHONPATH', '')}"]
+    rows = []
+    try:
+        for what in ("冷", "什么都没改", "改一个被导入的模块（注释）"):
+            if what.startswith("改"):
+                edit(root)
+            log = Path(output_root) / "execution.json"
+            seconds, _ = timed([*startup, "build", "//...", *flags, f"--execution_log_json_file={log}"], root, env)
+            spawns = log.read_text(encoding="utf-8").count('"listedOutputs"')
+            rows.append((f"Bazel（持久工作进程）：{what}", seconds, f"{spawns} 个动作"))
+    finally:
+        subprocess.run([*startup, "shutdown"], cwd=root, capture_output=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--模块数", type=int, default=200)
@@ -91,13 +140,13 @@ def main() -> None:
     if not (shutil.which("cmake") and shutil.which("ninja")):
         sys.exit("没有 cmake 或 ninja")
     rows = []
-    for bench in (bench_ninja, bench_vite):
+    for bench in (bench_ninja, bench_vite, bench_bazel):
         with tempfile.TemporaryDirectory() as tmp:
-            root = Path(tmp)
-            kernels = sorted(k for k in make_tree(root, args.模块数) if not k.startswith("库/"))
+            root = Path(tmp)          # an ASCII path: Bazel 4 starts no server under a non-ASCII one
+            graph = make_tree(root, args.模块数)
             env = dict(os.environ, ZHUOSE_CACHE_DIR=str(root / ".缓存"),
                        ZHUOSE_COMMAND=f"{sys.executable} -m zhuose.cli")
-            rows += bench(root, kernels, env)
+            rows += bench(root, graph, env)
     print("| 测量 | 墙钟 | 做了什么 |\n| --- | --- | --- |")
     for name, seconds, note in rows:
         print(f"| {name} | {seconds:.2f} s | {note} |")

@@ -11,16 +11,32 @@ from .common import Command
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--构建", action="store_true", dest="build",
+    p.add_argument("--构建", "--build", action="store_true", dest="build",
                    help="构建模式：为构建提供生成的模块（名。着色生成。豫），而不是编辑器的语言服务")
+    p.add_argument("--persistent_worker", action="store_true", dest="worker",
+                   help="与 --构建 同用：作 Bazel 的持久工作进程（JSON 工作协议，integrations/bazel）")
+    p.add_argument("参数文件", nargs="?", metavar="@参数文件",
+                   help="与 --构建 同用：只做参数文件里的一个请求（Bazel 不用工作进程时的普通动作）")
 
 
 def _serve(args: argparse.Namespace) -> int:
+    if args.worker or args.参数文件:
+        return _bazel(args)
     if args.build:
         from ..compiler.generate.service import serve_build
         return serve_build(sys.stdin, sys.stdout, ".")
     from ..server.server import main
     return main()
+
+
+def _bazel(args: argparse.Namespace) -> int:
+    from ..compiler.generate import worker
+    if not args.build or args.参数文件 and (args.worker or not args.参数文件.startswith("@")):
+        print("用法：着色器 服务 --构建 --persistent_worker，或 着色器 服务 --构建 @参数文件", file=sys.stderr)
+        return 2
+    if args.worker:
+        return worker.serve_worker(sys.stdin.fileno(), sys.stdout, ".")
+    return worker.run_once(args.参数文件[1:], sys.stderr, ".")
 
 
 SERVE = Command(

@@ -185,6 +185,24 @@ class PackageIndex:
                     return pkg
         return Package("", p, [BUILTIN_PACKAGE], implicit=True)
 
+    def add_manifest(self, manifest: str | Path) -> None:
+        """Index a package the walk from the root did not find: a build tool's declared
+        input in a folder reached through a link (Bazel's execroot links each top-level
+        folder).  A manifest read before, or a folder already a package, stays as it was."""
+        path = Path(manifest).resolve()
+        if path in self._tried or path.parent in self.by_root:
+            return
+        self._tried.add(path)
+        for root in [r for r in self.by_root if (r / MANIFEST).is_symlink() and (r / MANIFEST).resolve() == path]:
+            self._forget(root)          # the walk met this manifest through a link: its package is where it lies
+        if self._add(path) is not None:
+            self._by_folder.clear()     # a folder may now belong to the new package
+
+    def _forget(self, root: Path) -> None:
+        pkg = self.by_root.pop(root)
+        if self.by_name.get(pkg.name) is pkg:
+            del self.by_name[pkg.name]
+
     def module_name(self, path: str | Path) -> str:
         """The module path inside its package: 甲/乙 for <root>/甲/乙。着色器。豫."""
         pkg = self.package_of(path)

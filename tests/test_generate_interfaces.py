@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 from support.generate_fakes import DOUBLE, PRELUDE, fake, read_back, write  # noqa: F401 (fixture)
 
@@ -102,15 +103,24 @@ def test_service_keeps_the_core_warm_and_notices_edits(tmp_path, fake):
     ws = Workspace(tmp_path)
     stdout = io.StringIO()
 
+    def answered(count: int) -> None:
+        """Wait for `count` replies, as a client does before its next step (the service
+        reads the next lines while it answers)."""
+        deadline = time.monotonic() + 60
+        while stdout.getvalue().count("\n") < count and time.monotonic() < deadline:
+            time.sleep(0.01)
+
     class Lines:
-        """A stdin that edits the imported module between the 2nd and 3rd request."""
+        """A stdin that edits the imported module after the 3rd reply."""
 
         def __iter__(self):
             request = json.dumps({"文件": "加倍。着色器。豫"}, ensure_ascii=False)
             yield request
             yield request
+            answered(2)
             checks = ws.counters["module_checks"]
             yield request
+            answered(3)
             assert ws.counters["module_checks"] == checks     # warm: nothing re-checked
             path = tmp_path / "库。着色器。豫"
             path.write_text(path.read_text(encoding="utf-8") + "「三倍」者「新无三二」于「三」也。\n", encoding="utf-8")

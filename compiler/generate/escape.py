@@ -49,6 +49,13 @@ def definitions(module_text: str) -> dict[str, str]:
     return {m.group(1): string_value(m.group(2)) for m in _DEFINITION.finditer(module_text)}
 
 
+def failure_note_start(title: str) -> str:
+    """How the one-line note begins that stands in a generated module for the
+    text a target (named by its title) could not give: the build service
+    reads a target's export that starts so as that target's failure."""
+    return f"// 着色生成：未能译成 {title}："
+
+
 def one_line(text: str) -> str:
     """Messages on one line: every line break (and the blanks around it) becomes a space."""
     return _LINE_BREAK.sub(" ", text).strip()

@@ -17,7 +17,7 @@ from ..backends.ptx.mangle import ENTRY_PREFIX, OVERRIDE_PREFIX, mangle
 from ..backends.targets import PTX, TARGETS, Target
 from ..diagnostics import EXPORT_NAME, NO_TARGET, Diagnostic
 from ..packages import GENERATED_SUFFIX
-from .escape import comment, one_line, string_literal
+from .escape import comment, failure_note_start, one_line, string_literal
 
 
 PTX_NAME_SUFFIX = "并线汇编名"
@@ -119,7 +119,7 @@ def translate(ws, path: str, target: Target) -> Outcome:
 def failure_note(outcome: Outcome) -> str:
     """The one-line target comment that replaces text a target could not give
     (`//` starts a line comment in WGSL, MSL and PTX alike)."""
-    return one_line(f"// 着色生成：未能译成 {outcome.target.title}：{outcome.reason}")
+    return one_line(failure_note_start(outcome.target.title) + outcome.reason)
 
 
 # ---------------------------------------------------------------- the module text

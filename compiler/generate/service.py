@@ -15,7 +15,19 @@ A request with "协议": 2 (what the Vite plugin and other integrations send)
 gets a reply that also carries "协议": 2, "依赖" (every file the answer
 depends on, absolute: what a watcher watches), "导出" (the module's
 definitions by name, the strings read back; null on errors) and "错误位置"
-([{"文件": absolute path, "行", "列" (1-based), "消息"}]).
+([{"文件": absolute path, "行", "列" (1-based), "消息"}]), "已取消".
+Protocol 2 also takes "目标" ("wgsl", "msl", "ptx"; default the module) with
+"输出" (one file: that target's text is written there, as `着色器 译 -o`), "包" (the
+包.json files of packages the root's walk cannot find: declared inputs in
+folders reached through links, as in Bazel's execroot), and
+{"取消": 编号}, which answers that request with "已取消": true if it has not
+been answered yet (the cancel itself gets no reply).
+
+The service is safe to call from many threads (one lock around the warm core
+and its records); `serve_build` reads the next requests, cancellations among
+them, while one is being answered.  Several services on one workspace share
+the user cache safely (atomic replacement), which is how builds run requests
+in parallel (Bazel starts several workers).
 """
 
 from __future__ import annotations
@@ -23,17 +35,20 @@ from __future__ import annotations
 import json
 import math
 import os
+import queue
 import re
 import stat
+import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from .. import ledger
+from ..backends.targets import BY_NAME as TARGETS      # what a protocol-2 request's 目标 may name
 from ..packages import SHADER_SUFFIX
 from . import remembered
-from .escape import definitions
-from .output import os_error_text
+from .escape import definitions, failure_note_start
+from .output import os_error_text, write_if_changed
 
 if TYPE_CHECKING:   # the checker and back ends load at the first request the ledger cannot answer
     from ..ledger import Ledger
@@ -63,6 +78,7 @@ class BuildService:
         self._books: dict[str | None, Ledger] = {}
         self._unsaved: set[str | None] = set()
         self._saved_at = time.monotonic()
+        self._lock = threading.RLock()     # the warm core and the records are not thread-safe
 
     @staticmethod
     def _generator(workspace) -> Generator:
@@ -76,8 +92,10 @@ class BuildService:
             self._gen = self._generator(str(self.root))
         return self._gen
 
-    def answer(self, line: str) -> dict:
-        """One reply; it carries the request's 编号 whenever the line had one."""
+    def answer(self, line: str, cancelled: threading.Event | None = None) -> dict:
+        """One reply; it carries the request's 编号 whenever the line had one.
+        A request whose `cancelled` is set before its output is written is
+        answered 已取消 and writes nothing."""
         try:
             request = json.loads(line, parse_int=_integer)
         except json.JSONDecodeError as err:
@@ -93,10 +111,15 @@ class BuildService:
         if version not in PROTOCOLS or isinstance(version, bool):
             return _error(number, _json_safe(file), f"不认识的「协议」{json.dumps(version, ensure_ascii=False)}：可选 "
                           + "、".join(map(str, PROTOCOLS)))
-        reply = self._answer(number, file, out_dir)
+        target, output, manifests = request.get("目标"), request.get("输出"), request.get("包", [])
+        problem = _target_problem(version, target, output, out_dir) or _manifests_problem(version, manifests)
+        if problem:
+            return _error(number, _json_safe(file), problem)
+        reply = self._answer(number, file, out_dir, cancelled or threading.Event(), target, output, manifests)
         return self._versioned(reply, version) if version >= 2 else _public(reply)
 
-    def _answer(self, number, file, out_dir) -> dict:
+    def _answer(self, number, file, out_dir, cancelled: threading.Event, target=None, output=None,
+                manifests=()) -> dict:
         problem = _request_problem(file, out_dir)
         if problem:
             return _error(number, _json_safe(file), problem)
@@ -104,10 +127,41 @@ class BuildService:
         problem = _path_problem(self.root, file, out_dir, path, out)
         if problem:
             return _error(number, file, problem)
+        target_file = output and _inside(self.root, output)
+        if output and target_file is None:
+            return _error(number, file, f"「输出」「{output}」在工作区根目录 {self.root} 之外")
+        manifest_files = [_inside(self.root, m) for m in manifests]
+        if None in manifest_files:
+            outside = manifests[manifest_files.index(None)]
+            return _error(number, file, f"「包」「{outside}」在工作区根目录 {self.root} 之外")
         try:
-            return self._recalled(number, file, path, out) or self._generate(number, file, path, out)
+            with self._lock:
+                if cancelled.is_set():
+                    return _cancelled(number, file)
+                reply = (self._recalled(number, file, path, out)
+                         or self._generate(number, file, path, out, cancelled, manifest_files))
+                return self._written(reply, target, target_file, cancelled) if target else reply
         except Exception as err:  # noqa: BLE001 — one bad request must not end the service
             return _error(number, file, f"内部错误（{type(err).__name__}：{err}）")
+
+    @staticmethod
+    def _written(reply: dict, target: str, output: Path | None, cancelled: threading.Event) -> dict:
+        """A target's text (read from the module) as the reply's 模块, written to `output`."""
+        if reply["模块"] is None:
+            return reply
+        title = TARGETS[target].title
+        text = definitions(reply["模块"]).get(TARGETS[target].export, "")
+        if text.startswith(failure_note_start(title)):      # the note the module holds in its place
+            return {**reply, "模块": None, "错误": [f"{reply['文件']}: {text.removeprefix('// 着色生成：')}"],
+                    "警告": [], "改动": False}
+        if cancelled.is_set():
+            return _cancelled(reply["编号"], reply["文件"], reply["_依赖"])
+        try:
+            changed = write_if_changed(output, text) if output else reply["改动"]
+        except OSError as err:
+            return _error(reply["编号"], reply["文件"], f"写不了输出：{os_error_text(err)}（{err.filename or output}）")
+        return {**reply, "模块": text, "警告": [], "改动": changed, "输出": str(output) if output else None,
+                "_目标": target}      # the module's warnings are about the other targets
 
     def _versioned(self, reply: dict, version: int) -> dict:
         """Protocol 2's fields (the private 依赖 and 错误位置 a reply was made with
@@ -115,7 +169,10 @@ class BuildService:
         dependencies = reply.pop("_依赖", [])
         places = reply.pop("_错误位置", None)
         text = reply["模块"]
-        return {"协议": version, **reply, "依赖": dependencies, "导出": definitions(text) if text is not None else None,
+        cancelled = reply.pop("_已取消", False)
+        module = text if not reply.pop("_目标", None) else None      # a target's text has no definitions
+        return {"协议": version, **reply, "依赖": dependencies, "已取消": cancelled,
+                "导出": definitions(module) if module is not None else None,
                 "错误位置": places if places is not None else [{"文件": None, "行": 1, "列": 1, "消息": m} for m in reply["错误"]]}
 
     def flush(self) -> None:
@@ -143,12 +200,18 @@ class BuildService:
         return {"编号": number, "文件": file, "模块": text, "错误": [], "警告": last.warnings,
                 "改动": changed, "输出": last.output, "_依赖": last.inputs, "_错误位置": []}
 
-    def _generate(self, number, file: str, path: Path, out_dir: Path | None) -> dict:
+    def _generate(self, number, file: str, path: Path, out_dir: Path | None, cancelled: threading.Event,
+                  manifests=()) -> dict:
+        for manifest in manifests:
+            self.gen.ws.packages.add_manifest(manifest)
+        generated = self.gen.generate(path)
+        if cancelled.is_set():      # checked after the work that takes time, before anything is written
+            return _cancelled(number, file, ledger.present(ledger.workspace_inputs(self.gen.ws, generated.source)))
         try:
             result = self.gen.write(path, out_dir) if out_dir else None
         except OSError as err:
             return _error(number, file, f"写不了生成模块：{os_error_text(err)}（{err.filename or out_dir}）")
-        generated = result.generated if result else self.gen.generate(path)
+        generated = result.generated if result else generated
         ws = self.gen.ws
         if result is None:
             changed = self._answered.get(generated.source, None) != generated.text
@@ -270,6 +333,34 @@ def _json_safe(value):
     return value if isinstance(value, str) or value is None else None
 
 
+def _target_problem(version, target, output, out_dir) -> str | None:
+    if target is None and output is None:
+        return None
+    if version < 2:
+        return "「目标」与「输出」要协议 2（请求加 \"协议\": 2）"
+    if not isinstance(target, str) or target not in TARGETS:
+        return f"不认识的「目标」{json.dumps(target, ensure_ascii=False)}：可选 " + "、".join(TARGETS)
+    if output is not None and (not isinstance(output, str) or not output or not _usable(output)):
+        return "「输出」须是非空的文件路径（字符串）"
+    if out_dir is not None:
+        return "「输出」与「输出目录」不能同用：目标的文字写进一个文件"
+    return None
+
+
+def _manifests_problem(version, manifests) -> str | None:
+    if manifests == []:
+        return None
+    if version < 2:
+        return "「包」要协议 2（请求加 \"协议\": 2）"
+    if not isinstance(manifests, list) or not all(isinstance(m, str) and m and _usable(m) for m in manifests):
+        return "「包」须是 包.json 路径（字符串）的列表"
+    return None
+
+
+def _cancelled(number, file, dependencies=()) -> dict:
+    return {**_error(number, file, "请求已取消"), "_已取消": True, "_依赖": list(dependencies)}
+
+
 def _error(number, file, message: str) -> dict:
     return {"编号": number, "文件": file, "模块": None, "错误": [message], "警告": [], "改动": False, "输出": None}
 
@@ -298,17 +389,95 @@ def _lines(stdin: TextIO):
         yield data.decode("utf-8", errors="replace")
 
 
+class Requests:
+    """Requests answered one at a time in arrival order on a thread of their
+    own, so that the reader sees the next lines (a cancellation of a waiting or
+    running request among them) while one is answered."""
+
+    def __init__(self, answer, write) -> None:
+        self._answer, self._write = answer, write        # answer(request, cancelled) -> reply
+        self._queue: queue.Queue = queue.Queue()
+        self._pending: dict[object, list[threading.Event]] = {}
+        self._guard = threading.Lock()
+        self._thread = threading.Thread(target=self._run, name="着色构建服务", daemon=True)
+        self._thread.start()
+
+    def submit(self, key, request) -> None:
+        """Queue a request; `key` (its 编号, None: not cancellable) is what a cancellation names."""
+        cancelled = threading.Event()
+        with self._guard:
+            self._pending.setdefault(key, []).append(cancelled)
+        self._queue.put((key, request, cancelled))
+
+    def cancel(self, key) -> None:
+        """Cancel every request with this key not yet answered (one already answered stays answered)."""
+        with self._guard:
+            for cancelled in self._pending.get(key, ()):
+                cancelled.set()
+
+    def close(self) -> None:
+        """Answer what is queued, then stop."""
+        self._queue.put(None)
+        self._thread.join()
+
+    def _run(self) -> None:
+        while (job := self._queue.get()) is not None:
+            key, request, cancelled = job
+            try:
+                self._write(self._answer(request, cancelled))
+            finally:
+                with self._guard:
+                    waiting = self._pending[key]
+                    waiting.remove(cancelled)
+                    if not waiting:
+                        del self._pending[key]
+
+
 def serve_build(stdin: TextIO, stdout: TextIO, workspace: Workspace | str | Path) -> int:
     """Answer JSON-lines requests from `stdin` on `stdout` until end of input; returns 0."""
     service = BuildService(workspace)
-    for line in _lines(stdin):
-        if not line.strip():
-            continue
-        try:
-            reply = service.answer(line)
-        except Exception as err:  # noqa: BLE001 — one bad request must not end the service
-            reply = _error(None, None, f"内部错误（{type(err).__name__}：{err}）")
-        stdout.write(_line(reply))
-        stdout.flush()
-    service.flush()
+    writing = threading.Lock()
+
+    def write(reply: dict) -> None:
+        with writing:
+            stdout.write(_line(reply))
+            stdout.flush()
+
+    requests = Requests(lambda line, cancelled: _safe_answer(service, line, cancelled), write)
+    try:
+        for line in _lines(stdin):
+            if not line.strip():
+                continue
+            cancel = _cancellation(line)
+            if cancel is None:
+                requests.submit(_salvaged_number(line), line)
+            elif isinstance(cancel, dict):
+                write(cancel)
+            else:
+                requests.cancel(cancel[0])
+    finally:
+        requests.close()
+        service.flush()
     return 0
+
+
+def _safe_answer(service: BuildService, line: str, cancelled: threading.Event) -> dict:
+    try:
+        return service.answer(line, cancelled)
+    except Exception as err:  # noqa: BLE001 — one bad request must not end the service
+        return _error(None, None, f"内部错误（{type(err).__name__}：{err}）")
+
+
+def _cancellation(line: str) -> tuple | dict | None:
+    """(编号,) when the line is a cancellation {"取消": 编号}, an error reply when
+    it is a malformed one, None when it is a request."""
+    try:
+        request = json.loads(line, parse_int=_integer)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(request, dict) or "取消" not in request:
+        return None
+    number = request["取消"]
+    if number is None or not _is_number(number):
+        return _error(None, None, "「取消」须是要取消的请求的「编号」（字符串、整数或有限的小数）")
+    return (number,)
