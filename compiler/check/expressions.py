@@ -72,7 +72,8 @@ INTEGER_FRAGMENT_LOADS = frozenset("载入整矩阵片甲 载入整矩阵片乙"
 
 #: each rule a builtin's call must satisfy beyond its type (its registry column `call_rule`) → ItemChecker method
 RULE_METHODS = {"literal range": "_literal_range", "writable": "_writable",
-                "fragment offsets": "_fragment_offsets", "select shape": "_select_shape"}
+                "fragment offsets": "_fragment_offsets", "select shape": "_select_shape",
+                "quad lane": "_quad_lane"}
 #: builtin name → the ItemChecker method checking its call
 CALL_RULES = {name: RULE_METHODS[rule] for name, rule in registry.having("call_rule").items()}
 #: builtins that hold a whole buffer as one value (the registry's whole_value)
@@ -804,6 +805,14 @@ class ItemChecker:
             if isinstance(value, int) and value % multiple:
                 self.error(arg, f"「{callee}」的{what}须是 {multiple} 的倍数（按元素计，着十二），这里是 {value}",
                            LITERAL_RANGE, 名字=callee, 值=str(value))
+
+    def _quad_lane(self, callee: str, args: list[ir.Expr], name_span) -> None:
+        """WGSL's quadBroadcast takes its lane as a const-expression: a written number 0 to 3."""
+        value = written_number(args[1])
+        if not (isinstance(value, int) and 0 <= value <= 3):
+            shown = "不是写出的数" if value is None else f"是 {value}"
+            self.error(args[1], f"「{callee}」的序须写成 0 至 3 的「无三二」字面量（WGSL 要常量），这里{shown}",
+                       LITERAL_RANGE, 名字=callee, 值=str(value))
 
     def _writable(self, callee: str, args: list[ir.Expr], name_span) -> None:
         """A builtin that writes memory needs a buffer declared 读写."""

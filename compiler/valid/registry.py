@@ -138,7 +138,7 @@ TABLE: dict[str, Row] = {
     **_rows("atomic", "原子读", effect=False, reads=True),
     **_rows("barrier", "工作组屏障 存储屏障"),
     **_rows("fragment", "舍弃"),
-    **_rows("derivative", "横差 纵差"),
+    **_rows("derivative", "横差 纵差 横差细 横差粗 纵差细 纵差粗 滤宽 滤宽细 滤宽粗"),
     # implicit level of detail: derivatives underneath, so fragment-only and uniform
     **_rows("texture", "采样纹理 采样张纹理 比较采样", stages=frozenset({FRAGMENT}), uniform=True),
     **_rows("texture", "按层采样纹理 按层采样张纹理 读纹素 读张纹素 读样本纹素 读存储纹素 读存储张纹素"),
@@ -148,7 +148,7 @@ TABLE: dict[str, Row] = {
     **_rows("texture", "写纹素 写张纹素", stages=frozenset({COMPUTE, FRAGMENT}), effect=True, reads=False),
     **_rows("subgroup", """子组求和 子组最大 子组最小 子组广播 子组洗牌 子组异或洗牌 子组求积 子组按位与 子组按位或
         子组按位异或 子组前缀和 子组前缀积 子组排他前缀和 子组排他前缀积 子组上移洗牌 子组下移洗牌 子组广播首个 子组任一
-        子组全都 子组投票 子组选一"""),
+        子组全都 子组投票 子组选一 四组广播 四组横换 四组纵换 四组对角换"""),
     **_rows("matrix", "满矩阵片累 矩阵片乘加 满整矩阵片累 整矩阵片乘加"),
     **_rows("matrix-memory", """载入矩阵片甲 载入矩阵片乙 载入矩阵片累 载入矩阵片累前八行 载矩阵片甲前八行
         载矩阵片甲自存储 载矩阵片乙自存储 载矩阵片乙自转置存储 存矩阵片累 存矩阵片累前八行 存矩阵片累到存储
@@ -172,6 +172,7 @@ for _name, _scalar in {"新浮三二": ("float", 32), "新浮十六": ("float", 
     _with(TABLE, _name, scalar=_scalar, call_rule="literal range")
 _with(TABLE, " ".join(n for n, r in TABLE.items() if r.kind == "matrix-memory"), call_rule="fragment offsets")
 _with(TABLE, "选择", call_rule="select shape")
+_with(TABLE, "四组广播", call_rule="quad lane")
 _with(TABLE, "除 余", divides=True)
 _with(TABLE, "加 减 乘 除 余", mixes_scalar=True)
 _with(TABLE, "读存储 写存储", whole_value=True)

@@ -364,6 +364,20 @@ def 子组归约(run):
         print(f"子组大小为 {size}：蝶形归约跨 16 个线程，只在子组不小于 32 时有意义，不核对「蝶形和」")
 
 
+@reference
+def 四元组(run):
+    """Quads are lanes 4k … 4k + 3 of a subgroup; subgroups start at multiples of 4 of the global index here."""
+    n = 128
+    x = rng().integers(-1000, 1000, n).astype(np.float32)
+    x[:4] = (0.0, -0.0, np.finfo(np.float32).max, -np.finfo(np.float32).max)
+    out = run("四元组", "四元组入口", {"输入": x, "输出": np.zeros((n, 4), np.float32),
+                                    "整出": np.zeros((n, 2), np.int32)}, 2)
+    i = np.arange(n)
+    q = i & ~3
+    same(out["输出"], np.stack([x[q + 2], x[i ^ 1], x[i ^ 2], x[i ^ 3]], 1))
+    same(out["整出"], np.stack([q, -q], 1).astype(np.int32))
+
+
 def subgroups(n: int, workgroup: int, size: int) -> list[np.ndarray]:
     """The global indices of each subgroup: every workgroup's invocations in
     local order, `size` at a time; a workgroup that is not a multiple of the

@@ -139,6 +139,9 @@ BUILTINS: dict[str, Template | Special] = {
     "全都": Special("all_any", "all(甲)；爻 时 甲"), "任一": Special("all_any", "any(甲)；爻 时 甲"),
     # fragment-only derivatives (never speculated: compiler/lower/effects.py)
     "横差": _fn("dfdx"), "纵差": _fn("dfdy"),
+    # Metal has one derivative per axis (per fragment on Apple GPUs): fine and coarse are both it
+    "横差细": _fn("dfdx"), "横差粗": _fn("dfdx"), "纵差细": _fn("dfdy"), "纵差粗": _fn("dfdy"),
+    "滤宽": _fn("fwidth"), "滤宽细": _fn("fwidth"), "滤宽粗": _fn("fwidth"),
     # control
     "工作组屏障": Template("threadgroup_barrier(mem_flags::mem_threadgroup)"),
     "存储屏障": Template("threadgroup_barrier(mem_flags::mem_device)"),
@@ -181,6 +184,11 @@ BUILTINS: dict[str, Template | Special] = {
     # simd_vote is a 64-bit mask (lane i → bit i); WGSL's ballot is four 32-bit words
     "子组投票": Template("uint4(as_type<uint2>(static_cast<ulong>(simd_ballot({0}))), 0u, 0u)"),
     "子组选一": Template("simd_is_first()"),
+    # quad-groups: four lanes whose SIMD-group index divided by 4 is the same
+    "四组广播": Template("quad_broadcast({0}, ushort({1}))"),
+    "四组横换": Template("quad_shuffle_xor({0}, ushort(1))"),
+    "四组纵换": Template("quad_shuffle_xor({0}, ushort(2))"),
+    "四组对角换": Template("quad_shuffle_xor({0}, ushort(3))"),
     # subgroup matrices (seed 着十二): 16 × 16 fragments of 2 × 2 simdgroup_matrix blocks (fragments.py)
     "载入矩阵片甲": _fragment("载入矩阵片甲", _SHARED),
     "载入矩阵片乙": _fragment("载入矩阵片乙", _SHARED),

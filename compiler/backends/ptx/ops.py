@@ -907,6 +907,7 @@ _TEXTURES_LATER = "纹理、采样器与片元专用的内建是待办事项（�
 #: builtins the PTX back end does not write, with the reason
 UNAVAILABLE = {
     **{name: _TEXTURES_LATER for name in "横差 纵差 舍弃 采样纹理 按层采样纹理 读纹素 纹理尺寸 比较采样".split()},
+    **{name: "导数只在片元入口可用，千手只有计算入口" for name in "横差细 横差粗 纵差细 纵差粗 滤宽 滤宽细 滤宽粗".split()},
     **{name: "纹理与采样器是待办事项（着十）" for name in "纹理绑定 采样器绑定 深度纹理绑定 比较采样器绑定".split()},
     **{name: "存储纹理（扩展）只有 WGSL 与金属（MSL）支持：PTX 的 surface 是待办事项"
        for name in "存储纹理绑定 写纹素 写张纹素 读存储纹素 读存储张纹素".split()},

@@ -49,7 +49,8 @@ _MATH = _calls("""
 四字节整打包 pack4xI8 四字节整解包 unpack4xI8 四字节无打包 pack4xU8 四字节无解包 unpack4xU8
 四字节整夹紧打包 pack4xI8Clamp 四字节无夹紧打包 pack4xU8Clamp 双半字归一打包 pack2x16unorm 双半字归一解包 unpack2x16unorm
 双半字符归一打包 pack2x16snorm 双半字符归一解包 unpack2x16snorm 四字节无点积 dot4U8Packed 四字节整点积 dot4I8Packed
-全都 all 任一 any
+全都 all 任一 any 横差细 dpdxFine 横差粗 dpdxCoarse 纵差细 dpdyFine 纵差粗 dpdyCoarse
+滤宽 fwidth 滤宽细 fwidthFine 滤宽粗 fwidthCoarse
 """)
 
 _SUBGROUP = {
@@ -62,6 +63,7 @@ _SUBGROUP = {
     "子组上移洗牌": "subgroupShuffleUp", "子组下移洗牌": "subgroupShuffleDown",
     "子组广播首个": "subgroupBroadcastFirst", "子组任一": "subgroupAny", "子组全都": "subgroupAll",
     "子组投票": "subgroupBallot", "子组选一": "subgroupElect",
+    "四组广播": "quadBroadcast", "四组横换": "quadSwapX", "四组纵换": "quadSwapY", "四组对角换": "quadSwapDiagonal",
 }
 
 _NO_WGSL = "WGSL 没有子组矩阵片（着十二）：用到它的内核只能译成 MSL 或 PTX"
