@@ -80,6 +80,8 @@ CALL_RULES = {name: RULE_METHODS[rule] for name, rule in registry.having("call_r
 WHOLE_VALUE = frozenset(registry.having("whole_value"))
 #: arithmetic operators whose operands may be a vector and a scalar (the registry's mixes_scalar)
 MIXES_SCALAR = frozenset(registry.having("mixes_scalar"))
+#: operators that also take float matrices: matrix ± matrix, matrix × scalar (the registry's mixes_matrix)
+MIXES_MATRIX = frozenset(registry.having("mixes_matrix"))
 
 
 @dataclass(eq=False)
@@ -723,7 +725,12 @@ class ItemChecker:
             return _error_expr(node)
         out, mixed = [], None
         settled = len(self.diags)
+        held = self._hold_bounds(metas[0]) if callee in MIXES_MATRIX else None
         for p, a in zip(t.params, args):
+            if held is not None and len(out) == 1:
+                if matrix_parts(self.reduce(out[0].type)) is None:
+                    self._bound_again(metas[0], held, out[0], args[0])
+                    held = None
             if isinstance(resolve(p), TFun):
                 out.append(self._function_argument(a, resolve(p), env))
             elif len(self.diags) > settled:  # after one wrong argument the rest add no messages
@@ -731,7 +738,7 @@ class ItemChecker:
             elif callee == "写纹素" and len(out) == 2:
                 out.append(self._texel_value(a, self.reduce(p), out[0], env))
             elif callee in MIXES_SCALAR and len(out) == 1:
-                mixed = self._mixed_operands(out, a, self.reduce(p), env)
+                mixed = self._mixed_operands(out, a, self.reduce(p), env, callee)
             else:
                 out.append(self.check(a, self.reduce(p), env))
         if len(self.diags) > settled:   # nor does an implicit parameter only the rest would have fixed
@@ -751,13 +758,71 @@ class ItemChecker:
             self._bitcasts.append(call)
         return call
 
-    def _mixed_operands(self, out: list[ir.Expr], arg: ast.Expr, wanted: Type, env) -> Type | None:
+    def _hold_bounds(self, meta: TMeta) -> tuple[str, ...]:
+        """加 减 乘's 「数」 waits until the left operand is known: a float matrix does not satisfy it."""
+        held, meta.bounds = meta.bounds, ()
+        return held
+
+    def _bound_again(self, meta: TMeta, held: tuple[str, ...], left: ir.Expr, arg: ast.Expr) -> None:
+        """The held bound on a left operand that is no matrix, as binding it would have checked it."""
+        meta.bounds = held
+        t = self.reduce(meta)
+        if isinstance(t, TError):     # already reported where it arose
+            return
+        if isinstance(t, TMeta):
+            t.bounds = tuple(dict.fromkeys(t.bounds + held))
+            return
+        for bound in held:
+            ok = satisfies(t, bound)
+            if ok is False:
+                self.error(_strip_parens(arg), self._bound_message(t, bound, meta.hint), CLASS_BOUND)
+                left.type = ERROR
+                meta.ref = ERROR
+                return
+            if ok is None:
+                self._bound_checks.append((t, bound, arg, meta.hint))
+
+    def _matrix_operands(self, callee: str, out: list[ir.Expr], left: ir.Expr, right: ir.Expr) -> Type | None:
+        """WGSL's matrix arithmetic: a float matrix 加 减 a matrix of its shape,
+        乘 a scalar of its component (either side: the scalar is splat into
+        every column, ir.Splat of an ir.Splat); two matrices are never 乘 (that
+        is 「矩阵乘」).  None when neither operand is a matrix or they do not fit."""
+        types = self.reduce(left.type), self.reduce(right.type)
+        shapes = [matrix_parts(t) for t in types]
+        if shapes == [None, None]:
+            return None
+        if None not in shapes:
+            if callee == "乘":
+                self.error(right, "「乘」不让两个矩阵相乘：矩阵的积用「矩阵乘」", TYPE_MISMATCH,
+                           应为="标量", 实为=self.show(types[1]))
+                right.type = ERROR
+                return ERROR
+            return types[0] if resolve(types[0]) == resolve(types[1]) else None
+        matrix = 0 if shapes[0] is not None else 1
+        scalar = (left, right)[1 - matrix]
+        if callee != "乘" or not is_scalar(scalar.type, include_literals=False) or \
+                resolve(scalar.type) != resolve(shapes[matrix][0]):
+            return None
+        matrix_type = types[matrix]
+        column = ir.Splat(scalar.start, scalar.end, resolve(matrix_type).items[0], scalar)
+        splat = ir.Splat(scalar.start, scalar.end, matrix_type, column)
+        out[:] = [left, splat] if matrix == 0 else [splat, right]
+        return matrix_type
+
+    def _mixed_operands(self, out: list[ir.Expr], arg: ast.Expr, wanted: Type, env, callee: str) -> Type | None:
         """The right operand of 加 减 乘 除 余, checked on its own: a scalar
         beside a vector of that scalar (or a vector beside such a scalar) is
-        splat (ir.Splat), and the vector type is the result's; otherwise it
-        must have the left operand's type, as without mixing."""
+        splat (ir.Splat), and the vector type is the result's; a float matrix
+        meets what `_matrix_operands` allows; otherwise it must have the left
+        operand's type, as without mixing."""
         value = self.check(arg, None, env)
         left, right = out[0], value
+        if callee in MIXES_MATRIX:
+            matrix = self._matrix_operands(callee, out, left, right)
+            if matrix is not None:
+                if len(out) == 1:
+                    out.append(value)
+                return matrix
         for vector, scalar in ((left, right), (right, left)):
             vector_type = self.reduce(vector.type)
             parts = vector_parts(vector_type)

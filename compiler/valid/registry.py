@@ -86,6 +86,7 @@ class Facts:
     divides: bool = False                 # an integer right operand of zero is a fault (the interpreter)
     naga_not_const: bool = False          # WGSL allows it in a const-expression, naga does not evaluate it
     mixes_scalar: bool = False            # a vector operand may meet a scalar one (WGSL v * s): the scalar is splat
+    mixes_matrix: bool = False            # a float matrix may meet a matrix of its shape (加 减) or, for 乘, a scalar
     whole_value: bool = False             # reads or writes its buffer's whole value (no runtime-sized array inside)
 
 
@@ -175,6 +176,7 @@ _with(TABLE, "选择", call_rule="select shape")
 _with(TABLE, "四组广播", call_rule="quad lane")
 _with(TABLE, "除 余", divides=True)
 _with(TABLE, "加 减 乘 除 余", mixes_scalar=True)
+_with(TABLE, "加 减 乘", mixes_matrix=True)
 _with(TABLE, "读存储 写存储", whole_value=True)
 _with(TABLE, """位转换 半精度打包 半精度解包 混合 取位段 置位段 反射 折射 朝向翻转 乘二幂 量化半精度
       四字节归一打包 四字节归一解包 四字节符归一打包 四字节符归一解包 四字节整打包 四字节整解包 四字节无打包 四字节无解包

@@ -365,6 +365,21 @@ def 子组归约(run):
 
 
 @reference
+def 矩阵与标量(run):
+    """m × s, s × m, m ＋ m × s and m − m of 二阶浮 m (columns xy and zw of 甲[i]); small integers are exact."""
+    n = 128
+    a = rng().integers(-1000, 1000, (n, 4)).astype(np.float32)
+    s = rng().integers(-4, 5, n).astype(np.float32)
+    a[0], s[0] = (0.0, -0.0, np.finfo(np.float32).max, -1.0), np.float32(1)
+    a[1], s[1] = (np.finfo(np.float32).max, 2.0, -3.0, 0.0), np.float32(-1)
+    out = run("矩阵与标量", "矩阵与标量入口", {"甲": a, "乙": s, "出": np.zeros((4 * n, 4), np.float32)}, 2)
+    product = a * s[:, None]
+    with np.errstate(over="ignore"):
+        expected = np.stack([product, product, a + product, a - a], 1).reshape(4 * n, 4)
+    same(out["出"], expected)
+
+
+@reference
 def 四元组(run):
     """Quads are lanes 4k … 4k + 3 of a subgroup; subgroups start at multiples of 4 of the global index here."""
     n = 128

@@ -1100,8 +1100,8 @@ class MslWriter(StatementWriter):
         """+ - * of 整三二 (and its vectors) wrap as WGSL says; C++ signed
         overflow is undefined and clang folds on that assumption, so the
         operands are converted to uint (defined modulo 2³²) and the result
-        reinterpreted."""
-        a, b = self.operands(call.args)
+        reinterpreted.  A scalar splat into a matrix is written bare (Metal's m * s)."""
+        a, b = self.operands([ir.splat_scalar(x) if matrix_parts(x.type) else x for x in call.args])
         symbol = _WRAPPING[call.name]
         if scalar_kind(call.type) != "int" or is_abstract(call.type):
             return Code(f"{a.operand()} {symbol} {b.operand()}", atomic=False)

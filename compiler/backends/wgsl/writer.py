@@ -800,8 +800,8 @@ class Writer(StatementWriter):
     # ------------------------------------------------------------ builtin forms
 
     def _form_infix(self, e, spec) -> Code:
-        """A splat scalar beside a vector is written bare: WGSL's v * s does the same."""
-        a, b = self.operands([x.value if isinstance(x, ir.Splat) else x for x in e.args])
+        """A splat scalar beside a vector or matrix is written bare: WGSL's v * s and m * s do the same."""
+        a, b = self.operands([ir.splat_scalar(x) for x in e.args])
         eager = self.effects.neighbours(e.args[1]) and not self.effects.effect(e.args[1])
         return Code(f"{a.operand()} {_EAGER.get(spec.text, spec.text) if eager else spec.text} {b.operand()}",
                     atomic=False)
