@@ -380,6 +380,38 @@ def 矩阵与标量(run):
 
 
 @reference
+def 整小与尾阶(run):
+    """modf and frexp of x and of (x, 3x); no subnormals (a device may flush them) and nothing that overflows."""
+    n = 128
+    x = (rng().standard_normal(n) * 1000).astype(np.float32)
+    x[:10] = (0.0, -0.0, 1.5, -1.5, -2.0, 0.75, 1e37, -1e-37, np.finfo(np.float32).tiny, 8388607.5)
+    out = run("整小与尾阶", "分离入口", {"输入": x, "标量出": np.zeros((n, 4), np.float32), "阶出": np.zeros(n, np.int32),
+                                      "向量出": np.zeros((n, 4), np.float32), "向量阶": np.zeros((n, 2), np.int32)}, 2)
+    v = np.stack([x, x * np.float32(3)], 1)
+    whole, vector_whole = np.trunc(x), np.trunc(v)
+    fraction, exponent = np.frexp(x)
+    same(out["标量出"], np.stack([x - whole, whole, fraction, np.zeros(n, np.float32)], 1))
+    same(out["阶出"], exponent.astype(np.int32))
+    same(out["向量出"], np.concatenate([v - vector_whole, vector_whole], 1))
+    same(out["向量阶"], np.frexp(v)[1].astype(np.int32))
+
+
+def frexp_of_subnormals(run):
+    """整小与尾阶 on subnormal inputs, for the executors that keep them (the interpreter, the PTX emulator):
+    frexp normalises them (2⁻¹⁴⁹ is 0.5 · 2⁻¹⁴⁸)."""
+    n = 128
+    x = np.linspace(-1e-38, 1e-38, n).astype(np.float32)
+    x[:3] = (np.float32(2.0 ** -149), -np.float32(2.0 ** -149), np.float32(3 * 2.0 ** -140))
+    out = run("整小与尾阶", "分离入口", {"输入": x, "标量出": np.zeros((n, 4), np.float32), "阶出": np.zeros(n, np.int32),
+                                      "向量出": np.zeros((n, 4), np.float32), "向量阶": np.zeros((n, 2), np.int32)}, 2)
+    fraction, exponent = np.frexp(x)
+    assert (np.abs(x) < np.finfo(np.float32).tiny).sum() > 100
+    same(out["标量出"][:, 2], fraction)
+    same(out["阶出"], exponent.astype(np.int32))
+    same(out["标量出"][:, :2], np.stack([x - np.trunc(x), np.trunc(x)], 1))
+
+
+@reference
 def 四元组(run):
     """Quads are lanes 4k … 4k + 3 of a subgroup; subgroups start at multiples of 4 of the global index here."""
     n = 128

@@ -36,7 +36,7 @@ from ...types import TCon, TError, TRecord, TTuple, deep_resolve, is_unit, matri
 from .. import EntryInfo, Translation
 from ...valid.consteval import KnownValues, is_abstract, scalar_of as const_scalar, written_number
 from ..names import NameAllocator
-from ..records import COMPARE_EXCHANGE_FIELDS, builtin_record
+from ..records import COMPARE_EXCHANGE_FIELDS, MODF_FIELDS, builtin_record
 from ..targets import LENGTHS_SLOT, MSL
 from ..text import DISCARD, INDENT, RETURN, Assign, Code, LoopExit, StatementWriter, float_text, narrow_float_text
 from ...lower.loops import changed_variables, lowering
@@ -1071,6 +1071,20 @@ class MslWriter(StatementWriter):
         parts = dict(zip(COMPARE_EXCHANGE_FIELDS, (old, done)))
         values = ", ".join(parts[n] for n, _ in deep_resolve(call.type).fields)
         return Code(f"{self.type_text(call.type, (call.start, call.end))}{{{values}}}")
+
+    def _builtin_split(self, call: ir.Call) -> Code:
+        """modf(x, whole) and frexp(x, exponent) return the fraction and write
+        the record's other field through a reference."""
+        (x,) = self.operands(call.args)
+        span = (call.start, call.end)
+        (fraction, fraction_type), (other, other_type) = deep_resolve(call.type).fields
+        parts = {other: self.scope.claim(other)}
+        self.line(f"{self.type_text(other_type, span)} {parts[other]};")
+        parts[fraction] = self.scope.claim(fraction)
+        function = "modf" if other == MODF_FIELDS[1] else "frexp"
+        self.line(f"const {self.type_text(fraction_type, span)} {parts[fraction]} = {function}({x.text}, {parts[other]});")
+        values = ", ".join(parts[n] for n, _ in deep_resolve(call.type).fields)
+        return Code(f"{self.type_text(call.type, span)}{{{values}}}")
 
     def _builtin_typed_literal(self, call: ir.Call) -> Code:
         """新浮三二 and friends: a typed literal (40.0f, 1.0h, int(3), 2u) or a conversion."""

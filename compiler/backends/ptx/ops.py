@@ -446,6 +446,41 @@ def _ldexp(w, kind, x, k):
     return from_f32(w, kind, m.select(tiny, m.mul(x, m.const(0.0)), scaled))
 
 
+def _modf(w, kind, x):
+    """(x − trunc(x), trunc(x)): both exact, so an f16 goes through f32."""
+    x = to_f32(w, kind, x)
+    whole = w.op("cvt.rzi.f32.f32", F32, x)
+    return from_f32(w, kind, w.op("sub.rn.f32", F32, x, whole)), from_f32(w, kind, whole)
+
+
+#: 2⁶⁴ as f32 bits: a subnormal times it is normal (frexp reads the exponent field)
+TWO_TO_64 = "0f5F800000"
+FREXP_BIAS = {False: "126", True: "190"}   # the exponent field of 0.5, and of 0.5 · 2⁶⁴ for a scaled subnormal
+
+
+def _frexp(w, kind, x):
+    """The exponent field less 126 and the significand with the exponent of 0.5
+    (x's sign kept); a subnormal is scaled by 2⁶⁴ first; ±0 gives (±0, 0)."""
+    x = to_f32(w, kind, x)
+    bits = w.op("mov.b32", U32, x)
+    subnormal = w.op("setp.eq.u32", PRED, w.op("and.b32", U32, bits, "0x7f800000"), "0")
+    scaled = w.op("selp.b32", U32, w.op("mov.b32", U32, w.op("mul.rn.f32", F32, x, TWO_TO_64)), bits, subnormal)
+    bias = w.op("selp.s32", S32, FREXP_BIAS[True], FREXP_BIAS[False], subnormal)
+    exponent = w.op("sub.s32", S32, w.op("bfe.u32", U32, scaled, "23", "8"), bias)
+    significand = w.op("or.b32", U32, w.op("and.b32", U32, scaled, "0x807fffff"), "0x3f000000")
+    zero = w.op("setp.eq.f32", PRED, x, "0f00000000")
+    fraction = w.op("mov.b32", F32, w.op("selp.b32", U32, bits, significand, zero))
+    return from_f32(w, kind, fraction), w.op("selp.s32", S32, "0", exponent, zero)
+
+
+def _split(scalar):
+    """A record of two fields from one float (vector): each field's components in turn."""
+    def emit(w, call, args):
+        pairs = [scalar(w, kind, x) for kind, x in zip(leaves(args[0].type), args[0].parts)]
+        return [first for first, _ in pairs] + [second for _, second in pairs]
+    return emit
+
+
 def _reflect(m, e, n):
     """e − 2 · dot(n, e) · n."""
     twice = m.mul(m.const(2.0), _dot(m, n, e))
@@ -824,6 +859,7 @@ OPS = {
     "取位段": _extract_bits,
     "置位段": _insert_bits,
     "乘二幂": componentwise(_ldexp),
+    "整小分离": _split(_modf), "尾阶分离": _split(_frexp),
     "反射": vector_formula(_reflect),
     "折射": vector_formula(_refract),
     "朝向翻转": vector_formula(_face_forward),

@@ -109,6 +109,8 @@ BUILTINS: dict[str, Builtin] = {
     "原子异或": Builtin("atomic", "atomicXor"),
     "原子交换": Builtin("atomic", "atomicExchange"),
     "原子比较交换": Builtin("compare_exchange", "atomicCompareExchangeWeak"),
+    "整小分离": Builtin("split", "modf"),
+    "尾阶分离": Builtin("split", "frexp"),
     "原子存": Builtin("atomic", "atomicStore"),
     "原子读": Builtin("atomic", "atomicLoad"),
     "新格": Builtin("cell_new"),
@@ -125,6 +127,9 @@ BUILTINS: dict[str, Builtin] = {
     **{name: Builtin("unavailable", _NO_WGSL_TENSOR) for name in _TENSOR_FRAGMENTS},
 }
 
+#: the members of the struct modf and frexp return, by the field of the record they become
+SPLIT_MEMBERS = {"modf": {"小部": "fract", "整部": "whole"}, "frexp": {"尾数": "fract", "阶码": "exp"}}
+
 #: How a call of each form reads in hover, the arguments named 甲 乙 丙 in
 #: order (see the writer's `_form_<form>`); `{}` is the entry's `text`.
 FORM_SPELLINGS = {
@@ -134,6 +139,7 @@ FORM_SPELLINGS = {
     "load": "甲", "store": "甲 = 乙", "cell_new": "var 格: T = 甲", "discard": "discard", "convert": "T(甲)",
     "bitcast": "bitcast<T>(甲)", "clamp": "{}(甲, 乙, 丙)，两界都是常量且 乙 大于 丙 时写成 min(max(甲, 乙), 丙)",
     "bits": "{}(…)，偏移与位数都是常量且和大于 32 时写成夹紧后的常量",
+    "split": "let 分 = {}(甲); 结构(分.…)，按记录的字段取 fract、whole 或 fract、exp",
 }
 
 #: Types WGSL has no spelling for, with the reason.

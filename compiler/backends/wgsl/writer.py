@@ -24,7 +24,7 @@ from ..names import NameAllocator
 from ..targets import WGSL
 from ..text import (DISCARD, INDENT, RETURN, Assign, Code, Discard, LoopExit, StatementWriter, float_text,
                     narrow_float_text)
-from .builtins import BUILTINS, UNAVAILABLE_TYPES
+from .builtins import BUILTINS, SPLIT_MEMBERS, UNAVAILABLE_TYPES
 from ...valid import registry
 from ...valid.limits import workgroup_problem
 from ...valid.uniformity import field_proof
@@ -867,6 +867,16 @@ class Writer(StatementWriter):
         result = self.scope.claim("yy_换")
         self.line(f"let {result} = {spec.text}(&{a.operand()}[{i.text}], {compare.text}, {value.text});")
         members = dict(zip(COMPARE_EXCHANGE_FIELDS, ("old_value", "exchanged")))
+        parts = [f"{result}.{members[n]}" for n, _ in deep_resolve(e.type).fields]
+        return Code(f"{self.type_text(e.type, (e.start, e.end))}({', '.join(parts)})")
+
+    def _form_split(self, e, spec) -> Code:
+        """modf and frexp return a struct no program can name: it is bound, and
+        its members make the record's struct."""
+        (x,) = self.operands(e.args)
+        result = self.scope.claim("yy_分")
+        self.line(f"let {result} = {spec.text}({x.text});")
+        members = SPLIT_MEMBERS[spec.text]
         parts = [f"{result}.{members[n]}" for n, _ in deep_resolve(e.type).fields]
         return Code(f"{self.type_text(e.type, (e.start, e.end))}({', '.join(parts)})")
 
