@@ -482,6 +482,10 @@ class ItemChecker:
 
     def _Tuple(self, node: ast.Tuple, expected, env, tail):
         exp = resolve(expected) if expected is not None else None
+        if _array_of(exp, len(node.items)):
+            # an array literal: the items of a 定长数组 written out where one is expected
+            items = [self.check(i, exp.args[0], env) for i in node.items]
+            return ir.MakeTuple(node.start, node.end, exp, items)
         if isinstance(exp, TTuple) and len(exp.items) == len(node.items):
             items = [self.check(i, t, env) for i, t in zip(node.items, exp.items)]
             t = exp
@@ -1081,6 +1085,11 @@ def _source_text(node) -> str:
 
 def _error_expr(node) -> ir.Expr:
     return ir.Literal(node.start, node.end, ERROR, 0, False, "")
+
+
+def _array_of(t, length: int) -> bool:
+    """Whether t is a 定长数组 of `length` elements (a tuple written where it is expected is its literal)."""
+    return isinstance(t, TCon) and t.name == "定长数组" and len(t.args) == 2 and t.args[1] == length
 
 
 def _strip_parens(node):

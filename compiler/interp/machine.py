@@ -824,6 +824,20 @@ def _component(m, e, mask):
     return ops.lift(pick)(*value)
 
 
+def _replace(m, e, mask):
+    """换元素: a new tuple with the chosen item replaced (per invocation); past the end is a fault."""
+    value, index, item = (m.eval(a, mask) for a in e.args)
+    bad = mask & (np.asarray(index) >= len(value))
+    if np.any(bad):
+        inv = int(np.flatnonzero(np.broadcast_to(bad, (m.n,)))[0])
+        raise m.fault(e, f"越界：调用{m.who(inv)}换第 {int(np.broadcast_to(index, (m.n,))[inv])} 个元素，"
+                         f"只有 {len(value)} 个（WGSL 的结果不确定）")
+    if np.ndim(index) == 0:
+        return tuple(item if k == int(index) else old for k, old in enumerate(value))
+    return tuple(ops.lift(lambda old, new, k=k: np.where(index == k, new, old))(old, item)
+                 for k, old in enumerate(value))
+
+
 def _barrier(kind: str):
     def run(m: Machine, e, mask):
         m.wait(e, mask, kind, f"「{e.name}」")
@@ -1020,6 +1034,7 @@ BUILTINS = {
     "原子存": _atomic("store"), "原子读": _atomic(None),
     "新格": _new_cell, "读格": _read_cell, "写格": _write_cell,
     "且": _logical(True), "或": _logical(False),
+    "换元素": _replace,
     "新浮三二": _constructor, "新浮十六": _constructor, "新整三二": _constructor, "新无三二": _constructor,
     "转换": _convert, "位转换": _bitcast, "选择": _select, "取元素": _component,
     "工作组屏障": _barrier("workgroup"), "存储屏障": _barrier("storage"),

@@ -243,6 +243,7 @@ def convert(value, source: Scalar, target: Scalar):
 NOT_EVALUATED = {
     **dict.fromkeys("元 阳 阴 只读 读写".split(), "常值：写出时就是它自己"),
     **dict.fromkeys("取元素 选择".split(), "按下标或条件选一个分量或一个值：目标照原样写出"),
+    "换元素": "换一个元素得新值：目标写成局部变量与一次写入，不能写在常量里",
     **dict.fromkeys("阶跃 平滑阶跃 正切 反正切二 符号 点积 叉积 长度 距离 归一化 融合乘加 矩阵乘 转置 行列式 一位计数 位反转".split(),
                     "还没有在编译期求值：目标照原样写出，WGSL 建模块时求值，金属与千手在运行时按声明的宽度算"),
     **dict.fromkeys("前导零计数 尾随零计数 最高位序 最低位序 四字节无点积 四字节整点积 全都 任一".split(),

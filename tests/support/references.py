@@ -396,6 +396,29 @@ def 整小与尾阶(run):
     same(out["向量阶"], np.frexp(v)[1].astype(np.int32))
 
 
+@reference
+def 查表与填表(run):
+    """A constant table read at run-time indices, a local array filled in a loop and one element replaced,
+    a vector component replaced, and a dot product of two fixed-size arrays (integers: exact)."""
+    n = 128
+    x = rng().integers(-100, 100, n).astype(np.float32)
+    x[:2] = (0.0, -0.0)
+    out = run("查表与填表", "查表与填表入口", {"输入": x, "填出": np.zeros((n, 4), np.float32),
+                                          "向量出": np.zeros((n, 4), np.float32), "查出": np.zeros((n, 2), np.float32)}, 2)
+    i = np.arange(n)
+    weights = np.array([0.0625, 0.25, 0.375, 0.25, 0.0625], np.float32)
+    filled = x[:, None] * np.arange(4, dtype=np.float32)
+    filled[i, i % 4] = -1
+    vector = np.repeat(x[:, None], 4, 1)
+    vector[i, i % 4] = 0
+    dot = np.zeros(n, np.float32)
+    for k in range(4):
+        dot = dot + filled[:, k] * np.float32(k + 1)
+    same(out["填出"], filled)
+    same(out["向量出"], vector)
+    same(out["查出"], np.stack([weights[i % 5], dot], 1))
+
+
 def frexp_of_subnormals(run):
     """整小与尾阶 on subnormal inputs, for the executors that keep them (the interpreter, the PTX emulator):
     frexp normalises them (2⁻¹⁴⁹ is 0.5 · 2⁻¹⁴⁸)."""

@@ -120,6 +120,8 @@ BUILTINS: dict[str, Template | Special] = {
     "置位段": Special("bit_field", "insert_bits(甲, 乙, min(丙, 32u), min(丁, 32u - min(丙, 32u)))"),
     "反射": _fn("reflect", 2), "折射": _fn("refract", 3), "朝向翻转": _fn("faceforward", 3),
     "乘二幂": _fn("ldexp", 2),
+    # a copy with one element replaced; an index out of range changes nothing (C++ would write past the end)
+    "换元素": Special("replace", "auto 副本 = 甲; if (乙 < 长度) 副本[乙] = 丙; 副本"),
     # modf and frexp return the fraction and write the other part through a reference
     "整小分离": Special("split", "T 整部; T 小部 = modf(甲, 整部); 结构{小部, 整部}"),
     "尾阶分离": Special("split", "intN 阶码; T 尾数 = frexp(甲, 阶码); 结构{尾数, 阶码}"),

@@ -995,6 +995,14 @@ class MslWriter(StatementWriter):
     def constructor(self, t, span) -> str:
         return self.type_text(t, span)
 
+    def _expr_MakeTuple(self, e: ir.MakeTuple) -> Code:
+        """An array literal is metal::array's aggregate initialisation: array<T, N>{…}."""
+        t = resolve(e.type)
+        if not (isinstance(t, TCon) and t.name == "定长数组"):
+            return super()._expr_MakeTuple(e)
+        items = self.operands(e.items)
+        return Code(f"{self.type_text(e.type, (e.start, e.end))}{{{', '.join(c.text for c in items)}}}")
+
     def _expr_If(self, e: ir.If) -> Code:
         """A plain choice (lower/statements.py `speculatable`) is C++'s ?:; a
         「若」 bound by 令 goes through a variable."""
@@ -1071,6 +1079,16 @@ class MslWriter(StatementWriter):
         parts = dict(zip(COMPARE_EXCHANGE_FIELDS, (old, done)))
         values = ", ".join(parts[n] for n, _ in deep_resolve(call.type).fields)
         return Code(f"{self.type_text(call.type, (call.start, call.end))}{{{values}}}")
+
+    def _builtin_replace(self, call: ir.Call) -> Code:
+        """A copy with one element replaced, only where the index is inside (C++ would write past the end)."""
+        whole, index, value = self.operands(call.args)
+        copy = self.scope.claim("新值")
+        self.line(f"auto {copy} = {whole.text};")
+        t = deep_resolve(call.type)
+        length = len(t.items) if isinstance(t, TTuple) else t.args[1]     # a vector or matrix, else a 定长数组
+        self.line(f"if ({index.operand()} < {length}u) {copy}[{index.text}] = {value.text};")
+        return Code(copy)
 
     def _builtin_split(self, call: ir.Call) -> Code:
         """modf(x, whole) and frexp(x, exponent) return the fraction and write

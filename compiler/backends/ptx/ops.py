@@ -350,6 +350,26 @@ def _dynamic_index(w, call, args):
     return result
 
 
+def _replace(w, call, args):
+    """换元素: every item copied, then the chosen one overwritten by guarded moves
+    (an index out of range changes nothing)."""
+    whole, index, value = args
+    chunks = [w.part(whole, i) for i in range(len(items(whole.type)))]
+    i = index.parts[0]
+    if is_immediate(i):
+        return [p for n, chunk in enumerate(chunks) for p in (value.parts if n == int(i) else chunk.parts)]
+    kinds = leaves(value.type)
+    result = []
+    for n, chunk in enumerate(chunks):
+        parts = [w.copy(k, p) for k, p in zip(kinds, chunk.parts)]
+        hit = w.op("setp.eq.u32", PRED, i, str(n))
+        for k, dest, source in zip(kinds, parts, value.parts):
+            op = f"mov.{k.bits}" if not is_immediate(source) else f"mov.{k.name}"
+            w.emit(f"@{hit} {op} {dest}, {source}")
+        result.extend(parts)
+    return result
+
+
 def _bitcast(w, call, args):
     """Between 32-bit types the bits stay in their register; pairs of f16
     are packed into and unpacked from 32-bit words with mov.b32."""
@@ -860,6 +880,7 @@ OPS = {
     "置位段": _insert_bits,
     "乘二幂": componentwise(_ldexp),
     "整小分离": _split(_modf), "尾阶分离": _split(_frexp),
+    "换元素": _replace,
     "反射": vector_formula(_reflect),
     "折射": vector_formula(_refract),
     "朝向翻转": vector_formula(_face_forward),

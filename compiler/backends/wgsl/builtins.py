@@ -92,6 +92,7 @@ BUILTINS: dict[str, Builtin] = {
     "读数组": Builtin("index"),
     "读共享数组": Builtin("index"),
     "取元素": Builtin("index"),
+    "换元素": Builtin("replace"),
     "写数组": Builtin("store_index"),
     "写共享数组": Builtin("store_index"),
     "读共享": Builtin("load"),
@@ -140,6 +141,7 @@ FORM_SPELLINGS = {
     "bitcast": "bitcast<T>(甲)", "clamp": "{}(甲, 乙, 丙)，两界都是常量且 乙 大于 丙 时写成 min(max(甲, 乙), 丙)",
     "bits": "{}(…)，偏移与位数都是常量且和大于 32 时写成夹紧后的常量",
     "split": "let 分 = {}(甲); 结构(分.…)，按记录的字段取 fract、whole 或 fract、exp",
+    "replace": "var 副本 = 甲; 副本[乙] = 丙; 副本",
 }
 
 #: Types WGSL has no spelling for, with the reason.

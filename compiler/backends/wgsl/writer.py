@@ -870,6 +870,14 @@ class Writer(StatementWriter):
         parts = [f"{result}.{members[n]}" for n, _ in deep_resolve(e.type).fields]
         return Code(f"{self.type_text(e.type, (e.start, e.end))}({', '.join(parts)})")
 
+    def _form_replace(self, e, spec) -> Code:
+        """A new value with one element replaced: a copy in a var, written once."""
+        whole, index, value = self.operands(e.args)
+        copy = self.scope.claim("yy_新")
+        self.line(f"var {copy} = {whole.text};")
+        self.line(f"{copy}[{index.text}] = {value.text};")
+        return Code(copy)
+
     def _form_split(self, e, spec) -> Code:
         """modf and frexp return a struct no program can name: it is bound, and
         its members make the record's struct."""
