@@ -1,3 +1,5 @@
+enable subgroups;
+
 @vertex
 fn 全屏(@builtin(vertex_index) 序: u32) -> @builtin(position) vec4<f32> {
   let u = f32((序 << 1u) & 2u);
@@ -12,6 +14,7 @@ fn 求导(@builtin(position) 坐标: vec4<f32>) -> @location(0) vec4<f32> {
   let 红 = dpdxFine(x * x) / 32.0f;
   let 绿 = dpdyFine(y * y) / 32.0f;
   let 粗 = dpdxCoarse((x * 3.0f) + y) + dpdyCoarse(x + (y * 2.0f));
+  let 邻 = (quadSwapX(x) - x) + (quadSwapY(y) - y);
   let 宽 = ((fwidth(x + (y * 2.0f)) / 8.0f) + (fwidthCoarse(x - y) / 16.0f)) + (fwidthFine(x * y) / 128.0f);
-  return vec4<f32>(红, 绿, 粗 / 8.0f, 宽);
+  return vec4<f32>(红, 绿, (粗 + 邻) / 8.0f, 宽);
 }
