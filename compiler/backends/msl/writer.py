@@ -198,6 +198,7 @@ class MslWriter(StatementWriter):
 
     DISCARDED = "(void)({});"
     RECORD = "{}{{{}}}"
+    ARRAY = "{}{{{}}}"
 
     def __init__(self, info) -> None:
         self.info = info
@@ -994,14 +995,6 @@ class MslWriter(StatementWriter):
 
     def constructor(self, t, span) -> str:
         return self.type_text(t, span)
-
-    def _expr_MakeTuple(self, e: ir.MakeTuple) -> Code:
-        """An array literal is metal::array's aggregate initialisation: array<T, N>{…}."""
-        t = resolve(e.type)
-        if not (isinstance(t, TCon) and t.name == "定长数组"):
-            return super()._expr_MakeTuple(e)
-        items = self.operands(e.items)
-        return Code(f"{self.type_text(e.type, (e.start, e.end))}{{{', '.join(c.text for c in items)}}}")
 
     def _expr_If(self, e: ir.If) -> Code:
         """A plain choice (lower/statements.py `speculatable`) is C++'s ?:; a
