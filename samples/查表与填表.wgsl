@@ -6,6 +6,13 @@
 
 @group(0) @binding(3) var<storage, read_write> 查出: array<vec2<f32>>;
 
+struct 记录类 {
+  号: u32,
+  表: array<f32, 4>,
+}
+
+@group(0) @binding(4) var<storage, read_write> 记录: array<记录类>;
+
 const 权: array<f32, 5> = array<f32, 5>(0.0625f, 0.25f, 0.375f, 0.25f, 0.0625f);
 
 const 零表: array<f32, 4> = array<f32, 4>(0.0f, 0.0f, 0.0f, 0.0f);
@@ -61,4 +68,8 @@ fn 查表与填表(@builtin(global_invocation_id) 号: vec3<u32>) {
   填出[i] = vec4<f32>(满[0u], 满[1u], 满[2u], 满[3u]);
   向量出[i] = 向;
   查出[i] = vec2<f32>(查, 点);
+  let 旧 = 记录[i];
+  var yy_新_4 = 旧.表;
+  yy_新_4[i % 4u] = x;
+  记录[i] = 记录类(i, yy_新_4);
 }

@@ -403,8 +403,11 @@ def 查表与填表(run):
     n = 128
     x = rng().integers(-100, 100, n).astype(np.float32)
     x[:2] = (0.0, -0.0)
+    table = rng().integers(-9, 9, (n, 4)).astype(np.float32)
+    records = np.column_stack([np.full(n, 7, np.uint32), table.view(np.uint32)])    # 【号，表】: 20 bytes each
     out = run("查表与填表", "查表与填表入口", {"输入": x, "填出": np.zeros((n, 4), np.float32),
-                                          "向量出": np.zeros((n, 4), np.float32), "查出": np.zeros((n, 2), np.float32)}, 2)
+                                          "向量出": np.zeros((n, 4), np.float32), "查出": np.zeros((n, 2), np.float32),
+                                          "记录": records.copy()}, 2)
     i = np.arange(n)
     weights = np.array([0.0625, 0.25, 0.375, 0.25, 0.0625], np.float32)
     filled = x[:, None] * np.arange(4, dtype=np.float32)
@@ -417,6 +420,9 @@ def 查表与填表(run):
     same(out["填出"], filled)
     same(out["向量出"], vector)
     same(out["查出"], np.stack([weights[i % 5], dot], 1))
+    table[i, i % 4] = x
+    same(out["记录"][:, 0], i.astype(np.uint32))
+    same(np.ascontiguousarray(out["记录"][:, 1:]).view(np.float32), table)
 
 
 def frexp_of_subnormals(run):
