@@ -112,9 +112,17 @@ class Project(Expr):
 class Splat(Expr):
     """A vector whose every component is `value`, computed once: the scalar
     operand of an arithmetic operator whose other operand is a vector
-    (「v」乘「s」, WGSL's v * s; check/expressions.py `_mixed_operands`)."""
+    (「v」乘「s」, WGSL's v * s; check/expressions.py `_mixed_operands`); a
+    matrix's is a Splat of a Splat column (「m」乘「s」, `_matrix_operands`)."""
 
     value: Expr
+
+
+def splat_scalar(e: Expr) -> Expr:
+    """The scalar a Splat repeats, through a matrix's splat of a splat column; any other node itself."""
+    while isinstance(e, Splat):
+        e = e.value
+    return e
 
 
 @dataclass(eq=False, slots=True)

@@ -51,3 +51,18 @@ def test_every_required_name_is_declared_and_documented(tmp_path):
 def test_reference_document_is_current(tmp_path):
     assert (ROOT / "docs" / "内建.md").read_text(encoding="utf-8") == render(Workspace(tmp_path)), \
         "docs/内建.md 已过时：运行 python -m zhuose.compiler.reference > docs/内建.md"
+
+
+def test_quad_broadcast_lane_is_a_written_number_0_to_3(tmp_path):
+    """WGSL's quadBroadcast takes a const-expression lane: 「四组广播」's 序 is a written 0 … 3."""
+    from support.frontend import check_text
+    body = ("「数据」乃「存储缓冲」于（「数组」于「浮三二」）也。\n"
+            "「数据」者「绑定」于（「组值」【「组」者「零」也，「号」者「零」也，「访问」者「读写」也】）也。\n"
+            "「算」乃化「全局调用号」为「有」者也。\n"
+            "「算」者得「号」而「写数组」于「数据」于（「号」中「零」）于（「四组广播」于（「新浮三二」于「一」）于{lane}）也。\n"
+            "「入」乃「计算入口」也。\n"
+            "「入」者「计算入口项」于「算」于（「组值」【「工作组大小」者「六四」也】）也。\n")
+    assert check_text(tmp_path / "好", body.format(lane="（「新无三二」于「三」）"))[1] == []
+    for lane, shown in (("（「新无三二」于「四」）", "是 4"), ("（「号」中「零」）", "不是写出的数")):
+        (message,) = check_text(tmp_path / shown, body.format(lane=lane))[1]
+        assert f"「四组广播」的序须写成 0 至 3 的「无三二」字面量（WGSL 要常量），这里{shown}" in message

@@ -147,6 +147,28 @@ def test_class_bounds_are_enforced(tmp_path):
     assert "有符号" in m
 
 
+def test_float_matrices_meet_scalars_in_乘_and_matrices_in_加_减(tmp_path):
+    """WGSL's m * s, s * m, m + m, m − m; m * m is 「矩阵乘」 and m / s, m + s do not exist."""
+    fn = "「f」乃化「二阶浮」又化「浮三二」为「二阶浮」者也。\n「f」者得「m」又得「s」而{}也。"
+    for body in ("「m」乘「s」", "「s」乘「m」", "「m」加「m」", "「m」减「m」乘「s」"):
+        ok(tmp_path, fn.format(body))
+    assert "矩阵的积用「矩阵乘」" in one(tmp_path, fn.format("「m」乘「m」"))
+    assert "「二阶浮」不是数值标量或数值向量" in one(tmp_path, fn.format("「m」除「s」"))
+    assert "应为「二阶浮」，实为「浮三二」" in one(tmp_path, fn.format("「m」加「s」"))
+    assert "应为「二阶浮」，实为「浮十六」" in one(tmp_path, fn.format("「m」乘「新浮十六」于「一」"))
+    assert "「爻」不是数值标量或数值向量" in one(tmp_path, fn.format("「阳」乘「m」"))
+
+
+def test_a_tuple_where_a_fixed_size_array_is_expected_is_its_literal(tmp_path):
+    one_f = "「新浮三二」于「一」"
+    table = "「表」乃「定长数组」于「浮三二」于「三」也。\n「表」者{}也。"
+    ok(tmp_path, table.format("与".join([one_f] * 3)))
+    assert "类型不符" in one(tmp_path, table.format("与".join([one_f] * 2)))
+    assert "字面量须经「新浮三二」构造" in one(tmp_path, table.format("「一」与" + "与".join([one_f] * 2)))
+    fn = "「f」乃化「浮三二」为「浮三二」者也。\n「f」者得「x」而「取元素」于（「换元素」于（「x」与「x」）于（「新无三二」于「一」）于「x」）于（「新无三二」于「零」）也。"
+    ok(tmp_path, fn)
+
+
 def test_undetermined_implicit_parameter_uses_the_seed_message(tmp_path):
     m = one(tmp_path, "「常」者「转换」于「一」也。")
     assert "函数应用的隐式参数无法完全确定" in m and m.startswith("1:5:")

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from support.interp_runner import HEADER, buffer, entry, interpret, program
-from support.references import NOT_WGSL, REFERENCES, SAMPLES, sample_path
+from support.references import NOT_WGSL, REFERENCES, SAMPLES, frexp_of_subnormals, sample_path
 from zhuose.compiler.interp import Fault, run
 from zhuose.compiler.workspace import Workspace
 
@@ -33,6 +33,10 @@ def test_runs_like_numpy(name):
             REFERENCES[name](sample_run)
         return
     REFERENCES[name](sample_run)
+
+
+def test_frexp_normalises_subnormals():
+    frexp_of_subnormals(sample_run)
 
 
 # ---------------------------------------------------------------- programs of the fault tests

@@ -14,7 +14,7 @@ import pytest
 
 from support.ptx_emulator import EmulatorError, Memory
 from support.ptx_runner import DEVICES, WS, FakeCuda, ptx_run
-from support.references import REFERENCES, SAMPLES
+from support.references import REFERENCES, SAMPLES, frexp_of_subnormals
 from zhuose.compiler.backends import translate
 from zhuose.compiler.backends.ptx import PtxEntryInfo
 from zhuose.compiler.runtime import cuda as runtime
@@ -89,3 +89,7 @@ def test_without_libcuda_the_helper_says_skip(monkeypatch):
     monkeypatch.setattr(runtime, "_driver", None)
     with pytest.raises(runtime.CudaUnavailable, match="^跳过：找不到 CUDA 驱动库"):
         runtime.run_compute("", None, {}, (1, 1, 1))
+
+
+def test_frexp_normalises_subnormals_on_the_emulator():
+    frexp_of_subnormals(ptx_run(DEVICES["模拟"]))

@@ -89,6 +89,21 @@ def test_三角形_renders():
     same(pixels[outside], np.zeros((outside.sum(), 4), np.float32))
 
 
+def test_导数_renders_fine_and_coarse_derivatives():
+    """Pixel centres x ＝ 列 ＋ 0.5, y ＝ 行 ＋ 0.5; a 2×2 quad's fine derivative of x² is
+    (x₁² − x₀²) ＝ 2(2⌊列/2⌋ ＋ 1); the fine derivatives of x·y are the fragment's own y and x;
+    the quad swaps reach the fragment beside (even columns: right) and below (even rows: down)."""
+    size = 16
+    text = translate(WS, SAMPLES / "导数。着色器。豫", "wgsl").text
+    pixels = render(text, "全屏", "求导", size, 3)
+    rows, columns = np.mgrid[0:size, 0:size]
+    x, y = columns + 0.5, rows + 0.5
+    expected = np.stack([2 * (2 * (columns // 2) + 1) / 32, 2 * (2 * (rows // 2) + 1) / 32,
+                         (5 + np.where(columns % 2, -1, 1) + np.where(rows % 2, -1, 1)) / 8,
+                         3 / 8 + 2 / 16 + (x + y) / 128], -1)
+    close(pixels, expected.astype(np.float32), atol=1e-6)
+
+
 def test_片元内建_renders_faces_depth_and_the_sample_mask():
     """Both faces (instance 1 is the mirror image, clockwise), 片元深度 from 片元坐标, and the
     sample mask written 0 in the top 8 rows, where neither colour nor depth is written."""

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from .. import ir
-from ..types import deep_resolve, matrix_parts
+from ..types import TCon, deep_resolve, matrix_parts, resolve
 
 INDENT = "  "
 
@@ -126,6 +126,8 @@ class StatementWriter(LineWriter):
     DISCARDED = "{};"
     #: a struct value from its type's name and its fields' values: WGSL T(a, b), MSL T{a, b}
     RECORD = "{}({})"
+    #: an array literal from its type and its elements: WGSL array<T, N>(a, b), MSL array<T, N>{a, b}
+    ARRAY = "{}({})"
 
     def into(self, e: ir.Expr, dest) -> None:
         """Write statements that compute e and deliver its value to dest."""
@@ -171,8 +173,11 @@ class StatementWriter(LineWriter):
         return Code(f"{self.constructor(e.type, (e.start, e.end))}({self.expr(e.value).text})")
 
     def _expr_MakeTuple(self, e: ir.MakeTuple) -> Code:
-        items = self.operands(e.items)
-        return Code(f"{self.constructor(e.type, (e.start, e.end))}({', '.join(c.text for c in items)})")
+        items = ", ".join(c.text for c in self.operands(e.items))
+        t = resolve(e.type)
+        if isinstance(t, TCon) and t.name == "定长数组":
+            return Code(self.ARRAY.format(self.type_text(e.type, (e.start, e.end)), items))
+        return Code(f"{self.constructor(e.type, (e.start, e.end))}({items})")
 
     def _expr_MakeRecord(self, e: ir.MakeRecord) -> Code:
         name = self.type_text(e.type, (e.start, e.end))

@@ -108,6 +108,28 @@ def _compare_exchange(args):
     return None if element is None else compare_exchange_result(element)
 
 
+#: the fields of 「整小分离」's result (WGSL's fract, whole) and of 「尾阶分离」's (fract, exp)
+MODF_FIELDS = ("小部", "整部")
+FREXP_FIELDS = ("尾数", "阶码")
+
+
+def modf_result(t: Type) -> TRecord:
+    """【「小部」乃 T 也，「整部」乃 T 也】: WGSL's __modf_result."""
+    return TRecord(((MODF_FIELDS[0], t), (MODF_FIELDS[1], t)))
+
+
+def frexp_result(t: Type) -> TRecord:
+    """【「尾数」乃 T 也，「阶码」乃「同形」于 T 于「整三二」也】: WGSL's __frexp_result."""
+    return TRecord(((FREXP_FIELDS[0], t), (FREXP_FIELDS[1], _same_shape([t, I32]))))
+
+
+def _split_result(make):
+    def family(args):
+        t = resolve(args[0])
+        return None if isinstance(t, TMeta) else make(t)
+    return family
+
+
 def _element(args):
     (t,) = args
     t = resolve(t)
@@ -157,6 +179,8 @@ FAMILIES: dict[str, tuple[int, Callable]] = {
     "元素": (1, _element),
     "原子元素": (1, lambda args: atomic_element(args[0])),
     "比较交换结果": (1, _compare_exchange),
+    "整小结果": (1, _split_result(modf_result)),
+    "尾阶结果": (1, _split_result(frexp_result)),
     "同形": (2, _same_shape),
     "矩阵积": (2, _matrix_product),
     "转置形": (1, _transpose),

@@ -72,13 +72,16 @@ INTEGER_FRAGMENT_LOADS = frozenset("载入整矩阵片甲 载入整矩阵片乙"
 
 #: each rule a builtin's call must satisfy beyond its type (its registry column `call_rule`) → ItemChecker method
 RULE_METHODS = {"literal range": "_literal_range", "writable": "_writable",
-                "fragment offsets": "_fragment_offsets", "select shape": "_select_shape"}
+                "fragment offsets": "_fragment_offsets", "select shape": "_select_shape",
+                "quad lane": "_quad_lane"}
 #: builtin name → the ItemChecker method checking its call
 CALL_RULES = {name: RULE_METHODS[rule] for name, rule in registry.having("call_rule").items()}
 #: builtins that hold a whole buffer as one value (the registry's whole_value)
 WHOLE_VALUE = frozenset(registry.having("whole_value"))
 #: arithmetic operators whose operands may be a vector and a scalar (the registry's mixes_scalar)
 MIXES_SCALAR = frozenset(registry.having("mixes_scalar"))
+#: operators that also take float matrices: matrix ± matrix, matrix × scalar (the registry's mixes_matrix)
+MIXES_MATRIX = frozenset(registry.having("mixes_matrix"))
 
 
 @dataclass(eq=False)
@@ -479,6 +482,10 @@ class ItemChecker:
 
     def _Tuple(self, node: ast.Tuple, expected, env, tail):
         exp = resolve(expected) if expected is not None else None
+        if _array_of(exp, len(node.items)):
+            # an array literal: the items of a 定长数组 written out where one is expected
+            items = [self.check(i, exp.args[0], env) for i in node.items]
+            return ir.MakeTuple(node.start, node.end, exp, items)
         if isinstance(exp, TTuple) and len(exp.items) == len(node.items):
             items = [self.check(i, t, env) for i, t in zip(node.items, exp.items)]
             t = exp
@@ -722,7 +729,12 @@ class ItemChecker:
             return _error_expr(node)
         out, mixed = [], None
         settled = len(self.diags)
+        held = self._hold_bounds(metas[0]) if callee in MIXES_MATRIX else None
         for p, a in zip(t.params, args):
+            if held is not None and len(out) == 1:
+                if matrix_parts(self.reduce(out[0].type)) is None:
+                    self._bound_again(metas[0], held, out[0], args[0])
+                    held = None
             if isinstance(resolve(p), TFun):
                 out.append(self._function_argument(a, resolve(p), env))
             elif len(self.diags) > settled:  # after one wrong argument the rest add no messages
@@ -730,7 +742,7 @@ class ItemChecker:
             elif callee == "写纹素" and len(out) == 2:
                 out.append(self._texel_value(a, self.reduce(p), out[0], env))
             elif callee in MIXES_SCALAR and len(out) == 1:
-                mixed = self._mixed_operands(out, a, self.reduce(p), env)
+                mixed = self._mixed_operands(out, a, self.reduce(p), env, callee)
             else:
                 out.append(self.check(a, self.reduce(p), env))
         if len(self.diags) > settled:   # nor does an implicit parameter only the rest would have fixed
@@ -750,13 +762,71 @@ class ItemChecker:
             self._bitcasts.append(call)
         return call
 
-    def _mixed_operands(self, out: list[ir.Expr], arg: ast.Expr, wanted: Type, env) -> Type | None:
+    def _hold_bounds(self, meta: TMeta) -> tuple[str, ...]:
+        """加 减 乘's 「数」 waits until the left operand is known: a float matrix does not satisfy it."""
+        held, meta.bounds = meta.bounds, ()
+        return held
+
+    def _bound_again(self, meta: TMeta, held: tuple[str, ...], left: ir.Expr, arg: ast.Expr) -> None:
+        """The held bound on a left operand that is no matrix, as binding it would have checked it."""
+        meta.bounds = held
+        t = self.reduce(meta)
+        if isinstance(t, TError):     # already reported where it arose
+            return
+        if isinstance(t, TMeta):
+            t.bounds = tuple(dict.fromkeys(t.bounds + held))
+            return
+        for bound in held:
+            ok = satisfies(t, bound)
+            if ok is False:
+                self.error(_strip_parens(arg), self._bound_message(t, bound, meta.hint), CLASS_BOUND)
+                left.type = ERROR
+                meta.ref = ERROR
+                return
+            if ok is None:
+                self._bound_checks.append((t, bound, arg, meta.hint))
+
+    def _matrix_operands(self, callee: str, out: list[ir.Expr], left: ir.Expr, right: ir.Expr) -> Type | None:
+        """WGSL's matrix arithmetic: a float matrix 加 减 a matrix of its shape,
+        乘 a scalar of its component (either side: the scalar is splat into
+        every column, ir.Splat of an ir.Splat); two matrices are never 乘 (that
+        is 「矩阵乘」).  None when neither operand is a matrix or they do not fit."""
+        types = self.reduce(left.type), self.reduce(right.type)
+        shapes = [matrix_parts(t) for t in types]
+        if shapes == [None, None]:
+            return None
+        if None not in shapes:
+            if callee == "乘":
+                self.error(right, "「乘」不让两个矩阵相乘：矩阵的积用「矩阵乘」", TYPE_MISMATCH,
+                           应为="标量", 实为=self.show(types[1]))
+                right.type = ERROR
+                return ERROR
+            return types[0] if resolve(types[0]) == resolve(types[1]) else None
+        matrix = 0 if shapes[0] is not None else 1
+        scalar = (left, right)[1 - matrix]
+        if callee != "乘" or not is_scalar(scalar.type, include_literals=False) or \
+                resolve(scalar.type) != resolve(shapes[matrix][0]):
+            return None
+        matrix_type = types[matrix]
+        column = ir.Splat(scalar.start, scalar.end, resolve(matrix_type).items[0], scalar)
+        splat = ir.Splat(scalar.start, scalar.end, matrix_type, column)
+        out[:] = [left, splat] if matrix == 0 else [splat, right]
+        return matrix_type
+
+    def _mixed_operands(self, out: list[ir.Expr], arg: ast.Expr, wanted: Type, env, callee: str) -> Type | None:
         """The right operand of 加 减 乘 除 余, checked on its own: a scalar
         beside a vector of that scalar (or a vector beside such a scalar) is
-        splat (ir.Splat), and the vector type is the result's; otherwise it
-        must have the left operand's type, as without mixing."""
+        splat (ir.Splat), and the vector type is the result's; a float matrix
+        meets what `_matrix_operands` allows; otherwise it must have the left
+        operand's type, as without mixing."""
         value = self.check(arg, None, env)
         left, right = out[0], value
+        if callee in MIXES_MATRIX:
+            matrix = self._matrix_operands(callee, out, left, right)
+            if matrix is not None:
+                if len(out) == 1:
+                    out.append(value)
+                return matrix
         for vector, scalar in ((left, right), (right, left)):
             vector_type = self.reduce(vector.type)
             parts = vector_parts(vector_type)
@@ -804,6 +874,14 @@ class ItemChecker:
             if isinstance(value, int) and value % multiple:
                 self.error(arg, f"「{callee}」的{what}须是 {multiple} 的倍数（按元素计，着十二），这里是 {value}",
                            LITERAL_RANGE, 名字=callee, 值=str(value))
+
+    def _quad_lane(self, callee: str, args: list[ir.Expr], name_span) -> None:
+        """WGSL's quadBroadcast takes its lane as a const-expression: a written number 0 to 3."""
+        value = written_number(args[1])
+        if not (isinstance(value, int) and 0 <= value <= 3):
+            shown = "不是写出的数" if value is None else f"是 {value}"
+            self.error(args[1], f"「{callee}」的序须写成 0 至 3 的「无三二」字面量（WGSL 要常量），这里{shown}",
+                       LITERAL_RANGE, 名字=callee, 值=str(value))
 
     def _writable(self, callee: str, args: list[ir.Expr], name_span) -> None:
         """A builtin that writes memory needs a buffer declared 读写."""
@@ -1007,6 +1085,11 @@ def _source_text(node) -> str:
 
 def _error_expr(node) -> ir.Expr:
     return ir.Literal(node.start, node.end, ERROR, 0, False, "")
+
+
+def _array_of(t, length: int) -> bool:
+    """Whether t is a 定长数组 of `length` elements (a tuple written where it is expected is its literal)."""
+    return isinstance(t, TCon) and t.name == "定长数组" and len(t.args) == 2 and t.args[1] == length
 
 
 def _strip_parens(node):

@@ -824,6 +824,20 @@ def _component(m, e, mask):
     return ops.lift(pick)(*value)
 
 
+def _replace(m, e, mask):
+    """换元素: a new tuple with the chosen item replaced (per invocation); past the end is a fault."""
+    value, index, item = (m.eval(a, mask) for a in e.args)
+    bad = mask & (np.asarray(index) >= len(value))
+    if np.any(bad):
+        inv = int(np.flatnonzero(np.broadcast_to(bad, (m.n,)))[0])
+        raise m.fault(e, f"越界：调用{m.who(inv)}换第 {int(np.broadcast_to(index, (m.n,))[inv])} 个元素，"
+                         f"只有 {len(value)} 个（WGSL 的结果不确定）")
+    if np.ndim(index) == 0:
+        return tuple(item if k == int(index) else old for k, old in enumerate(value))
+    return tuple(ops.lift(lambda old, new, k=k: np.where(index == k, new, old))(old, item)
+                 for k, old in enumerate(value))
+
+
 def _barrier(kind: str):
     def run(m: Machine, e, mask):
         m.wait(e, mask, kind, f"「{e.name}」")
@@ -943,15 +957,31 @@ def _shuffle(xor: bool):
         value, lane = (m.eval(a, mask) for a in e.args)
         _subgroup_uniform(m, e, mask)
         source = (m.lane ^ lane) if xor else np.broadcast_to(np.asarray(lane, np.uint32), (m.n,))
-        slot = m.row_start + np.minimum(source, np.uint32(m.width - 1))
-        bad = mask & (source >= m.width)
-        if m.size % m.width:
-            bad |= mask & ~m.exists[slot]
-        if bad.any():
-            inv = int(np.flatnonzero(bad)[0])
-            raise m.fault(e, f"「{e.name}」的源调用不存在：调用{m.who(inv)}要子组里第 {int(source[inv])} 号调用的值，"
-                             f"子组宽 {m.width}（结果不确定）")
-        return ops.lift(lambda v: _subgroup_rows(m, np.asarray(v), np.asarray(v).dtype.type(0)).ravel()[slot])(value)
+        return _from_lanes(m, e, mask, value, source)
+    return run
+
+
+def _from_lanes(m: Machine, e, mask, value, source):
+    """Each invocation's value of the lane `source` of its subgroup; a lane that does not exist is a fault."""
+    slot = m.row_start + np.minimum(source, np.uint32(m.width - 1))
+    bad = mask & (source >= m.width)
+    if m.size % m.width:
+        bad |= mask & ~m.exists[slot]
+    if bad.any():
+        inv = int(np.flatnonzero(bad)[0])
+        raise m.fault(e, f"「{e.name}」的源调用不存在：调用{m.who(inv)}要子组里第 {int(source[inv])} 号调用的值，"
+                         f"子组宽 {m.width}（结果不确定）")
+    return ops.lift(lambda v: _subgroup_rows(m, np.asarray(v), np.asarray(v).dtype.type(0)).ravel()[slot])(value)
+
+
+def _quad(swap: int | None):
+    """A quad is 4 lanes whose index divided by 4 is the same: swaps xor the lane, broadcast takes lane 序 of it."""
+    def run(m: Machine, e, mask):
+        value = m.eval(e.args[0], mask)
+        lane = None if swap is not None else m.eval(e.args[1], mask)
+        _subgroup_uniform(m, e, mask)
+        source = m.lane ^ np.uint32(swap) if swap is not None else (m.lane & ~np.uint32(3)) | np.uint32(lane)
+        return _from_lanes(m, e, mask, value, source)
     return run
 
 
@@ -1004,6 +1034,7 @@ BUILTINS = {
     "原子存": _atomic("store"), "原子读": _atomic(None),
     "新格": _new_cell, "读格": _read_cell, "写格": _write_cell,
     "且": _logical(True), "或": _logical(False),
+    "换元素": _replace,
     "新浮三二": _constructor, "新浮十六": _constructor, "新整三二": _constructor, "新无三二": _constructor,
     "转换": _convert, "位转换": _bitcast, "选择": _select, "取元素": _component,
     "工作组屏障": _barrier("workgroup"), "存储屏障": _barrier("storage"),
@@ -1016,6 +1047,7 @@ BUILTINS = {
     "子组上移洗牌": _shifted_shuffle(True), "子组下移洗牌": _shifted_shuffle(False),
     "子组广播首个": _broadcast_first, "子组选一": _elect,
     "子组任一": _vote("any"), "子组全都": _vote("all"), "子组投票": _vote("ballot"),
+    "四组广播": _quad(None), "四组横换": _quad(1), "四组纵换": _quad(2), "四组对角换": _quad(3),
     "读纹素": textures.load(), "读张纹素": textures.load(verb_layer=True),
     "读样本纹素": textures.load(verb_level=False, verb_sample=True),
     "读存储纹素": textures.load(verb_level=False), "读存储张纹素": textures.load(verb_layer=True, verb_level=False),

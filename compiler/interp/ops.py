@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..builtin.families import FREXP_FIELDS, MODF_FIELDS
 from ..valid import registry
 
 
@@ -178,6 +179,29 @@ def face_forward(e1, e2, e3):
 def _ldexp(x, k):
     dtype = np.asarray(x).dtype
     return _scalar_if(np.ldexp(np.asarray(x), np.asarray(k, np.int32)).astype(dtype), x, k)
+
+
+def _modf(x):
+    """WGSL's modf: whole ＝ trunc(x), fract ＝ x − whole."""
+    a = np.asarray(x)
+    whole = np.trunc(a)
+    return _scalar_if(a - whole, x), _scalar_if(whole, x)
+
+
+def _frexp(x):
+    """WGSL's frexp: x ＝ fract · 2^exp with |fract| in [0.5, 1); 0 gives (0, 0)."""
+    fraction, exponent = np.frexp(np.asarray(x))
+    return _scalar_if(fraction, x), _scalar_if(exponent.astype(np.int32), x)
+
+
+def split(fn, fields: tuple[str, str]):
+    """A builtin whose result is a record of two fields, computed component by component for a vector."""
+    def run(x):
+        if isinstance(x, tuple):
+            parts = [run(c) for c in x]
+            return {f: tuple(p[f] for p in parts) for f in fields}
+        return dict(zip(fields, fn(x)))
+    return run
 
 
 def _quantize_to_f16(x):
@@ -423,6 +447,7 @@ PURE = {
     "取位段": lift(_extract_bits), "置位段": lift(_insert_bits),
     "反射": reflect, "折射": refract, "朝向翻转": face_forward,
     "乘二幂": lift(_ldexp), "量化半精度": lift(_quantize_to_f16),
+    "整小分离": split(_modf, MODF_FIELDS), "尾阶分离": split(_frexp, FREXP_FIELDS),
     "四字节归一打包": pack_normalized("4x8unorm"), "四字节归一解包": unpack_normalized("4x8unorm"),
     "四字节符归一打包": pack_normalized("4x8snorm"), "四字节符归一解包": unpack_normalized("4x8snorm"),
     "双半字归一打包": pack_normalized("2x16unorm"), "双半字归一解包": unpack_normalized("2x16unorm"),

@@ -86,6 +86,7 @@ class Facts:
     divides: bool = False                 # an integer right operand of zero is a fault (the interpreter)
     naga_not_const: bool = False          # WGSL allows it in a const-expression, naga does not evaluate it
     mixes_scalar: bool = False            # a vector operand may meet a scalar one (WGSL v * s): the scalar is splat
+    mixes_matrix: bool = False            # a float matrix may meet a matrix of its shape (加 减) or, for 乘, a scalar
     whole_value: bool = False             # reads or writes its buffer's whole value (no runtime-sized array inside)
 
 
@@ -126,7 +127,7 @@ TABLE: dict[str, Row] = {
         矩阵乘 转置 行列式 一位计数 位反转 前导零计数 尾随零计数 最高位序 最低位序 取位段 置位段
         反射 折射 朝向翻转 乘二幂 量化半精度 四字节归一打包 四字节归一解包 四字节符归一打包 四字节符归一解包
         四字节整打包 四字节整解包 四字节无打包 四字节无解包 四字节整夹紧打包 四字节无夹紧打包 双半字归一打包
-        双半字归一解包 双半字符归一打包 双半字符归一解包 四字节无点积 四字节整点积 全都 任一"""),
+        双半字归一解包 双半字符归一打包 双半字符归一解包 四字节无点积 四字节整点积 全都 任一 整小分离 尾阶分离 换元素"""),
     **_rows("cell", "新格 写格"),
     **_rows("cell", "读格", effect=False, reads=True),
     # workgroup memory is compute-only through the resource it names (stages.STAGE_RESOURCES)
@@ -138,7 +139,7 @@ TABLE: dict[str, Row] = {
     **_rows("atomic", "原子读", effect=False, reads=True),
     **_rows("barrier", "工作组屏障 存储屏障"),
     **_rows("fragment", "舍弃"),
-    **_rows("derivative", "横差 纵差"),
+    **_rows("derivative", "横差 纵差 横差细 横差粗 纵差细 纵差粗 滤宽 滤宽细 滤宽粗"),
     # implicit level of detail: derivatives underneath, so fragment-only and uniform
     **_rows("texture", "采样纹理 采样张纹理 比较采样", stages=frozenset({FRAGMENT}), uniform=True),
     **_rows("texture", "按层采样纹理 按层采样张纹理 读纹素 读张纹素 读样本纹素 读存储纹素 读存储张纹素"),
@@ -148,7 +149,7 @@ TABLE: dict[str, Row] = {
     **_rows("texture", "写纹素 写张纹素", stages=frozenset({COMPUTE, FRAGMENT}), effect=True, reads=False),
     **_rows("subgroup", """子组求和 子组最大 子组最小 子组广播 子组洗牌 子组异或洗牌 子组求积 子组按位与 子组按位或
         子组按位异或 子组前缀和 子组前缀积 子组排他前缀和 子组排他前缀积 子组上移洗牌 子组下移洗牌 子组广播首个 子组任一
-        子组全都 子组投票 子组选一"""),
+        子组全都 子组投票 子组选一 四组广播 四组横换 四组纵换 四组对角换"""),
     **_rows("matrix", "满矩阵片累 矩阵片乘加 满整矩阵片累 整矩阵片乘加"),
     **_rows("matrix-memory", """载入矩阵片甲 载入矩阵片乙 载入矩阵片累 载入矩阵片累前八行 载矩阵片甲前八行
         载矩阵片甲自存储 载矩阵片乙自存储 载矩阵片乙自转置存储 存矩阵片累 存矩阵片累前八行 存矩阵片累到存储
@@ -172,12 +173,15 @@ for _name, _scalar in {"新浮三二": ("float", 32), "新浮十六": ("float", 
     _with(TABLE, _name, scalar=_scalar, call_rule="literal range")
 _with(TABLE, " ".join(n for n, r in TABLE.items() if r.kind == "matrix-memory"), call_rule="fragment offsets")
 _with(TABLE, "选择", call_rule="select shape")
+_with(TABLE, "四组广播", call_rule="quad lane")
 _with(TABLE, "除 余", divides=True)
 _with(TABLE, "加 减 乘 除 余", mixes_scalar=True)
+_with(TABLE, "加 减 乘", mixes_matrix=True)
 _with(TABLE, "读存储 写存储", whole_value=True)
 _with(TABLE, """位转换 半精度打包 半精度解包 混合 取位段 置位段 反射 折射 朝向翻转 乘二幂 量化半精度
       四字节归一打包 四字节归一解包 四字节符归一打包 四字节符归一解包 四字节整打包 四字节整解包 四字节无打包 四字节无解包
-      四字节整夹紧打包 四字节无夹紧打包 双半字归一打包 双半字归一解包 双半字符归一打包 双半字符归一解包""",
+      四字节整夹紧打包 四字节无夹紧打包 双半字归一打包 双半字归一解包 双半字符归一打包 双半字符归一解包
+      整小分离 尾阶分离 换元素""",
       naga_not_const=True)
 
 

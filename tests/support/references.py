@@ -364,6 +364,96 @@ def 子组归约(run):
         print(f"子组大小为 {size}：蝶形归约跨 16 个线程，只在子组不小于 32 时有意义，不核对「蝶形和」")
 
 
+@reference
+def 矩阵与标量(run):
+    """m × s, s × m, m ＋ m × s and m − m of 二阶浮 m (columns xy and zw of 甲[i]); small integers are exact."""
+    n = 128
+    a = rng().integers(-1000, 1000, (n, 4)).astype(np.float32)
+    s = rng().integers(-4, 5, n).astype(np.float32)
+    a[0], s[0] = (0.0, -0.0, np.finfo(np.float32).max, -1.0), np.float32(1)
+    a[1], s[1] = (np.finfo(np.float32).max, 2.0, -3.0, 0.0), np.float32(-1)
+    out = run("矩阵与标量", "矩阵与标量入口", {"甲": a, "乙": s, "出": np.zeros((4 * n, 4), np.float32)}, 2)
+    product = a * s[:, None]
+    with np.errstate(over="ignore"):
+        expected = np.stack([product, product, a + product, a - a], 1).reshape(4 * n, 4)
+    same(out["出"], expected)
+
+
+@reference
+def 整小与尾阶(run):
+    """modf and frexp of x and of (x, 3x); no subnormals (a device may flush them) and nothing that overflows."""
+    n = 128
+    x = (rng().standard_normal(n) * 1000).astype(np.float32)
+    x[:10] = (0.0, -0.0, 1.5, -1.5, -2.0, 0.75, 1e37, -1e-37, np.finfo(np.float32).tiny, 8388607.5)
+    out = run("整小与尾阶", "分离入口", {"输入": x, "标量出": np.zeros((n, 4), np.float32), "阶出": np.zeros(n, np.int32),
+                                      "向量出": np.zeros((n, 4), np.float32), "向量阶": np.zeros((n, 2), np.int32)}, 2)
+    v = np.stack([x, x * np.float32(3)], 1)
+    whole, vector_whole = np.trunc(x), np.trunc(v)
+    fraction, exponent = np.frexp(x)
+    same(out["标量出"], np.stack([x - whole, whole, fraction, np.zeros(n, np.float32)], 1))
+    same(out["阶出"], exponent.astype(np.int32))
+    same(out["向量出"], np.concatenate([v - vector_whole, vector_whole], 1))
+    same(out["向量阶"], np.frexp(v)[1].astype(np.int32))
+
+
+@reference
+def 查表与填表(run):
+    """A constant table read at run-time indices, a local array filled in a loop and one element replaced,
+    a vector component replaced, and a dot product of two fixed-size arrays (integers: exact)."""
+    n = 128
+    x = rng().integers(-100, 100, n).astype(np.float32)
+    x[:2] = (0.0, -0.0)
+    table = rng().integers(-9, 9, (n, 4)).astype(np.float32)
+    records = np.column_stack([np.full(n, 7, np.uint32), table.view(np.uint32)])    # 【号，表】: 20 bytes each
+    out = run("查表与填表", "查表与填表入口", {"输入": x, "填出": np.zeros((n, 4), np.float32),
+                                          "向量出": np.zeros((n, 4), np.float32), "查出": np.zeros((n, 2), np.float32),
+                                          "记录": records.copy()}, 2)
+    i = np.arange(n)
+    weights = np.array([0.0625, 0.25, 0.375, 0.25, 0.0625], np.float32)
+    filled = x[:, None] * np.arange(4, dtype=np.float32)
+    filled[i, i % 4] = -1
+    vector = np.repeat(x[:, None], 4, 1)
+    vector[i, i % 4] = 0
+    dot = np.zeros(n, np.float32)
+    for k in range(4):
+        dot = dot + filled[:, k] * np.float32(k + 1)
+    same(out["填出"], filled)
+    same(out["向量出"], vector)
+    same(out["查出"], np.stack([weights[i % 5], dot], 1))
+    table[i, i % 4] = x
+    same(out["记录"][:, 0], i.astype(np.uint32))
+    same(np.ascontiguousarray(out["记录"][:, 1:]).view(np.float32), table)
+
+
+def frexp_of_subnormals(run):
+    """整小与尾阶 on subnormal inputs, for the executors that keep them (the interpreter, the PTX emulator):
+    frexp normalises them (2⁻¹⁴⁹ is 0.5 · 2⁻¹⁴⁸)."""
+    n = 128
+    x = np.linspace(-1e-38, 1e-38, n).astype(np.float32)
+    x[:3] = (np.float32(2.0 ** -149), -np.float32(2.0 ** -149), np.float32(3 * 2.0 ** -140))
+    out = run("整小与尾阶", "分离入口", {"输入": x, "标量出": np.zeros((n, 4), np.float32), "阶出": np.zeros(n, np.int32),
+                                      "向量出": np.zeros((n, 4), np.float32), "向量阶": np.zeros((n, 2), np.int32)}, 2)
+    fraction, exponent = np.frexp(x)
+    assert (np.abs(x) < np.finfo(np.float32).tiny).sum() > 100
+    same(out["标量出"][:, 2], fraction)
+    same(out["阶出"], exponent.astype(np.int32))
+    same(out["标量出"][:, :2], np.stack([x - np.trunc(x), np.trunc(x)], 1))
+
+
+@reference
+def 四元组(run):
+    """Quads are lanes 4k … 4k + 3 of a subgroup; subgroups start at multiples of 4 of the global index here."""
+    n = 128
+    x = rng().integers(-1000, 1000, n).astype(np.float32)
+    x[:4] = (0.0, -0.0, np.finfo(np.float32).max, -np.finfo(np.float32).max)
+    out = run("四元组", "四元组入口", {"输入": x, "输出": np.zeros((n, 4), np.float32),
+                                    "整出": np.zeros((n, 2), np.int32)}, 2)
+    i = np.arange(n)
+    q = i & ~3
+    same(out["输出"], np.stack([x[q + 2], x[i ^ 1], x[i ^ 2], x[i ^ 3]], 1))
+    same(out["整出"], np.stack([q, -q], 1).astype(np.int32))
+
+
 def subgroups(n: int, workgroup: int, size: int) -> list[np.ndarray]:
     """The global indices of each subgroup: every workgroup's invocations in
     local order, `size` at a time; a workgroup that is not a multiple of the

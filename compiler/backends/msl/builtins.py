@@ -120,6 +120,11 @@ BUILTINS: dict[str, Template | Special] = {
     "置位段": Special("bit_field", "insert_bits(甲, 乙, min(丙, 32u), min(丁, 32u - min(丙, 32u)))"),
     "反射": _fn("reflect", 2), "折射": _fn("refract", 3), "朝向翻转": _fn("faceforward", 3),
     "乘二幂": _fn("ldexp", 2),
+    # a copy with one element replaced; an index out of range changes nothing (C++ would write past the end)
+    "换元素": Special("replace", "auto 副本 = 甲; if (乙 < 长度) 副本[乙] = 丙; 副本"),
+    # modf and frexp return the fraction and write the other part through a reference
+    "整小分离": Special("split", "T 整部; T 小部 = modf(甲, 整部); 结构{小部, 整部}"),
+    "尾阶分离": Special("split", "intN 阶码; T 尾数 = frexp(甲, 阶码); 结构{尾数, 阶码}"),
     "量化半精度": Special("quantize", "float(half(甲))"),
     # Metal's pack_float_to_*norm round to nearest even: WGSL's ⌊0.5 + s · clamp(e)⌋ is written out
     "四字节归一打包": Template("as_type<uint>(uchar4(floor(0.5f + 255.0f * clamp({0}, float4(0.0f), float4(1.0f)))))"),
@@ -139,6 +144,9 @@ BUILTINS: dict[str, Template | Special] = {
     "全都": Special("all_any", "all(甲)；爻 时 甲"), "任一": Special("all_any", "any(甲)；爻 时 甲"),
     # fragment-only derivatives (never speculated: compiler/lower/effects.py)
     "横差": _fn("dfdx"), "纵差": _fn("dfdy"),
+    # Metal has one derivative per axis (per fragment on Apple GPUs): fine and coarse are both it
+    "横差细": _fn("dfdx"), "横差粗": _fn("dfdx"), "纵差细": _fn("dfdy"), "纵差粗": _fn("dfdy"),
+    "滤宽": _fn("fwidth"), "滤宽细": _fn("fwidth"), "滤宽粗": _fn("fwidth"),
     # control
     "工作组屏障": Template("threadgroup_barrier(mem_flags::mem_threadgroup)"),
     "存储屏障": Template("threadgroup_barrier(mem_flags::mem_device)"),
@@ -181,6 +189,11 @@ BUILTINS: dict[str, Template | Special] = {
     # simd_vote is a 64-bit mask (lane i → bit i); WGSL's ballot is four 32-bit words
     "子组投票": Template("uint4(as_type<uint2>(static_cast<ulong>(simd_ballot({0}))), 0u, 0u)"),
     "子组选一": Template("simd_is_first()"),
+    # quad-groups: four lanes whose SIMD-group index divided by 4 is the same
+    "四组广播": Template("quad_broadcast({0}, ushort({1}))"),
+    "四组横换": Template("quad_shuffle_xor({0}, ushort(1))"),
+    "四组纵换": Template("quad_shuffle_xor({0}, ushort(2))"),
+    "四组对角换": Template("quad_shuffle_xor({0}, ushort(3))"),
     # subgroup matrices (seed 着十二): 16 × 16 fragments of 2 × 2 simdgroup_matrix blocks (fragments.py)
     "载入矩阵片甲": _fragment("载入矩阵片甲", _SHARED),
     "载入矩阵片乙": _fragment("载入矩阵片乙", _SHARED),

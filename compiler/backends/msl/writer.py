@@ -36,7 +36,7 @@ from ...types import TCon, TError, TRecord, TTuple, deep_resolve, is_unit, matri
 from .. import EntryInfo, Translation
 from ...valid.consteval import KnownValues, is_abstract, scalar_of as const_scalar, written_number
 from ..names import NameAllocator
-from ..records import COMPARE_EXCHANGE_FIELDS, builtin_record
+from ..records import COMPARE_EXCHANGE_FIELDS, MODF_FIELDS, builtin_record
 from ..targets import LENGTHS_SLOT, MSL
 from ..text import DISCARD, INDENT, RETURN, Assign, Code, LoopExit, StatementWriter, float_text, narrow_float_text
 from ...lower.loops import changed_variables, lowering
@@ -198,6 +198,7 @@ class MslWriter(StatementWriter):
 
     DISCARDED = "(void)({});"
     RECORD = "{}{{{}}}"
+    ARRAY = "{}{{{}}}"
 
     def __init__(self, info) -> None:
         self.info = info
@@ -1076,6 +1077,30 @@ class MslWriter(StatementWriter):
         values = ", ".join(parts[n] for n, _ in deep_resolve(call.type).fields)
         return Code(f"{self.type_text(call.type, (call.start, call.end))}{{{values}}}")
 
+    def _builtin_replace(self, call: ir.Call) -> Code:
+        """A copy with one element replaced, only where the index is inside (C++ would write past the end)."""
+        whole, index, value = self.operands(call.args)
+        copy = self.scope.claim("新值")
+        self.line(f"auto {copy} = {whole.text};")
+        t = deep_resolve(call.type)
+        length = len(t.items) if isinstance(t, TTuple) else t.args[1]     # a vector or matrix, else a 定长数组
+        self.line(f"if ({index.operand()} < {length}u) {copy}[{index.text}] = {value.text};")
+        return Code(copy)
+
+    def _builtin_split(self, call: ir.Call) -> Code:
+        """modf(x, whole) and frexp(x, exponent) return the fraction and write
+        the record's other field through a reference."""
+        (x,) = self.operands(call.args)
+        span = (call.start, call.end)
+        (fraction, fraction_type), (other, other_type) = deep_resolve(call.type).fields
+        parts = {other: self.scope.claim(other)}
+        self.line(f"{self.type_text(other_type, span)} {parts[other]};")
+        parts[fraction] = self.scope.claim(fraction)
+        function = "modf" if other == MODF_FIELDS[1] else "frexp"
+        self.line(f"const {self.type_text(fraction_type, span)} {parts[fraction]} = {function}({x.text}, {parts[other]});")
+        values = ", ".join(parts[n] for n, _ in deep_resolve(call.type).fields)
+        return Code(f"{self.type_text(call.type, span)}{{{values}}}")
+
     def _builtin_typed_literal(self, call: ir.Call) -> Code:
         """新浮三二 and friends: a typed literal (40.0f, 1.0h, int(3), 2u) or a conversion."""
         result = self.type_text(call.type, (call.start, call.end))
@@ -1104,8 +1129,8 @@ class MslWriter(StatementWriter):
         """+ - * of 整三二 (and its vectors) wrap as WGSL says; C++ signed
         overflow is undefined and clang folds on that assumption, so the
         operands are converted to uint (defined modulo 2³²) and the result
-        reinterpreted."""
-        a, b = self.operands(call.args)
+        reinterpreted.  A scalar splat into a matrix is written bare (Metal's m * s)."""
+        a, b = self.operands([ir.splat_scalar(x) if matrix_parts(x.type) else x for x in call.args])
         symbol = _WRAPPING[call.name]
         if scalar_kind(call.type) != "int" or is_abstract(call.type):
             return Code(f"{a.operand()} {symbol} {b.operand()}", atomic=False)

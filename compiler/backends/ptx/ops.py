@@ -350,6 +350,26 @@ def _dynamic_index(w, call, args):
     return result
 
 
+def _replace(w, call, args):
+    """换元素: every item copied, then the chosen one overwritten by guarded moves
+    (an index out of range changes nothing)."""
+    whole, index, value = args
+    chunks = [w.part(whole, i) for i in range(len(items(whole.type)))]
+    i = index.parts[0]
+    if is_immediate(i):
+        return [p for n, chunk in enumerate(chunks) for p in (value.parts if n == int(i) else chunk.parts)]
+    kinds = leaves(value.type)
+    result = []
+    for n, chunk in enumerate(chunks):
+        parts = [w.copy(k, p) for k, p in zip(kinds, chunk.parts)]
+        hit = w.op("setp.eq.u32", PRED, i, str(n))
+        for k, dest, source in zip(kinds, parts, value.parts):
+            op = f"mov.{k.bits}" if not is_immediate(source) else f"mov.{k.name}"
+            w.emit(f"@{hit} {op} {dest}, {source}")
+        result.extend(parts)
+    return result
+
+
 def _bitcast(w, call, args):
     """Between 32-bit types the bits stay in their register; pairs of f16
     are packed into and unpacked from 32-bit words with mov.b32."""
@@ -444,6 +464,41 @@ def _ldexp(w, kind, x, k):
     scaled = m.mul(m.mul(x, _power_of_two(w, half)), _power_of_two(w, rest))
     tiny = w.op("setp.lt.s32", PRED, k, str(LDEXP_RANGE[0]))
     return from_f32(w, kind, m.select(tiny, m.mul(x, m.const(0.0)), scaled))
+
+
+def _modf(w, kind, x):
+    """(x − trunc(x), trunc(x)): both exact, so an f16 goes through f32."""
+    x = to_f32(w, kind, x)
+    whole = w.op("cvt.rzi.f32.f32", F32, x)
+    return from_f32(w, kind, w.op("sub.rn.f32", F32, x, whole)), from_f32(w, kind, whole)
+
+
+#: 2⁶⁴ as f32 bits: a subnormal times it is normal (frexp reads the exponent field)
+TWO_TO_64 = "0f5F800000"
+FREXP_BIAS = {False: "126", True: "190"}   # the exponent field of 0.5, and of 0.5 · 2⁶⁴ for a scaled subnormal
+
+
+def _frexp(w, kind, x):
+    """The exponent field less 126 and the significand with the exponent of 0.5
+    (x's sign kept); a subnormal is scaled by 2⁶⁴ first; ±0 gives (±0, 0)."""
+    x = to_f32(w, kind, x)
+    bits = w.op("mov.b32", U32, x)
+    subnormal = w.op("setp.eq.u32", PRED, w.op("and.b32", U32, bits, "0x7f800000"), "0")
+    scaled = w.op("selp.b32", U32, w.op("mov.b32", U32, w.op("mul.rn.f32", F32, x, TWO_TO_64)), bits, subnormal)
+    bias = w.op("selp.s32", S32, FREXP_BIAS[True], FREXP_BIAS[False], subnormal)
+    exponent = w.op("sub.s32", S32, w.op("bfe.u32", U32, scaled, "23", "8"), bias)
+    significand = w.op("or.b32", U32, w.op("and.b32", U32, scaled, "0x807fffff"), "0x3f000000")
+    zero = w.op("setp.eq.f32", PRED, x, "0f00000000")
+    fraction = w.op("mov.b32", F32, w.op("selp.b32", U32, bits, significand, zero))
+    return from_f32(w, kind, fraction), w.op("selp.s32", S32, "0", exponent, zero)
+
+
+def _split(scalar):
+    """A record of two fields from one float (vector): each field's components in turn."""
+    def emit(w, call, args):
+        pairs = [scalar(w, kind, x) for kind, x in zip(leaves(args[0].type), args[0].parts)]
+        return [first for first, _ in pairs] + [second for _, second in pairs]
+    return emit
 
 
 def _reflect(m, e, n):
@@ -824,6 +879,8 @@ OPS = {
     "取位段": _extract_bits,
     "置位段": _insert_bits,
     "乘二幂": componentwise(_ldexp),
+    "整小分离": _split(_modf), "尾阶分离": _split(_frexp),
+    "换元素": _replace,
     "反射": vector_formula(_reflect),
     "折射": vector_formula(_refract),
     "朝向翻转": vector_formula(_face_forward),
@@ -907,6 +964,7 @@ _TEXTURES_LATER = "纹理、采样器与片元专用的内建是待办事项（�
 #: builtins the PTX back end does not write, with the reason
 UNAVAILABLE = {
     **{name: _TEXTURES_LATER for name in "横差 纵差 舍弃 采样纹理 按层采样纹理 读纹素 纹理尺寸 比较采样".split()},
+    **{name: "导数只在片元入口可用，千手只有计算入口" for name in "横差细 横差粗 纵差细 纵差粗 滤宽 滤宽细 滤宽粗".split()},
     **{name: "纹理与采样器是待办事项（着十）" for name in "纹理绑定 采样器绑定 深度纹理绑定 比较采样器绑定".split()},
     **{name: "存储纹理（扩展）只有 WGSL 与金属（MSL）支持：PTX 的 surface 是待办事项"
        for name in "存储纹理绑定 写纹素 写张纹素 读存储纹素 读存储张纹素".split()},

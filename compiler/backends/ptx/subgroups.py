@@ -62,6 +62,10 @@ SCANS = {"子组前缀和": ("加", False), "子组前缀积": ("乘", False),
 #: shuffles → shfl.sync mode (broadcast takes a lane index like shuffle, seed 着十一)
 SHUFFLES = {"子组广播": "idx", "子组洗牌": "idx", "子组异或洗牌": "bfly", "子组上移洗牌": "up", "子组下移洗牌": "down"}
 VOTES = {"子组任一": "any", "子组全都": "all"}
+#: quad operations → the lane (broadcast: its argument) and shfl.sync mode; every quad is a segment of 4 lanes
+QUADS = {"四组广播": (None, "idx"), "四组横换": ("1", "bfly"), "四组纵换": ("2", "bfly"), "四组对角换": ("3", "bfly")}
+#: shfl.sync's c operand for quads: segment mask 0b11100 (bits 8–12) keeps a lane in its quad, clamp 3
+QUAD_SEGMENT = "0x1c03"
 
 
 # ---------------------------------------------------------------- lanes and words
@@ -186,6 +190,16 @@ def _shuffle(w, call, args):
             for kind, x in zip(leaves(args[0].type), args[0].parts)]
 
 
+def _quad(w, call, args):
+    """shfl.sync within segments of 4 lanes: idx takes the lane inside the quad, bfly the xor mask."""
+    lane, mode = QUADS[call.name]
+    lane = args[1].parts[0] if lane is None else lane
+    members = _members(w)
+    return [_unword(w, kind, w.op(f"shfl.sync.{mode}.b32", _word_kind(kind), _word(w, kind, x), lane,
+                                  QUAD_SEGMENT, members))
+            for kind, x in zip(leaves(args[0].type), args[0].parts)]
+
+
 #: the lowest lane of every warp: its members are lanes 0 … n − 1 (see above)
 FIRST_LANE = "0"
 
@@ -217,6 +231,7 @@ SUBGROUP_OPS = {
     **{name: _shuffle for name in SHUFFLES},
     "子组广播首个": _broadcast_first, "子组选一": _elect, "子组投票": _ballot,
     **{name: _vote for name in VOTES},
+    **{name: _quad for name in QUADS},
 }
 
 
@@ -239,4 +254,6 @@ SUBGROUP_SPELLINGS = {
     "子组选一": "%laneid 等于 0",
     **{name: f"vote.sync.{op}.pred" for name, op in VOTES.items()},
     "子组投票": "vote.sync.ballot.b32（y、z、w 为 0）",
+    **{name: f"shfl.sync.{mode}.b32（4 道一段：{QUAD_SEGMENT}）" + (f"，异或 {lane}" if lane else "")
+       for name, (lane, mode) in QUADS.items()},
 }

@@ -49,7 +49,8 @@ _MATH = _calls("""
 四字节整打包 pack4xI8 四字节整解包 unpack4xI8 四字节无打包 pack4xU8 四字节无解包 unpack4xU8
 四字节整夹紧打包 pack4xI8Clamp 四字节无夹紧打包 pack4xU8Clamp 双半字归一打包 pack2x16unorm 双半字归一解包 unpack2x16unorm
 双半字符归一打包 pack2x16snorm 双半字符归一解包 unpack2x16snorm 四字节无点积 dot4U8Packed 四字节整点积 dot4I8Packed
-全都 all 任一 any
+全都 all 任一 any 横差细 dpdxFine 横差粗 dpdxCoarse 纵差细 dpdyFine 纵差粗 dpdyCoarse
+滤宽 fwidth 滤宽细 fwidthFine 滤宽粗 fwidthCoarse
 """)
 
 _SUBGROUP = {
@@ -62,6 +63,7 @@ _SUBGROUP = {
     "子组上移洗牌": "subgroupShuffleUp", "子组下移洗牌": "subgroupShuffleDown",
     "子组广播首个": "subgroupBroadcastFirst", "子组任一": "subgroupAny", "子组全都": "subgroupAll",
     "子组投票": "subgroupBallot", "子组选一": "subgroupElect",
+    "四组广播": "quadBroadcast", "四组横换": "quadSwapX", "四组纵换": "quadSwapY", "四组对角换": "quadSwapDiagonal",
 }
 
 _NO_WGSL = "WGSL 没有子组矩阵片（着十二）：用到它的内核只能译成 MSL 或 PTX"
@@ -90,6 +92,7 @@ BUILTINS: dict[str, Builtin] = {
     "读数组": Builtin("index"),
     "读共享数组": Builtin("index"),
     "取元素": Builtin("index"),
+    "换元素": Builtin("replace"),
     "写数组": Builtin("store_index"),
     "写共享数组": Builtin("store_index"),
     "读共享": Builtin("load"),
@@ -107,6 +110,8 @@ BUILTINS: dict[str, Builtin] = {
     "原子异或": Builtin("atomic", "atomicXor"),
     "原子交换": Builtin("atomic", "atomicExchange"),
     "原子比较交换": Builtin("compare_exchange", "atomicCompareExchangeWeak"),
+    "整小分离": Builtin("split", "modf"),
+    "尾阶分离": Builtin("split", "frexp"),
     "原子存": Builtin("atomic", "atomicStore"),
     "原子读": Builtin("atomic", "atomicLoad"),
     "新格": Builtin("cell_new"),
@@ -123,6 +128,9 @@ BUILTINS: dict[str, Builtin] = {
     **{name: Builtin("unavailable", _NO_WGSL_TENSOR) for name in _TENSOR_FRAGMENTS},
 }
 
+#: the members of the struct modf and frexp return, by the field of the record they become
+SPLIT_MEMBERS = {"modf": {"小部": "fract", "整部": "whole"}, "frexp": {"尾数": "fract", "阶码": "exp"}}
+
 #: How a call of each form reads in hover, the arguments named 甲 乙 丙 in
 #: order (see the writer's `_form_<form>`); `{}` is the entry's `text`.
 FORM_SPELLINGS = {
@@ -132,6 +140,8 @@ FORM_SPELLINGS = {
     "load": "甲", "store": "甲 = 乙", "cell_new": "var 格: T = 甲", "discard": "discard", "convert": "T(甲)",
     "bitcast": "bitcast<T>(甲)", "clamp": "{}(甲, 乙, 丙)，两界都是常量且 乙 大于 丙 时写成 min(max(甲, 乙), 丙)",
     "bits": "{}(…)，偏移与位数都是常量且和大于 32 时写成夹紧后的常量",
+    "split": "let 分 = {}(甲); 结构(分.…)，按记录的字段取 fract、whole 或 fract、exp",
+    "replace": "var 副本 = 甲; 副本[乙] = 丙; 副本",
 }
 
 #: Types WGSL has no spelling for, with the reason.

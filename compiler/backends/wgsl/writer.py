@@ -24,7 +24,7 @@ from ..names import NameAllocator
 from ..targets import WGSL
 from ..text import (DISCARD, INDENT, RETURN, Assign, Code, Discard, LoopExit, StatementWriter, float_text,
                     narrow_float_text)
-from .builtins import BUILTINS, UNAVAILABLE_TYPES
+from .builtins import BUILTINS, SPLIT_MEMBERS, UNAVAILABLE_TYPES
 from ...valid import registry
 from ...valid.limits import workgroup_problem
 from ...valid.uniformity import field_proof
@@ -802,8 +802,8 @@ class Writer(StatementWriter):
     # ------------------------------------------------------------ builtin forms
 
     def _form_infix(self, e, spec) -> Code:
-        """A splat scalar beside a vector is written bare: WGSL's v * s does the same."""
-        a, b = self.operands([x.value if isinstance(x, ir.Splat) else x for x in e.args])
+        """A splat scalar beside a vector or matrix is written bare: WGSL's v * s and m * s do the same."""
+        a, b = self.operands([ir.splat_scalar(x) for x in e.args])
         eager = self.effects.neighbours(e.args[1]) and not self.effects.effect(e.args[1])
         return Code(f"{a.operand()} {_EAGER.get(spec.text, spec.text) if eager else spec.text} {b.operand()}",
                     atomic=False)
@@ -869,6 +869,24 @@ class Writer(StatementWriter):
         result = self.scope.claim("yy_换")
         self.line(f"let {result} = {spec.text}(&{a.operand()}[{i.text}], {compare.text}, {value.text});")
         members = dict(zip(COMPARE_EXCHANGE_FIELDS, ("old_value", "exchanged")))
+        parts = [f"{result}.{members[n]}" for n, _ in deep_resolve(e.type).fields]
+        return Code(f"{self.type_text(e.type, (e.start, e.end))}({', '.join(parts)})")
+
+    def _form_replace(self, e, spec) -> Code:
+        """A new value with one element replaced: a copy in a var, written once."""
+        whole, index, value = self.operands(e.args)
+        copy = self.scope.claim("yy_新")
+        self.line(f"var {copy} = {whole.text};")
+        self.line(f"{copy}[{index.text}] = {value.text};")
+        return Code(copy)
+
+    def _form_split(self, e, spec) -> Code:
+        """modf and frexp return a struct no program can name: it is bound, and
+        its members make the record's struct."""
+        (x,) = self.operands(e.args)
+        result = self.scope.claim("yy_分")
+        self.line(f"let {result} = {spec.text}({x.text});")
+        members = SPLIT_MEMBERS[spec.text]
         parts = [f"{result}.{members[n]}" for n, _ in deep_resolve(e.type).fields]
         return Code(f"{self.type_text(e.type, (e.start, e.end))}({', '.join(parts)})")
 
