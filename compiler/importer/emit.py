@@ -490,12 +490,14 @@ class Importer:
         if kind in ("assign", "compound_assign", "incdec"):
             return self.assignment(s, rest, flow)
         if kind == "phony":
-            return self.sequence([self.expr(s.children[-1], None).text], rest, flow)
+            value = self.expr(s.children[-1], None)
+            return self.sequence([value.text], rest, flow, discards=True)
         if kind == "call_stmt":
             call = s.children[0]
             if not (isinstance(call, Tree) and call.data == "call"):
                 raise Refusal(at, "不是调用的表达式语句")
-            return self.sequence([self.call(call, None, statement=True).text], rest, flow)
+            value = self.call(call, None, statement=True)
+            return self.sequence([value.text], rest, flow, discards=value.ty is not None)
         if kind == "discard":
             return self.sequence(["「舍弃」于「元」"], rest, flow)
         raise Refusal(at, f"语句 {kind}")
@@ -510,10 +512,11 @@ class Importer:
             return lines
         return [lines[0] + "；"] + lines[1:] if len(lines) == 1 else lines
 
-    def sequence(self, first: list[str], rest: list, flow: Flow) -> list[str]:
-        """`first；rest`, or just `first` where nothing follows and the flow ends in 「元」."""
+    def sequence(self, first: list[str], rest: list, flow: Flow, discards: bool = False) -> list[str]:
+        """`first；rest`, or just `first` where nothing follows and the flow ends in 「元」
+        (unless `first` has a value to discard)."""
         after = self._block(rest, flow) if rest else list(flow.fall or ["「元」"])
-        if not rest and after == ["「元」"] and flow.fall == ["「元」"]:
+        if not rest and after == ["「元」"] and flow.fall == ["「元」"] and not discards:
             return first
         if len(first) == 1 and first[0].startswith("若"):
             first = [f"（{first[0]}）"]
@@ -553,7 +556,10 @@ class Importer:
         if ty[0] == "vec":
             one = self.zero(("scalar", ty[2]), at)
             return Ex("与".join([wrap(one, OPERAND)] * ty[1]), TUPLE, ty)
-        raise Refusal(at, "没有初值的非标量、非向量变量")
+        if ty[0] == "struct":
+            parts = [f"「{f}」者{self.zero(t, at).text}也" for f, t in self.structs[ty[1]]]
+            return Ex("「组值」【" + "，".join(parts) + "】", ATOM, ty)
+        raise Refusal(at, "没有初值的数组或矩阵变量")
 
     def assignment(self, s: Tree, rest: list, flow: Flow) -> list[str]:
         target = s.children[0]
@@ -582,7 +588,48 @@ class Importer:
         if isinstance(target, Tree) and target.data == "index":
             written = self.element_write(target, value_of, at)
             return self.sequence([written], rest, flow)
-        raise Refusal(at, "给分量、字段或经指针赋值（着色的值不可改；整体写回）")
+        root, path = member_path(target)
+        local = self.lookup(root) if root else None
+        if local is None:
+            raise Refusal(at, "给缓冲里的字段或分量、或经指针赋值（着色整体写回缓冲）")
+        current = Ex(f"「读格」于「{root}」", APP, local.ty) if local.cell else Ex(f"「{root}」", ATOM, local.ty)
+        whole = self.updated(current, path, value_of, at)
+        if local.cell:
+            return self.sequence([f"「写格」于「{root}」于{wrap(whole, OPERAND)}"], rest, flow)
+        self.locals[-1][root] = Local(local.ty)
+        return [f"令「{root}」为{whole.text}而"] + self._block(rest, flow)
+
+    def updated(self, current: Ex, path: list[str], value_of, at) -> Ex:
+        """The value `current` with the field or components `path` replaced: WGSL's `v.x = a`
+        as a new whole value, every other part read from the old one."""
+        ty = current.ty
+        first, rest = path[0], path[1:]
+        if ty[0] == "struct":
+            fields = self.structs[ty[1]]
+            parts = []
+            for f, t in fields:
+                old = Ex(f"{wrap(current, PROJ)}中「{f}」", PROJ, t)
+                new = (self.updated(old, rest, value_of, at) if rest else value_of(t)) if f == first else old
+                parts.append(f"「{f}」者{new.text}也")
+            return Ex("「组值」【" + "，".join(parts) + "】", ATOM, ty)
+        if ty[0] == "vec" and set(first) <= SWIZZLE and not rest:
+            letters = "xyzw" if set(first) <= set("xyzw") else "rgba"
+            if len(set(first)) != len(first):
+                raise Refusal(at, "重复分量的赋值")
+            value = value_of(("scalar", ty[2]) if len(first) == 1 else ("vec", len(first), ty[2]))
+            if len(first) > 1 and not value.prec >= PROJ:
+                raise Refusal(at, "给几个分量赋不是名字的值（着色要逐个分量写出，会重复计算）")
+            parts = []
+            for k in range(ty[1]):
+                letter = letters[k]
+                if letter in first:
+                    j = first.index(letter)
+                    part = value if len(first) == 1 else Ex(f"{wrap(value, PROJ)}中「{'xyzw'[j]}」", PROJ, None)
+                else:
+                    part = Ex(f"{wrap(current, PROJ)}中「{letter}」", PROJ, None)
+                parts.append(wrap(part, OPERAND))
+            return Ex("与".join(parts), TUPLE, ty)
+        raise Refusal(at, "给分量、字段赋值")
 
     def element_write(self, target: Tree, value_of, at) -> str:
         base, index = target.children
@@ -1217,11 +1264,12 @@ def float_text(text: str, at: int) -> str:
     if "." not in plain:
         plain += ".0"
     whole, frac = plain.split(".")
-    frac = frac.rstrip("0") or "0"
+    frac = frac.rstrip("0")
     digits = "零一二三四五六七八九"
-    if len(whole) + len(frac) <= 6:
-        return "「" + "".join(digits[int(d)] for d in whole) + "点" + "".join(digits[int(d)] for d in frac) + "」"
-    return f"「{whole}.{frac}」"
+    if len(whole) + len(frac) > 6:
+        return f"「{whole}.{frac or '0'}」"
+    written = "".join(digits[int(d)] for d in whole)
+    return "「" + written + ("点" + "".join(digits[int(d)] for d in frac) if frac else "") + "」"
 
 
 # ---- whole-function analyses -------------------------------------------------------------------
@@ -1231,6 +1279,18 @@ def _walk(node):
     if isinstance(node, Tree):
         for c in node.children:
             yield from _walk(c)
+
+
+def member_path(target) -> tuple[str | None, list[str]]:
+    """`a.b.c` as ("a", ["b", "c"]); (None, []) for anything with an index or a pointer."""
+    path = []
+    while isinstance(target, Tree) and target.data in ("member", "paren"):
+        if target.data == "member":
+            path.insert(0, str(target.children[1]))
+        target = target.children[0]
+    if isinstance(target, Tree) and target.data == "name":
+        return str(target.children[0]), path
+    return None, []
 
 
 def _assigned_name(stmt) -> str | None:
@@ -1258,7 +1318,7 @@ def mutated_deeper(body: Tree) -> set[str]:
                 here.add(str(tokens(s, "IDENT")[0]))
             name = _assigned_name(s)
             if name is not None:
-                direct = isinstance(s.children[0], Tree) and s.children[0].data == "name"
+                direct = member_path(s.children[0])[0] is not None
                 if not (direct and name in here):
                     cells.add(name)
             for child in s.children:
