@@ -126,6 +126,7 @@ class Importer:
         self.cells: set[str] = set()
         self.current = (None, None)
         self.discovering = False
+        self.hoisted: list[str] | None = None    # 令 lines a statement needs before it (None: none allowed here)
 
     # ---- types ----------------------------------------------------------------------------
 
@@ -472,7 +473,8 @@ class Importer:
             if not values:
                 return ["「元」"]
             _, ret = self.current
-            return [self.expr(values[0], ret).text]
+            value, before = self.statement_value(values[0], ret)
+            return before + [value.text]
         if kind == "break_":
             if flow.on_break is None:
                 raise Refusal(at, "循环外的 break")
@@ -496,8 +498,8 @@ class Importer:
             call = s.children[0]
             if not (isinstance(call, Tree) and call.data == "call"):
                 raise Refusal(at, "不是调用的表达式语句")
-            value = self.call(call, None, statement=True)
-            return self.sequence([value.text], rest, flow, discards=value.ty is not None)
+            value, before = self.statement_value(call, None)
+            return before + self.sequence([value.text], rest, flow, discards=value.ty is not None)
         if kind == "discard":
             return self.sequence(["「舍弃」于「元」"], rest, flow)
         raise Refusal(at, f"语句 {kind}")
@@ -535,9 +537,9 @@ class Importer:
         if values:
             if ty is None:
                 ty = concrete(self.peek(values[0]))
-            value = self.expr(values[0], ty)
+            value, before = self.statement_value(values[0], ty)
         else:
-            value = self.zero(ty, at)
+            value, before = self.zero(ty, at), []
         if s.data == "local_var" and name in self.cells:
             text = f"令「{name}」为「新格」于{wrap(value, OPERAND)}而"
             self.locals[-1][name] = Local(ty, cell=True)
@@ -546,7 +548,7 @@ class Importer:
                 raise Refusal(at, "指针")
             text = f"令「{name}」为{value.text}而"
             self.locals[-1][name] = Local(ty)
-        return [text] + self._block(rest, flow)
+        return before + [text] + self._block(rest, flow)
 
     def zero(self, ty, at) -> Ex:
         if ty[0] == "scalar":
@@ -572,6 +574,16 @@ class Importer:
             value_of = lambda ty: self.binary_text(op, target, s.children[2], ty, at)
         else:
             value_of = lambda ty: self.expr(s.children[-1], ty)
+        before: list[str] = []
+
+        def value_with(ty):
+            x, lines = self.statement_value_of(lambda: value_of(ty))
+            before.extend(lines)
+            return x
+        lines = self.assigned(s, target, value_with, rest, flow, at)
+        return before + lines
+
+    def assigned(self, s, target, value_of, rest, flow, at) -> list[str]:
         if isinstance(target, Tree) and target.data == "name":
             name = str(target.children[0])
             local = self.lookup(name)
@@ -794,12 +806,42 @@ class Importer:
 
     def peek(self, e) -> tuple | None:
         """An expression's type without writing it (abstract for literals)."""
-        saved = (self.abstract_uses, )
+        saved = (self.abstract_uses, self.hoisted)
         self.abstract_uses = {k: set(v) for k, v in self.abstract_uses.items()}
+        self.hoisted = None
         try:
             return self.expr(e, None, peek=True).ty
         finally:
-            self.abstract_uses, = saved
+            self.abstract_uses, self.hoisted = saved
+
+    def statement_value(self, e, want) -> tuple[Ex, list[str]]:
+        """An expression of a statement (a binding's value, an assignment's, a call's, a return's),
+        with the 令 lines of the vectors it had to name first (see `named_part`)."""
+        return self.statement_value_of(lambda: self.expr(e, want))
+
+    def statement_value_of(self, make) -> tuple[Ex, list[str]]:
+        self.hoisted = []
+        try:
+            x = make()
+            return x, self.hoisted
+        finally:
+            self.hoisted = None
+
+    def named_part(self, e, x: Ex, at) -> Ex:
+        """A vector argument that must be written per component, named once by a 令 before the
+        statement: 「分量」, 「分量二」…  Allowed only where nothing in it has an effect (so running
+        it first changes nothing) and in a statement (not a condition)."""
+        if self.hoisted is None or self.has_effects(e):
+            raise Refusal(at, "向量构造里不是名字的向量实参，且在条件里或有副作用（着色要逐个分量写出，会重复计算）")
+        n = len(self.hoisted) + 1
+        name = "分量" + ("" if n == 1 else DIGIT.get(n, str(n)))
+        self.hoisted.append(f"令「{name}」为{x.text}而")
+        return Ex(f"「{name}」", ATOM, x.ty)
+
+    def has_effects(self, e) -> bool:
+        return any(isinstance(x, Tree) and x.data == "call" and (str(x.children[0]) in self.functions
+                   or str(x.children[0]) in B.ATOMICS or str(x.children[0]).startswith(("subgroup", "workgroup")))
+                   for x in _walk(e))
 
     def expr(self, e, want, peek: bool = False) -> Ex:
         kind = e.data if isinstance(e, Tree) else "token"
@@ -1081,18 +1123,17 @@ class Importer:
                 if x.ty == ty:
                     return x
                 return Ex(f"「转换」以{spell(ty, at)}于{wrap(x, OPERAND)}", APP, ty)
-            x = self.expr(args[0], ("scalar", s))
+            x = self.scalar_as(self.expr(args[0], ("scalar", s)), s, at)
             if not simple(args[0]):
-                raise Refusal(at, "把不是名字或字面量的标量展成向量（着色要写出每个分量，会重复计算）")
-            x = self.scalar_as(x, s, at)
+                x = self.named_part(args[0], x, at)
             return Ex("与".join([wrap(x, OPERAND)] * n), TUPLE, ty)
         parts: list[str] = []
         for a in args:
             t = self.peek(a)
             if t and t[0] == "vec":
-                if not simple(a):
-                    raise Refusal(node_at(a), "向量构造里不是名字的向量实参（着色要逐个分量写出，会重复计算）")
                 x = self.expr(a, with_scalar(t, s))
+                if not simple(a):
+                    x = self.named_part(a, x, node_at(a))
                 if scalar_of(x.ty) != s:
                     raise Refusal(node_at(a), "向量构造里分量类型不同的向量")
                 parts += [f"{wrap(x, PROJ)}中「{COMPONENTS[k]}」" for k in range(t[1])]

@@ -40,6 +40,7 @@ class Outcome:
     text: str | None = None         # the imported 着色
     wgsl: str | None = None         # its translation
     entries_run: int = 0
+    functions: dict = field(default_factory=dict)   # the original entry's name → the translation's
 
 
 def import_and_translate(wgsl: str, folder: Path, name: str = "导入") -> Outcome:
@@ -53,7 +54,9 @@ def import_and_translate(wgsl: str, folder: Path, name: str = "导入") -> Outco
     result = translate(ws, path, "wgsl")
     if result.text is None:
         return Outcome("untranslatable", [d.message for d in result.diagnostics], imported.text)
-    return Outcome("imported", [], imported.text, result.text)
+    outcome = Outcome("imported", [], imported.text, result.text)
+    outcome.functions = {e.item.removesuffix("入口"): e.function for e in result.entries}
+    return outcome
 
 
 def round_trip(wgsl: str, folder: Path, seed: int = 0, tint: bool = False) -> Outcome:
@@ -77,7 +80,7 @@ def round_trip(wgsl: str, folder: Path, seed: int = 0, tint: bool = False) -> Ou
         buffers = random_buffers(resources, np.random.default_rng(seed), structs_of(wgsl))
         try:
             before = _dispatch(wgsl, entry, buffers)
-            after = _dispatch(outcome.wgsl, entry, buffers)
+            after = _dispatch(outcome.wgsl, outcome.functions.get(entry, entry), buffers)
         except WebGPUError as err:
             outcome.stage, outcome.messages = "rejected", [str(err)]
             return outcome
