@@ -123,6 +123,8 @@ class Importer:
         self.loop_depth = 0
         self.overrides = 0
         self.struct_roles: dict[str, str] = {}
+        self.bodies: dict[str, Tree] = {}
+        self.peeking = False
         self.cells: set[str] = set()
         self.current = (None, None)
         self.discovering = False
@@ -355,6 +357,7 @@ class Importer:
         ret_attrs = attributes(ret[0]) if ret else {}
         self.functions[name] = ([t for _, t, _, _ in params], ret_ty)
         body = subtrees(d, "compound")[0]
+        self.bodies[name] = body
         stage = next((s for s in ("compute", "vertex", "fragment") if s in attrs), None)
         if stage:
             for _, t, _, _ in params:
@@ -806,13 +809,13 @@ class Importer:
 
     def peek(self, e) -> tuple | None:
         """An expression's type without writing it (abstract for literals)."""
-        saved = (self.abstract_uses, self.hoisted)
+        saved = (self.abstract_uses, self.hoisted, self.peeking)
         self.abstract_uses = {k: set(v) for k, v in self.abstract_uses.items()}
-        self.hoisted = None
+        self.hoisted, self.peeking = None, True
         try:
             return self.expr(e, None, peek=True).ty
         finally:
-            self.abstract_uses, self.hoisted = saved
+            self.abstract_uses, self.hoisted, self.peeking = saved
 
     def statement_value(self, e, want) -> tuple[Ex, list[str]]:
         """An expression of a statement (a binding's value, an assignment's, a call's, a return's),
@@ -831,6 +834,8 @@ class Importer:
         """A vector argument that must be written per component, named once by a 令 before the
         statement: 「分量」, 「分量二」…  Allowed only where nothing in it has an effect (so running
         it first changes nothing) and in a statement (not a condition)."""
+        if self.peeking:
+            return x
         if self.hoisted is None or self.has_effects(e):
             raise Refusal(at, "向量构造里不是名字的向量实参，且在条件里或有副作用（着色要逐个分量写出，会重复计算）")
         n = len(self.hoisted) + 1
@@ -838,10 +843,23 @@ class Importer:
         self.hoisted.append(f"令「{name}」为{x.text}而")
         return Ex(f"「{name}」", ATOM, x.ty)
 
-    def has_effects(self, e) -> bool:
-        return any(isinstance(x, Tree) and x.data == "call" and (str(x.children[0]) in self.functions
-                   or str(x.children[0]) in B.ATOMICS or str(x.children[0]).startswith(("subgroup", "workgroup")))
-                   for x in _walk(e))
+    def has_effects(self, e, seen: frozenset = frozenset()) -> bool:
+        """Whether evaluating `e` writes memory, waits at a barrier or talks to other invocations
+        (through the functions it calls)."""
+        for x in _walk(e):
+            if not (isinstance(x, Tree) and x.data in ("call", "call_stmt", "assign", "compound_assign", "incdec")):
+                continue
+            if x.data != "call":
+                target = member_path(x.children[0])[0] if x.data != "call_stmt" else None
+                if x.data != "call_stmt" and (target is None or target in self.resources):
+                    return True
+                continue
+            name = str(x.children[0])
+            if name in B.ATOMICS or name in B.UNIT_CALLS or name.startswith(("subgroup", "textureStore")):
+                return True
+            if name in self.bodies and name not in seen and self.has_effects(self.bodies[name], seen | {name}):
+                return True
+        return False
 
     def expr(self, e, want, peek: bool = False) -> Ex:
         kind = e.data if isinstance(e, Tree) else "token"
