@@ -915,7 +915,7 @@ class Importer:
             if name in self.abstract_uses and is_abstract(ty):
                 use = with_scalar(ty, scalar_of(want)) if want is not None and scalar_of(want) else None
                 self.abstract_uses[name].add(use)
-                ty = concrete(use or ty)
+                ty = use if use else ty if self.peeking else concrete(ty)
             return Ex(f"「{name}」", ATOM, ty)
         if name in self.resources:
             res = self.resources[name]

@@ -1,0 +1,35 @@
+// switch as an if-chain, early returns, select, integer wrapping, signed index conversion
+@group(0) @binding(0) var<storage, read> data: array<i32>;
+@group(0) @binding(1) var<storage, read_write> result: array<i32>;
+
+fn classify(x: i32) -> i32 {
+  if (x < -20) {
+    return -1;
+  } else if (x > 20) {
+    return 1;
+  }
+  return 0;
+}
+
+fn scaled(x: i32) -> i32 {
+  switch x {
+    case 0, 1: { return 7; }
+    case 2: { return x * 2147483647; }
+    default: { return x << 3u; }
+  }
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  let i = gid.x;
+  if (i >= arrayLength(&data)) { return; }
+  let x = data[i];
+  let c = classify(x);
+  var r = scaled(x) + c;
+  r = select(r, r / 3, x % 2 == 0);
+  let back = i32(i) - 1;
+  if (back >= 0) {
+    r ^= data[back] >> 1u;
+  }
+  result[i] = r;
+}
