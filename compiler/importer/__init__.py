@@ -43,6 +43,9 @@ def import_wgsl(text: str, best_effort: bool = False) -> Imported:
     pieces: list[str] = [HEADER, ""]
     previous = 0
     for start, end, write in writers:
+        trailing = [c for c in comments if previous <= c.start < start and not c.own_line and c.text.strip()]
+        if trailing and pieces[-1] == "":
+            pieces[-1:] = [f"「：{_plain(c.text.strip())}：」" for c in trailing] + [""]
         pieces += _comments_before(comments, previous, start)
         previous = end
         try:
@@ -88,7 +91,9 @@ def _declarations(importer: Importer, tree, problems: list[Problem]):
 
 
 def _comments_before(comments, after: int, before: int) -> list[str]:
-    return [f"「：{_plain(c.text.strip())}：」" for c in comments if after <= c.start < before and c.text.strip()]
+    """The comments on lines of their own between two declarations: they go before the second."""
+    return [f"「：{_plain(c.text.strip())}：」" for c in comments
+            if after <= c.start < before and c.own_line and c.text.strip()]
 
 
 def _plain(text: str) -> str:

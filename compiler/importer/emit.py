@@ -76,6 +76,7 @@ class Flow:
     on_break: list[str] | None = None
     on_continue: list[str] | None = None
     in_loop: bool = False
+    returns: bool = False     # a return inside the loop is the loop function's value (see `loop`)
 
 
 def node_at(node) -> int:
@@ -471,8 +472,8 @@ class Importer:
             return self.binding(s, rest, flow)
         if kind == "return_":
             values = [c for c in s.children if isinstance(c, Tree)]
-            if flow.in_loop:
-                raise Refusal(at, "循环里的 return（着色的循环是局部函数，不能从中返回外层函数）")
+            if flow.in_loop and not flow.returns:
+                raise Refusal(at, "嵌套循环里的 return（着色的循环是局部函数，不能从中返回外层函数）")
             if not values:
                 return ["「元」"]
             _, ret = self.current
@@ -491,6 +492,8 @@ class Importer:
         if kind == "switch":
             return self.if_statement(self.switch_as_if(s), rest, flow)
         if kind in ("for_", "while_", "loop"):
+            if any(isinstance(x, Tree) and x.data == "return_" for x in _walk(s)):
+                return self.loop(s, flow, rest)
             return self.sequence(self.loop(s, flow), rest, flow)
         if kind in ("assign", "compound_assign", "incdec"):
             return self.assignment(s, rest, flow)
@@ -688,8 +691,11 @@ class Importer:
             inner = Flow(["「元」"], flow.on_break, flow.on_continue, flow.in_loop)
             return self.sequence(self.if_lines(arms, otherwise, inner, []), rest, flow)
         falling = [b for b in branches if not always_jumps(b)]
-        if rest and len(falling) > 1:
-            raise Refusal(node_at(s), "只在部分分支里跳出（return/break/continue）且后面还有语句的 if")
+        small = len(rest) <= 2 and not any(isinstance(x, Tree) and x.data in ("for_", "while_", "loop", "if_stmt",
+                                                                                "switch") for r in rest for x in _walk(r))
+        if rest and len(falling) > 1 and not small:
+            raise Refusal(node_at(s), "只在部分分支里跳出（return/break/continue）且后面还有多条语句的 if"
+                                      "（着色要把其后的语句写进每个不跳出的分支）")
         return self.if_lines(arms, otherwise, flow, rest)
 
     def if_lines(self, arms, otherwise, flow: Flow, rest: list) -> list[str]:
@@ -729,8 +735,13 @@ class Importer:
             raise Refusal(node_at(s), "case 中间的 break")
         return Tree("if_stmt", arms + ([default] if default is not None else []), s.meta)
 
-    def loop(self, s: Tree, flow: Flow) -> list[str]:
+    def loop(self, s: Tree, flow: Flow, after: list | None = None) -> list[str]:
+        """The loop as 令「环」为得 参数 而 … 而「环」于 初值.  With `after` (the statements after a
+        loop that returns), the loop function is the function's value: a return inside it is
+        that value and leaving the loop runs `after` (written at each exit)."""
         at = node_at(s)
+        if after is not None and flow.in_loop:
+            raise Refusal(at, "嵌套循环里的 return（着色的循环是局部函数，不能从中返回外层函数）")
         self.loop_depth += 1
         name = "「环」" if self.loop_depth == 1 else f"「环{DIGIT.get(self.loop_depth, str(self.loop_depth))}」"
         try:
@@ -781,11 +792,19 @@ class Importer:
                 again = self.block([update], Flow(next_call))
             if continuing:
                 again = self.block(continuing, Flow(again))
-            inner = Flow(again, ["「元」"], again, True)
+            leave = ["「元」"]
+            if after is not None:
+                if param != "「次」" and any(isinstance(x, Tree) and x.data == "name" and f"「{x.children[0]}」" == param
+                                           for a in after for x in _walk(a)):
+                    raise Refusal(at, "循环之后用到与计数器同名的变量")
+                leave = self._block(after, flow) if exits(s, cond is not None) else ["「元」"]
+                if len(leave) > 1 and exits(s, cond is not None) > 1:
+                    raise Refusal(at, "有 return 的循环有几处出口且之后不止一条语句（着色要在每个出口写一遍）")
+            inner = Flow(again, leave, again, True, returns=after is not None)
             lines = [f"令{name}为得{param}而"]
             if cond is not None:
                 lines += branch(f"若{wrap(self.expr(cond, BOOL), TUPLE + 1)}则", self.block(body, inner))
-                lines.append("否则「元」")
+                lines += branch("否则", leave)
             else:
                 lines += self.block(body, inner)
             lines += ["而", f"{name}于{start}"]
@@ -1127,9 +1146,15 @@ class Importer:
     def vector(self, name, ty, args, want, at) -> Ex:
         n = ty[1] if ty else int(name[3])
         if ty is None:
-            concrete_args = [t for t in (self.peek(a) for a in args) if t and not is_abstract(t)]
-            s = scalar_of(concrete_args[0]) if concrete_args else scalar_of(want) if want else None
-            s = s or concrete(self.peek(args[0]) if args else AFLOAT)[-1]
+            types = [self.peek(a) for a in args]
+            concrete_args = [t for t in types if t and not is_abstract(t)]
+            s = scalar_of(concrete_args[0]) if concrete_args else \
+                scalar_of(want) if want is not None and not is_abstract(want) else None
+            if s is None:   # all abstract: WGSL keeps the vector abstract until its use says
+                s = "float" if any(scalar_of(t) == "float" for t in types) or not args else "int"
+                if self.peeking:
+                    return Ex("", ATOM, ("vec", n, s))
+                s = concrete(("scalar", s))[1]
             ty = ("vec", n, s)
         s = ty[2]
         if not args:
@@ -1444,6 +1469,22 @@ def has_break(stmts: list) -> bool:
             if isinstance(x, Tree) and x.data == "break_":
                 return True
     return False
+
+
+def exits(loop: Tree, conditioned: bool) -> int:
+    """How many places leave a loop: its condition and each break of its own."""
+    count = int(conditioned)
+
+    def visit(node):
+        nonlocal count
+        for c in node.children:
+            if isinstance(c, Tree):
+                if c.data == "break_":
+                    count += 1
+                elif c.data not in ("for_", "while_", "loop", "switch"):
+                    visit(c)
+    visit(loop)
+    return count
 
 
 def counter_of(init, update, body) -> str | None:

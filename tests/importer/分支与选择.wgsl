@@ -19,6 +19,27 @@ fn scaled(x: i32) -> i32 {
   }
 }
 
+// A loop that returns from the function, and an if whose one branch returns part of the way.
+fn steps(start: i32) -> i32 {
+  var n = start;
+  var count = 0;
+  loop {
+    if (n == 0) {
+      break;
+    }
+    if (n > 0) {
+      n = n - 7;
+    } else {
+      if (count > 40) {
+        return -count;
+      }
+      n = n + 3;
+    }
+    count += 1;
+  }
+  return count * 2;
+}
+
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3u) {
   let i = gid.x;
@@ -31,5 +52,5 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
   if (back >= 0) {
     r ^= data[back] >> 1u;
   }
-  result[i] = r;
+  result[i] = r + steps(x);
 }
