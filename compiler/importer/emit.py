@@ -39,6 +39,7 @@ BINARY = {  # WGSL operator → (着色 operator, level)
     "&": ("按位与", 23), "^": ("异或", 22), "|": ("按位或", 21), "&&": ("且", 12), "||": ("或", 11),
 }
 COMPARISONS = {"==", "!=", "<", ">", "<=", ">="}
+BINARY_RULES = {"arith", "shift", "compare", "bit_and", "bit_or", "bit_xor", "logic_and", "logic_or"}
 COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "&=": "&", "|=": "|", "^=": "^",
             "<<=": "<<", ">>=": ">>"}
 SWIZZLE = set("xyzw") | set("rgba")
@@ -903,8 +904,8 @@ class Importer:
             digits = text.rstrip("iu")
             if ty == AINT and want is not None and scalar_of(want) not in (None, "bool", "int", "float"):
                 ty = ("scalar", scalar_of(want))
-            if ty == AINT and want is None:
-                return Ex(digits, ATOM, AINT)
+            if ty == AINT and (want is None or is_abstract(want)):
+                return Ex(digits, ATOM, AFLOAT if scalar_of(want) == "float" else AINT)
             ty = concrete(ty)
             value = int(digits, 0)
             written = f"「{digits}」" if digits.lower().startswith("0x") else number(value)
@@ -916,7 +917,7 @@ class Importer:
         ty = {"f": F32, "h": ("scalar", "f16")}.get(suffix, AFLOAT)
         if ty == AFLOAT and want is not None and scalar_of(want) in ("f32", "f16"):
             ty = ("scalar", scalar_of(want))
-        if ty == AFLOAT and want is None:
+        if ty == AFLOAT and (want is None or is_abstract(want)):
             return Ex(text, ATOM, AFLOAT)
         return Ex(f"「{CONSTRUCTOR[concrete(ty)[1]]}」于{float_text(text[:-1] if suffix else text, node_at(e))}",
                   APP, concrete(ty))
@@ -1037,7 +1038,10 @@ class Importer:
             y = self.expr(right, shift_ty) if right is not None else self.one(shift_ty)
         else:
             operand_want = None if op in COMPARISONS or op in ("&&", "||") else want
-            lw, rw = operand_types(lt, rt, operand_want)
+            if scalar_of(lt) == "float" and scalar_of(rt) in ("float", "int") and \
+                    any(isinstance(x, Tree) and x.data in BINARY_RULES for x in (strip(left), strip(right))):
+                raise Refusal(at, "多步的抽象浮点常量算式（WGSL 以更高精度算它，逐步的 f32 运算可能差一位）")
+            lw, rw = operand_types(lt, rt, operand_want, self.peeking)
             if literal_one:
                 x = self.expr(left, None)
                 y = self.one(("scalar", scalar_of(x.ty)))
@@ -1313,7 +1317,7 @@ def texture_builtin(name: str, spelled: str, count: int):
     return table.get((name, count))
 
 
-def operand_types(lt, rt, want):
+def operand_types(lt, rt, want, peeking: bool = False):
     """What each operand of an operation is written as: an abstract side takes the other side's
     scalar, else the wanted one, else WGSL's default (float when either is a float)."""
     def fit(t, other):
@@ -1324,9 +1328,16 @@ def operand_types(lt, rt, want):
         elif want is not None and not is_abstract(want) and scalar_of(want) != "bool":
             s = scalar_of(want)
         else:
-            s = "f32" if "float" in (scalar_of(t), scalar_of(other)) else "i32"
+            s = "float" if "float" in (scalar_of(t), scalar_of(other)) else "int"
+            return with_scalar(t, s) if peeking else concrete(with_scalar(t, s))
         return with_scalar(t, s)
     return fit(lt, rt), fit(rt, lt)
+
+
+def strip(e):
+    while isinstance(e, Tree) and e.data == "paren":
+        e = e.children[0]
+    return e
 
 
 def simple(e) -> bool:
