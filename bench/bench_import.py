@@ -50,7 +50,7 @@ def main() -> int:
     files = sorted(Path(args.文件夹).rglob("*.wgsl"))
     stages: Counter = Counter()
     stops: Counter = Counter()
-    compute_files = compute_same = 0
+    compute_files = compute_same = drawn_files = drawn_same = 0
     for path in files:
         text = path.read_text(encoding="utf-8", errors="replace")
         if not valid_alone(text):
@@ -66,13 +66,17 @@ def main() -> int:
         if outcome.entries_run:
             compute_files += 1
             compute_same += outcome.stage == "same"
+        if outcome.pictures:
+            drawn_files += 1
+            drawn_same += outcome.stage == "same"
         if args.详细:
             print(f"{path.name}\t{outcome.stage}\t{outcome.entries_run}\t{'；'.join(outcome.messages)[:200]}")
     valid = len(files) - stages["原文不能单独通过 naga"]
     imported = stages["same"] + stages["different"]
     print(f"WGSL 文件 {len(files)} 个，能单独通过 naga 的 {valid} 个")
     print(f"导入并译回、naga 接受：{imported}（{_percent(imported, valid)}）")
-    print(f"结果逐位相同：{stages['same']}（其中有计算入口、在 lavapipe 上对比过的 {compute_same}/{compute_files}）")
+    print(f"结果逐位相同：{stages['same']}（其中有计算入口、在 lavapipe 上对比过的 {compute_same}/{compute_files}，"
+          f"顶点＋片元画图逐像素对比过的 {drawn_same}/{drawn_files}）")
     print(f"结果不同：{stages['different']}；译不出：{stages['untranslatable']}；naga 不收译文：{stages['rejected']}；"
           f"拒绝导入：{stages['refused']}")
     print("挡住其余文件的构造（按文件数）：")

@@ -24,7 +24,9 @@ from zhuose.compiler.syntax.format import format_text
 ROOT = Path(__file__).resolve().parents[1]
 PROGRAMS = sorted(p for p in (ROOT / "tests" / "importer").glob("*.wgsl") if p.stem != "不支持")
 #: samples whose goldens the importer brings back (the inverse of `译`), run the same way
-SAMPLES = ["前缀和", "奇偶排序", "分量与标量", "二维模板", "原子最值", "序列与格", "共享直方图"]
+SAMPLES = ["前缀和", "奇偶排序", "分量与标量", "二维模板", "原子最值", "序列与格", "共享直方图", "三角形"]
+#: programs whose vertex + fragment pair is drawn from both texts and compared pixel for pixel
+DRAWN = {"顶点片元", "三角形"}
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -49,6 +51,7 @@ def test_round_trip_is_bit_identical_on_lavapipe(path, tmp_path):
         assert outcome.stage == "same", (outcome.messages, outcome.text)
     computes = list(compute_entries(text))
     assert outcome.entries_run == len(computes)
+    assert outcome.pictures == (path.stem in DRAWN)
 
 
 def test_refusals_name_the_construct_at_its_line_and_column(tmp_path):

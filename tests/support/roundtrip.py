@@ -5,7 +5,10 @@ bench/bench_import.py: WGSL → `导入` → 着色 → `译` → WGSL, then
   the tests ask;
 - every compute entry of the original dispatched on the adapter (lavapipe)
   next to the translated one, with the same random buffers, and the
-  writable buffers compared byte for byte.
+  writable buffers compared byte for byte;
+- a vertex + fragment pair whose vertex inputs are builtins only (no vertex
+  buffers) and whose bindings are buffers drawn by both (`渲染`'s renderer,
+  six vertices, 32×32) and the pixels compared byte for byte.
 
 Buffers are laid out from the original's declarations (WGSL's storage
 layout; uniforms padded generously), filled per scalar: floats in [−4, 4],
@@ -40,6 +43,7 @@ class Outcome:
     text: str | None = None         # the imported 着色
     wgsl: str | None = None         # its translation
     entries_run: int = 0
+    pictures: int = 0               # vertex + fragment pairs drawn and compared
     functions: dict = field(default_factory=dict)   # the original entry's name → the translation's
 
 
@@ -88,7 +92,29 @@ def round_trip(wgsl: str, folder: Path, seed: int = 0, tint: bool = False) -> Ou
         if before != after:
             outcome.stage = "different"
             outcome.messages.append(f"入口 {entry} 的结果不同：{_first_difference(before, after)}")
+    for vertex, fragment, resources in render_pairs(wgsl):
+        buffers = random_buffers(resources, np.random.default_rng(seed), structs_of(wgsl))
+        names = outcome.functions
+        try:
+            before = _draw(wgsl, vertex, fragment, buffers)
+        except WebGPUError:
+            continue        # the original cannot be drawn this way (its target or inputs): nothing to compare
+        try:
+            after = _draw(outcome.wgsl, names.get(vertex, vertex), names.get(fragment, fragment), buffers)
+        except WebGPUError as err:
+            outcome.stage, outcome.messages = "rejected", [str(err)]
+            return outcome
+        outcome.pictures += 1
+        if before != after:
+            outcome.stage = "different"
+            outcome.messages.append(f"{vertex} 与 {fragment} 画出的图不同")
     return outcome
+
+
+def _draw(wgsl: str, vertex: str, fragment: str, buffers) -> bytes:
+    from zhuose.compiler.runtime.render import render
+    picture, _ = render(wgsl, vertex, fragment, (32, 32), 6, buffers)
+    return picture.rgba
 
 
 def _dispatch(wgsl: str, entry: str, buffers) -> dict:
@@ -140,6 +166,36 @@ def compute_entries(wgsl: str):
         used = _reached(name, functions)
         resources = [bindings[n] for n in sorted(used) if n in bindings]
         yield name, (None if any(r is None for r in resources) else [r for r in resources if r.kind != "workgroup"])
+
+
+def render_pairs(wgsl: str):
+    """(vertex, fragment, their buffer bindings) for the first vertex entry whose inputs are all
+    builtins and the first fragment entry, where every binding they reach is a buffer."""
+    tree, _ = parse_wgsl(wgsl)
+    importer = Importer()
+    bindings: dict[str, Binding | None] = {}
+    functions: dict[str, Tree] = {}
+    for decl in tree.children:
+        if not isinstance(decl, Tree):
+            continue
+        try:
+            if decl.data in ("struct", "alias", "global_const"):
+                getattr(importer, "decl_" + decl.data)(decl)
+        except Refusal:
+            pass
+        if decl.data == "global_var":
+            bindings[str(tokens(decl, "IDENT")[0])] = _binding(importer, decl)
+        if decl.data == "function":
+            functions[str(tokens(decl, "IDENT")[0])] = decl
+    vertices = [n for n, d in functions.items() if "vertex" in attributes(d) and all(
+        "builtin" in attributes(p) for p in subtrees(subtrees(d, "params")[0], "param"))]
+    fragments = [n for n, d in functions.items() if "fragment" in attributes(d)]
+    if not vertices or not fragments:
+        return
+    used = _reached(vertices[0], functions) | _reached(fragments[0], functions)
+    resources = [bindings[n] for n in sorted(used) if n in bindings]
+    if all(r is not None for r in resources):
+        yield vertices[0], fragments[0], [r for r in resources if r.kind != "workgroup"]
 
 
 def _binding(importer: Importer, decl: Tree) -> Binding | None:
