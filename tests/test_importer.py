@@ -115,3 +115,11 @@ def test_abstract_constant_takes_the_type_of_its_uses():
     assert "「N」乃「无三二」也。\n「N」者「新无三二」于「四」也。" in result.text
     mixed = import_wgsl("const N = 4;\nfn f(x: u32, y: i32) -> i32 { return i32(x * N) + y * N; }\n")
     assert mixed.text is None and "抽象常量「N」" in mixed.problems[0].message
+
+
+def test_comments_stay_where_they_belong():
+    wgsl = ("// The buffer.\n@group(0) @binding(0) var<storage, read_write> data: array<u32>; // in and out\n\n"
+            "fn twice(x: u32) -> u32 {\n  // double it\n  let y = x * 2u;\n  /* and return */\n  return y;\n}\n")
+    text = import_wgsl(wgsl).text
+    assert text.index("「：The buffer.：」") < text.index("「data」乃") < text.index("「：in and out：」") < text.index("「twice」乃")
+    assert "「：double it：」\n　令「y」为" in text and "「：and return：」\n　「y」\n也。" in text

@@ -36,6 +36,7 @@ def import_wgsl(text: str, best_effort: bool = False) -> Imported:
     except ParseError as err:
         return Imported(None, [Problem(err.offset, f"导入：WGSL {err}")])
     importer = Importer()
+    importer.comments = comments
     problems: list[Problem] = []
     writers = []
     for start, end, declare in _declarations(importer, tree, problems):

@@ -127,6 +127,8 @@ class Importer:
         self.struct_roles: dict[str, str] = {}
         self.bodies: dict[str, Tree] = {}
         self.peeking = False
+        self.comments: list = []       # the module's comments (lexer.Comment), for function bodies
+        self.pending: dict = {}        # id(statement) → the comments just before it, until written
         self.cells: set[str] = set()
         self.current = (None, None)
         self.discovering = False
@@ -389,7 +391,9 @@ class Importer:
             out.append(f"「{name}」者得{names or '「无参」'}而")
             fall = ["「元」"] if ret_ty is None else None
             out += bind
+            self.pending = comments_before_statements(body, self.comments)
             out += self.block(kids(body), Flow(fall=fall))
+            self.pending = {}
             out.append("也。")
             if stage:
                 out += self.entry_item(name, stage, attrs, node_at(d))
@@ -456,6 +460,9 @@ class Importer:
 
     def _block(self, stmts: list, flow: Flow) -> list[str]:
         stmts = [s for s in stmts if not (isinstance(s, Tree) and s.data == "empty")]
+        if stmts and id(stmts[0]) in self.pending:
+            before = self.pending.pop(id(stmts[0]))
+            return [comment_line(c) for c in before] + self._block(stmts, flow)
         if not stmts:
             if flow.fall is None:
                 raise Refusal(0, "函数末尾没有 return")
@@ -1247,6 +1254,30 @@ class Importer:
         texts = [wrap(tex, OPERAND)] + [wrap(self.expr(a, I32 if is_abstract(self.peek(a)) else None), OPERAND)
                                         for a in args[1:]]
         return Ex(f"「{word}」于" + "于".join(texts), APP, result(spelled))
+
+
+def comments_before_statements(body: Tree, comments: list) -> dict:
+    """Each statement's comments: those between the statement before it in the same list (or the
+    list's opening brace) and it.  Comments after a list's last statement are not kept."""
+    inside = [c for c in comments if body.meta.start_pos < c.start < body.meta.end_pos]
+    out: dict = {}
+    if not inside:
+        return out
+    for node in body.iter_subtrees():
+        statements = [c for c in node.children if isinstance(c, Tree) and not c.meta.empty]
+        previous = node.meta.start_pos if not node.meta.empty else 0
+        for stmt in statements:
+            mine = [c for c in inside if previous <= c.start < stmt.meta.start_pos]
+            if mine:
+                out[id(stmt)] = mine
+            previous = stmt.meta.end_pos
+    return out
+
+
+def comment_line(c) -> str:
+    """A WGSL comment inside a function as a 着色 comment before the statement it precedes."""
+    text = c.text.strip().replace("「", "『").replace("」", "』")
+    return f"「：{text}：」"
 
 
 def branch(head: str, lines: list[str]) -> list[str]:
