@@ -92,7 +92,8 @@ def test_a_clean_import_exits_zero_and_prints_the_program(tmp_path):
     ("fn f( {", "语法错误"),
     ("@compute @workgroup_size(n) fn main() {}", "不是整数字面量的长度或工作组大小"),
     ("fn f() -> f32 { var x = 1.0; loop { loop { if x > 2.0 { return x; } x += 1.0; } } }", "嵌套循环里的 return"),
-    ("fn f(a: bool, b: bool) -> bool { return a & b; }", "爻的 &"),
+    ("@group(0) @binding(0) var<storage, read_write> d: array<u32>;\n"
+     "fn g() -> bool { d[0] = 1u; return true; }\nfn f(a: bool) -> bool { return a & g(); }", "两边有副作用的爻的 &"),
     ("fn f(v: vec2f, m: mat2x2f) -> vec2f { return v * m; }", "向量乘矩阵"),
     ("fn f() -> f32 { return 1.0 / 3.0 * 3.0; }", "多步的抽象浮点常量算式"),
     ("fn f(x: f32) -> vec2<f32> { var r: vec2f; let p = &r; return r; }", "取地址"),

@@ -1061,8 +1061,10 @@ class Importer:
             return Ex(f"「矩阵乘」于{wrap(x, OPERAND)}于{wrap(y, OPERAND)}", APP, ("vec", x.ty[2], x.ty[3]))
         if y.ty and y.ty[0] == "mat":
             raise Refusal(at, "向量乘矩阵（着色只有 矩阵乘 向量）")
-        if op in ("&", "|", "^") and scalar_of(x.ty) == "bool":
-            raise Refusal(at, f"爻的 {op}（着色的 且、或 短路，WGSL 的 {op} 两边都算）")
+        if op in ("&", "|") and scalar_of(x.ty) == "bool":
+            return self.both_evaluated(op, x, y, left, right, at)
+        if op == "^" and scalar_of(x.ty) == "bool":
+            raise Refusal(at, "爻的 ^")
         if op in ("<<", ">>", "&", "|", "^", "==", "!=", "<", ">", "<=", ">=", "&&", "||") and \
                 x.ty and y.ty and x.ty[0] != y.ty[0]:
             raise Refusal(at, f"标量与向量混用的 {op}（着色只在 加减乘除余 里混用）")
@@ -1071,6 +1073,18 @@ class Importer:
             ty = with_scalar(ty, "bool")
         text = f"{wrap(x, max(level, OPERAND))}{word}{wrap(y, max(level + 1, OPERAND))}"
         return Ex(text, level, ty)
+
+    def both_evaluated(self, op: str, x: Ex, y: Ex, left, right, at) -> Ex:
+        """WGSL's `a & b` and `a | b` on 爻 evaluate both sides (且、或 short-circuit): written as
+        「选择」, which evaluates every argument, when neither side has an effect (its arguments
+        run in another order)."""
+        if self.has_effects(left) or self.has_effects(right):
+            raise Refusal(at, f"两边有副作用的爻的 {op}（着色的 且、或 短路，WGSL 的 {op} 两边都算）")
+        if x.ty != y.ty or x.ty[0] != "scalar":
+            raise Refusal(at, f"爻向量的 {op}")
+        fixed = "「阴」" if op == "&" else "「阳」"
+        args = [fixed, wrap(y, OPERAND), wrap(x, OPERAND)] if op == "&" else [wrap(y, OPERAND), fixed, wrap(x, OPERAND)]
+        return Ex("「选择」于" + "于".join(args), APP, BOOL)
 
     def one(self, ty) -> Ex:
         s = scalar_of(ty)

@@ -49,7 +49,7 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
   var r = scaled(x) + c;
   r = select(r, r / 3, x % 2 == 0);
   let back = i32(i) - 1;
-  if (back >= 0) {
+  if (((x > 3) | (x == -7)) & (back >= 0)) {
     r ^= data[back] >> 1u;
   }
   result[i] = r + steps(x);
