@@ -130,6 +130,7 @@ class Importer:
         self.comments: list = []       # the module's comments (lexer.Comment), for function bodies
         self.pending: dict = {}        # id(statement) → the comments just before it, until written
         self.cells: set[str] = set()
+        self.loop_states: dict = {}
         self.current = (None, None)
         self.discovering = False
         self.hoisted: list[str] | None = None    # 令 lines a statement needs before it (None: none allowed here)
@@ -373,7 +374,7 @@ class Importer:
         def write():
             self.locals = [{}]
             self.current = (name, ret_ty)
-            self.cells = mutated_deeper(body)
+            self.cells, self.loop_states = mutated_deeper(body)
             out: list[str] = []
             if stage:
                 head, bind = self.entry_head(name, stage, params, ret_ty, ret_attrs, attrs, node_at(d))
@@ -502,6 +503,12 @@ class Importer:
         if kind in ("for_", "while_", "loop"):
             if any(isinstance(x, Tree) and x.data == "return_" for x in _walk(s)):
                 return self.loop(s, flow, rest)
+            _, result = self.loop_states.get(id(s), ([], None))
+            if result is not None:
+                ty = self.lookup(result).ty
+                lines = self.loop(s, flow)
+                self.locals[-1][result] = Local(ty)
+                return [f"令「{result}」为（"] + lines + ["）而"] + self._block(rest, flow)
             return self.sequence(self.loop(s, flow), rest, flow)
         if kind in ("assign", "compound_assign", "incdec"):
             return self.assignment(s, rest, flow)
@@ -791,16 +798,17 @@ class Importer:
                     continuing = [c for c in items if isinstance(c, Tree)]
                     stmts = stmts[:-1]
                 body = stmts
-            next_call = [f"{name}于（{self.update_expr(update, param)}）"] if update is not None and param != "「次」" \
-                else [f"{name}于「元」"]
-            again = next_call
-            if break_if is not None:
-                again = [f"若{wrap(self.expr(break_if, BOOL), TUPLE + 1)}则「元」否则{next_call[0]}"]
-            if update is not None and param == "「次」":
-                again = self.block([update], Flow(next_call))
-            if continuing:
-                again = self.block(continuing, Flow(again))
-            leave = ["「元」"]
+            state, result = self.loop_states.get(id(s), ([], None))
+            state = [v for v in state if v not in self.cells]
+            for v in state:
+                self.locals[-1][v] = Local(self.lookup(v).ty)
+            counted = param != "「次」"
+            params = ([param] if counted else []) + [f"「{v}」" for v in state] or ["「次」"]
+            starts = ([start] if counted else []) + [f"「{v}」" for v in state] or ["「元」"]
+            firsts = [f"（{self.update_expr(update, param)}）"] if update is not None and counted else \
+                [start] if counted else []
+            next_call = [f"{name}于" + "于".join(firsts + [f"「{v}」" for v in state] or ["「元」"])]
+            leave = [f"「{result}」"] if result else ["「元」"]
             if after is not None:
                 if param != "「次」" and any(isinstance(x, Tree) and x.data == "name" and f"「{x.children[0]}」" == param
                                            for a in after for x in _walk(a)):
@@ -808,14 +816,21 @@ class Importer:
                 leave = self._block(after, flow) if exits(s, cond is not None) else ["「元」"]
                 if len(leave) > 1 and exits(s, cond is not None) > 1:
                     raise Refusal(at, "有 return 的循环有几处出口且之后不止一条语句（着色要在每个出口写一遍）")
+            again = next_call
+            if break_if is not None:
+                again = branch(f"若{wrap(self.expr(break_if, BOOL), TUPLE + 1)}则", leave) + [f"否则{next_call[0]}"]
+            if update is not None and param == "「次」":
+                again = self.block([update], Flow(next_call))
+            if continuing:
+                again = self.block(continuing, Flow(again))
             inner = Flow(again, leave, again, True, returns=after is not None)
-            lines = [f"令{name}为得{param}而"]
+            lines = [f"令{name}为得" + "又得".join(params) + "而"]
             if cond is not None:
                 lines += branch(f"若{wrap(self.expr(cond, BOOL), TUPLE + 1)}则", self.block(body, inner))
                 lines += branch("否则", leave)
             else:
                 lines += self.block(body, inner)
-            lines += ["而", f"{name}于{start}"]
+            lines += ["而", f"{name}于" + "于".join(starts)]
             return head + lines
         finally:
             self.locals.pop()
@@ -1443,24 +1458,62 @@ def _assigned_name(stmt) -> str | None:
     return None
 
 
-def mutated_deeper(body: Tree) -> set[str]:
-    """Variables assigned other than by a statement of the list that declares them: those
-    become cells (the rest are re-bound with 令)."""
-    cells: set[str] = set()
+LOOPS = ("for_", "while_", "loop")
 
-    def visit(stmts: list, scopes: list[set[str]]):
+
+def loop_lists(loop: Tree) -> list[list]:
+    """The statement lists of a loop whose statements run once per iteration at its top level:
+    the body, `continuing` and a for loop's update."""
+    if loop.data == "loop":
+        own = [c for c in loop.children if isinstance(c, Tree) and c.data not in ("attribute", "continuing")]
+        cont = [kids(c.children[-1]) for c in loop.children if isinstance(c, Tree) and c.data == "continuing"]
+        return [own] + cont
+    if loop.data == "while_":
+        return [kids(loop.children[-1])]
+    parts = {c.data: c for c in loop.children if isinstance(c, Tree)}
+    return [kids(parts["compound"]), kids(parts["for_update"])]
+
+
+def mutated_deeper(body: Tree) -> tuple[set[str], dict]:
+    """Variables assigned other than by a statement of the list that declares them: those
+    become cells (the rest are re-bound with 令).  A variable declared before a loop in the
+    same list and assigned only by statements at the top of the loop's body is the loop's
+    state instead (a parameter of 「环」); of those, one used after the loop is its result.
+    Returns (cells, {id(loop): (state names in order, result name or None)})."""
+    cells: set[str] = set()
+    candidates: dict[int, tuple[list[str], set[str]]] = {}
+
+    def visit(stmts: list, scopes: list[set[str]], allowed: frozenset = frozenset()):
         here: set[str] = set()
+        order: list[str] = []
         scopes = scopes + [here]
-        for s in stmts:
+        for k, s in enumerate(stmts):
             if not isinstance(s, Tree):
                 continue
             if s.data == "local_var":
                 here.add(str(tokens(s, "IDENT")[0]))
+                order.append(str(tokens(s, "IDENT")[0]))
             name = _assigned_name(s)
             if name is not None:
                 direct = member_path(s.children[0])[0] is not None
-                if not (direct and name in here):
+                if not (direct and (name in here or name in allowed)):
                     cells.add(name)
+            if s.data in LOOPS and not any(isinstance(x, Tree) and x.data == "return_" for x in _walk(s)):
+                top = {n for lst in loop_lists(s) for t in lst if isinstance(t, Tree)
+                       for n in [_assigned_name(t)] if n and member_path(t.children[0])[0]}
+                state = [v for v in order if v in top]
+                after = {str(x.children[0]) for t in stmts[k + 1:] for x in _walk(t)
+                         if isinstance(x, Tree) and x.data == "name"}
+                candidates[id(s)] = (state, after)
+                inside = frozenset(state)
+                for lst in loop_lists(s):
+                    visit(lst, scopes, inside)
+                for child in s.children:
+                    if isinstance(child, Tree) and child.data in ("for_init", "for_cond"):
+                        nested(child, scopes)
+                    if s.data == "while_" and child is s.children[-2]:
+                        nested(child, scopes)
+                continue
             for child in s.children:
                 nested(child, scopes)
 
@@ -1479,7 +1532,19 @@ def mutated_deeper(body: Tree) -> set[str]:
         for child in node.children:
             nested(child, scopes)
     visit(kids(body), [])
-    return cells
+    states: dict = {}
+    changed = True
+    while changed:
+        changed = False
+        for key, (state, after) in candidates.items():
+            live = [v for v in state if v not in cells]
+            used = [v for v in live if v in after]
+            if len(used) > 1:
+                cells.update(live)
+                changed = True
+                live, used = [], []
+            states[key] = (live, used[0] if used else None)
+    return cells, states
 
 
 def jumps(stmts: list) -> bool:
