@@ -124,3 +124,11 @@ def test_comments_stay_where_they_belong():
     text = import_wgsl(wgsl).text
     assert text.index("「：The buffer.：」") < text.index("「data」乃") < text.index("「：in and out：」") < text.index("「twice」乃")
     assert "「：double it：」\n　令「y」为" in text and "「：and return：」\n　「y」\n也。" in text
+
+
+def test_the_guide_shows_what_the_importer_writes():
+    guide = (ROOT / "docs" / "指南.md").read_text(encoding="utf-8")
+    chapter = guide[guide.index("### 从 WGSL 迁移"):]
+    wgsl = chapter.split("```wgsl\n", 1)[1].split("```", 1)[0]
+    shown = chapter.split("```豫 程序 求和。着色器。豫\n", 1)[1].split("```", 1)[0]
+    assert import_wgsl(wgsl).text == shown
