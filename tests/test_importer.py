@@ -96,6 +96,9 @@ def test_a_clean_import_exits_zero_and_prints_the_program(tmp_path):
      "fn g() -> bool { d[0] = 1u; return true; }\nfn f(a: bool) -> bool { return a & g(); }", "两边有副作用的爻的 &"),
     ("fn f(v: vec2f, m: mat2x2f) -> vec2f { return v * m; }", "向量乘矩阵"),
     ("fn f() -> f32 { return 1.0 / 3.0 * 3.0; }", "多步的抽象浮点常量算式"),
+    ("@group(0) @binding(0) var<storage, read_write> d: array<u32>;\n"
+     "fn g() -> u32 { return atomicAdd(&c[0], 1u); }\n@group(0) @binding(1) var<storage, read_write> c: array<atomic<u32>>;\n"
+     "fn f() { d[g()] += 1u; }", "下标有副作用的复合赋值"),
     ("fn f(x: f32) -> vec2<f32> { var r: vec2f; let p = &r; return r; }", "取地址"),
 ])
 def test_each_refusal_is_one_message_and_no_traceback(wgsl, expected):

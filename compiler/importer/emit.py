@@ -587,6 +587,9 @@ class Importer:
     def assignment(self, s: Tree, rest: list, flow: Flow) -> list[str]:
         target = s.children[0]
         at = node_at(s)
+        if s.data != "assign" and any(isinstance(x, Tree) and x.data == "index" and self.has_effects(x.children[1])
+                                      for x in _walk(target)):
+            raise Refusal(at, "下标有副作用的复合赋值（着色要把下标写两遍：读一次、写一次）")
         if s.data == "incdec":
             op = "+" if str(s.children[1]) == "++" else "-"
             value_of = lambda ty: self.binary_text(op, target, None, ty, at, literal_one=True)
