@@ -1477,6 +1477,22 @@ def loop_lists(loop: Tree) -> list[list]:
     return [kids(parts["compound"]), kids(parts["for_update"])]
 
 
+def top_assigned(stmts: list) -> set[str]:
+    """Names assigned by the statements of a list, and of the branches of its ifs that always jump."""
+    out = set()
+    for t in stmts:
+        if not isinstance(t, Tree):
+            continue
+        name = _assigned_name(t)
+        if name and member_path(t.children[0])[0]:
+            out.add(name)
+        if t.data == "if_stmt":
+            for branch in subtrees(t, "compound"):
+                if always_jumps(kids(branch)):
+                    out |= top_assigned(kids(branch))
+    return out
+
+
 def mutated_deeper(body: Tree) -> tuple[set[str], dict]:
     """Variables assigned other than by a statement of the list that declares them: those
     become cells (the rest are re-bound with 令).  A variable declared before a loop in the
@@ -1502,8 +1518,7 @@ def mutated_deeper(body: Tree) -> tuple[set[str], dict]:
                 if not (direct and (name in here or name in allowed)):
                     cells.add(name)
             if s.data in LOOPS and not any(isinstance(x, Tree) and x.data == "return_" for x in _walk(s)):
-                top = {n for lst in loop_lists(s) for t in lst if isinstance(t, Tree)
-                       for n in [_assigned_name(t)] if n and member_path(t.children[0])[0]}
+                top = {n for lst in loop_lists(s) for n in top_assigned(lst)}
                 state = [v for v in order if v in top]
                 after = {str(x.children[0]) for t in stmts[k + 1:] for x in _walk(t)
                          if isinstance(x, Tree) and x.data == "name"}
@@ -1515,6 +1530,14 @@ def mutated_deeper(body: Tree) -> tuple[set[str], dict]:
                     if isinstance(child, Tree) and child.data in ("for_init", "for_cond"):
                         nested(child, scopes)
                     if s.data == "while_" and child is s.children[-2]:
+                        nested(child, scopes)
+                continue
+            if s.data == "if_stmt" and allowed:
+                # a branch that always jumps (continue, break) passes the loop state on as it is there
+                for child in s.children:
+                    if isinstance(child, Tree) and child.data == "compound":
+                        visit(kids(child), scopes, allowed if always_jumps(kids(child)) else frozenset())
+                    else:
                         nested(child, scopes)
                 continue
             for child in s.children:

@@ -2,6 +2,7 @@
 @group(0) @binding(0) var<storage, read> values: array<u32>;
 @group(0) @binding(1) var<storage, read_write> histogram: array<atomic<u32>>;
 @group(0) @binding(2) var<storage, read_write> sums: array<u32>;
+@group(0) @binding(3) var<storage, read_write> maxima: array<atomic<u32>>;
 
 var<workgroup> tile: array<u32, 64>;
 
@@ -23,7 +24,7 @@ fn main(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wg: vec
   }
   if (li == 0u) {
     sums[wg.y * 2u + wg.x] = tile[0];
-    let old = atomicMax(&histogram[0], tile[0]);
+    let old = atomicMax(&maxima[0], tile[0]);
     _ = old;
   }
 }
