@@ -54,6 +54,9 @@ def import_wgsl(text: str, best_effort: bool = False) -> Imported:
         except Refusal as refusal:
             problems.append(Problem(refusal.offset or start, f"导入：不支持 {refusal.what}"))
             lines = [f"「：导入：略去了这一项（不支持 {_plain(refusal.what)}）：」"]
+        except Exception as err:   # the importer's own mistake: said at the declaration, never a traceback
+            problems.append(Problem(start, f"导入：内部错误，这一项没有导入（{type(err).__name__}: {err}）"))
+            lines = ["「：导入：略去了这一项（导入器内部错误）：」"]
         if lines:
             pieces += lines + [""]
     if problems and not best_effort:
@@ -79,13 +82,16 @@ def _declarations(importer: Importer, tree, problems: list[Problem]):
         except Refusal as refusal:
             problems.append(Problem(refusal.offset or start, f"导入：不支持 {refusal.what}"))
             out.append((start, end, [f"「：导入：略去了这一项（不支持 {_plain(refusal.what)}）：」"]))
+        except Exception as err:
+            problems.append(Problem(start, f"导入：内部错误，这一项没有导入（{type(err).__name__}: {err}）"))
+            out.append((start, end, ["「：导入：略去了这一项（导入器内部错误）：」"]))
     # abstract constants take the type their uses give them: run the writers once to see the uses
     importer.discovering = True
     for _, _, write in out:
         if callable(write):
             try:
                 write()
-            except Refusal:
+            except Exception:   # said again, at its declaration, when the text is written
                 pass
     importer.discovering = False
     return out

@@ -982,6 +982,8 @@ class Importer:
         ty = inner.ty
         if ty is not None and ty[0] == "struct":
             fields = dict(self.structs[ty[1]])
+            if field_name not in fields:
+                raise Refusal(node_at(e), f"结构「{ty[1]}」没有的字段「{field_name}」")
             return Ex(f"{wrap(inner, PROJ)}中「{field_name}」", PROJ, fields[field_name])
         if ty is not None and ty[0] == "vec" and set(field_name) <= SWIZZLE:
             result = ("scalar", ty[2]) if len(field_name) == 1 else ("vec", len(field_name), ty[2])
