@@ -112,6 +112,8 @@ def test_float_literals_keep_their_exact_decimal_value():
     assert float_text("2.5e1", 0) == "「二五」"
     assert float_text("0.125", 0) == "「零点一二五」"
     assert float_text("0x1p-3", 0) == "「零点一二五」"
+    assert float_text("0x1.8p1", 0) == "「三」"
+    assert float_text("0x.4", 0) == "「零点二五」"
 
 
 def test_abstract_constant_takes_the_type_of_its_uses():

@@ -16,8 +16,8 @@ Whatever has no exact counterpart raises `Refusal` at its WGSL offset."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from decimal import Decimal
+from dataclasses import dataclass
+from decimal import Decimal, localcontext
 
 from lark import Token, Tree
 
@@ -1414,12 +1414,7 @@ def simple(e) -> bool:
 
 def float_text(text: str, at: int) -> str:
     """A WGSL float literal's exact decimal value as a 着色 number (no exponent there)."""
-    if text.lower().startswith("0x"):
-        value = Decimal(float.fromhex(text))
-        if float.fromhex(text).hex() != float.fromhex(text).hex():
-            raise Refusal(at, "十六进制浮点字面量")
-    else:
-        value = Decimal(text)
+    value = hex_float(text) if text.lower().startswith("0x") else Decimal(text)
     plain = format(value, "f")
     if "." not in plain:
         plain += ".0"
@@ -1430,6 +1425,18 @@ def float_text(text: str, at: int) -> str:
         return f"「{whole}.{frac or '0'}」"
     written = "".join(digits[int(d)] for d in whole)
     return "「" + written + ("点" + "".join(digits[int(d)] for d in frac) if frac else "") + "」"
+
+
+def hex_float(text: str) -> Decimal:
+    """A hexadecimal float literal's exact value (a finite decimal: its denominator is a power of two)."""
+    body = text[2:]
+    mantissa, _, exponent = body.lower().partition("p")
+    whole, _, fraction = mantissa.partition(".")
+    digits = int((whole + fraction) or "0", 16)
+    power = int(exponent or "0") - 4 * len(fraction)
+    with localcontext() as ctx:
+        ctx.prec = 2000
+        return Decimal(digits) * (Decimal(2) ** power)
 
 
 # ---- whole-function analyses -------------------------------------------------------------------

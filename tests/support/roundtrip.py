@@ -26,7 +26,7 @@ from lark import Tree
 
 from zhuose.compiler.backends import translate
 from zhuose.compiler.importer import import_wgsl
-from zhuose.compiler.importer.emit import Importer, attribute_args, attributes, kids, subtrees, tokens
+from zhuose.compiler.importer.emit import Importer, attribute_args, attributes, subtrees, tokens
 from zhuose.compiler.importer.parse import parse_wgsl
 from zhuose.compiler.importer.refusal import Refusal
 from zhuose.compiler.workspace import Workspace
