@@ -39,6 +39,7 @@ COMMANDS: list[CommandRef] = [
     CommandRef("检查", ("check",), "check", "CHECK"),
     CommandRef("生成", ("generate",), "generate", "GENERATE"),
     CommandRef("格式化", ("format",), "format", "FORMAT"),
+    CommandRef("导入", ("import",), "importer", "IMPORT"),
     CommandRef("译", ("wgsl",), "translate", "WGSL_COMMAND"),
     CommandRef("运行", ("run",), "run", "RUN"),
     CommandRef("渲染", ("render",), "render", "RENDER"),

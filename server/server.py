@@ -42,6 +42,7 @@ logger = logging.getLogger(__name__)
 
 PREVIEW = "着色/预览"
 COUNTERS = "着色/计数"
+IMPORT = "着色/导入"
 #: initializationOptions the server reads
 OPTION_INTERVAL = "诊断间隔毫秒"
 OPTION_MAX_CHARS = "最大字数"
@@ -503,6 +504,24 @@ def on_preview(ls: ZhuoseServer, params):
         return targets.preview(ls.project, path, target)
     except TargetUnavailable as why:
         raise RequestFailed(str(why)) from None
+
+
+@server.feature(IMPORT)
+@server.thread()
+@answering(None)
+def on_import(ls: ZhuoseServer, params):
+    """{uri, text, 尽量?} of a WGSL document (any editor) → {text, problems: [{range, message}]}:
+    `着色器 导入` for an open .wgsl; `text` is null when something was refused and 尽量 was not asked.
+    The importer (and with it lark) is loaded on the first such request, not at start-up."""
+    from ..compiler.importer import import_wgsl
+    from ..compiler.source import SourceFile
+    uri, text = _param(params, "uri"), _param(params, "text")
+    best = params.get("尽量") if isinstance(params, dict) else getattr(params, "尽量", None)
+    result = import_wgsl(text, best_effort=bool(best))
+    source = SourceFile(path_of(uri) or uri, text)
+    return {"text": result.text,
+            "problems": [{"range": lsp_range(source, p.offset, p.offset), "message": p.message}
+                         for p in result.problems]}
 
 
 @server.feature(COUNTERS)

@@ -505,9 +505,9 @@ def test_readme_quick_start_and_npy_example(tmp_path):
 DEPFILE_OPTIONS = ["--输出", "--依赖文件", "-MD"]
 TABLE_OPTIONS = {"检查": [], "译": DEPFILE_OPTIONS, "运行": ["--组数", "--后端", "--子组宽", "--调度种子", "--常量"],
                  "渲染": ["--尺寸", "--顶点数", "--输出", "--常量"], "金属": ["--详细", *DEPFILE_OPTIONS],
-                 "千手": ["--详细", *DEPFILE_OPTIONS], "生成": ["--输出目录", *DEPFILE_OPTIONS], "格式化": ["--检查"], "服务": ["--构建"], "剖析": [], "版本": []}
+                 "千手": ["--详细", *DEPFILE_OPTIONS], "生成": ["--输出目录", *DEPFILE_OPTIONS], "格式化": ["--检查"], "导入": ["--输出", "--尽量"], "服务": ["--构建"], "剖析": [], "版本": []}
 ASCII = {"检查": "check", "译": "wgsl", "运行": "run", "渲染": "render", "金属": "msl", "千手": "ptx", "生成": "generate",
-         "格式化": "format", "服务": "serve", "剖析": "profile", "版本": "version"}
+         "格式化": "format", "导入": "import", "服务": "serve", "剖析": "profile", "版本": "version"}
 
 
 def test_readme_command_table_lists_every_command_and_option():
@@ -520,7 +520,7 @@ def test_readme_command_table_lists_every_command_and_option():
     assert set(found) == set(TABLE_OPTIONS)
     for command, options in TABLE_OPTIONS.items():
         assert set(options) <= found[command] | set()
-    says("README.md", "ASCII 别名：`zhuose check|wgsl|run|render|msl|ptx|profile|generate|format|serve|version`")
+    says("README.md", "ASCII 别名：`zhuose check|wgsl|run|render|msl|ptx|profile|generate|format|import|serve|version`")
 
 
 @pytest.mark.parametrize("command", list(TABLE_OPTIONS))

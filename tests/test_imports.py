@@ -139,7 +139,7 @@ def test_no_import_cycle_between_the_compilers_subpackages():
 #: the compiler's subpackages and top-level modules in layers, lowest first (ARCHITECTURE.md, "Import
 #: rules"): a module imports from its own layer (without a cycle) or from a layer below, never above
 LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in (
-    "source cache types packages diagnostics ir builtin syntax classcode ledger layout",   # foundations
+    "source cache types packages diagnostics ir builtin syntax classcode ledger layout importer",   # foundations (importer: WGSL → 着色, reads the formatter)
     "valid",                          # the registry, the constant evaluator, the validation pass over checked IR
     "check",                          # the checker: syntax → checked IR
     "lower",                          # the lowering middle every writer and the interpreter read

@@ -648,3 +648,20 @@ async def test_formatting_requests_answer_with_edits_to_the_canonical_layout(cli
         options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
     assert not ranged     # the first lines are already canonical
     await edit(client, alone, ALONE)
+
+
+# ---------------------------------------------------------------- importing WGSL (着色/导入)
+
+
+async def test_import_request_answers_the_imported_text_and_the_refusals(client, paths):
+    wgsl = ("var<private> seed: u32;\n"
+            "@group(0) @binding(0) var<storage, read_write> data: array<u32>;\n"
+            "@compute @workgroup_size(64)\nfn main(@builtin(global_invocation_id) id: vec3<u32>) {\n"
+            "  data[id.x] = data[id.x] + 1u;\n}\n")
+    strict = await client.protocol.send_request_async("着色/导入", {"uri": "file:///tmp/甲.wgsl", "text": wgsl})
+    assert strict.text is None
+    assert [(p.range.start.line, p.range.start.character, p.message) for p in strict.problems] == [
+        (0, 0, "导入：不支持 var<private>（着色没有模块级的可变变量）")]
+    best = await client.protocol.send_request_async("着色/导入", {"uri": "file:///tmp/甲.wgsl", "text": wgsl, "尽量": True})
+    assert best.text.startswith("寻观「点染」之「点染本」之书。") and "「写数组」于「data」" in best.text
+    assert len(best.problems) == 1

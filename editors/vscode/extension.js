@@ -13,6 +13,7 @@ const { LanguageClient, TransportKind } = require("vscode-languageclient/node");
 const {
   SCHEME, previewUri, parsePreviewQuery, previewText, failureText, renderPair, renderHtml, renderPicture,
 } = require("./preview");
+const { importedPath, importSummary } = require("./importing");
 
 /** @type {LanguageClient | undefined} */
 let client;
@@ -169,6 +170,40 @@ async function showPreview(target) {
   await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
 }
 
+/** 「着色：从 WGSL 导入」: the open .wgsl file through the server's 着色/导入 (what cannot be
+ * imported is left out with a comment), written beside it as 名。着色器。豫 and opened. */
+async function importWgsl() {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || !editor.document.uri.fsPath.toLowerCase().endsWith(".wgsl")) {
+    vscode.window.showInformationMessage("先打开一个 WGSL 文件（名.wgsl）");
+    return;
+  }
+  if (!client) {
+    vscode.window.showErrorMessage("导入失败：语言服务没有运行");
+    return;
+  }
+  let answer;
+  try {
+    answer = await client.sendRequest("着色/导入", {
+      uri: editor.document.uri.toString(), text: editor.document.getText(), 尽量: true,
+    });
+  } catch (error) {
+    vscode.window.showErrorMessage(`导入失败：${(error && error.message) || String(error)}`);
+    return;
+  }
+  if (!answer || typeof answer.text !== "string") {
+    vscode.window.showErrorMessage(importSummary(answer && answer.problems) || "导入失败");
+    return;
+  }
+  const target = vscode.Uri.file(importedPath(editor.document.uri.fsPath));
+  await vscode.workspace.fs.writeFile(target, Buffer.from(answer.text, "utf8"));
+  const doc = await vscode.workspace.openTextDocument(target);
+  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+  if (answer.problems && answer.problems.length) {
+    vscode.window.showWarningMessage(importSummary(answer.problems));
+  }
+}
+
 async function activate(context) {
   const previews = new PreviewProvider();
   const renders = new RenderPreviews();
@@ -184,6 +219,7 @@ async function activate(context) {
     vscode.commands.registerCommand("zhuose.previewMsl", () => showPreview("msl")),
     vscode.commands.registerCommand("zhuose.previewPtx", () => showPreview("ptx")),
     vscode.commands.registerCommand("zhuose.previewRender", () => showRender(renders)),
+    vscode.commands.registerCommand("zhuose.importWgsl", importWgsl),
     vscode.commands.registerCommand("zhuose.restartServer", async () => {
       if (client) {
         await client.restart();

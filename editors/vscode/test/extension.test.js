@@ -30,7 +30,7 @@ function fileUri(fsPath) {
 const vscode = {
   EventEmitter,
   ViewColumn: { Beside: -2 },
-  Uri: { parse: (text) => ({ query: text.split("?")[1] || "", toString: () => text }) },
+  Uri: { parse: (text) => ({ query: text.split("?")[1] || "", toString: () => text }), file: (p) => fileUri(p) },
   workspace: {
     workspaceFolders: [{ uri: fileUri(ROOT) }],
     getConfiguration: () => ({ get: (key, fallback) => (key in settings ? settings[key] : fallback) }),
@@ -39,10 +39,15 @@ const vscode = {
     registerTextDocumentContentProvider: () => ({ dispose() {} }),
     onDidSaveTextDocument: (listener) => handlers.saved.push(listener),
     onDidCloseTextDocument: () => ({ dispose() {} }),
+    fs: { writeFile: async (uri, bytes) => { handlers.written = { path: uri.fsPath, text: Buffer.from(bytes).toString("utf8") }; } },
+    openTextDocument: async (uri) => ({ uri }),
   },
   window: {
     activeTextEditor: undefined,
     showInformationMessage: (text) => { handlers.information = text; },
+    showWarningMessage: (text) => { handlers.warning = text; },
+    showErrorMessage: (text) => { handlers.error = text; },
+    showTextDocument: async (doc) => { handlers.shown = doc.uri.fsPath; },
     createWebviewPanel: (viewType, title, showOptions, options) => {
       const panel = { viewType, title, showOptions, options, webview: { html: "" }, revealed: 0,
         reveal() { this.revealed += 1; }, onDidDispose() {} };
@@ -115,3 +120,21 @@ test("the render preview shows the picture beside the source and redraws it on s
     await handlers.commands["zhuose.previewRender"]();
     assert.match(panel.webview.html, /有 1 个错误，没有生成代码[\s\S]*三角形。着色器。豫:3:1: 在「顶点」中：类型不符/);
   });
+
+test("「着色：从 WGSL 导入」 asks the server, writes 名。着色器。豫 beside the WGSL file and opens it", async () => {
+  await extension.activate({ subscriptions: [] });
+  const wgsl = path.join(ROOT, "tests", "importer", "甲.wgsl");
+  vscode.window.activeTextEditor = { document: { uri: fileUri(wgsl), getText: () => "fn f() {}" } };
+  answer = { text: "寻观「点染」之「点染本」之书。\n", problems: [
+    { range: { start: { line: 0, character: 0 } }, message: "导入：不支持 var<private>（着色没有模块级的可变变量）" }] };
+  await handlers.commands["zhuose.importWgsl"]();
+  assert.equal(handlers.request.method, "着色/导入");
+  assert.deepEqual(handlers.request.params, { uri: fileUri(wgsl).toString(), text: "fn f() {}", 尽量: true });
+  const target = path.join(ROOT, "tests", "importer", "甲。着色器。豫");
+  assert.deepEqual(handlers.written, { path: target, text: "寻观「点染」之「点染本」之书。\n" });
+  assert.equal(handlers.shown, target);
+  assert.equal(handlers.warning, "导入时略去了 1 个声明：第 1 行第 1 列：导入：不支持 var<private>（着色没有模块级的可变变量）");
+  vscode.window.activeTextEditor = { document: { uri: fileUri(path.join(ROOT, "samples", "加倍。着色器。豫")) } };
+  await handlers.commands["zhuose.importWgsl"]();
+  assert.equal(handlers.information, "先打开一个 WGSL 文件（名.wgsl）");
+});
