@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / ".shim"))
 
 from zhuose.compiler.backends.ptx.profile import assemble, sass_counts  # noqa: E402
-from zhuose.compiler.backends.ptx.writer import PtxOptions, Writer  # noqa: E402
+from zhuose.compiler.backends.ptx.writer import Writer  # noqa: E402
+from zhuose.compiler.backends.targets import Options  # noqa: E402
 from zhuose.compiler.workspace import Workspace  # noqa: E402
 
 SAMPLES = ROOT / "samples"
@@ -58,7 +59,7 @@ def nvcc_kernel(name: str) -> tuple[int, int, int]:
 
 def ours(ws: Workspace, name: str, bounds: bool = True) -> str:
     path = SAMPLES / f"{name}。着色器。豫"
-    result = Writer(ws.validate(path), PtxOptions(bounds=bounds)).translate()
+    result = Writer(ws.validate(path), Options(bounds=bounds)).translate()
     assert result.text is not None, result.diagnostics
     return result.text
 

@@ -34,6 +34,7 @@ from ...builtin.io import BUILTIN_IO
 from ...diagnostics import TARGET_BINDING, TARGET_BUILTIN, TARGET_TYPE, TRANSLATION, Diagnostic
 from ...types import TCon, TError, TRecord, TTuple, deep_resolve, is_unit, matrix_parts, resolve, vector_parts
 from .. import EntryInfo, Translation
+from ..targets import DEFAULT_OPTIONS, Options
 from ...valid.consteval import KnownValues, is_abstract, scalar_of as const_scalar, written_number
 from ..names import NameAllocator
 from ..records import COMPARE_EXCHANGE_FIELDS, builtin_record
@@ -199,8 +200,9 @@ class MslWriter(StatementWriter):
     DISCARDED = "(void)({});"
     RECORD = "{}{{{}}}"
 
-    def __init__(self, info) -> None:
+    def __init__(self, info, options: Options = DEFAULT_OPTIONS) -> None:
         self.info = info
+        self.options = options
         self.modules = modules = info.modules   # from the validation pass (compiler/valid/)
         self.override_ids = ir.override_ids(modules)
         self.own = info.module
@@ -1101,6 +1103,9 @@ class MslWriter(StatementWriter):
         overflow is undefined and clang folds on that assumption, so the
         operands are converted to uint (defined modulo 2³²) and the result
         reinterpreted."""
+        fused = self._fused(call) if self.options.fast_math else None
+        if fused is not None:
+            return fused
         a, b = self.operands(call.args)
         symbol = _WRAPPING[call.name]
         if scalar_kind(call.type) != "int" or is_abstract(call.type):
@@ -1108,6 +1113,26 @@ class MslWriter(StatementWriter):
         span = (call.start, call.end)
         ua, ub = (f"{self._unsigned_type(arg.type, span)}({code.text})" for arg, code in zip(call.args, (a, b)))
         return Code(f"as_type<{self.type_text(call.type, span)}>({ua} {symbol} {ub})")
+
+    def _fused(self, call: ir.Call) -> Code | None:
+        """With --快速数学, a float 加/减 with an operand that is a float 乘 of the
+        same type is written as one fma (rounded once); None where it is not."""
+        if call.name == "乘" or scalar_kind(call.type) != "float" or is_abstract(call.type):
+            return None
+        span = (call.start, call.end)
+        shape = self.type_text(call.type, span)
+        side = next((i for i, a in enumerate(call.args)
+                     if isinstance(a, ir.Call) and a.kind == "builtin" and a.name == "乘"
+                     and all(self.type_text(f.type, span) == shape for f in a.args)), None)
+        if side is None:
+            return None
+        x, y = self.operands(call.args[side].args)
+        (other,) = self.operands([call.args[1 - side]])
+        if call.name == "减":   # p − c is fma(x, y, −c); c − p is fma(−x, y, c)
+            if side == 0:
+                return Code(f"fma({x.text}, {y.text}, -{other.operand()})")
+            return Code(f"fma(-{x.operand()}, {y.text}, {other.text})")
+        return Code(f"fma({x.text}, {y.text}, {other.text})")
 
     def _builtin_negate(self, call: ir.Call) -> Code:
         """−x of 整三二 wraps (−(−2³¹) is −2³¹ in WGSL); C++ leaves it undefined, so

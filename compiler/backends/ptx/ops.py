@@ -61,6 +61,9 @@ INSTRUCTIONS: dict[str, dict[str, str]] = {
     "最高位序": {"u32": "bfind.u32", "s32": "bfind.s32"},
 }
 
+#: with --快速数学, a sum or difference with a float product for an operand is this one instruction
+CONTRACTED = {"加": "fma.rn", "减": "fma.rn"}
+
 #: comparison builtin → setp condition (floats compare 不等于 unordered: neu)
 COMPARISONS = {"等于": "eq", "不等于": "ne", "小于": "lt", "大于": "gt", "不大于": "le", "不小于": "ge"}
 
@@ -118,6 +121,12 @@ class PtxMachine:
     @staticmethod
     def const(value: float) -> str:
         return f32_text(value)
+
+    def add_product(self, total: str, x: str, y: str) -> str:
+        """total + x·y: one fma.rn under --快速数学, else rounded twice as WGSL writes it."""
+        if self.w.options.fast_math:
+            return self.fma(x, y, total)
+        return self.add(total, self.mul(x, y))
 
     def select(self, mask: str, a: str, b: str) -> str:
         return self.w.op("selp.f32", F32, a, b, mask)
@@ -563,7 +572,7 @@ def vector_formula(fn):
 def _dot(m, a, b):
     total = m.mul(a[0], b[0])
     for x, y in zip(a[1:], b[1:]):
-        total = m.add(total, m.mul(x, y))
+        total = m.add_product(total, x, y)
     return total
 
 
@@ -601,7 +610,7 @@ def _matrix_multiply(w, call, args):
         for r in range(rows):
             total = m.mul(matrix[0][r], v[0])
             for c in range(1, len(matrix)):
-                total = m.add(total, m.mul(matrix[c][r], v[c]))
+                total = m.add_product(total, matrix[c][r], v[c])
             out.append(from_f32(w, kind, total))
     return out
 

@@ -22,12 +22,13 @@ from ...diagnostics import TARGET_BUILTIN, TARGET_TYPE, TRANSLATION, Diagnostic
 from ...builtin.textures import TEXTURES
 from ...types import TCon, TRecord, Type, is_unit
 from .. import EntryInfo, Translation
+from ..targets import DEFAULT_OPTIONS, Options
 from ...lower.loops import lowering
 from ...lower.types import concrete
 from ..names import target_name
 from .layout import layout_of, memory_leaves, round_up, stride_of
 from .mangle import ENTRY_PREFIX, OVERRIDE_PREFIX, SHARED_PREFIX, mangle
-from .ops import BARRIER, ENTRY_INPUTS, LOGIC, OPS, UNAVAILABLE, literal_argument
+from .ops import BARRIER, CONTRACTED, ENTRY_INPUTS, LOGIC, OPS, UNAVAILABLE, literal_argument
 from .subgroups import FULL_WARP
 from .scalars import (F16, F32, PRED, S32, U32, U64, Scalar, Unsupported, address_text, f32_text,
                       fits, is_immediate, is_numeric, items, leaves)
@@ -123,22 +124,13 @@ def _param_bytes(params: list[PtxParam]) -> int:
     return sum(8 if p.kind == "buffer" else 4 for p in params)
 
 
-@dataclass(frozen=True)
-class PtxOptions:
-    """How the writer trades safety for speed (docs/后端.md): `bounds` checks
-    every array index (WGSL's robust access, the default; bench/bench_ptx.py
-    measures its cost)."""
-
-    bounds: bool = True
-
-
 # ---------------------------------------------------------------- the writer
 
 
 class Writer:
     """Translates one checked module's compute entries to PTX."""
 
-    def __init__(self, info, options: PtxOptions = PtxOptions()) -> None:
+    def __init__(self, info, options: Options = DEFAULT_OPTIONS) -> None:
         self.options = options
         self.info = info                     # the validation pass's (compiler/valid/): resources each entry uses
         self.module: ir.Module = info.module
@@ -698,8 +690,43 @@ class Writer:
         number = literal_argument(e)
         if number is not None:
             return Value(t, [self.immediate(leaves(t)[0], number)])
+        if self.options.fast_math and e.name in CONTRACTED:
+            fused = self._contracted(e, env)
+            if fused is not None:
+                return fused
         args = [self.value(a, env) for a in e.args]
         return Value(t, emitter(self, e, args))
+
+    def _contracted(self, e: ir.Call, env) -> Value | None:
+        """With --快速数学, a float 加/减 one of whose operands is a float 乘 of
+        the same type is one fma.rn (rounded once); None where neither is."""
+        kinds = leaves(e.type)
+        if not all(k in (F32, F16) for k in kinds):
+            return None
+        side = next((i for i, a in enumerate(e.args) if self._product(a, e.type)), None)
+        if side is None:
+            return None
+        values = [self.value(a, env) if i != side else [self.value(f, env) for f in a.args]
+                  for i, a in enumerate(e.args)]
+        x, y = values[side]
+        other = values[1 - side]
+        fma = CONTRACTED[e.name]
+        parts = []
+        for i, kind in enumerate(kinds):
+            a, b, c = x.parts[i], y.parts[i], other.parts[i]
+            if e.name == "减":   # p − c is fma(x, y, −c); c − p is fma(−x, y, c)
+                if side == 0:
+                    c = self.op(f"neg.{kind.name}", kind, self.in_register(kind, c))
+                else:
+                    a = self.op(f"neg.{kind.name}", kind, self.in_register(kind, a))
+            parts.append(self.op(f"{fma}.{kind.name}", kind, a, b, c))
+        return Value(concrete(e.type), parts)
+
+    def _product(self, e: ir.Expr, t: Type) -> bool:
+        """Whether `e` is a float 乘 computed here (not a known constant) whose
+        operands have `t`'s shape, so it can be fused into its sum."""
+        return (isinstance(e, ir.Call) and e.kind == "builtin" and e.name == "乘" and self._constant(e) is None
+                and all(leaves(a.type) == leaves(t) for a in e.args))
 
     def _UniformLoad(self, e: ir.UniformLoad, env) -> Value:
         """A workgroup read proved uniform (lower/loops.py): read, then wait at a

@@ -1,0 +1,82 @@
+"""The translation options (docs/后端.md〈翻译选项〉): `--快速数学` fuses a float
+product that feeds a sum into one fused multiply-add on PTX and MSL and leaves
+WGSL as it is; the defaults write exactly the goldens (exact rounding)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from support.ptx_runner import DEVICES, WS, compile_, entry, ptx_run, storage
+from support.references import REFERENCES, SAMPLES
+from zhuose.cli.main import main
+from zhuose.compiler.backends import DEFAULT_OPTIONS, Options, translate
+
+FAST = Options(fast_math=True)
+PTXAS = shutil.which("ptxas")
+
+
+def source(name: str) -> str:
+    return str(SAMPLES / f"{name}。着色器。豫")
+
+
+@pytest.mark.parametrize("target, suffix", [("ptx", "。千手"), ("msl", "。金属"), ("wgsl", ".wgsl")])
+def test_the_defaults_write_the_goldens(target, suffix):
+    for name in ("乘加", "矩阵向量积"):
+        text = translate(WS, source(name), target, DEFAULT_OPTIONS).text
+        assert text == (SAMPLES / f"{name}{suffix}").read_text(encoding="utf-8")
+        assert "fma" not in text
+
+
+def test_fast_math_fuses_the_product_into_the_sum_on_ptx():
+    text = translate(WS, source("乘加"), "ptx", FAST).text
+    assert "fma.rn.f32" in text and "mul.rn.f32" not in text and "add.rn.f32" not in text
+    assert "fma.rn.f32" in translate(WS, source("矩阵向量积"), "ptx", FAST).text   # the dot product's sums
+
+
+@pytest.mark.parametrize("name", ["乘加", "矩阵向量积"])
+def test_fast_math_computes_the_same_numbers_on_the_emulator(name):
+    REFERENCES[name](ptx_run(DEVICES["模拟"], FAST))
+
+
+def test_fast_math_fuses_differences_and_half_precision(tmp_path):
+    """p − c is fma(x, y, −c) and c − p is fma(−x, y, c); f16 uses fma.rn.f16."""
+    program = (storage("数", "浮三二", 0) + storage("半", "浮十六", 1) +
+               "「算」乃化「全局调用号」为「有」者也。\n"
+               "「算」者得「号」而\n　令「i」为「号」中「零」而\n"
+               "　令「a」为「读数组」于「数」于「i」而\n"
+               "　令「h」为「读数组」于「半」于「i」而\n"
+               "　「写数组」于「数」于「i」于（（「a」乘「a」减「a」）减（「a」减「a」乘「a」））；\n"
+               "　「写数组」于「半」于「i」于（「h」乘「h」加「h」）\n也。\n" + entry("算", "六四"))
+    ws, path, default = compile_(tmp_path, program)
+    fast = translate(ws, path, "ptx", FAST)
+    assert "fma" not in default.text
+    assert fast.text.count("fma.rn.f32") == 2 and fast.text.count("fma.rn.f16") == 1
+    assert fast.text.count("neg.f32") == 2
+
+
+@pytest.mark.skipif(PTXAS is None, reason="跳过：PATH 上没有 ptxas，无法核对 PTX 能否汇编")
+def test_fast_math_ptx_assembles(tmp_path):
+    for name in ("乘加", "矩阵向量积", "分块矩阵乘"):
+        ptx = tmp_path / f"{name}.ptx"
+        ptx.write_text(translate(WS, source(name), "ptx", FAST).text, encoding="utf-8")
+        done = subprocess.run([PTXAS, "-arch=sm_80", "--warning-as-error", str(ptx), "-o", str(tmp_path / "k.cubin")],
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+
+
+def test_fast_math_writes_fma_in_msl_and_leaves_wgsl():
+    assert "乙[序] = fma(参.系数, 甲[序], 乙[序]);" in translate(WS, source("乘加"), "msl", FAST).text
+    assert translate(WS, source("乘加"), "wgsl", FAST).text == (SAMPLES / "乘加.wgsl").read_text(encoding="utf-8")
+
+
+def test_the_command_line_asks_for_fast_math(capsys):
+    assert main(["千手", "--快速数学", source("乘加")]) == 0
+    assert "fma.rn.f32" in capsys.readouterr().out
+    assert main(["千手", source("乘加")]) == 0
+    assert "fma" not in capsys.readouterr().out
+    assert main(["金属", "--快速数学", source("乘加")]) == 0
+    assert "fma(" in capsys.readouterr().out
