@@ -69,7 +69,9 @@ def test_fast_math_ptx_assembles(tmp_path):
 
 
 def test_fast_math_writes_fma_in_msl_and_leaves_wgsl():
-    assert "乙[序] = fma(参.系数, 甲[序], 乙[序]);" in translate(WS, source("乘加"), "msl", FAST).text
+    plain = Options(fast_math=True, bounds=False)
+    assert "    乙[序] = fma(参.系数, 甲[序], 乙[序]);" in translate(WS, source("乘加"), "msl", plain).text
+    assert "乙[序] = fma(参.系数, 序 < 数组长度[1] ? 甲[序] : float{}, " in translate(WS, source("乘加"), "msl", FAST).text
     assert translate(WS, source("乘加"), "wgsl", FAST).text == (SAMPLES / "乘加.wgsl").read_text(encoding="utf-8")
 
 
@@ -80,3 +82,58 @@ def test_the_command_line_asks_for_fast_math(capsys):
     assert "fma" not in capsys.readouterr().out
     assert main(["金属", "--快速数学", source("乘加")]) == 0
     assert "fma(" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- bounds safety (--不查界 turns it off)
+
+UNCHECKED = Options(bounds=False)
+
+
+def test_msl_checks_every_index_by_default():
+    checked = translate(WS, source("加倍"), "msl").text
+    assert "if (序 < 数组长度[0]) 数据[序] = (序 < 数组长度[0] ? 数据[序] : uint{}) * 2u;" in checked
+    assert "constant uint* 数组长度 [[buffer(30)]]" in checked
+    assert translate(WS, source("加倍"), "msl").entries[0].host_details() == "数组长度缓冲=30：0=数据"
+    unchecked = translate(WS, source("加倍"), "msl", UNCHECKED)
+    assert "数组长度" not in unchecked.text and "  数据[序] = 数据[序] * 2u;" in unchecked.text
+    assert unchecked.entries[0].host_details() == ""
+
+
+def test_msl_checks_fixed_arrays_against_their_size_and_atomics_give_zero():
+    text = translate(WS, source("共享直方图"), "msl").text
+    assert "(值 % 16u) < 16u ? atomic_fetch_add_explicit(&共享桶[值 % 16u], 1u, memory_order_relaxed) : uint{}" in text
+    assert "16u < 数组长度[1] ? atomic_fetch_max_explicit(&桶[16u]" in text
+
+
+def test_ptx_without_bounds_checks_has_no_guards_and_no_lengths():
+    checked = translate(WS, source("加倍"), "ptx")
+    unchecked = translate(WS, source("加倍"), "ptx", UNCHECKED)
+    assert "@%p" in checked.text and "p_g0_b0_n" in checked.text
+    assert "@%p" not in unchecked.text and "p_g0_b0_n" not in unchecked.text
+    assert [p.kind for p in unchecked.entries[0].params] == ["buffer"]
+
+
+def test_the_command_line_turns_the_checks_off(capsys):
+    assert main(["千手", "--不查界", source("加倍")]) == 0
+    assert "p_g0_b0_n" not in capsys.readouterr().out
+    assert main(["金属", "--不查界", source("加倍")]) == 0
+    assert "数组长度" not in capsys.readouterr().out
+    assert main(["金属", source("加倍")]) == 0
+    assert "数组长度" in capsys.readouterr().out
+
+
+def test_msl_doubling_past_the_count_leaves_the_rest_alone(tmp_path):
+    """加倍 on ⌈7 ÷ 4⌉ = 2 threadgroups of 4 with a count of 7: the eighth
+    invocation neither reads nor writes element 7 (a sentinel the host keeps
+    past the count), as on PTX."""
+    from support.metal_shim.runner import Kernel, Runner, require_clang
+    require_clang(pytest)
+    result = translate(WS, source("加倍"), "msl")
+    x = np.arange(8, dtype=np.uint32) + np.uint32(2 ** 31 - 3)
+    counts = np.zeros(32, np.uint32)
+    counts[0] = 7
+    out = Runner([Kernel("加倍", result.text, result.entries[0])], tmp_path).dispatch(
+        "加倍", (2, 1, 1), {0: x.tobytes(), 30: counts.tobytes()})
+    doubled = np.frombuffer(out[0], np.uint32)
+    np.testing.assert_array_equal(doubled[:7], x[:7] * np.uint32(2))
+    assert doubled[7] == x[7]
