@@ -141,12 +141,25 @@ class PtxMachine:
 # ---------------------------------------------------------------- scalar functions
 
 
+def widen(w, h: str) -> str:
+    """An f16 register as f32 (exact); the writer remembers where it came from."""
+    f = w.op("cvt.f32.f16", F32, h)
+    w.widened[f] = h
+    return f
+
+
+def narrow(w, f: str) -> str:
+    """An f32 register rounded to f16 — or, where it is an f16 value widened
+    unchanged, that f16 register (f16 → f32 → f16 is the identity)."""
+    return w.widened.get(f) or w.op("cvt.rn.f16.f32", F16, f)
+
+
 def to_f32(w, kind: Scalar, x: str) -> str:
-    return w.in_register(F32, x) if kind is F32 else w.op("cvt.f32.f16", F32, x)
+    return w.in_register(F32, x) if kind is F32 else widen(w, x)
 
 
 def from_f32(w, kind: Scalar, x: str) -> str:
-    return x if kind is F32 else w.op("cvt.rn.f16.f32", F16, x)
+    return x if kind is F32 else narrow(w, x)
 
 
 def scalar_op(w, name: str, kind: Scalar, *xs: str) -> str:
@@ -316,6 +329,8 @@ def convert(w, to: Scalar, source: Scalar, x: str) -> str:
         if to is F16:
             return from_f32(w, F16, convert(w, F32, PRED, x))
         return w.op(f"selp.{to.name}", to, *(("1.0", "0.0") if to is F32 else ("1", "0")), x)
+    if {to, source} == {F32, F16}:
+        return widen(w, x) if to is F32 else narrow(w, x)
     if source is F32 and to in INT_CEILINGS:
         x = w.op("min.f32", F32, x, f32_text(INT_CEILINGS[to]))
     return w.op(CONVERSIONS[(to.name, source.name)], to, x)
@@ -385,11 +400,11 @@ def _bitcast(w, call, args):
 def _unpack_halves(w, call, args):
     halves = [w.reg(F16), w.reg(F16)]
     w.emit(f"mov.b32 {{{halves[0]}, {halves[1]}}}, {w.in_register(U32, args[0].parts[0])}")
-    return [w.op("cvt.f32.f16", F32, h) for h in halves]
+    return [widen(w, h) for h in halves]
 
 
 def _pack_halves(w, call, args):
-    halves = [w.op("cvt.rn.f16.f32", F16, x) for x in args[0].parts]
+    halves = [narrow(w, x) for x in args[0].parts]
     return [w.op("mov.b32", U32, f"{{{halves[0]}, {halves[1]}}}")]
 
 

@@ -26,7 +26,7 @@ from ..targets import DEFAULT_OPTIONS, Options
 from ...lower.loops import lowering
 from ...lower.types import concrete
 from ..names import target_name
-from .layout import layout_of, memory_leaves, round_up, stride_of
+from .layout import layout_of, memory_leaves, round_up, stride_of, vector_runs
 from .mangle import ENTRY_PREFIX, OVERRIDE_PREFIX, SHARED_PREFIX, mangle
 from .ops import BARRIER, CONTRACTED, ENTRY_INPUTS, LOGIC, OPS, UNAVAILABLE, literal_argument
 from .subgroups import FULL_WARP
@@ -258,6 +258,7 @@ class Writer:
         self.entry: ir.Entry | None = None
         self.members: str | None = None
         self.shared_bases: dict[str, str] = {}
+        self.widened: dict[str, str] = {}     # f32 register → the f16 register it holds exactly (ops.widen)
 
     @contextmanager
     def _at(self, site: Site):
@@ -471,26 +472,33 @@ class Writer:
         """The registers of a value read from memory; under `guard`, zero where it fails."""
         leaves(t)  # refuses values too large for registers
         parts = []
-        for off, kind in memory_leaves(t, offset):
-            where = address_text(address, off)
+        prefix = f"@{guard} " if guard is not None else ""
+        for run in vector_runs(memory_leaves(t, offset), offset, layout_of(t).align):
+            off, kind = run[0]
             word = U32 if kind is PRED else kind
-            dest = self.reg(word)
+            dests = [self.reg(word) for _ in run]
             if guard is not None:
-                self.move(word, dest, ZERO[word.name])
-            prefix = f"@{guard} " if guard is not None else ""
-            self.emit(f"{prefix}ld.{space}.{'u32' if kind is PRED else kind.mem} {dest}, {where}")
-            parts.append(self.op("setp.ne.u32", PRED, dest, "0") if kind is PRED else dest)
+                for dest in dests:
+                    self.move(word, dest, ZERO[word.name])
+            self.emit(f"{prefix}ld.{space}{_vector(run)}.{'u32' if kind is PRED else kind.mem} "
+                      f"{_operand(dests)}, {address_text(address, off)}")
+            parts.extend(self.op("setp.ne.u32", PRED, dest, "0") if kind is PRED else dest for dest in dests)
         return parts
 
     def store(self, space: str, address: str, offset: int, t: Type, parts: list[str],
               guard: str | None = None) -> None:
         """A value written to memory; under `guard`, nothing where it fails."""
         prefix = f"@{guard} " if guard is not None else ""
-        for (off, kind), part in zip(memory_leaves(t, offset), parts):
-            where = address_text(address, off)
+        parts = iter(parts)
+        for run in vector_runs(memory_leaves(t, offset), offset, layout_of(t).align):
+            off, kind = run[0]
             if kind is PRED:
-                part = self.op("selp.u32", U32, "1", "0", part)
-            self.emit(f"{prefix}st.{space}.{kind.mem if kind is not PRED else 'u32'} {where}, {part}")
+                sources = [self.op("selp.u32", U32, "1", "0", next(parts))]
+            else:
+                sources = [next(parts) for _ in run]
+                sources = sources if len(run) == 1 else [self.in_register(kind, p) for p in sources]
+            self.emit(f"{prefix}st.{space}{_vector(run)}.{kind.mem if kind is not PRED else 'u32'} "
+                      f"{address_text(address, off)}, {_operand(sources)}")
 
     # ------------------------------------------------------------ entry inputs
 
@@ -824,6 +832,16 @@ class Writer:
 
 _RESOURCE_WORDS = {"texture": "纹理", "sampler": "采样器", "depth_texture": "深度纹理",
                    "comparison_sampler": "比较采样器", "storage_texture": "存储纹理"}
+
+
+def _vector(run: list) -> str:
+    """The vector suffix of an ld/st of `run` (layout.vector_runs): .v2, .v4 or none."""
+    return f".v{len(run)}" if len(run) > 1 else ""
+
+
+def _operand(registers: list[str]) -> str:
+    """One register, or a vector operand {%a, %b, …}."""
+    return registers[0] if len(registers) == 1 else "{" + ", ".join(registers) + "}"
 
 
 def _read_only(resource: ir.Resource) -> bool:
