@@ -77,6 +77,9 @@ class Loop:
     result_kinds: list[Scalar]
     start: str
     exit: str
+    test: ir.Expr | None = None      # a rotated loop's condition, tested again after each round
+    env: dict | None = None          # the loop variables' values the test reads
+    other: str | None = None         # where a rotated loop goes when the test fails
 
 
 @dataclass
@@ -316,6 +319,8 @@ class Writer:
         self.lines.append(f"\t{text};")
 
     def label(self, name: str) -> None:
+        if self.lines and self.lines[-1] == f"\tbra {name};":   # a jump to the very next line
+            self.lines.pop()
         self.lines.append(f"{name}:")
 
     def new_labels(self, *roles: str) -> list[str]:
@@ -775,10 +780,34 @@ class Writer:
         start, exit_ = self.new_labels("loop", "exit")
         loop = Loop(params, kinds, result, result_kinds, start, exit_)
         env = {**env, **{id(p): Value(concrete(p.type), regs) for p, regs in zip(fun.params, params)}}
-        self.label(start)
-        self._tail(e.body, env, loop)
+        test = self._rotatable(e.body)
+        if test is None:
+            self.label(start)
+            self._tail(e.body, env, loop)
+        else:
+            self._rotated(test, env, loop)
         self.label(exit_)
         return Value(result_type, result)
+
+    def _rotatable(self, body: ir.Expr) -> ir.If | None:
+        """A loop whose body is one 若 with a condition that can be computed
+        twice (no memory access, no effects) is written bottom-tested."""
+        while isinstance(body, ir.Block):
+            body = body.body
+        return body if isinstance(body, ir.If) and self.effects.eager(body.cond) else None
+
+    def _rotated(self, test: ir.If, env: dict, loop: Loop) -> None:
+        """Test once before the loop, then at the bottom of every round (in
+        `_next_round`): the shape ptxas unrolls and software-pipelines, where a
+        test at the top with a branch to the exit stops it."""
+        (other,) = self.new_labels("else")
+        loop.test, loop.env, loop.other = test.cond, env, other if test.otherwise is not None else loop.exit
+        self.emit(f"@!{self.condition(test.cond, env)} bra {loop.other}")
+        self.label(loop.start)
+        self._tail(test.then, env, loop)
+        if test.otherwise is not None:
+            self.label(other)
+            self._tail(test.otherwise, env, loop)
 
     def _tail(self, e: ir.Expr, env: dict, loop: Loop) -> None:
         """Write `e` in tail position of a loop body: its value leaves the loop,
@@ -825,7 +854,11 @@ class Writer:
                   for ks, parts, regs in zip(loop.kinds, args, loop.params)]
         for ks, parts, regs in zip(loop.kinds, staged, loop.params):
             self._move_all(ks, regs, parts)
-        self.emit(f"bra {loop.start}")
+        if loop.test is None:
+            self.emit(f"bra {loop.start}")
+            return
+        self.emit(f"@{self.condition(loop.test, loop.env)} bra {loop.start}")
+        self.emit(f"bra {loop.other}")
 
 
 # ---------------------------------------------------------------- helpers
