@@ -41,6 +41,8 @@ REGISTER_CLASSES = (PRED, F16, U32, U64)   # declared in this order: %p %h %r %r
 STAGE_WORDS = {"顶点": "vertex", "片元": "fragment"}
 MAX_SHARED_BYTES = 48 * 1024    # static .shared per block that every sm_80+ device takes
 MAX_PARAM_BYTES = 4352          # kernel parameter space on sm_80 (ptxas, PTX 7.0 and 8.0 alike)
+#: a workgroup variable each thread clears in at most this many stores is cleared without a loop
+MAX_ZERO_ROUNDS = 8
 #: what a guarded load leaves where the index is out of bounds, per register kind
 ZERO = {"f32": "0f00000000", "f16": "0x0000", "u32": "0", "s32": "0", "u64": "0"}
 
@@ -234,17 +236,33 @@ class Writer:
         block = self.entry.workgroup_size or 1
         (tid,) = self._local_index()
         for symbol in symbols:
-            size = self.shared_size[symbol]
+            words = self.shared_size[symbol] // 4
+            if -(-words // block) <= MAX_ZERO_ROUNDS:
+                self._zero_straight(symbol, words, block, tid)
+                continue
             index = self.copy(U32, tid)
             top, done = self.new_labels("zero", "zeroed")
             self.label(top)
-            self.emit(f"@{self.op('setp.ge.u32', PRED, index, str(size // 4))} bra {done}")
+            self.emit(f"@{self.op('setp.ge.u32', PRED, index, str(words))} bra {done}")
             self.emit(f"st.shared.u32 [{self.op('mad.lo.u32', U32, index, '4', self.shared_base(symbol))}], 0")
             self.emit(f"add.u32 {index}, {index}, {block}")
             self.emit(f"bra {top}")
             self.label(done)
         self.emit(BARRIER)
         return Value(e.type, [])
+
+    def _zero_straight(self, symbol: str, words: int, block: int, tid: str) -> None:
+        """The block size is fixed (.reqntid), so each thread's share of the
+        clearing — words tid, tid + block, … — is a known number of stores,
+        written one after another at constant offsets; only a last, partial
+        round tests the thread's number."""
+        address = self.op("mad.lo.u32", U32, tid, "4", self.shared_base(symbol))
+        for first in range(0, words, block):
+            where = address_text(address, 4 * first)
+            if words - first >= block:
+                self.emit(f"st.shared.u32 {where}, 0")
+            else:
+                self.emit(f"@{self.op('setp.lt.u32', PRED, tid, str(words - first))} st.shared.u32 {where}, 0")
 
     # ------------------------------------------------------------ per-entry state
 
