@@ -84,3 +84,23 @@ def test_hover_on_a_compute_entry_item_shows_its_profile(tmp_path):
         assert "- sm_80：寄存器 " in shown and "- sm_90：寄存器 " in shown and "⚠" not in shown
     shown, _ = hover(p, p.locate(key, text.index("「乘加」乃") + 1))
     assert "剖析" not in shown                     # the function is not the entry item
+
+
+def test_an_entry_using_local_memory_gets_a_warning_on_its_item(tmp_path, monkeypatch):
+    """The language server's warning (server/validate.py): ptxas's figures as if the kernel kept a stack."""
+    from zhuose.compiler.diagnostics import LOCAL_MEMORY
+    from zhuose.server import validate
+    from zhuose.server.project import Project
+    text = (SAMPLES / "乘加。着色器。豫").read_text(encoding="utf-8")
+    file = tmp_path / "乘加。着色器。豫"
+    file.write_text(text, encoding="utf-8")
+    p = Project(tmp_path)
+    key = p.open(file.as_uri(), 1, text)
+    fake = lambda ptx, entries, arch: [profile.KernelProfile(e.function, arch, stack=16) for e in entries]  # noqa: E731
+    monkeypatch.setattr(profile, "profile_entries", fake)
+    (warning,) = validate.local_memory_diagnostics(p, key)
+    assert (warning.severity, warning.code, warning.fields) == ("警告", LOCAL_MEMORY, {"入口": "乘加入口", "架构": "sm_80"})
+    assert text[warning.start:warning.end] == "「乘加入口」"
+    monkeypatch.setattr(profile, "profile_entries",
+                        lambda ptx, entries, arch: [profile.KernelProfile(e.function, arch) for e in entries])
+    assert validate.local_memory_diagnostics(p, key) == []
