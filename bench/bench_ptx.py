@@ -5,7 +5,7 @@ __launch_bounds__ of the same block) are both built for sm_80 — ours by
 ptxas from our PTX, the CUDA one by nvcc — and compared by what ptxas reports
 (registers, spills, shared memory) and the static SASS size of the cubin
 (compiler/backends/ptx/profile.py).  The figures are printed for our PTX as it is, with
-the bounds checks off (`--不查界`'s meaning; the writer's `bounds` option), and,
+the bounds checks off (`千手 --不查界`, `Options(bounds=False)`), and,
 with --基线 REV, for the golden PTX of an earlier revision (its samples/名。千手),
 each as a ratio to nvcc's; the last line is the geometric mean.
 
