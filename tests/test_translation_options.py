@@ -137,3 +137,21 @@ def test_msl_doubling_past_the_count_leaves_the_rest_alone(tmp_path):
     doubled = np.frombuffer(out[0], np.uint32)
     np.testing.assert_array_equal(doubled[:7], x[:7] * np.uint32(2))
     assert doubled[7] == x[7]
+
+
+def test_ptx_skips_the_check_of_an_index_known_below_the_workgroup_size(tmp_path):
+    """序 is below the workgroup size (the block is exactly .reqntid), and so are
+    序 余 16 and 序 除 16 乘 16 加 序 余 16: no check against a 256-element
+    workgroup array; 序 加 1 may reach 256 and keeps its check."""
+    program = ("「共」乃「工作组变量」于（「定长数组」于「无三二」于「二五六」）也。\n"
+               "「共」者「工作组共享」于「元」也。\n"
+               "「算」乃化「局部调用序」为「有」者也。\n"
+               "「算」者得「序」而\n"
+               "　「写共享数组」于「共」于「序」于「序」；\n"
+               "　「写共享数组」于「共」于（「序」除（「新无三二」于「一六」）乘（「新无三二」于「一六」）"
+               "加「序」余（「新无三二」于「一六」））于「序」；\n"
+               "　「写共享数组」于「共」于（「序」加（「新无三二」于「一」））于「序」\n也。\n"
+               + entry("算", "二五六"))
+    ws, path, result = compile_(tmp_path, program)
+    stores = [line.strip() for line in result.text.splitlines() if "st.shared" in line and not line.endswith(", 0;")]
+    assert [s.startswith("@") for s in stores] == [False, False, True], stores

@@ -211,8 +211,8 @@ class Writer:
             name = mangle(target_name(fn.name), ENTRY_PREFIX)   # one entry per function: valid/entries.py
             site = self._site(path, fn)
             with self._at(site):
-                env = {id(p): self._entry_input(p) for p in fn.params}
                 self.entry = entry
+                env = {id(p): self._entry_input(p) for p in fn.params}
                 self.value(self._lowered(fn.body, entry), env)
         except Unsupported as err:
             self._report_unsupported(site, err)
@@ -280,6 +280,7 @@ class Writer:
         self.members: str | None = None
         self.shared_bases: dict[str, str] = {}
         self.widened: dict[str, str] = {}     # f32 register → the f16 register it holds exactly (ops.widen)
+        self.below: dict[str, int] = {}       # register → a number its value is known to be less than
 
     @contextmanager
     def _at(self, site: Site):
@@ -488,6 +489,8 @@ class Writer:
         if array.name == "定长数组":
             if is_immediate(index):
                 return None if 0 <= int(index) < array.args[1] else self.immediate(PRED, False)
+            if self.below.get(index, array.args[1] + 1) <= array.args[1]:
+                return None       # the local invocation index of an array as long as the workgroup
             return self.op("setp.lt.u32", PRED, index, str(array.args[1]))
         return self.op("setp.gt.u32", PRED, self.buffer_length(resource), index)
 
@@ -529,17 +532,25 @@ class Writer:
         t = concrete(var.type)
         alias = var.type.alias
         if alias in ENTRY_INPUTS:
-            return Value(t, ENTRY_INPUTS[alias](self))
+            return Value(t, self._bounded_input(alias))
         if isinstance(t, TRecord):
             parts = []
             for name, ft in t.fields:
                 if ft.alias not in ENTRY_INPUTS:
                     raise Unsupported(f"字段「{name}」不是计算入口的内建输入", (var.start, var.end))
-                parts.extend(ENTRY_INPUTS[ft.alias](self))
+                parts.extend(self._bounded_input(ft.alias))
             return Value(t, parts)
         if is_unit(t):
             return Value(t, [])
         raise Unsupported(f"入口参数「{var.name}」不是内建输入", (var.start, var.end))
+
+    def _bounded_input(self, alias: str) -> list[str]:
+        """An entry input's registers; the local invocation index is below the
+        workgroup size (the block is exactly .reqntid), which `inside` uses."""
+        parts = ENTRY_INPUTS[alias](self)
+        if alias == "局部调用序":
+            self.below[parts[0]] = self.entry.workgroup_size or 1
+        return parts
 
     # ------------------------------------------------------------ constants
 
@@ -726,7 +737,36 @@ class Writer:
             if fused is not None:
                 return fused
         args = [self.value(a, env) for a in e.args]
-        return Value(t, emitter(self, e, args))
+        parts = emitter(self, e, args)
+        if e.name in BOUNDS and leaves(t) == [U32] and all(len(a.parts) == 1 for a in args):
+            self._bound(e.name, parts[0], [a.parts[0] for a in args])
+        return Value(t, parts)
+
+    def _below(self, operand: str) -> int | None:
+        """A number an unsigned operand is known to be less than, or None."""
+        return int(operand) + 1 if operand.isdigit() else self.below.get(operand)
+
+    def _bound(self, name: str, result: str, operands: list[str]) -> None:
+        """What an unsigned 余/除/乘/加/最小 of operands with known bounds is
+        below (where it cannot wrap): an index computed from the local
+        invocation index, such as 序 除 16 乘 16 加 序 余 16, then needs no
+        bounds check against an array as long as the workgroup."""
+        if result in self.below or result in operands or is_immediate(result):
+            return        # only a fresh register, written once, keeps its bound
+        a, b = (self._below(x) for x in operands)
+        divisor = int(operands[1]) if operands[1].isdigit() and int(operands[1]) > 0 else None
+        if name == "余":            # x % 0 is x (WGSL): only a nonzero constant divisor bounds it
+            bound = min(x for x in (a, divisor, 2 ** 32) if x is not None)
+        elif name == "除":          # x / 0 is x (WGSL)
+            bound = None if a is None else (a - 1) // (divisor or 1) + 1
+        elif name == "最小":
+            bound = min(x for x in (a, b, 2 ** 32) if x is not None)
+        elif a is None or b is None:
+            return
+        else:
+            bound = (a - 1) * (b - 1) + 1 if name == "乘" else a + b - 1
+        if bound is not None and bound <= 2 ** 32:
+            self.below[result] = bound
 
     def _contracted(self, e: ir.Call, env) -> Value | None:
         """With --快速数学, a float 加/减 one of whose operands is a float 乘 of
@@ -893,6 +933,10 @@ def _vector(run: list) -> str:
 def _operand(registers: list[str]) -> str:
     """One register, or a vector operand {%a, %b, …}."""
     return registers[0] if len(registers) == 1 else "{" + ", ".join(registers) + "}"
+
+
+#: the unsigned builtins whose results `Writer._bound` bounds from their operands'
+BOUNDS = frozenset({"余", "除", "乘", "加", "最小"})
 
 
 def _read_only(resource: ir.Resource) -> bool:
