@@ -1053,19 +1053,20 @@ class MslWriter(StatementWriter):
                                   fragments.UNAVAILABLE.get(e.name) or f"金属目标没有「{e.name}」的写法", e.name)
         if isinstance(spec, Special):
             return getattr(self, "_builtin_" + spec.method)(e)
-        code = self.apply(spec, e, self.operands(e.args))
-        guard = self._inside(e) if e.name in GUARDED else None
+        args = self.operands(e.args)
+        code = self.apply(spec, e, args)
+        guard = self._inside(e, args[1]) if e.name in GUARDED else None
         if guard is None:
             return code
         if is_unit(e.type):
             return Code(f"if ({guard}) {code.text}", atomic=False)
         return Code(f"{guard} ? {code.operand()} : {self.type_text(e.type, (e.start, e.end))}{{}}", atomic=False)
 
-    def _inside(self, call: ir.Call) -> str | None:
+    def _inside(self, call: ir.Call, i: Code) -> str | None:
         """Bounds safety (docs/后端.md〈翻译选项〉): the condition that the element
-        call.args[1] of array call.args[0] exists — a runtime-sized array's count
-        is in the lengths buffer, a fixed one's is its size — or None where no
-        check is written (--不查界, or an index known to be inside)."""
+        call.args[1] (written `i`) of array call.args[0] exists — a runtime-sized
+        array's count is in the lengths buffer, a fixed one's is its size — or
+        None where no check is written (--不查界, or an index known to be inside)."""
         if not self.options.bounds:
             return None
         array, index = call.args[0], call.args[1]
@@ -1081,7 +1082,6 @@ class MslWriter(StatementWriter):
             count = f"{t.args[1]}u"
         else:
             count = f"{self.lengths_name}[{self._slot(resource)}]"
-        (i,) = self.operands([index])
         text = f"uint({i.text})" if scalar_kind(index.type) == "int" else i.operand()
         return f"{text} < {count}"
 
@@ -1110,7 +1110,7 @@ class MslWriter(StatementWriter):
         """atomic_compare_exchange_weak_explicit leaves the value it found in
         `expected` (unchanged when it replaced it) and says whether it did."""
         a, i, compare, value = self.operands(call.args)
-        guard = self._inside(call)       # out of bounds: nothing replaced, 原值 0, 已换 false
+        guard = self._inside(call, i)    # out of bounds: nothing replaced, 原值 0, 已换 false
         element = self.type_text(call.args[2].type, (call.start, call.end))
         old = self.scope.claim("原值")
         start = compare.text if guard is None else f"{guard} ? {compare.operand()} : {element}{{}}"
