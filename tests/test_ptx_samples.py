@@ -209,3 +209,12 @@ def test_no_f16_is_widened_only_to_be_narrowed_again(path):
     widened = set(re.findall(r"cvt\.f32\.f16 (%r\d+),", text))
     narrowed = set(re.findall(r"cvt\.rn\.f16\.f32 %h\d+, (%r\d+);", text))
     assert not widened & narrowed
+
+
+def test_tile_indices_need_no_bounds_checks():
+    """分块矩阵乘's tiles are indexed by ty·16 + tx (from the local invocation
+    index) and, inside the bottom-tested inner loop, by ty·16 + k and k·16 + tx
+    with k below 16 there: every workgroup access is unchecked."""
+    text = _sample_ptx("分块矩阵乘")
+    assert re.findall(r"[ls]t\.shared", text) and not re.findall(r"@%p\d+ [ls]t\.shared", text)
+

@@ -742,6 +742,22 @@ class Writer:
             self._bound(e.name, parts[0], [a.parts[0] for a in args])
         return Value(t, parts)
 
+    def _held_bound(self, cond: ir.Expr, env: dict) -> tuple[str, int] | None:
+        """(register, bound) where a rotated loop's test is 「变量」小于 a known
+        bound: inside the round the variable is below it (its register changes
+        only in the moves that end the round), which `inside` uses."""
+        if not (isinstance(cond, ir.Call) and cond.kind == "builtin" and cond.name == "小于"
+                and isinstance(cond.args[0], ir.LocalRef) and leaves(cond.args[0].type) == [U32]):
+            return None
+        (register,) = env[id(cond.args[0].var)].parts
+        limit = cond.args[1]
+        known = self._constant(limit)
+        operand = known.parts[0] if known else env[id(limit.var)].parts[0] if isinstance(limit, ir.LocalRef) else None
+        bound = self._below(operand) if operand is not None else None
+        if register in self.below or is_immediate(register) or bound is None:
+            return None
+        return register, bound - 1 if operand.isdigit() else bound
+
     def _below(self, operand: str) -> int | None:
         """A number an unsigned operand is known to be less than, or None."""
         return int(operand) + 1 if operand.isdigit() else self.below.get(operand)
@@ -862,7 +878,12 @@ class Writer:
         loop.test, loop.env, loop.other = test.cond, env, other if test.otherwise is not None else loop.exit
         self.emit(f"@!{self.condition(test.cond, env)} bra {loop.other}")
         self.label(loop.start)
+        held = self._held_bound(test.cond, env)
+        if held is not None:
+            self.below[held[0]] = held[1]
         self._tail(test.then, env, loop)
+        if held is not None:
+            del self.below[held[0]]
         if test.otherwise is not None:
             self.label(other)
             self._tail(test.otherwise, env, loop)
