@@ -124,6 +124,7 @@ TOO_BIG = _code("too-big", "文件太大，语言服务不分析它")
 IMPORTED_ERRORS = _code("imported-errors", "导入的模块有错误", "数目")
 INTERNAL = _code("internal", "语言服务分析此文件时出错")
 NAGA = _code("naga", "naga 拒绝了译出的 WGSL")
+LOCAL_MEMORY = _code("local-memory", "计算入口的内核溢出寄存器或用到栈（局部内存），ptxas 量出（警告）", "入口", "架构")
 
 
 @dataclass(slots=True)

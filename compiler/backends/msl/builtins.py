@@ -253,3 +253,8 @@ def registry_entry(name: str):
 
 def registry_names() -> list[str]:
     return [*BUILTINS, CELL, *DECLARATION_SPELLINGS, *UNAVAILABLE_BUILTINS]
+
+#: the builtins that reach element 乙 of array 甲 (a buffer or workgroup variable): bounds-checked
+#: unless --不查界 (docs/后端.md〈翻译选项〉); 原子比较交换 checks its own; 取元素 indexes a value
+GUARDED = frozenset(name for name, b in BUILTINS.items()
+                    if isinstance(b, Template) and "{0:p}[{1}]" in b.text and name != "取元素")
