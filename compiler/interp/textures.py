@@ -68,12 +68,13 @@ class StorageTexels(_Texels):
             given = _normalized(shape, np.asarray(initial), name)
             if given.shape != self.texels.shape[:4] + (fmt.channels,):
                 raise Unsupported(f"「{name}」的初值形状是 {np.asarray(initial).shape}，与存储纹理不符")
-            self.texels[..., :fmt.channels] = _readable(fmt, given.astype(fmt.dtype))
+            self.texels[..., :fmt.channels] = _readable(fmt, _in_order(fmt, given.astype(fmt.dtype)))
         self.writer = np.full(self.texels.shape[:4], -1, np.int64)
 
     def stored(self) -> np.ndarray:
         """The texels as the format keeps them, shaped as a caller gives them: (…, channels) of the format's type."""
-        return _given_shape(self.shape, _stored(self.format, self.texels[..., :self.format.channels]))
+        stored = _stored(self.format, self.texels[..., :self.format.channels])
+        return _given_shape(self.shape, _in_order(self.format, stored))
 
     def write(self, at: tuple, values) -> None:
         """Store four components at `at`: converted to the format and back, as a later read sees them."""
@@ -86,11 +87,17 @@ class StorageTexels(_Texels):
         self.texels[at] = texels
 
 
+def _in_order(fmt, channels: np.ndarray) -> np.ndarray:
+    """Shader components in the format's memory order, or back (bgra8unorm swaps red and blue both ways)."""
+    return channels[..., list(fmt.order[:fmt.channels])]
+
+
 def _stored(fmt, values: np.ndarray) -> np.ndarray:
     """Shader values as the format stores them: normalized 8-bit formats round to the nearest step."""
     if fmt.texel == "float" and fmt.dtype in ("uint8", "int8"):
         low, scale = (0, 255) if fmt.dtype == "uint8" else (-1, 127)
         return np.rint(np.clip(values, low, 1) * scale).astype(fmt.dtype)
+    # an integer outside a narrower format's range is the target's to define: here its low bits
     return values.astype(fmt.dtype)
 
 

@@ -96,10 +96,14 @@ class StorageImage:
 
 def png_pixels(np, texels, fmt: Format):
     """The 8-bit RGBA pixels a PNG shows of a float storage texture's texels
-    (rgba8unorm as stored; floats clamped to 0 … 1 and rounded; one channel as grey).
+    (rgba8unorm as stored; floats and rgba8snorm clamped to 0 … 1 and rounded; one channel as grey,
+    two as grey and alpha).
     None for an integer format, whose values are no colours."""
     if fmt.texel != "float":
         return None
+    texels = texels[..., list(fmt.order[:fmt.channels])]          # bgra8unorm's memory order back to RGBA
+    if texels.dtype == np.int8:                                    # rgba8snorm: −127 … 127 is −1 … 1
+        texels = np.maximum(texels.astype(np.float32) / 127, -1)
     if texels.dtype != np.uint8:
         texels = np.rint(np.clip(np.nan_to_num(texels.astype(np.float32)), 0, 1) * 255).astype(np.uint8)
     return as_rgba(np, texels)
