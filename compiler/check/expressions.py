@@ -822,7 +822,7 @@ class ItemChecker:
             return
         offset = args[-1]
         items = offset.items if isinstance(offset, ir.MakeTuple) else [offset]
-        values = [written_number(i) for i in items]
+        values = [_signed_number(i) for i in items]
         if not isinstance(offset, ir.MakeTuple) or not all(isinstance(v, int) and v in TEXEL_OFFSETS for v in values):
             shown = "、".join("算出来的值" if v is None else str(v) for v in values)
             self.error(offset, f"「{callee}」的偏移须是直接写出的整数，每个分量在 −8 至 7 之间"
@@ -1082,3 +1082,10 @@ def substitute(t, mapping: dict[str, Type]):
         return mapping.get(t.name, t)
     return map_parts(t, lambda a: substitute(a, mapping))
 
+
+def _signed_number(e: ir.Expr) -> int | float | None:
+    """A written number, typed or not, or 负 of one (a negative texel offset)."""
+    if isinstance(e, ir.Call) and e.kind == "builtin" and e.name == "负" and len(e.args) == 1:
+        inner = written_number(e.args[0])
+        return None if inner is None else -inner
+    return written_number(e)

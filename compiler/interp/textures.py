@@ -139,11 +139,12 @@ def _layout(shape: Shape) -> str:
 
 
 def _normalized(shape: Shape, a: np.ndarray, name: str) -> np.ndarray:
-    """The given texels as (layers, depth, height, width, channels)."""
-    if shape.depth:
-        a = a[..., None]
+    """The given texels as (layers, depth, height, width, channels); a depth texture's
+    may come without the channel axis or with one channel."""
     layout = _layout(shape)
     wanted = {"1d": 2, "2d": 3, "layered": 4, "3d": 4}[layout]
+    if shape.depth and a.ndim == wanted - 1:
+        a = a[..., None]
     if a.ndim != wanted:
         raise Unsupported(f"「{name}」的纹素形状是 {a.shape}：{_WANTED[layout]}")
     if layout == "1d":

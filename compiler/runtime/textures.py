@@ -40,19 +40,35 @@ def input_texture(np, device, pixels, sampled: bool, shape=None):
     (w, 4) for 1-D, (layers, h, w, 4) for a 2-D array, (6 × cubes, h, w, 4)
     for a cube or cube array, (depth, h, w, 4) for 3-D (`shape`: its row of
     compiler/builtin/textures.py; 2-D when None).  uint8, float16 and float32
-    texels are colour (see INPUT_FORMATS), int32 and uint32 integer texels."""
+    texels are colour (see INPUT_FORMATS), int32 and uint32 integer texels; a depth
+    texture's are depths 0 … 1 shaped so with one channel or none (stored as depth16unorm)."""
     import wgpu
-    if pixels.dtype == np.float32 and sampled:
-        pixels = pixels.astype(np.float16)
-    fmt = INTEGER_FORMATS.get(pixels.dtype.name) or INPUT_FORMATS[pixels.dtype.name]
+    if shape is not None and shape.depth:
+        pixels, fmt = _depth_texels(np, pixels, shape), DEPTH_FORMAT
+    else:
+        if pixels.dtype == np.float32 and sampled:
+            pixels = pixels.astype(np.float16)
+        fmt = INTEGER_FORMATS.get(pixels.dtype.name) or INPUT_FORMATS[pixels.dtype.name]
     dimension, view, extent = _extent(shape, pixels.shape[:-1])
     width, height, layers = extent
     texture = device.create_texture(size=extent, format=fmt, dimension=dimension,
                                     usage=wgpu.TextureUsage.TEXTURE_BINDING | wgpu.TextureUsage.COPY_DST)
     device.queue.write_texture({"texture": texture}, np.ascontiguousarray(pixels).tobytes(),
-                               {"bytes_per_row": width * 4 * pixels.dtype.itemsize, "rows_per_image": height},
+                               {"bytes_per_row": width * pixels.shape[-1] * pixels.dtype.itemsize, "rows_per_image": height},
                                extent)
     return texture.create_view(dimension=view)
+
+
+#: the format of a depth texture's texels: WebGPU copies into depth16unorm, never into depth32float
+DEPTH_FORMAT = "depth16unorm"
+
+
+def _depth_texels(np, depths, shape):
+    """Depths 0 … 1 as depth16unorm, one channel: (…, h, w) or (…, h, w, 1) given."""
+    depths = np.asarray(depths, np.float64)
+    if depths.ndim == (3 if shape.arrayed or shape.cube else 2):
+        depths = depths[..., None]
+    return np.rint(np.clip(depths, 0, 1) * 65535).astype(np.uint16)
 
 
 def _extent(shape, leading: tuple) -> tuple[str, str, tuple[int, int, int]]:

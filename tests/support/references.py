@@ -769,6 +769,66 @@ def 纹理种类(run):
     same(out["尺"], u32(width, w, h, layers, 1, w, h, depth, 1, edge, w, w))
 
 
+def _clamped(texels: np.ndarray, y: int, x: int) -> np.ndarray:
+    """The texel at (x, y) of (h, w, …) texels, each index clamped to the edge."""
+    h, w = texels.shape[:2]
+    return texels[min(max(y, 0), h - 1), min(max(x, 0), w - 1)]
+
+
+def _gathered(texels: np.ndarray, u: float, v: float, offset=(0, 0)) -> list:
+    """The four texels linear filtering blends at (u, v) (unnormalized), shifted by `offset`,
+    in gather order (u₀v₁, u₁v₁, u₁v₀, u₀v₀); edges clamped."""
+    x0, y0 = int(np.floor(u - 0.5)) + offset[0], int(np.floor(v - 0.5)) + offset[1]
+    return [_clamped(texels, y0 + dy, x0 + dx) for dx, dy in ((0, 1), (1, 1), (1, 0), (0, 0))]
+
+
+@reference
+def 纹理采样(run):
+    w, h, layers = 16, 8, 3
+    n = w * h
+    g = rng(25)
+    texels = lambda *shape: (g.integers(0, 64, shape + (4,)) / 64).astype(np.float16)   # noqa: E731  exact in f16
+    image, stack = texels(h, w), texels(layers, h, w)
+    ints = g.integers(0, 2 ** 32, (h, w, 4), dtype=np.uint64).astype(np.uint32)
+    ints[0, 0] = [0, 2 ** 32 - 1, 2 ** 31, 1]
+    depth = (g.integers(0, 256, (h, w, 1)) / 255).astype(np.float32)      # exact in depth16unorm (k · 257 / 65535)
+    reference_depth = ((g.integers(0, 255, n) + 0.5) / 255).astype(np.float32)   # never equal to a depth
+    linear = {"mag_filter": "linear", "min_filter": "linear"}
+    less = {"compare": "less", "mag_filter": "linear", "min_filter": "linear"}
+    out = run("纹理采样", "纹理采样入口",
+              {"参照": reference_depth, "出": np.zeros((10 * n, 4), np.float32), "整出": np.zeros((n, 4), np.uint32),
+               "邻": np.zeros(n, np.int32)}, 2,
+              textures=[(0, 0, image), (0, 1, stack), (0, 2, ints), (0, 3, depth), (0, 4, linear), (0, 5, {}),
+                        (0, 6, less), StorageTexture("格", "r32sint", w, h)])
+    img, d = image.astype(np.float64), depth[..., 0].astype(np.float64)
+    expected = np.zeros((n, 10, 4))
+    gathered_ints = np.zeros((n, 4), np.uint32)
+    for i in range(n):
+        x, y = i % w, i // w
+        u, v = x + 0.25, y + 0.75                       # in texels
+        ref = float(reference_depth[i])
+        expected[i, 0] = _linear(img, [u, v])
+        expected[i, 1] = _linear(img, [u + 1, v - 2])   # the offset moves the footprint by whole texels
+        expected[i, 2] = [t[1] for t in _gathered(img, u, v)]
+        expected[i, 3] = [t[3] for t in _gathered(img, u, v, (-1, 2))]
+        expected[i, 4] = [t[0] for t in _gathered(stack[i % layers].astype(np.float64), u, v)]
+        expected[i, 5] = _linear(stack[i % layers], [u, v])
+        cu, cv = np.clip(3 * u / w - 1, 0.5 / w, 1 - 0.5 / w), np.clip(3 * v / h - 1, 0.5 / h, 1 - 0.5 / h)
+        expected[i, 6] = _linear(img, [cu * w, cv * h])
+        four = _gathered(d, u, v)
+        expected[i, 7] = four
+        expected[i, 8] = [ref < t for t in four]
+        passed = lambda o: [float(ref < t) for t in _gathered(d, u, v, o)]   # noqa: E731
+        pcf = lambda p: (p[3] * 0.25 * 0.75 + p[2] * 0.75 * 0.75 + p[0] * 0.25 * 0.25 + p[1] * 0.75 * 0.25)  # noqa: E731
+        expected[i, 9] = [pcf(passed((0, 0))), pcf(passed((1, 1))), passed((1, 1))[0], 0]
+        gathered_ints[i] = [t[2] for t in _gathered(ints, u, v)]
+    close(out["出"].reshape(n, 10, 4), expected, atol=2e-3)
+    same(out["整出"], gathered_ints)
+    stored = np.array([-3 * i for i in range(n)], np.int32).reshape(h, w)
+    same(out["格"][..., 0], stored)
+    same(out["邻"], stored[:, np.arange(w) ^ 1].reshape(-1))
+
+
 def sobel(image: np.ndarray) -> np.ndarray:
     """The Sobel gradient's length of an (h, w, 4) image's luminance, edges clamped (float64)."""
     lum = image[..., :3].astype(np.float64) @ np.array([0.299, 0.587, 0.114])
