@@ -1,0 +1,168 @@
+"""The rest of issue 25's texture builtins (docs/扩展.md〈纹理的其余内建（议题 25）〉): a
+fragment entry using every form the sample 纹理采样 does not (the fragment-only
+textureSampleBias, textureSample with an offset, textureSampleCompare on arrays;
+gradients, gathers and comparisons on cubes, 3-D textures and arrays) is valid
+WGSL (naga, Tint) and type-checks as MSL against the Metal shim; PTX refuses it
+naming its target; a gather's component and a texel offset must be written
+integers in range (code texture-constant); without 「纹理屏障」 the interpreter
+reports the race the sample's barrier prevents.  The sample itself runs with the
+other references on every executor."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from support.metal_shim.runner import check as clang_check, require_clang
+from support.wgpu_device import validate
+from zhuose.compiler import interp
+from zhuose.compiler.backends import translate
+from zhuose.compiler.interp import Fault
+from zhuose.compiler.workspace import Workspace
+
+#: (name, declared type, binding word) of every texture and sampler the program binds
+BOUND = [
+    ("图", "「纹理二维」于「浮三二」", "纹理绑定"), ("叠", "「纹理二维数组」于「浮三二」", "纹理绑定"),
+    ("体", "「纹理三维」于「浮三二」", "纹理绑定"), ("盒", "「纹理立方」于「浮三二」", "纹理绑定"),
+    ("盒组", "「纹理立方数组」于「整三二」", "纹理绑定"), ("深", "「深度纹理二维」", "深度纹理绑定"),
+    ("深叠", "「深度纹理二维数组」", "深度纹理绑定"), ("深盒", "「深度纹理立方」", "深度纹理绑定"),
+    ("深盒组", "「深度纹理立方数组」", "深度纹理绑定"),
+    ("样", "「采样器」", "采样器绑定"), ("比", "「比较采样器」", "比较采样器绑定"),
+]
+
+F = "「新浮三二」于「零点五」"
+UV = f"（{F}与{F}）"
+UVW = f"（{F}与{F}与{F}）"
+I = "（「新整三二」于「一」）"
+BODY = f"""「片」乃化「片元坐标」为「片元颜色」者也。
+「片」者得「p」而
+　令「壹」为「新浮三二」于「一」而
+　令「张」为「新无三二」于「一」而
+　令「甲」为「偏层采样纹理」于「图」于「样」于{UV}于「壹」
+　　加「偏层采样张纹理」于「叠」于「样」于{UV}于「张」于「壹」
+　　加「偏层采样纹理」于「盒」于「样」于{UVW}于「壹」
+　　加「偏移采样纹理」于「体」于「样」于{UVW}于（{I}与{I}与 负{I}）
+　　加「按梯度采样纹理」于「盒」于「样」于{UVW}于{UVW}于{UVW}
+　　加「偏移按梯度采样纹理」于「体」于「样」于{UVW}于{UVW}于{UVW}于（{I}与{I}与{I}）
+　　加「聚集纹素」于「三」于「盒」于「样」于{UVW}
+　　加「新浮三二」于（（「聚集张纹素」于「一」于「盒组」于「样」于{UVW}于「张」）中「x」）而
+　令「乙」为「比较采样」于「深盒」于「比」于{UVW}于「壹」
+　　加「比较采样张纹理」于「深叠」于「比」于{UV}于「张」于「壹」
+　　加「零层比较采样张纹理」于「深盒组」于「比」于{UVW}于「张」于「壹」
+　　加「零层比较采样」于「深盒」于「比」于{UVW}于「壹」
+　　加「偏移按层采样纹理」于「深」于「样」于{UV}于（「新整三二」于「零」）于（{I}与 负{I}）
+　　加「偏移采样纹理」于「深」于「样」于{UV}于（{I}与{I}）而
+　令「丙」为「聚集张深度纹素」于「深叠」于「样」于{UV}于「张」
+　　加「比较聚集张纹素」于「深盒组」于「比」于{UVW}于「张」于「壹」
+　　加「聚集深度纹素」于「深盒」于「样」于{UVW}
+　　加「比较聚集纹素」于「深盒」于「比」于{UVW}于「壹」而
+　「甲」加「丙」加（「乙」与「乙」与「乙」与「乙」）
+也。
+「片项」乃「片元入口」也。
+「片项」者「片元入口项」于「片」也。
+"""
+
+
+def _program(body: str = BODY) -> str:
+    lines = ["寻观「点染」之「点染本」之书。"]
+    for k, (name, t, word) in enumerate(BOUND):
+        lines += [f"「{name}」乃{t}也。", f"「{name}」者「{word}」于（「组值」【「组」者「零」也，「号」者「{_digits(k)}」也】）也。"]
+    return "\n".join(lines) + "\n" + body
+
+
+def _digits(n: int) -> str:
+    return "".join("零一二三四五六七八九"[int(c)] for c in str(n))
+
+
+@pytest.fixture
+def source(tmp_path):
+    path = tmp_path / "采。着色器。豫"
+    path.write_text(_program(), encoding="utf-8")
+    return Workspace(tmp_path), path
+
+
+def test_wgsl_of_every_form_is_valid(source):
+    ws, path = source
+    assert ws.diagnostics(path) == []
+    text = translate(ws, path, "wgsl").text
+    for spelling in ("textureSampleBias(图, 样, ", "textureSampleBias(叠, 样, ", "textureSample(体, 样, ",
+                     "vec3<i32>(1i, 1i, -1i)", "textureSampleGrad(盒, 样, ", "textureGather(3, 盒, 样, ",
+                     "textureGather(1, 盒组, 样, ", "textureSampleCompare(深叠, 比, ", "textureSampleCompareLevel(深盒组, 比, ",
+                     "textureSampleLevel(深, 样, ", "textureGather(深叠, 样, ", "textureGatherCompare(深盒组, 比, "):
+        assert spelling in text, spelling
+    validate(text)
+
+
+def test_msl_of_every_form_type_checks(source):
+    require_clang(pytest)
+    ws, path = source
+    text = translate(ws, path, "msl").text
+    for spelling in ("bias(", "gradientcube(", "gradient3d(", "component::w", "盒组.gather(", "sample_compare(",
+                     "level(0)", "深叠.gather(", "gather_compare("):
+        assert spelling in text, spelling
+    assert clang_check({"采": text}) == {}
+
+
+def test_ptx_refuses_them_naming_its_target(source):
+    ws, path = source
+    result = translate(ws, path, "ptx")
+    assert result.text is None and result.diagnostics
+    assert all("千手" in d.message for d in result.diagnostics)
+
+
+def _one_call(tmp_path, call: str) -> list:
+    body = f"""「片」乃化「片元坐标」为「片元颜色」者也。
+「片」者得「p」而{call}也。
+"""
+    path = tmp_path / "错。着色器。豫"
+    path.write_text(_program(body), encoding="utf-8")
+    return Workspace(tmp_path).diagnostics(path)
+
+
+@pytest.mark.parametrize("call, shown", [
+    (f"「聚集纹素」于「四」于「图」于「样」于{UV}", "「4」"),
+    (f"「聚集纹素」于（「新整三二」于（「p」中「零」））于「图」于「样」于{UV}", "算出来的值"),
+    (f"「偏移按层采样纹理」于「图」于「样」于{UV}于（「新浮三二」于「零」）于（「新整三二」于「八」与{I}）", "8、1"),
+    (f"「偏移按层采样纹理」于「图」于「样」于{UV}于（「新浮三二」于「零」）于（负（「新整三二」于「九」）与{I}）", "-9、1"),
+    (f"「偏移聚集纹素」于「零」于「图」于「样」于{UV}于（「新整三二」于（「p」中「零」）与{I}）", "算出来的值、1"),
+])
+def test_a_gather_component_or_offset_must_be_written_in_range(tmp_path, call, shown):
+    [d] = _one_call(tmp_path, f"令「x」为{call}而「新浮三二」于「零」与「新浮三二」于「零」与「新浮三二」于「零」与「新浮三二」于「零」")
+    assert d.code == "texture-constant" and shown in d.message, d.message
+
+
+def test_a_gather_of_a_depth_texture_names_its_own_builtin(tmp_path):
+    [d] = _one_call(tmp_path, f"「聚集纹素」于「零」于「深」于「样」于{UV}")
+    assert "聚集深度纹素" in d.message, d.message
+
+
+UNORDERED = """寻观「点染」之「点染本」之书。
+「格」乃「读写存储纹理二维」于「单整三二」也。
+「格」者「存储纹理绑定」于（「组值」【「组」者「零」也，「号」者「零」也】）也。
+「邻」乃「存储缓冲」于（「数组」于「整三二」）也。
+「邻」者「绑定」于（「组值」【「组」者「零」也，「号」者「一」也，「访问」者「读写」也】）也。
+「换」乃化「全局调用号」为「有」者也。
+「换」者得「号」而
+　令「x」为「号」中「零」而
+　「写纹素」于「格」于（「x」与「新无三二」于「零」）于（「新整三二」于「x」与「新整三二」于「零」与「新整三二」于「零」与「新整三二」于「一」）；
+　{屏障}「写数组」于「邻」于「x」于（「读存储纹素」于「格」于（「x」异或（「新无三二」于「一」）与「新无三二」于「零」））中「x」
+也。
+「换入口」乃「计算入口」也。
+「换入口」者「计算入口项」于「换」于（「组值」【「工作组大小」者「八」也】）也。
+"""
+
+
+@pytest.mark.parametrize("barrier", [False, True])
+def test_the_texture_barrier_orders_a_neighbour_read(tmp_path, barrier):
+    path = tmp_path / "换。着色器。豫"
+    path.write_text(UNORDERED.replace("{屏障}", "「纹理屏障」于「元」；\n　" if barrier else ""), encoding="utf-8")
+    ws = Workspace(tmp_path)
+    assert ws.diagnostics(path) == []
+    run = lambda: interp.run(ws, path, "换入口", {(0, 1): np.zeros(8, np.int32)}, 1,  # noqa: E731
+                             textures={(0, 0): (8, 1)})
+    if not barrier:
+        with pytest.raises(Fault, match="纹理屏障"):
+            run()
+        return
+    out = run()
+    np.testing.assert_array_equal(np.frombuffer(out[(0, 1)], np.int32), np.arange(8) ^ 1)
