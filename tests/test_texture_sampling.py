@@ -6,7 +6,8 @@ WGSL (naga, Tint) and type-checks as MSL against the Metal shim; PTX refuses it
 naming its target; a gather's component and a texel offset must be written
 integers in range (code texture-constant); without 「纹理屏障」 the interpreter
 reports the race the sample's barrier prevents.  The sample itself runs with the
-other references on every executor."""
+other references on every executor, and here once more through `着色器 运行`
+with every binding given on the command line."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ import numpy as np
 import pytest
 
 from support.metal_shim.runner import check as clang_check, require_clang
-from support.wgpu_device import validate
+from support.references import REFERENCES, SAMPLES, StorageTexture
+from support.wgpu_device import device_for, validate
+from zhuose.cli.main import main
 from zhuose.compiler import interp
 from zhuose.compiler.backends import translate
 from zhuose.compiler.interp import Fault
@@ -166,3 +169,53 @@ def test_the_texture_barrier_orders_a_neighbour_read(tmp_path, barrier):
         return
     out = run()
     np.testing.assert_array_equal(np.frombuffer(out[(0, 1)], np.int32), np.arange(8) ^ 1)
+
+
+# ---------------------------------------------------------------- 着色器 运行 with every kind of binding
+
+COMPARE_WORDS = {"less": "小于", "less-equal": "不大于", "greater": "大于"}
+
+
+def cli_run(tmp_path, capsys):
+    """A runner of tests/support/references.py through `着色器 运行`: buffers, textures and
+    depths as .npy files, samplers as words, storage textures written to .npy."""
+    def run(sample, entry, data, groups, textures=()):
+        specs, outputs = [], {}
+        for name, array in data.items():
+            specs.append(f"{name}={_saved(tmp_path, name, array)}")
+        for t in textures:
+            if isinstance(t, StorageTexture):
+                outputs[t.name] = tmp_path / f"{t.name}.npy"
+                specs.append(f"{t.name}={outputs[t.name]}")
+                continue
+            group, binding, resource = t
+            key = f"{group}:{binding}"
+            if isinstance(resource, dict):
+                words = [COMPARE_WORDS[resource["compare"]]] if "compare" in resource else []
+                words += ["线性"] if resource.get("mag_filter") == "linear" else ([] if words else ["最近"])
+                specs.append(f"{key}={','.join(words)}")
+            else:
+                array = np.asarray(resource)
+                array = array[..., 0] if array.shape[-1] == 1 else array      # depths: no channel axis
+                specs.append(f"{key}={_saved(tmp_path, f'纹{group}_{binding}', array)}")
+        count = ",".join(map(str, groups)) if isinstance(groups, tuple) else str(groups)
+        status = main(["运行", str(SAMPLES / f"{sample}。着色器。豫"), entry, *specs, "--组数", count])
+        err = capsys.readouterr().err
+        assert status == 0, err
+        out = {name: np.load(tmp_path / f"{name}.npy") for name in data}
+        out.update({name: np.load(path) for name, path in outputs.items()})
+        return out
+    return run
+
+
+def _saved(tmp_path, name: str, array) -> str:
+    path = tmp_path / f"{name}.npy"
+    np.save(path, np.ascontiguousarray(array))
+    return str(path)
+
+
+def test_run_takes_arrays_depths_comparison_samplers_and_read_write_storage(tmp_path, capsys):
+    """The sample's reference through the command line: a 2-D array, an integer texture, a
+    depth texture, a comparison sampler and an r32sint read-write storage texture."""
+    device_for("")
+    REFERENCES["纹理采样"](cli_run(tmp_path, capsys))
