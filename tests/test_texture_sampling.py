@@ -29,7 +29,7 @@ BOUND = [
     ("体", "「纹理三维」于「浮三二」", "纹理绑定"), ("盒", "「纹理立方」于「浮三二」", "纹理绑定"),
     ("盒组", "「纹理立方数组」于「整三二」", "纹理绑定"), ("深", "「深度纹理二维」", "深度纹理绑定"),
     ("深叠", "「深度纹理二维数组」", "深度纹理绑定"), ("深盒", "「深度纹理立方」", "深度纹理绑定"),
-    ("深盒组", "「深度纹理立方数组」", "深度纹理绑定"),
+    ("深盒组", "「深度纹理立方数组」", "深度纹理绑定"), ("整叠", "「纹理二维数组」于「无三二」", "纹理绑定"),
     ("样", "「采样器」", "采样器绑定"), ("比", "「比较采样器」", "比较采样器绑定"),
 ]
 
@@ -58,8 +58,20 @@ BODY = f"""「片」乃化「片元坐标」为「片元颜色」者也。
 　令「丙」为「聚集张深度纹素」于「深叠」于「样」于{UV}于「张」
 　　加「比较聚集张纹素」于「深盒组」于「比」于{UVW}于「张」于「壹」
 　　加「聚集深度纹素」于「深盒」于「样」于{UVW}
-　　加「比较聚集纹素」于「深盒」于「比」于{UVW}于「壹」而
-　「甲」加「丙」加（「乙」与「乙」与「乙」与「乙」）
+　　加「比较聚集纹素」于「深盒」于「比」于{UVW}于「壹」
+　　加「偏移聚集深度纹素」于「深」于「样」于{UV}于（{I}与{I}）
+　　加「偏移聚集张深度纹素」于「深叠」于「样」于{UV}于「张」于（{I}与{I}）
+　　加「偏移比较聚集张纹素」于「深叠」于「比」于{UV}于「张」于「壹」于（{I}与 负{I}）
+　　加「偏移按梯度采样张纹理」于「叠」于「样」于{UV}于「张」于{UV}于{UV}于（{I}与{I}）
+　　加「偏移偏层采样纹理」于「图」于「样」于{UV}于「壹」于（{I}与{I}）
+　　加「偏移偏层采样张纹理」于「叠」于「样」于{UV}于「张」于「壹」于（{I}与{I}）
+　　加「偏移采样张纹理」于「叠」于「样」于{UV}于「张」于（{I}与{I}）
+　　加「偏移按层采样张纹理」于「叠」于「样」于{UV}于「张」于「壹」于（{I}与{I}）
+　　加「新浮三二」于（（「偏移聚集张纹素」于「二」于「整叠」于「样」于{UV}于「张」于（{I}与{I}））中「y」）而
+　令「丁」为「偏移比较采样」于「深」于「比」于{UV}于「壹」于（{I}与{I}）
+　　加「偏移比较采样张纹理」于「深叠」于「比」于{UV}于「张」于「壹」于（{I}与{I}）
+　　加「偏移零层比较采样张纹理」于「深叠」于「比」于{UV}于「张」于「壹」于（{I}与{I}）而
+　「甲」加「丙」加（「乙」与「乙」与「丁」与「乙」）
 也。
 「片项」乃「片元入口」也。
 「片项」者「片元入口项」于「片」也。
@@ -91,7 +103,8 @@ def test_wgsl_of_every_form_is_valid(source):
     for spelling in ("textureSampleBias(图, 样, ", "textureSampleBias(叠, 样, ", "textureSample(体, 样, ",
                      "vec3<i32>(1i, 1i, -1i)", "textureSampleGrad(盒, 样, ", "textureGather(3, 盒, 样, ",
                      "textureGather(1, 盒组, 样, ", "textureSampleCompare(深叠, 比, ", "textureSampleCompareLevel(深盒组, 比, ",
-                     "textureSampleLevel(深, 样, ", "textureGather(深叠, 样, ", "textureGatherCompare(深盒组, 比, "):
+                     "textureSampleLevel(深, 样, ", "textureGather(深叠, 样, ", "textureGatherCompare(深盒组, 比, ",
+                     "textureGather(2, 整叠, 样, ", "textureGatherCompare(深叠, 比, ", "textureSampleBias(叠, 样, "):
         assert spelling in text, spelling
     validate(text)
 
@@ -101,7 +114,7 @@ def test_msl_of_every_form_type_checks(source):
     ws, path = source
     text = translate(ws, path, "msl").text
     for spelling in ("bias(", "gradientcube(", "gradient3d(", "component::w", "盒组.gather(", "sample_compare(",
-                     "level(0)", "深叠.gather(", "gather_compare("):
+                     "level(0)", "深叠.gather(", "gather_compare(", "整叠.gather(", "component::z"):
         assert spelling in text, spelling
     assert clang_check({"采": text}) == {}
 

@@ -76,7 +76,7 @@ TEXTURES: dict[str, Shape] = {**SAMPLED, **STORAGE}
 ELEMENTS = (F32, I32, U32)
 
 #: the gathers of a colour texture, whose first argument is the component (0 to 3) to gather
-GATHER_COMPONENT = frozenset("聚集纹素 聚集张纹素 偏移聚集纹素".split())
+GATHER_COMPONENT = frozenset("聚集纹素 聚集张纹素 偏移聚集纹素 偏移聚集张纹素".split())
 
 
 def texture_shape(t: TypeOrIndex) -> Shape | None:

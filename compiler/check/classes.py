@@ -166,6 +166,10 @@ TEXTURE_CLASSES = {
                               "浮点的「纹理二维」或「纹理三维」", _filterable),
     "可偏移聚集纹理": _texture_class(lambda s: s.mipmapped and not s.arrayed and not s.cube and not s.depth and s.dims == 2,
                               "「纹理二维」（立方纹理没有偏移）"),
+    "可偏移采样数组纹理": _texture_class(lambda s: s.mipmapped and s.arrayed and not s.cube,
+                                "浮点的「纹理二维数组」或「深度纹理二维数组」（立方纹理数组没有偏移）", _filterable),
+    "可偏移聚集数组纹理": _texture_class(lambda s: s.mipmapped and s.arrayed and not s.cube and not s.depth,
+                                "「纹理二维数组」（立方纹理数组没有偏移）"),
 }
 
 #: name → (predicate, description used in messages)

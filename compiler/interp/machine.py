@@ -1033,4 +1033,11 @@ BUILTINS = {
     "偏移比较聚集纹素": textures.gather_compare(offset=True),
     "零层比较采样": textures.sample_compare(), "零层比较采样张纹理": textures.sample_compare(with_layer=True),
     "偏移零层比较采样": textures.sample_compare(offset=True),
+    "偏移按层采样张纹理": textures.sample(with_layer=True, offset=True),
+    "偏移按梯度采样张纹理": textures.sample_grad(with_layer=True, offset=True),
+    "偏移聚集张纹素": textures.gather(with_layer=True, offset=True),
+    "偏移聚集深度纹素": textures.gather(component=False, offset=True),
+    "偏移聚集张深度纹素": textures.gather(component=False, with_layer=True, offset=True),
+    "偏移零层比较采样张纹理": textures.sample_compare(with_layer=True, offset=True),
+    "偏移比较聚集张纹素": textures.gather_compare(with_layer=True, offset=True),
 }

@@ -113,10 +113,12 @@ def _with(table: dict[str, Row], names: str, **facts) -> None:
 
 
 #: the rest of issue 25's texture builtins: those taking implicit derivatives (fragment-only), and the others
-FRAGMENT_SAMPLING = "比较采样张纹理 偏层采样纹理 偏层采样张纹理 偏移采样纹理"
+FRAGMENT_SAMPLING = """比较采样张纹理 偏层采样纹理 偏层采样张纹理 偏移采样纹理 偏移采样张纹理 偏移偏层采样纹理 偏移偏层采样张纹理
+    偏移比较采样 偏移比较采样张纹理"""
 EXPLICIT_SAMPLING = """零层比较采样 零层比较采样张纹理 按梯度采样纹理 按梯度采样张纹理 聚集纹素 聚集张纹素 聚集深度纹素
     聚集张深度纹素 比较聚集纹素 比较聚集张纹素 夹边采样纹理 偏移按层采样纹理 偏移按梯度采样纹理 偏移聚集纹素
-    偏移零层比较采样 偏移比较聚集纹素"""
+    偏移零层比较采样 偏移比较聚集纹素 偏移按层采样张纹理 偏移按梯度采样张纹理 偏移聚集张纹素 偏移聚集深度纹素
+    偏移聚集张深度纹素 偏移零层比较采样张纹理 偏移比较聚集张纹素"""
 
 #: builtin name → its row; every value the interface file declares has one
 TABLE: dict[str, Row] = {

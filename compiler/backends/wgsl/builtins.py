@@ -49,7 +49,11 @@ _MATH = _calls("""
 聚集张深度纹素 textureGather 比较聚集纹素 textureGatherCompare 比较聚集张纹素 textureGatherCompare
 夹边采样纹理 textureSampleBaseClampToEdge 偏移采样纹理 textureSample 偏移按层采样纹理 textureSampleLevel
 偏移按梯度采样纹理 textureSampleGrad 偏移聚集纹素 textureGather 偏移零层比较采样 textureSampleCompareLevel
-偏移比较聚集纹素 textureGatherCompare
+偏移比较聚集纹素 textureGatherCompare 偏移采样张纹理 textureSample 偏移按层采样张纹理 textureSampleLevel
+偏移按梯度采样张纹理 textureSampleGrad 偏移偏层采样纹理 textureSampleBias 偏移偏层采样张纹理 textureSampleBias
+偏移聚集张纹素 textureGather 偏移聚集深度纹素 textureGather 偏移聚集张深度纹素 textureGather
+偏移比较采样 textureSampleCompare 偏移比较采样张纹理 textureSampleCompare 偏移零层比较采样张纹理 textureSampleCompareLevel
+偏移比较聚集张纹素 textureGatherCompare
 前导零计数 countLeadingZeros 尾随零计数 countTrailingZeros 最高位序 firstLeadingBit 最低位序 firstTrailingBit
 反射 reflect 折射 refract 朝向翻转 faceForward 乘二幂 ldexp 量化半精度 quantizeToF16
 四字节归一打包 pack4x8unorm 四字节归一解包 unpack4x8unorm 四字节符归一打包 pack4x8snorm 四字节符归一解包 unpack4x8snorm
