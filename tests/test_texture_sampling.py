@@ -232,3 +232,15 @@ def test_run_takes_arrays_depths_comparison_samplers_and_read_write_storage(tmp_
     depth texture, a comparison sampler and an r32sint read-write storage texture."""
     device_for("")
     REFERENCES["纹理采样"](cli_run(tmp_path, capsys))
+
+
+@pytest.mark.parametrize("fmt, refused", [("单整三二", False), ("单无三二", False), ("四八归一", True), ("双浮三二", True)])
+def test_a_read_write_storage_texture_takes_only_the_three_32_bit_formats(tmp_path, fmt, refused):
+    path = tmp_path / "读写。着色器。豫"
+    path.write_text(f"""寻观「点染」之「点染本」之书。
+「格」乃「读写存储纹理二维」于「{fmt}」也。
+「格」者「存储纹理绑定」于（「组值」【「组」者「零」也，「号」者「零」也】）也。
+""", encoding="utf-8")
+    found = Workspace(tmp_path).diagnostics(path)
+    assert [d.code for d in found] == (["texel-format"] if refused else []), [d.message for d in found]
+    assert not refused or "「单浮三二」、「单无三二」、「单整三二」" in found[0].message

@@ -45,6 +45,10 @@ STORAGE_FORMATS: dict[str, Format] = {
 }
 
 
+#: the formats a read-write storage texture may have in WebGPU (the single-channel 32-bit ones)
+READ_WRITE_FORMATS = ("单浮三二", "单无三二", "单整三二")
+
+
 def storage_format(t) -> Format:
     """The format of a storage-texture type (「存储纹理二维」于 format)."""
     return STORAGE_FORMATS[resolve(deep_resolve(t).args[0]).name]
