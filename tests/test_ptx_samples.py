@@ -28,6 +28,7 @@ ARCHES = ("sm_80", "sm_90")
 #: samples whose compute entries use what the PTX target does not have yet, and why
 UNSUPPORTED = {"纹素处理": "千手目标不支持「纹理尺寸」", "索贝尔": "千手目标不支持「纹理尺寸」",
                "纹理种类": "千手目标不支持「纹理尺寸」", "纹理采样": "千手目标不支持「按梯度采样纹理」",
+               "存储格式": "千手目标不支持「写纹素」",
                "张量片": "张量片只有金属（MSL）支持（着十三）"}
 
 

@@ -829,6 +829,41 @@ def 纹理采样(run):
     same(out["邻"], stored[:, np.arange(w) ^ 1].reshape(-1))
 
 
+@reference
+def 存储格式(run):
+    w, h = 16, 8
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.int64)
+    full = lambda v: np.full(xs.shape, v)                 # noqa: E731
+    wide = lambda *channels: np.stack(channels, -1)       # noqa: E731
+    textures = {
+        "窄格式入口": {"符": "rgba8snorm", "无八": "rgba8uint", "整八": "rgba8sint", "无十六": "rgba16uint"},
+        "整数格式入口": {"整十六": "rgba16sint", "单整": "r32sint", "双无": "rg32uint", "双整": "rg32sint"},
+        "宽格式入口": {"双浮": "rg32float", "四无": "rgba32uint", "四整": "rgba32sint", "蓝序": "bgra8unorm"},
+    }
+    f32 = np.float32
+    snorm = wide(xs / 8 - 1, ys / 4 - 0.5, full(-0.75), full(2)).astype(f32)
+    bgra = wide(xs / 16, ys / 8, full(0.25), full(1)).astype(f32)
+    expected = {
+        "符": np.rint(np.clip(snorm, -1, 1) * 127).astype(np.int8),
+        "无八": wide(16 * xs + ys, xs, ys, full(255)).astype(np.uint8),
+        "整八": wide(xs - 8, -16 * ys, xs * ys - 20, full(-128)).astype(np.int8),
+        "无十六": wide(4000 * xs + ys, full(65535), ys, xs).astype(np.uint16),
+        "整十六": wide(ys - 2000 * xs, full(32767), full(-32768), ys - xs).astype(np.int16),
+        "单整": (-(100000 * xs + ys)).astype(np.int32)[..., None],
+        "双无": wide((268435456 * xs + ys) % 2 ** 32, 4294967295 - xs).astype(np.uint32),
+        "双整": wide(-1000000 * xs, 1000000 * ys + 7).astype(np.int32),
+        "双浮": wide(xs.astype(f32) * f32(0.5) - f32(3), ys.astype(f32) / f32(3)),
+        "四无": wide(xs, ys, xs * ys, full(4294967295)).astype(np.uint32),
+        "四整": wide(-xs, ys, xs * ys - 50, full(-2147483647)).astype(np.int32),
+        "蓝序": np.rint(bgra[..., [2, 1, 0, 3]] * 255).astype(np.uint8),   # kept blue first
+    }
+    for entry, formats in textures.items():
+        out = run("存储格式", entry, {}, (2, 1), textures=[StorageTexture(n, f, w, h) for n, f in formats.items()])
+        for name in formats:
+            assert out[name].dtype == expected[name].dtype, (name, out[name].dtype)
+            same(out[name], expected[name])
+
+
 def sobel(image: np.ndarray) -> np.ndarray:
     """The Sobel gradient's length of an (h, w, 4) image's luminance, edges clamped (float64)."""
     lum = image[..., :3].astype(np.float64) @ np.array([0.299, 0.587, 0.114])
