@@ -16,7 +16,7 @@ import pytest
 
 from support.metal_shim.runner import check as clang_check, require_clang
 from support.references import REFERENCES, SAMPLES, StorageTexture
-from support.wgpu_device import device_for, validate
+from support.wgpu_device import device_for, render, validate
 from zhuose.cli.main import main
 from zhuose.compiler import interp
 from zhuose.compiler.backends import translate
@@ -244,3 +244,17 @@ def test_a_read_write_storage_texture_takes_only_the_three_32_bit_formats(tmp_pa
     found = Workspace(tmp_path).diagnostics(path)
     assert [d.code for d in found] == (["texel-format"] if refused else []), [d.message for d in found]
     assert not refused or "「单浮三二」、「单无三二」、「单整三二」" in found[0].message
+
+
+def test_偏层采样_renders_with_bias_and_offsets():
+    """The sample 偏层采样 drawn on lavapipe: ½ of the biased sample, ¼ each of the two offset ones
+    (nearest sampler, one level, so each is a texel; offsets clamp at the edges)."""
+    size = 16
+    text = translate(Workspace(SAMPLES), SAMPLES / "偏层采样。着色器。豫", "wgsl").text
+    image = (np.random.default_rng(26).integers(0, 32, (size, size, 4)) / 32).astype(np.float16)
+    pixels = render(text, "全屏", "着色", size, 3,
+                    textures=[(0, 0, image), (0, 1, {"mag_filter": "nearest", "min_filter": "nearest"})])
+    img = image.astype(np.float64)
+    right = img[:, np.minimum(np.arange(size) + 1, size - 1)]
+    below = img[np.minimum(np.arange(size) + 1, size - 1)]
+    np.testing.assert_allclose(pixels, 0.5 * img + 0.25 * right + 0.25 * below, atol=1e-6)
