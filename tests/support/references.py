@@ -700,13 +700,18 @@ CUBE_FACES = {(0, 1): (0, (2, -1), (1, -1)), (0, -1): (1, (2, 1), (1, -1)),
               (2, 1): (4, (0, 1), (1, -1)), (2, -1): (5, (0, -1), (1, -1))}
 
 
-def cube_texel(direction, edge: int) -> tuple[int, int, int]:
-    """(face, row, column) nearest sampling reads for a direction."""
+def _cube_face_coordinates(direction) -> tuple[int, float, float]:
+    """(face, u, v) of a direction on the face of its major axis (Vulkan's table)."""
     axis = int(np.argmax(np.abs(direction)))
     sign = 1 if direction[axis] >= 0 else -1
     face, (sa, ss), (ta, ts) = CUBE_FACES[(axis, sign)]
     major = abs(direction[axis])
-    u, v = (ss * direction[sa] / major + 1) / 2, (ts * direction[ta] / major + 1) / 2
+    return face, (ss * direction[sa] / major + 1) / 2, (ts * direction[ta] / major + 1) / 2
+
+
+def cube_texel(direction, edge: int) -> tuple[int, int, int]:
+    """(face, row, column) nearest sampling reads for a direction."""
+    face, u, v = _cube_face_coordinates(direction)
     return face, min(int(v * edge), edge - 1), min(int(u * edge), edge - 1)
 
 
@@ -862,6 +867,56 @@ def 存储格式(run):
         for name in formats:
             assert out[name].dtype == expected[name].dtype, (name, out[name].dtype)
             same(out[name], expected[name])
+
+
+def _gather_directions(g, n: int, edge: int) -> np.ndarray:
+    """Directions whose gather footprint lies inside one face, away from the texels' midlines."""
+    found = []
+    while len(found) < n:
+        d = g.uniform(-1, 1, 3)
+        a = np.sort(np.abs(d))
+        _, u, v = _cube_face_coordinates(d)
+        at = [c * edge - 0.5 for c in (u, v)]
+        if a[2] > 1.1 * a[1] and all(0.1 < t < edge - 1.1 and 0.15 < t % 1 < 0.85 for t in at):
+            found.append(np.append(d, 0))
+    return np.array(found, np.float32)
+
+
+@reference
+def 纹理数组采样(run):
+    w, h, layers, depth, edge = 16, 8, 3, 4, 8
+    n = w * h
+    g = rng(27)
+    texels = lambda *shape: (g.integers(0, 64, shape + (4,)) / 64).astype(np.float16)   # noqa: E731  exact in f16
+    stack, volume, cube = texels(layers, h, w), texels(depth, h, w), texels(6, edge, edge)
+    depths = (g.integers(0, 256, (layers, h, w, 1)) / 255).astype(np.float32)   # exact in depth16unorm
+    reference_depth = ((g.integers(0, 255, n) + 0.5) / 255).astype(np.float32)
+    directions = _gather_directions(g, n, edge)
+    linear = {"mag_filter": "linear", "min_filter": "linear"}
+    less = {"compare": "less", "mag_filter": "linear", "min_filter": "linear"}
+    out = run("纹理数组采样", "数组采样入口",
+              {"方向": directions, "参照": reference_depth, "出": np.zeros((10 * n, 4), np.float32)}, 2,
+              textures=[(0, 0, stack), (0, 1, volume), (0, 2, cube), (0, 3, depths), (0, 4, linear), (0, 5, {}),
+                        (0, 6, less)])
+    expected = np.zeros((n, 10, 4))
+    for i in range(n):
+        x, y, k = i % w, i // w, i % layers
+        u, v = x + 0.25, y + 0.75                       # in texels
+        layer, d, ref = stack[k].astype(np.float64), depths[k, ..., 0].astype(np.float64), float(reference_depth[i])
+        expected[i, 0] = _linear(layer, [u - 1, v + 1])
+        expected[i, 1] = [t[2] for t in _gathered(layer, u, v, (2, -1))]
+        expected[i, 2] = _linear(layer, [u + 1, v + 1])
+        expected[i, 3] = _linear(volume, [u, v, i % depth + 0.5])
+        face, cu, cv = _cube_face_coordinates(directions[i, :3].astype(np.float64))
+        expected[i, 4] = [t[1] for t in _gathered(cube[face].astype(np.float64), cu * edge, cv * edge)]
+        expected[i, 5] = _gathered(d, u, v)
+        expected[i, 6] = _gathered(d, u, v, (1, 0))
+        expected[i, 7] = [ref < t for t in _gathered(d, u, v)]
+        expected[i, 8] = [ref < t for t in _gathered(d, u, v, (0, -1))]
+        passed = lambda o: [float(ref < t) for t in _gathered(d, u, v, o)]   # noqa: E731
+        pcf = lambda p: (p[3] * 0.25 * 0.75 + p[2] * 0.75 * 0.75 + p[0] * 0.25 * 0.25 + p[1] * 0.75 * 0.25)  # noqa: E731
+        expected[i, 9] = [pcf(passed((0, 0))), pcf(passed((-1, -1))), 0, 0]
+    close(out["出"].reshape(n, 10, 4), expected, atol=2e-3)
 
 
 def sobel(image: np.ndarray) -> np.ndarray:
