@@ -74,7 +74,7 @@ def _storage_binding(np, out: Textures, r: ir.Resource, spec: str | None, size, 
     fmt, shape = storage_format(r.type), texture_shape(r.type)
     first, output = _storage_files(r, spec, shape.access, who)
     if output is not None:
-        _check_output(r, output, fmt, shape, who)
+        _check_output(r, output, fmt, shape)
     initial = _stored_texels(np, r, first, fmt, shape) if first is not None else None
     extent = _storage_extent(r, shape, size, out.extent, initial)
     image = StorageImage(fmt, *extent[:2], depth=extent[2], shape=shape, initial=initial)
@@ -94,7 +94,7 @@ def _storage_files(r: ir.Resource, spec: str | None, access: str, who: str) -> t
         return None, spec
     if access == "read":
         return spec, None
-    first, comma, output = spec.replace("，", ",").rpartition(",")
+    first, _, output = spec.replace("，", ",").rpartition(",")
     return (first or None), output
 
 
@@ -248,7 +248,7 @@ def _comparison_sampler(r: ir.Resource, spec: str | None):
     return lambda device: device.create_sampler(mag_filter=mode, min_filter=mode, compare=COMPARE_WORDS[compare])
 
 
-def _check_output(r: ir.Resource, spec: str, fmt, shape, who: str) -> None:
+def _check_output(r: ir.Resource, spec: str, fmt, shape) -> None:
     if not (spec.endswith(".npy") or spec.lower().endswith(".png")):
         raise RunProblem(f"{_where(r)}写到 .png 或 .npy 文件（按后缀），给的是「{spec}」")
     if spec.lower().endswith(".png") and fmt.texel != "float":

@@ -258,3 +258,48 @@ def test_偏层采样_renders_with_bias_and_offsets():
     right = img[:, np.minimum(np.arange(size) + 1, size - 1)]
     below = img[np.minimum(np.arange(size) + 1, size - 1)]
     np.testing.assert_allclose(pixels, 0.5 * img + 0.25 * right + 0.25 * below, atol=1e-6)
+
+
+LAYERED_STORAGE = """寻观「点染」之「点染本」之书。
+「源」乃「只读存储纹理二维数组」于「四整八」也。
+「源」者「存储纹理绑定」于（「组值」【「组」者「零」也，「号」者「零」也】）也。
+「体」乃「存储纹理三维」于「双浮三二」也。
+「体」者「存储纹理绑定」于（「组值」【「组」者「零」也，「号」者「一」也】）也。
+「累」乃「读写存储纹理二维」于「单整三二」也。
+「累」者「存储纹理绑定」于（「组值」【「组」者「零」也，「号」者「二」也】）也。
+「抄」乃化「全局调用号」为「有」者也。
+「抄」者得「号」而
+　令「处」为「号」中「零」与「号」中「一」而
+　令「a」为「读存储张纹素」于「源」于「处」于「号」中「二」而
+　「写纹素」于「体」于（「号」中「零」与「号」中「一」与「号」中「二」）
+　　于（「新浮三二」于（「a」中「x」）与「新浮三二」于（「a」中「w」）与「新浮三二」于「零」与「新浮三二」于「零」）；
+　若「号」中「二」等于（「新无三二」于「零」）则（
+　　「写纹素」于「累」于「处」于（（「读存储纹素」于「累」于「处」）中「x」加「a」中「y」
+　　　与「新整三二」于「零」与「新整三二」于「零」与「新整三二」于「零」））
+也。
+「抄入口」乃「计算入口」也。
+「抄入口」者「计算入口项」于「抄」于（「组值」【「工作组大小」者「四」与「二」与「一」也】）也。
+"""
+
+
+def test_run_gives_storage_textures_first_texels_and_three_dimensions(tmp_path, capsys):
+    """A read-only rgba8sint array from its .npy, a 3-D rg32float output sized by --尺寸 宽,高,深, and an
+    r32sint read-write texture from 初值.npy,结果.npy."""
+    device_for("")
+    path = tmp_path / "抄。着色器。豫"
+    path.write_text(LAYERED_STORAGE, encoding="utf-8")
+    w, h, d = 8, 4, 3
+    g = np.random.default_rng(28)
+    source = g.integers(-128, 128, (d, h, w, 4)).astype(np.int8)
+    first = g.integers(-1000, 1000, (h, w, 1)).astype(np.int32)
+    np.save(tmp_path / "源.npy", source)
+    np.save(tmp_path / "初.npy", first)
+    status = main(["运行", str(path), "抄入口", f"源={tmp_path / '源.npy'}", f"体={tmp_path / '体.npy'}",
+                   f"累={tmp_path / '初.npy'},{tmp_path / '累.npy'}", "--尺寸", f"{w},{h},{d}", "--组数", f"2,2,{d}"])
+    out = capsys.readouterr()
+    assert status == 0, out.err
+    assert f"存储纹理 rg32float {w}×{h}×{d}" in out.out
+    volume = np.load(tmp_path / "体.npy")
+    assert volume.shape == (d, h, w, 2) and volume.dtype == np.float32
+    np.testing.assert_array_equal(volume, source[..., [0, 3]].astype(np.float32))
+    np.testing.assert_array_equal(np.load(tmp_path / "累.npy"), first + source[0, ..., 1:2])
