@@ -18,6 +18,7 @@ from support.metal_shim.runner import check as clang_check, require_clang
 from support.references import REFERENCES, SAMPLES, StorageTexture
 from support.wgpu_device import device_for, render, validate
 from zhuose.cli.main import main
+from zhuose.compiler.runtime.png import decode_png
 from zhuose.compiler import interp
 from zhuose.compiler.backends import translate
 from zhuose.compiler.interp import Fault
@@ -303,3 +304,33 @@ def test_run_gives_storage_textures_first_texels_and_three_dimensions(tmp_path, 
     assert volume.shape == (d, h, w, 2) and volume.dtype == np.float32
     np.testing.assert_array_equal(volume, source[..., [0, 3]].astype(np.float32))
     np.testing.assert_array_equal(np.load(tmp_path / "累.npy"), first + source[0, ..., 1:2])
+
+
+def test_片元比较采样_renders_through_the_command_line(tmp_path, capsys):
+    """The sample 片元比较采样 drawn by `着色器 渲染` with a depth texture, a depth array, a colour
+    array and a comparison sampler from the command line, against NumPy (8-bit PNG: half a step)."""
+    device_for("")
+    w, h, layers = 16, 8, 3
+    g = np.random.default_rng(29)
+    depth = (g.integers(0, 256, (h, w)) / 255).astype(np.float32)            # exact in depth16unorm
+    depths = (g.integers(0, 256, (layers, h, w)) / 255).astype(np.float32)
+    stack = (g.integers(0, 64, (layers, h, w, 4)) / 64).astype(np.float16)
+    for name, array in (("深", depth), ("深叠", depths), ("叠", stack)):
+        np.save(tmp_path / f"{name}.npy", array)
+    status = main(["渲染", str(SAMPLES / "片元比较采样。着色器。豫"), "比较顶点", "比较片元",
+                   *(f"{n}={tmp_path / f'{n}.npy'}" for n in ("深", "深叠", "叠")), "比=小于", "样=最近",
+                   "--尺寸", f"{w},{h}", "--输出", str(tmp_path / "比较.png")])
+    assert status == 0, capsys.readouterr().err
+    data, width, height, channels = decode_png((tmp_path / "比较.png").read_bytes())
+    pixels = np.frombuffer(data, np.uint8).reshape(height, width, channels).astype(np.float64) / 255
+    ys, xs = np.mgrid[0:h, 0:w]
+    k = (xs + ys) % layers
+    ref = ((7 * xs + 3 * ys) % 255 + 0.5) / 255
+    at = lambda a, dy, dx: a[np.clip(ys + dy, 0, h - 1), np.clip(xs + dx, 0, w - 1)]   # noqa: E731
+    layered = lambda a, dy, dx: a[k, np.clip(ys + dy, 0, h - 1), np.clip(xs + dx, 0, w - 1)]   # noqa: E731
+    red = 0.5 * (ref < layered(depths, 0, 0)) + 0.25 * (ref < at(depth, 0, 1)) + 0.25 * (ref < layered(depths, 1, 0))
+    s = stack.astype(np.float64)
+    colour = 0.5 * layered(s[..., 0], 0, 0) + 0.25 * layered(s[..., 1], 0, -1) + 0.25 * layered(s[..., 2], -1, 0)
+    expected = np.stack([red, colour, colour, colour], -1)
+    assert 0.2 < red.mean() < 0.8
+    assert np.abs(pixels - expected).max() <= 0.5 / 255 + 1e-6
