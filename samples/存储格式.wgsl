@@ -22,6 +22,14 @@
 
 @group(0) @binding(11) var 蓝序: texture_storage_2d<bgra8unorm, write>;
 
+@group(0) @binding(12) var 四半: texture_storage_2d<rgba16float, write>;
+
+@group(0) @binding(13) var 四浮: texture_storage_2d<rgba32float, write>;
+
+@group(0) @binding(14) var 单浮: texture_storage_2d<r32float, write>;
+
+@group(0) @binding(15) var 单无: texture_storage_2d<r32uint, write>;
+
 @compute @workgroup_size(8, 8)
 fn 写窄格式(@builtin(global_invocation_id) 号: vec3<u32>) {
   let x = 号.x;
@@ -61,4 +69,18 @@ fn 写宽格式(@builtin(global_invocation_id) 号: vec3<u32>) {
   textureStore(四无, 处, vec4<u32>(x, y, x * y, 4294967295u));
   textureStore(四整, 处, vec4<i32>(-xi, yi, (xi * yi) - 50i, -2147483647i));
   textureStore(蓝序, 处, vec4<f32>(f32(x) / 16.0f, f32(y) / 8.0f, 0.25f, 1.0f));
+}
+
+@compute @workgroup_size(8, 8)
+fn 写原有格式(@builtin(global_invocation_id) 号: vec3<u32>) {
+  let x = 号.x;
+  let y = 号.y;
+  let xf = f32(x);
+  let yf = f32(y);
+  let 处 = vec2<u32>(x, y);
+  let 零浮 = 0.0f;
+  textureStore(四半, 处, vec4<f32>((xf / 4.0f) - 1.5f, yf * 0.125f, -2.5f, 1024.0f));
+  textureStore(四浮, 处, vec4<f32>(xf / 3.0f, -yf, 131008.0f, 0.5f));
+  textureStore(单浮, 处, vec4<f32>((xf * yf) - 7.5f, 零浮, 零浮, 零浮));
+  textureStore(单无, 处, vec4<u32>(((x * 1000u) + y) + 4294960000u, x, y, x));
 }

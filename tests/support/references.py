@@ -844,6 +844,7 @@ def 存储格式(run):
         "窄格式入口": {"符": "rgba8snorm", "无八": "rgba8uint", "整八": "rgba8sint", "无十六": "rgba16uint"},
         "整数格式入口": {"整十六": "rgba16sint", "单整": "r32sint", "双无": "rg32uint", "双整": "rg32sint"},
         "宽格式入口": {"双浮": "rg32float", "四无": "rgba32uint", "四整": "rgba32sint", "蓝序": "bgra8unorm"},
+        "原有格式入口": {"四半": "rgba16float", "四浮": "rgba32float", "单浮": "r32float", "单无": "r32uint"},
     }
     f32 = np.float32
     snorm = wide(xs / 8 - 1, ys / 4 - 0.5, full(-0.75), full(2)).astype(f32)
@@ -861,6 +862,10 @@ def 存储格式(run):
         "四无": wide(xs, ys, xs * ys, full(4294967295)).astype(np.uint32),
         "四整": wide(-xs, ys, xs * ys - 50, full(-2147483647)).astype(np.int32),
         "蓝序": np.rint(bgra[..., [2, 1, 0, 3]] * 255).astype(np.uint8),   # kept blue first
+        "四半": wide(xs / 4 - 1.5, ys * 0.125, full(-2.5), full(1024)).astype(np.float16),
+        "四浮": wide(xs.astype(f32) / f32(3), -ys.astype(f32), full(131008), full(0.5)).astype(f32),
+        "单浮": (xs * ys - 7.5).astype(f32)[..., None],
+        "单无": ((1000 * xs + ys + 4294960000) % 2 ** 32).astype(np.uint32)[..., None],
     }
     for entry, formats in textures.items():
         out = run("存储格式", entry, {}, (2, 1), textures=[StorageTexture(n, f, w, h) for n, f in formats.items()])
