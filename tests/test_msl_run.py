@@ -43,22 +43,28 @@ def test_every_compute_sample_has_a_reference():
     assert [name for name in COMPUTE if name not in REFERENCES] == []
 
 
+#: a comparison sampler's function as the shim's sampler numbers it (metal_stdlib's `sampler::compare`)
+COMPARE_CODES = {name: k + 1 for k, name in enumerate(
+    "never less equal less-equal greater not-equal greater-equal always".split())}
+
+
 def bind_textures(prepared, textures) -> None:
     """The references' textures and samplers, as the CPU runtime's slots: a
     texture is its width, height, layers (depth, array size or faces), 0 and
-    its texels: rgba16float widened to float, integer texels as they are; a
-    sampler is 1 for a linear filter."""
+    its texels: rgba16float widened to float, integer texels as they are, depths
+    (…, h, w, 1) as float; a sampler is 1 for a linear filter and its comparison function."""
     for group, binding, resource in textures:
         slot = group * 16 + binding
         if isinstance(resource, dict):
             linear = resource.get("mag_filter") == "linear"
-            prepared.buffers[SAMPLER_SLOTS + slot] = np.array([linear], np.uint32).tobytes()
+            compare = COMPARE_CODES.get(resource.get("compare"), 0)
+            prepared.buffers[SAMPLER_SLOTS + slot] = np.array([linear, compare], np.uint32).tobytes()
         else:
             texels = np.asarray(resource)
             layers, height, width = ((1, 1) + texels.shape[:-1])[-3:]
             header = np.array([width, height, layers, 0], np.uint32).tobytes()
-            if texels.dtype.kind not in "iu":
-                texels = texels.astype(np.float16).astype(np.float32)
+            if texels.dtype.kind not in "iu":      # colour as rgba16float; one channel is depth, kept as float
+                texels = texels.astype(np.float16 if texels.shape[-1] != 1 else np.float32).astype(np.float32)
             prepared.buffers[TEXTURE_SLOTS + slot] = header + texels.tobytes()
 
 

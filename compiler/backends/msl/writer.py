@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from ... import ir
 from ...builtin.formats import storage_format
-from ...builtin.textures import TEXTURES
+from ...builtin.textures import GATHER_COMPONENT, TEXTURES
 from ...builtin.io import BUILTIN_IO, INTERPOLATIONS, located_fields, next_location
 from ...diagnostics import TARGET_BINDING, TARGET_BUILTIN, TARGET_TYPE, TRANSLATION, Diagnostic
 from ...types import TCon, TError, TRecord, TTuple, deep_resolve, is_unit, matrix_parts, resolve, vector_parts
@@ -1368,6 +1368,31 @@ class MslWriter(StatementWriter):
         dims = TEXTURES[head(call.args[0].type)].dims
         getters = [f"{texture.operand()}.{getter}({', '.join(level)})" for getter in SIZE_GETTERS[:dims]]
         return Code(getters[0] if dims == 1 else f"uint{dims}({', '.join(getters)})")
+
+    def _builtin_gradient(self, call: ir.Call) -> Code:
+        """textureSampleGrad: sample with the gradients wrapped in gradient2d, gradient3d or gradientcube."""
+        texture, sampler, coords, *rest = self.operands(call.args)
+        shape = TEXTURES[head(call.args[0].type)]
+        offset = [rest.pop().text] if call.name.startswith("偏移") else []
+        layer = [rest.pop(0).text] if shape.arrayed else []
+        kind = "cube" if shape.cube else f"{shape.dims}d"
+        gradient = f"gradient{kind}({rest[0].text}, {rest[1].text})"
+        return Code(f"{texture.operand()}.sample({', '.join([sampler.text, coords.text, *layer, gradient, *offset])})")
+
+    def _builtin_gather(self, call: ir.Call) -> Code:
+        """textureGather: gather(sampler, coords[, layer][, offset], component) — the component a written
+        number (the checker's rule), the offset int2(0) when a 2-D colour texture's component follows it."""
+        shape = TEXTURES[head(call.args[1 if call.name in GATHER_COMPONENT else 0].type)]
+        args = self.operands(call.args)
+        component = []
+        if call.name in GATHER_COMPONENT:
+            component = [f"component::{'xyzw'[written_number(call.args[0])]}"]
+            args = args[1:]
+        texture, sampler, coords, *rest = args
+        offset = [rest.pop().text] if call.name.startswith("偏移") else (
+            ["int2(0)"] if component and not shape.cube else [])
+        layer = [rest[0].text] if shape.arrayed else []
+        return Code(f"{texture.operand()}.gather({', '.join([sampler.text, coords.text, *layer, *offset, *component])})")
 
     def _texture_type(self, t: TCon, shape, span) -> str:
         """texture2d_array<float>, depthcube<float>, texture3d<uint, access::read_write> …"""

@@ -994,6 +994,9 @@ UNAVAILABLE = {
        for name in "存储纹理绑定 写纹素 写张纹素 读存储纹素 读存储张纹素".split()},
     **{name: "纹理数组、三维、立方与多重采样纹理（扩展）只有 WGSL 与金属（MSL）支持：千手的纹理是待办事项（着十）"
        for name in "采样张纹理 按层采样张纹理 读张纹素 读样本纹素 按层纹理尺寸 纹理层级数 纹理张数 纹理样本数".split()},
+    **{name: "这个纹理内建（扩展，议题 25）只有 WGSL 与金属（MSL）支持：千手的纹理是待办事项（着十）"
+       for name in registry.FRAGMENT_SAMPLING.split() + registry.EXPLICIT_SAMPLING.split()},
+    "纹理屏障": "纹理屏障排定读写存储纹理的访问：千手没有存储纹理（surface 是待办事项），所以也没有它",
     **FRAGMENTS_UNAVAILABLE,
 }
 
