@@ -475,18 +475,22 @@ def test_render_stages_have_no_workgroup_memory(tmp_path):
 
 
 def test_stage_input_locations_must_differ(tmp_path):
-    """Struct fields count from 0 and plain parameters after all of them (as in WGSL),
-    so two struct parameters collide."""
-    ws, result = msl_of(tmp_path, """
+    """Struct fields count from 0 (as in WGSL), so two struct parameters collide: the checker
+    refuses it before any target sees it (MSL would need two [[user(loc0)]])."""
+    path = tmp_path / "例。着色器。豫"
+    path.write_text(HEAD + textwrap.dedent("""
         「甲类」即「组类」【「a」乃「四维浮」也】也。
         「乙类」即「组类」【「b」乃「四维浮」也】也。
         「片」乃化「甲类」又化「乙类」为「片元颜色」者也。
         「片」者得「甲」又得「乙」而「甲」中「a」加「乙」中「b」也。
         「片入口」乃「片元入口」也。
         「片入口」者「片元入口项」于「片」也。
-        """)
-    assert messages(ws, result) == ["例。着色器。豫:5:1: 在「片」中：入口「片入口」的输入「甲_a」与「乙_b」位置相同"
-                                    "（user(loc0)）：结构字段从 0 编号，其余参数排在它们之后"]
+        """).lstrip("\n"), encoding="utf-8")
+    ws = Workspace(tmp_path)
+    errors = [d.message for d in ws.check(path).diagnostics if d.severity == "错误"]
+    assert errors == ["片元入口函数「片」的输入中字段「a」与「b」都在位置 0：每个位置只能有一个值"
+                      "（没写「定位」的字段接着前一个字段编号）"]
+    assert translate(ws, path, "msl").text is None
 
 
 def test_integer_clamp_is_wgsls_min_of_max(tmp_path):

@@ -679,7 +679,6 @@ class MslWriter(StatementWriter):
                 stage_in.append((self.type_text(p.type, span), name, self._input_attributes(p.type, entry, location)))
                 self.line(f"const auto {name} = {stage_in_name}.{name};")
                 location += 1
-        self._check_locations(stage_in, entry, decl)
 
     def _expand_struct_input(self, struct: str, name: str, entry, stage_in_name: str, span, params, stage_in) -> None:
         decl, struct_text, _, _ = self.structs[struct]
@@ -709,15 +708,6 @@ class MslWriter(StatementWriter):
         if interpolation is not None:
             return [f"user(loc{location})", INTERPOLATIONS[interpolation].msl]
         return [f"user(loc{location})"] + (["flat"] if scalar_kind(t) in ("int", "uint") else [])
-
-    def _check_locations(self, stage_in, entry: ir.Entry, decl: ir.Function) -> None:
-        seen: dict[str, str] = {}
-        for _, name, attributes in stage_in:
-            if attributes[0] in seen:
-                raise TranslationFailure(self.at_name(decl), f"入口「{entry.name}」的输入「{seen[attributes[0]]}」"
-                                                             f"与「{name}」位置相同（{attributes[0]}）："
-                                                             "结构字段从 0 编号，其余参数排在它们之后")
-            seen[attributes[0]] = name
 
     @staticmethod
     def _stage_in_struct(name: str, fields) -> list[str]:
