@@ -134,6 +134,7 @@ class Importer:
         self.current = (None, None)
         self.discovering = False
         self.hoisted: list[str] | None = None    # 令 lines a statement needs before it (None: none allowed here)
+        self.expected: set[int] = set()          # ids of expressions written where 着色 expects their type
 
     # ---- types ----------------------------------------------------------------------------
 
@@ -258,8 +259,10 @@ class Importer:
         value = [c for c in d.children if isinstance(c, Tree) and c.data != "type"][-1]
         declared = subtrees(d, "type")
         ty = self.type_of(declared[0]) if declared else self.peek(value)
-        if ty[0] not in ("scalar", "vec"):
-            raise Refusal(node_at(d), "不是标量或向量的常量（数组与结构常量由另一项工作加入）")
+        if ty[0] not in ("scalar", "vec", "array", "mat"):
+            raise Refusal(node_at(d), "结构常量（着色的顶层常量是标量、向量、矩阵或定长数组）")
+        if ty[0] == "array":
+            ty = ("array", concrete(ty[1]), ty[2])
         self.consts[name] = ty
         if ty[0] == "scalar" and value.data == "literal" and value.children[0].type == "INT":
             self.const_values[name] = int(str(value.children[0]).rstrip("iu"), 0)
@@ -269,7 +272,7 @@ class Importer:
         def write():
             final = self.settled(name, d)
             return [f"「{name}」乃{spell(final, node_at(d))}也。",
-                    f"「{name}」者{self.expr(value, final).text}也。"]
+                    f"「{name}」者{self.expr(self.expecting(value), final).text}也。"]
         return write
 
     def settled(self, name: str, d) -> tuple:
@@ -486,7 +489,7 @@ class Importer:
             if not values:
                 return ["「元」"]
             _, ret = self.current
-            value, before = self.statement_value(values[0], ret)
+            value, before = self.statement_value(self.expecting(values[0]), ret)
             return before + [value.text]
         if kind == "break_":
             if flow.on_break is None:
@@ -582,7 +585,11 @@ class Importer:
         if ty[0] == "struct":
             parts = [f"「{f}」者{self.zero(t, at).text}也" for f, t in self.structs[ty[1]]]
             return Ex("「组值」【" + "，".join(parts) + "】", ATOM, ty)
-        raise Refusal(at, "没有初值的数组或矩阵变量")
+        if ty[0] in ("array", "mat") and ty[-1] is not None:
+            element = ty[1] if ty[0] == "array" else ("vec", ty[2], ty[3])
+            count = ty[2] if ty[0] == "array" else ty[1]
+            return self.typed_tuple(None, [self.zero(element, at)] * count, ty, at)
+        raise Refusal(at, "没有初值的运行期数组变量")
 
     def assignment(self, s: Tree, rest: list, flow: Flow) -> list[str]:
         target = s.children[0]
@@ -621,7 +628,7 @@ class Importer:
                 return self.sequence([f"「写格」于「{name}」于{wrap(value, OPERAND)}"], rest, flow)
             self.locals[-1][name] = Local(local.ty)
             return [f"令「{name}」为{value.text}而"] + self._block(rest, flow)
-        if isinstance(target, Tree) and target.data == "index":
+        if isinstance(target, Tree) and target.data == "index" and self.array_resource(target.children[0])[0]:
             written = self.element_write(target, value_of, at)
             return self.sequence([written], rest, flow)
         root, path = member_path(target)
@@ -640,6 +647,8 @@ class Importer:
         as a new whole value, every other part read from the old one."""
         ty = current.ty
         first, rest = path[0], path[1:]
+        if isinstance(first, Tree):
+            return self.element_updated(current, first, rest, value_of, at)
         if ty[0] == "struct":
             fields = self.structs[ty[1]]
             parts = []
@@ -667,11 +676,27 @@ class Importer:
             return Ex("与".join(parts), TUPLE, ty)
         raise Refusal(at, "给分量、字段赋值")
 
+    def element_updated(self, current: Ex, index, rest: list, value_of, at) -> Ex:
+        """WGSL's `a[i] = v` on a local array, vector or matrix: 「换元素」于 a 于 i 于 v (a new
+        whole value).  A deeper path (`a[i].x = v`) reads the element with 「取元素」 first, so
+        the index is written twice: only where it has no effect."""
+        ty = current.ty
+        if ty is None or ty[0] not in ("vec", "array", "mat"):
+            raise Refusal(at, "给分量、字段赋值")
+        element = ("scalar", ty[2]) if ty[0] == "vec" else ("vec", ty[2], ty[3]) if ty[0] == "mat" else ty[1]
+        i = self.index(index)
+        if rest:
+            if self.has_effects(index):
+                raise Refusal(at, "下标有副作用的元素里的字段或分量的赋值（着色要把下标写两遍）")
+            old = Ex(f"「取元素」于{wrap(current, OPERAND)}于{wrap(i, OPERAND)}", APP, element)
+            value = self.updated(old, rest, value_of, at)
+        else:
+            value = value_of(element)
+        return Ex(f"「换元素」于{wrap(current, OPERAND)}于{wrap(i, OPERAND)}于{wrap(value, OPERAND)}", APP, ty)
+
     def element_write(self, target: Tree, value_of, at) -> str:
         base, index = target.children
         resource, name = self.array_resource(base)
-        if resource is None:
-            raise Refusal(at, "给局部数组或向量的元素赋值（局部数组的写入由另一项工作加入）")
         element = resource.ty[1]
         i = self.index(index)
         value = value_of(element)
@@ -985,6 +1010,10 @@ class Importer:
             if field_name not in fields:
                 raise Refusal(node_at(e), f"结构「{ty[1]}」没有的字段「{field_name}」")
             return Ex(f"{wrap(inner, PROJ)}中「{field_name}」", PROJ, fields[field_name])
+        if ty is not None and ty[0] == "record" and field_name in B.RECORDS[ty[1]]:
+            word, rule = B.RECORDS[ty[1]][field_name]
+            result = {"same": ty[2], "i32": with_scalar(ty[2], "i32"), "bool": BOOL}[rule]
+            return Ex(f"{wrap(inner, PROJ)}中「{word}」", PROJ, result)
         if ty is not None and ty[0] == "vec" and set(field_name) <= SWIZZLE:
             result = ("scalar", ty[2]) if len(field_name) == 1 else ("vec", len(field_name), ty[2])
             return Ex(f"{wrap(inner, PROJ)}中「{field_name}」", PROJ, result)
@@ -1075,12 +1104,8 @@ class Importer:
             else:
                 x = self.expr(left, lw)
                 y = self.expr(right, rw)
-        if x.ty and x.ty[0] == "mat" and op == "*":
-            if not (y.ty and y.ty[0] == "vec"):
-                raise Refusal(at, "矩阵乘矩阵或矩阵乘标量（由另一项工作加入）")
-            return Ex(f"「矩阵乘」于{wrap(x, OPERAND)}于{wrap(y, OPERAND)}", APP, ("vec", x.ty[2], x.ty[3]))
-        if y.ty and y.ty[0] == "mat":
-            raise Refusal(at, "向量乘矩阵（着色只有 矩阵乘 向量）")
+        if "mat" in (x.ty[0] if x.ty else None, y.ty[0] if y.ty else None):
+            return self.matrix_arithmetic(op, x, y, at)
         if op in ("&", "|") and scalar_of(x.ty) == "bool":
             return self.both_evaluated(op, x, y, left, right, at)
         if op == "^" and scalar_of(x.ty) == "bool":
@@ -1093,6 +1118,21 @@ class Importer:
             ty = with_scalar(ty, "bool")
         text = f"{wrap(x, max(level, OPERAND))}{word}{wrap(y, max(level + 1, OPERAND))}"
         return Ex(text, level, ty)
+
+    def matrix_arithmetic(self, op: str, x: Ex, y: Ex, at) -> Ex:
+        """WGSL's matrix operators: m × v and m × m are 「矩阵乘」; m × s, s × m, m ± m are
+        「乘」「加」「减」 element by element (docs/扩展.md, the matrix section)."""
+        word, level = BINARY[op]
+        kinds = (x.ty[0], y.ty[0])
+        if op == "*" and kinds in (("mat", "vec"), ("mat", "mat")):
+            ty = ("vec", x.ty[2], x.ty[3]) if kinds[1] == "vec" else ("mat", y.ty[1], x.ty[2], x.ty[3])
+            return Ex(f"「矩阵乘」于{wrap(x, OPERAND)}于{wrap(y, OPERAND)}", APP, ty)
+        if op == "*" and kinds == ("vec", "mat"):
+            raise Refusal(at, "向量乘矩阵（着色只有 矩阵乘 向量）")
+        if not (op == "*" and "scalar" in kinds or op in "+-" and kinds == ("mat", "mat")):
+            raise Refusal(at, f"矩阵的 {op}（WGSL 也没有）")
+        ty = x.ty if kinds[0] == "mat" else y.ty
+        return Ex(f"{wrap(x, max(level, OPERAND))}{word}{wrap(y, max(level + 1, OPERAND))}", level, ty)
 
     def both_evaluated(self, op: str, x: Ex, y: Ex, left, right, at) -> Ex:
         """WGSL's `a & b` and `a | b` on 爻 evaluate both sides (且、或 short-circuit): written as
@@ -1121,7 +1161,7 @@ class Importer:
         args = kids(subtrees(e, "args")[0]) if subtrees(e, "args") else []
         if name in self.functions:
             params, ret = self.functions[name]
-            texts = [wrap(self.expr(a, t), OPERAND) for a, t in zip(args, params)] or ["「元」"]
+            texts = [wrap(self.expr(self.expecting(a), t), OPERAND) for a, t in zip(args, params)] or ["「元」"]
             return Ex(f"「{name}」于" + "于".join(texts), APP, ret)
         if name in self.structs:
             fields = self.structs[name]
@@ -1135,9 +1175,10 @@ class Importer:
             ty = self.named_type(name, targs, at) if (targs or len(name) == 5 or name in self.aliases) else None
             return self.vector(name, ty, args, want, at)
         if name.startswith("mat"):
-            raise Refusal(at, "矩阵构造（着色的矩阵是列向量的元组，由另一项工作加入）")
+            ty = self.named_type(name, targs, at) if (targs or len(name) == 7) else None
+            return self.matrix(e, name, ty, args, want, at)
         if name == "array":
-            raise Refusal(at, "数组字面量（由另一项工作加入）")
+            return self.array_literal(e, targs, args, want, at)
         if name == "bitcast":
             target = self.type_of(Tree("type", [targs[0].children[0]] + targs[0].children[1:], targs[0].meta)) \
                 if targs and targs[0].data == "name" else None
@@ -1232,6 +1273,70 @@ class Importer:
             raise Refusal(at, "分量个数不对的向量构造")
         return Ex("与".join(parts), TUPLE, ty)
 
+    def expecting(self, e):
+        """`e`, noted as written where 着色 knows the type it expects (an argument, a return value, a
+        constant's value): an array or matrix literal there is a bare tuple."""
+        self.expected.add(id(strip(e)))
+        return e
+
+    def typed_tuple(self, e, parts: list[Ex], ty, at) -> Ex:
+        """A tuple of columns or elements as 着色 writes an array or matrix literal: each item that
+        is itself a tuple in parentheses, the last one ascribed (a parenthesised tuple there would
+        be flattened into this one); the whole ascribed unless 着色 already expects its type."""
+        if len(parts) < 2:
+            raise Refusal(at, "一个元素的数组字面量（着色的元组至少两项）")
+        texts = [wrap(x, OPERAND) for x in parts[:-1]]
+        last = parts[-1]
+        texts.append(f"（{last.text}也{spell(last.ty, at)}）" if last.prec <= TUPLE else wrap(last, OPERAND))
+        text = "与".join(texts)
+        if id(e) in self.expected:
+            return Ex(text, TUPLE, ty)
+        return Ex(f"（{text}也{spell(ty, at)}）", ATOM, ty)
+
+    def array_literal(self, e, targs, args, want, at) -> Ex:
+        """`array<T, N>(…)` and `array(…)`: a tuple of the elements where a 「定长数组」 is expected."""
+        if targs:
+            element = self.type_arg(targs[0])
+        else:
+            types = [self.peek(a) for a in args]
+            known = [t for t in types if t is not None and not is_abstract(t)]
+            element = known[0] if known else want[1] if want is not None and want[0] == "array" else \
+                concrete(types[0]) if types and types[0] is not None else None
+            if element is None:
+                raise Refusal(at, "类型不明的数组字面量")
+        element = concrete(element) if element[0] in ("scalar", "vec") else element
+        ty = ("array", element, len(args))
+        if not args:
+            return self.zero(ty, at)
+        parts = [self.expr(a, element) for a in args]
+        return self.typed_tuple(e, parts, ty, at)
+
+    def matrix(self, e, name, ty, args, want, at) -> Ex:
+        """`matCxR(…)`: the columns' tuple; from C×R scalars each column is the tuple of its R."""
+        if ty is None:
+            c, r = int(name[3]), int(name[5])
+            known = [scalar_of(t) for t in (self.peek(a) for a in args) if t is not None and not is_abstract(t)]
+            ty = ("mat", c, r, known[0] if known else "f32")
+        c, r, s = ty[1], ty[2], ty[3]
+        column = ("vec", r, s)
+        if not args:
+            return self.zero(ty, at)
+        if len(args) == 1:
+            x = self.expr(args[0], ty)
+            if x.ty != ty:
+                raise Refusal(at, "矩阵的类型转换")
+            return x
+        if len(args) == c:
+            parts = [self.expr(a, column) for a in args]
+        elif len(args) == c * r:
+            parts = []
+            for k in range(c):
+                items = [self.scalar_as(self.expr(a, ("scalar", s)), s, node_at(a)) for a in args[k * r:(k + 1) * r]]
+                parts.append(Ex("与".join(wrap(x, OPERAND) for x in items), TUPLE, column))
+        else:
+            raise Refusal(at, "列数或元素个数不对的矩阵构造")
+        return self.typed_tuple(e, parts, ty, at)
+
     def scalar_as(self, x: Ex, s: str, at) -> Ex:
         if scalar_of(x.ty) == s:
             return x
@@ -1258,6 +1363,7 @@ class Importer:
         rule = B.RESULT.get(name, B.SAME)
         first = out_types[0] if out_types else None
         result = {"same": first, "second": out_types[1] if len(out_types) > 1 else first,
+                  "modf": ("record", name, first), "frexp": ("record", name, first),
                   "scalar": ("scalar", scalar_of(first)) if first else None,
                   "bool": BOOL, "u32": U32, "i32": I32,
                   "vec2f": ("vec", 2, "f32"), "vec4f": ("vec", 4, "f32"), "vec4i": ("vec", 4, "i32"),
@@ -1274,7 +1380,8 @@ class Importer:
         element = ("scalar", res.ty[1][1])
         parts = [f"「{rname}」", wrap(self.index(target.children[1]), OPERAND)]
         parts += [wrap(self.expr(a, element), OPERAND) for a in args[1:]]
-        return Ex(f"「{B.ATOMICS[name]}」于" + "于".join(parts), APP, None if name == "atomicStore" else element)
+        result = None if name == "atomicStore" else ("record", name, element) if name in B.RECORDS else element
+        return Ex(f"「{B.ATOMICS[name]}」于" + "于".join(parts), APP, result)
 
     def texture(self, name, args, at) -> Ex:
         if not args:
@@ -1448,12 +1555,15 @@ def _walk(node):
             yield from _walk(c)
 
 
-def member_path(target) -> tuple[str | None, list[str]]:
-    """`a.b.c` as ("a", ["b", "c"]); (None, []) for anything with an index or a pointer."""
-    path = []
-    while isinstance(target, Tree) and target.data in ("member", "paren"):
+def member_path(target) -> tuple[str | None, list]:
+    """`a.b[i].c` as ("a", ["b", <i>, "c"]) (an index step is its expression's tree); (None, [])
+    for anything through a pointer."""
+    path: list = []
+    while isinstance(target, Tree) and target.data in ("member", "paren", "index"):
         if target.data == "member":
             path.insert(0, str(target.children[1]))
+        elif target.data == "index":
+            path.insert(0, target.children[1])
         target = target.children[0]
     if isinstance(target, Tree) and target.data == "name":
         return str(target.children[0]), path

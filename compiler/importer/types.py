@@ -46,13 +46,15 @@ def is_abstract(t) -> bool:
 
 
 def scalar_of(t) -> str | None:
-    """The component scalar of a scalar or vector type."""
+    """The component scalar of a scalar, vector or matrix type."""
     if t is None:
         return None
     if t[0] == "scalar":
         return t[1]
     if t[0] == "vec":
         return t[2]
+    if t[0] == "mat":
+        return t[3]
     return None
 
 

@@ -123,7 +123,7 @@ def round_trip(wgsl: str, folder: Path, seed: int = 0, tint: bool = False) -> Ou
 
 def _draw(wgsl: str, vertex: str, fragment: str, buffers) -> bytes:
     from zhuose.compiler.runtime.render import render
-    picture, _ = render(wgsl, vertex, fragment, (32, 32), 6, buffers)
+    picture = render(wgsl, vertex, fragment, (32, 32), 6, buffers)[0]
     return picture.rgba
 
 
