@@ -115,6 +115,7 @@ def attribute_args(a: Tree) -> list:
 class Importer:
     def __init__(self):
         self.structs: dict[str, list[tuple[str, tuple]]] = {}
+        self.struct_members: dict[str, list[tuple]] = {}   # name → (field, type, attributes, offset)
         self.aliases: dict[str, tuple] = {}
         self.consts: dict[str, tuple] = {}
         self.const_values: dict[str, int] = {}
@@ -207,12 +208,12 @@ class Importer:
             ty = self.type_of(subtrees(m, "type")[0])
             members.append((field_name, ty, attrs, node_at(m)))
         self.structs[name] = [(f, t) for f, t, _, _ in members]
+        self.struct_members[name] = members
 
         def write():
             role = self.struct_roles.get(name)
             locations: list = []
             fields = [f"「{f}」乃{self.member_type(ty, attrs, at, role, locations)}也" for f, ty, attrs, at in members]
-            check_locations(locations, node_at(d))
             return [f"「{name}」即「组类」【" + "，".join(fields) + "】也。"]
         return write
 
@@ -227,15 +228,15 @@ class Importer:
             raise Refusal(at, "@invariant")
         if "builtin" in attrs:
             return self.io_builtin(attrs["builtin"], role)
+        spelled = text = spell(ty, at)
         if "interpolate" in attrs:
-            how = [str(a.children[0]) for a in attribute_args(attrs["interpolate"])]
-            if how != ["flat"] or scalar_of(ty) not in ("i32", "u32"):
-                raise Refusal(node_at(attrs["interpolate"]), "@interpolate（着色只给整数字段加 flat；插值写法由另一项工作加入）")
+            text = interpolated(text, ty, attrs["interpolate"])
         if "location" in attrs:
-            if role in ("vertex_out", "fragment_in") and scalar_of(ty) in ("i32", "u32"):
-                pass    # 着色 adds @interpolate(flat) itself, as WGSL requires
-            locations.append((self.constant_int(attribute_args(attrs["location"])[0]), node_at(attrs["location"])))
-        return spell(ty, at)
+            n = self.constant_int(attribute_args(attrs["location"])[0])
+            if n != (locations[-1] + 1 if locations else 0):     # 着色 numbers the others on from the one before
+                text = f"「定位」于{number(n)}于{text if text == spelled else f'（{text}）'}"
+            locations.append(n)
+        return text
 
     def io_builtin(self, a: Tree, role) -> str:
         which = str(attribute_args(a)[0].children[0])
@@ -407,16 +408,13 @@ class Importer:
     def entry_head(self, name, stage, params, ret_ty, ret_attrs, attrs, at) -> tuple[list[str], list[str]]:
         """The entry function's signature; several parameters become one struct 「名调用」 passed as 「调」."""
         role_in = {"fragment": "fragment_in"}.get(stage, "in")
-        locations: list = []
-        types = [spell(t, pat) if t[0] == "struct" else self.member_type(t, pattrs, pat, role_in, locations)
+        types = [spell(t, pat) if t[0] == "struct" else self.member_type(t, pattrs, pat, role_in, [])
                  for _, t, pattrs, pat in params]
-        check_locations(locations, at)
         head: list[str] = []
         bind: list[str] = []
-        if len(params) > 1:
-            fields = "，".join(f"「{p}」乃{t}也" for (p, _, _, _), t in zip(params, types))
-            head.append(f"「{name}调用」即「组类」【{fields}】也。")
-            bind = [f"令「{p}」为「调」中「{p}」而" for p, _, _, _ in params]
+        if len(params) > 1 or params and params[0][1][0] != "struct" and types[0] != spell(params[0][1], at):
+            fields, bind = self.call_fields(params, role_in, at)
+            head.append(f"「{name}调用」即「组类」【" + "，".join(f"「{f}」乃{t}也" for f, t in fields) + "】也。")
             types = [f"「{name}调用」"]
         if ret_ty is None:
             result = "「有」"
@@ -431,6 +429,27 @@ class Importer:
             result = self.member_type(ret_ty, ret_attrs, at, "vertex_out" if stage == "vertex" else "out", [])
         head.append(f"「{name}」乃化" + "又化".join(types or ["「有」"]) + f"为{result}者也。")
         return head, bind
+
+    def call_fields(self, params, role_in, at) -> tuple[list, list[str]]:
+        """An entry's parameters as the fields of one struct 「名调用」 (着色's entry takes one value):
+        a struct parameter's own fields (the parameter is built back from them), a plain one as itself."""
+        fields: list[tuple[str, str]] = []
+        bind: list[str] = []
+        locations: list = []
+        for p, t, pattrs, pat in params:
+            if t[0] != "struct":
+                fields.append((p, self.member_type(t, pattrs, pat, role_in, locations)))
+                bind.append(f"令「{p}」为「调」中「{p}」而")
+                continue
+            parts = []
+            for f, ft, fattrs, fat in self.struct_members[t[1]]:
+                fields.append((f, self.member_type(ft, fattrs, fat, role_in, locations)))
+                parts.append(f"「{f}」者「调」中「{f}」也")
+            bind.append(f"令「{p}」为「组值」【" + "，".join(parts) + "】而")
+        names = [f for f, _ in fields]
+        if len(set(names)) != len(names):
+            raise Refusal(at, "入口的几个结构参数有同名字段（着色把它们并成一个结构）")
+        return fields, bind
 
     def entry_item(self, name, stage, attrs, at) -> list[str]:
         item = f"「{name}入口」"
@@ -1428,11 +1447,23 @@ def branch(head: str, lines: list[str]) -> list[str]:
     return [head + "（"] + lines + ["）"]
 
 
-def check_locations(locations: list, at: int) -> None:
-    numbers = [n for n, _ in locations]
-    if numbers != list(range(len(numbers))):
-        raise Refusal(locations[0][1] if locations else at,
-                      "不按 0、1、2…次序编号的 @location（着色按出现次序编号；写法由另一项工作加入）")
+#: WGSL's @interpolate(type[, sampling]) → the 着色 wrapper (docs/扩展.md〈字段的位置与插值方式〉)
+INTERPOLATION = {
+    ("flat",): "平直", ("flat", "first"): "平直", ("flat", "either"): "平直",
+    ("perspective",): "透视", ("perspective", "center"): "透视", ("perspective", "centroid"): "透视质心",
+    ("perspective", "sample"): "透视逐采样", ("linear",): "线性", ("linear", "center"): "线性",
+    ("linear", "centroid"): "线性质心", ("linear", "sample"): "线性逐采样",
+}
+
+
+def interpolated(text: str, ty, attribute: Tree) -> str:
+    """A field's type in its interpolation wrapper; an integer's flat is left implicit (着色 adds it)."""
+    how = tuple(str(a.children[0]) for a in attribute_args(attribute))
+    if how not in INTERPOLATION:
+        raise Refusal(node_at(attribute), f"@interpolate{how}")
+    if how[0] == "flat" and scalar_of(ty) in ("i32", "u32"):
+        return text
+    return f"「{INTERPOLATION[how]}」于{text}"
 
 
 def handle_binding(spelled: str) -> str:
