@@ -82,6 +82,9 @@ def _declarations(importer: Importer, tree, problems: list[Problem]):
         except Refusal as refusal:
             problems.append(Problem(refusal.offset or start, f"导入：不支持 {refusal.what}"))
             out.append((start, end, [f"「：导入：略去了这一项（不支持 {_plain(refusal.what)}）：」"]))
+            names = [t for t in decl.children if getattr(t, "type", None) == "IDENT"]
+            if names:
+                importer.refused[str(names[0])] = refusal.what
         except Exception as err:
             problems.append(Problem(start, f"导入：内部错误，这一项没有导入（{type(err).__name__}: {err}）"))
             out.append((start, end, ["「：导入：略去了这一项（导入器内部错误）：」"]))

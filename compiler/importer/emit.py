@@ -62,6 +62,7 @@ class Resource:
     kind: str            # storage uniform workgroup handle
     ty: tuple
     field: str | None = None   # a storage struct whose one member is the runtime array read through it
+    single: bool = False       # one value (a scalar, an atomic) held as the only element of an array
 
 
 @dataclass
@@ -135,6 +136,7 @@ class Importer:
         self.current = (None, None)
         self.discovering = False
         self.hoisted: list[str] | None = None    # 令 lines a statement needs before it (None: none allowed here)
+        self.refused: dict[str, str] = {}         # a refused declaration's name → its construct (said again at each use)
         self.expected: set[int] = set()          # ids of expressions written where 着色 expects their type
 
     # ---- types ----------------------------------------------------------------------------
@@ -314,9 +316,11 @@ class Importer:
         if [c for c in d.children if isinstance(c, Tree) and c.data not in ("type", "attribute", "template")]:
             raise Refusal(at, "带初值的模块级变量")
         if space[:1] == ["workgroup"]:
-            if ty[0] != "array" or ty[2] is None:
-                raise Refusal(at, "不是定长数组的工作组变量（着色的工作组变量按元素读写）")
-            self.resources[name] = Resource("workgroup", ty)
+            single = ty[0] in ("scalar", "vec", "atomic")
+            if not single and (ty[0] != "array" or ty[2] is None):
+                raise Refusal(at, "不是定长数组、标量、向量或原子的工作组变量（着色的工作组变量按元素读写）")
+            ty = ("array", ty, 1) if single else ty     # one value: the only element of an array
+            self.resources[name] = Resource("workgroup", ty, single=single)
             return lambda: [f"「{name}」乃「工作组变量」于{spell(ty, at)}也。", f"「{name}」者「工作组共享」于「元」也。"]
         if space[:1] == ["private"]:
             raise Refusal(at, "var<private>（着色没有模块级的可变变量）")
@@ -346,6 +350,8 @@ class Importer:
     def storage_resource(self, ty, at) -> Resource:
         """A storage buffer; a struct whose only member is a runtime array is read as that array
         (the same bytes: the member sits at offset 0)."""
+        if ty[0] == "atomic":      # one atomic: the only element of a runtime array (the same bytes)
+            return Resource("storage", ("array", ty, None), single=True)
         if ty[0] == "struct":
             members = self.structs[ty[1]]
             if len(members) == 1 and members[0][1][0] == "array" and members[0][1][2] is None:
@@ -583,6 +589,8 @@ class Importer:
             value, before = self.statement_value(values[0], ty)
         else:
             value, before = self.zero(ty, at), []
+        if s.data == "local_const" and values[0].data == "literal" and values[0].children[0].type == "INT":
+            self.const_values[name] = int(str(values[0].children[0]).rstrip("iu"), 0)   # may size an array
         if s.data == "local_var" and name in self.cells:
             text = f"令「{name}」为「新格」于{wrap(value, OPERAND)}而"
             self.locals[-1][name] = Local(ty, cell=True)
@@ -638,10 +646,15 @@ class Importer:
             name = str(target.children[0])
             local = self.lookup(name)
             if local is None:
+                res = self.resources.get(name)
+                if res is not None and res.single and res.kind == "workgroup" and res.ty[1][0] != "atomic":
+                    value = value_of(res.ty[1])
+                    return self.sequence([f"「写共享数组」于「{name}」于（「新无三二」于「零」）于{wrap(value, OPERAND)}"],
+                                         rest, flow)
                 if name in self.resources and self.resources[name].kind == "storage" and self.resources[name].ty[0] != "array":
                     value = value_of(self.resources[name].ty)
                     return self.sequence([f"「写存储」于「{name}」于{wrap(value, OPERAND)}"], rest, flow)
-                raise Refusal(at, f"给「{name}」赋值")
+                raise Refusal(at, self.refused.get(name, f"给「{name}」赋值"))
             value = value_of(local.ty)
             if local.cell:
                 return self.sequence([f"「写格」于「{name}」于{wrap(value, OPERAND)}"], rest, flow)
@@ -652,6 +665,10 @@ class Importer:
             return self.sequence([written], rest, flow)
         root, path = member_path(target)
         local = self.lookup(root) if root else None
+        if any(isinstance(x, Tree) and x.data == "deref" for x in _walk(target)):
+            raise Refusal(at, "解引用 *（着色没有指针）")
+        if root in self.refused:
+            raise Refusal(at, self.refused[root])
         if local is None:
             raise Refusal(at, "给缓冲里的字段或分量、或经指针赋值（着色整体写回缓冲）")
         current = Ex(f"「读格」于「{root}」", APP, local.ty) if local.cell else Ex(f"「{root}」", ATOM, local.ty)
@@ -772,8 +789,8 @@ class Importer:
 
     def switch_as_if(self, s: Tree) -> Tree:
         selector = s.children[1]
-        if not (isinstance(selector, Tree) and selector.data == "name"):
-            raise Refusal(node_at(selector), "选择子不是名字的 switch（先用 let 绑定它）")
+        if self.has_effects(selector):   # a selector without effects is simply read again by each test
+            raise Refusal(node_at(selector), "选择子有副作用的 switch（着色的 若 链要把它写进每个条件；先用 let 绑定它）")
         arms, default = [], None
         for case in subtrees(s, "case") + subtrees(s, "default_case"):
             body = subtrees(case, "compound")[0]
@@ -1014,10 +1031,12 @@ class Importer:
                 return Ex(f"「读存储」于「{name}」", APP, res.ty)
             if res.kind == "handle":
                 return Ex(f"「{name}」", ATOM, res.ty)
+            if res.single and res.kind == "workgroup" and res.ty[1][0] != "atomic":
+                return Ex(f"「读共享数组」于「{name}」于（「新无三二」于「零」）", APP, res.ty[1])
             raise Refusal(at, f"整个读出数组「{name}」（着色按元素读）")
         if name in ("true", "false"):
             return Ex("「阳」" if name == "true" else "「阴」", ATOM, BOOL)
-        raise Refusal(at, f"名字「{name}」")
+        raise Refusal(at, self.refused.get(name, f"名字「{name}」"))
 
     def e_member(self, e, want) -> Ex:
         base, field_tok = e.children
@@ -1107,7 +1126,8 @@ class Importer:
         lt = self.peek(left)
         rt = self.peek(right) if right is not None else None
         if op in ("<<", ">>"):
-            lw = want if is_abstract(lt) else None
+            lw = None if not is_abstract(lt) else want if scalar_of(want) in ("i32", "u32") else \
+                None if self.peeking else concrete(lt)     # an abstract left operand is an integer: i32 unless wanted
             x = self.expr(left, lw)
             shift_ty = with_scalar(x.ty, "u32") if x.ty else U32
             y = self.expr(right, shift_ty) if right is not None else self.one(shift_ty)
@@ -1159,11 +1179,13 @@ class Importer:
         run in another order)."""
         if self.has_effects(left) or self.has_effects(right):
             raise Refusal(at, f"两边有副作用的爻的 {op}（着色的 且、或 短路，WGSL 的 {op} 两边都算）")
-        if x.ty != y.ty or x.ty[0] != "scalar":
-            raise Refusal(at, f"爻向量的 {op}")
+        if x.ty != y.ty:
+            raise Refusal(at, f"类型不同的爻的 {op}")
         fixed = "「阴」" if op == "&" else "「阳」"
+        if x.ty[0] == "vec":     # 「选择」 chooses per component
+            fixed = "（" + "与".join([fixed] * x.ty[1]) + "）"
         args = [fixed, wrap(y, OPERAND), wrap(x, OPERAND)] if op == "&" else [wrap(y, OPERAND), fixed, wrap(x, OPERAND)]
-        return Ex("「选择」于" + "于".join(args), APP, BOOL)
+        return Ex("「选择」于" + "于".join(args), APP, x.ty)
 
     def one(self, ty) -> Ex:
         s = scalar_of(ty)
@@ -1217,6 +1239,8 @@ class Importer:
             return self.atomic(name, args, at)
         if name.startswith("texture"):
             return self.texture(name, args, at)
+        if name in self.refused:
+            raise Refusal(at, self.refused[name])
         if name in B.REFUSED:
             raise Refusal(at, f"{name}（{B.REFUSED[name]}）")
         if name not in B.CALLS:
@@ -1390,14 +1414,19 @@ class Importer:
         return Ex(f"「{B.CALLS[name]}」于" + "于".join(texts), APP, result)
 
     def atomic(self, name, args, at) -> Ex:
-        if not args or args[0].data != "address" or args[0].children[-1].data != "index":
-            raise Refusal(at, f"{name} 的实参不是 &数组[下标]（单个原子写成一个元素的定长数组）")
-        target = args[0].children[-1]
-        res, rname = self.array_resource(target.children[0])
-        if res is None or res.ty[1][0] != "atomic":
-            raise Refusal(at, f"{name} 的数组")
+        target = strip(args[0].children[-1]) if args and args[0].data == "address" else None
+        single = self.resources.get(str(target.children[0])) if target is not None and target.data == "name" else None
+        if single is not None and single.single and single.ty[1][0] == "atomic":
+            res, rname, index = single, str(target.children[0]), Ex("「新无三二」于「零」", APP, U32)
+        else:
+            if target is None or target.data != "index":
+                raise Refusal(at, f"{name} 的实参不是 &数组[下标] 或单个原子")
+            res, rname = self.array_resource(target.children[0])
+            if res is None or res.ty[1][0] != "atomic":
+                raise Refusal(at, f"{name} 的数组")
+            index = self.index(target.children[1])
         element = ("scalar", res.ty[1][1])
-        parts = [f"「{rname}」", wrap(self.index(target.children[1]), OPERAND)]
+        parts = [f"「{rname}」", wrap(index, OPERAND)]
         parts += [wrap(self.expr(a, element), OPERAND) for a in args[1:]]
         result = None if name == "atomicStore" else ("record", name, element) if name in B.RECORDS else element
         return Ex(f"「{B.ATOMICS[name]}」于" + "于".join(parts), APP, result)
