@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT / ".shim"))
 from zhuose.compiler.backends import translate  # noqa: E402
 from zhuose.compiler.builtin.formats import STORAGE_FORMATS  # noqa: E402
 from zhuose.compiler.runtime.render import VertexInput, render  # noqa: E402
-from zhuose.compiler.runtime.textures import StorageImage  # noqa: E402
+from zhuose.compiler.runtime.textures import StorageImage, input_texture  # noqa: E402
 from zhuose.compiler.runtime.wgpu import BufferData, run_compute  # noqa: E402
 from zhuose.compiler.workspace import Workspace  # noqa: E402
 
@@ -98,12 +98,14 @@ def _lights(seed):
 
 @dataclass
 class Draw:
-    """One draw's bindings: uniform buffers as for Dispatch, vertex inputs, and the counts."""
+    """One draw's bindings: uniform buffers as for Dispatch, vertex inputs, the counts, and
+    further bindings (group, binding, make) with make(device) → a texture view or a sampler."""
 
     buffers: dict
     inputs: list
     vertices: int
     instances: int = 1
+    others: tuple = ()
 
 
 def _hello_triangle(seed):
@@ -118,6 +120,15 @@ def _game_of_life_cells(seed):
     return Draw({(0, 0): (np.array([w, h], np.uint32), False, True)},
                 [VertexInput(0, "uint32", cells.tobytes(), 4, per_instance=True),
                  VertexInput(1, "uint32x2", corners.tobytes(), 8)], len(corners), w * h)
+
+
+def _fullscreen_texture(seed):
+    r = np.random.default_rng(seed)
+    pixels = (r.integers(0, 64, (8, 8, 4)) / 64).astype(np.float16)
+    filtering = ("nearest", "linear")[seed % 2]
+    return Draw({}, [], 6, others=(
+        (0, 0, lambda device: device.create_sampler(mag_filter=filtering, min_filter=filtering)),
+        (0, 1, lambda device: input_texture(np, device, pixels, sampled=True))))
 
 
 @dataclass
@@ -145,6 +156,8 @@ PORTS = {
     "灯光下落": Port("webgpu-samples/sample/deferredRendering/lightUpdate.wgsl", ("main",), ("下落",), _lights),
     "你好三角形": Port("wgpu/examples/src/hello_triangle/shader.wgsl", ("vs_main", "fs_main"), ("顶点", "红"),
                       _hello_triangle),
+    "全屏纹理": Port("webgpu-samples/shaders/fullscreenTexturedQuad.wgsl", ("vert_main", "frag_main"),
+                     ("全屏顶", "贴图"), _fullscreen_texture),
     "生命画格": Port(("webgpu-samples/sample/gameOfLife/vert.wgsl", "webgpu-samples/sample/gameOfLife/frag.wgsl"),
                      ("main", "main_fragment"), ("格顶", "格色"), _game_of_life_cells),
 }
@@ -164,7 +177,7 @@ def _run(wgsl: str, function: str, d: Dispatch) -> list[bytes]:
 def _draw(wgsl: str, vertex: str, fragment: str, d: Draw) -> list[bytes]:
     buffers = [BufferData(g, b, np.ascontiguousarray(a).tobytes(), uniform=u, writable=w)
                for (g, b), (a, w, u) in sorted(d.buffers.items())]
-    picture, _, _ = render(wgsl, vertex, fragment, (64, 64), d.vertices, buffers, inputs=d.inputs,
+    picture, _, _ = render(wgsl, vertex, fragment, (64, 64), d.vertices, buffers, d.others, inputs=d.inputs,
                            instances=d.instances)
     return [picture.rgba]
 

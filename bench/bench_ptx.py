@@ -5,7 +5,7 @@ __launch_bounds__ of the same block) are both built for sm_80 — ours by
 ptxas from our PTX, the CUDA one by nvcc — and compared by what ptxas reports
 (registers, spills, shared memory) and the static SASS size of the cubin
 (compiler/backends/ptx/profile.py).  The figures are printed for our PTX as it is, with
-the bounds checks off (`--不查界`'s meaning; the writer's `bounds` option), and,
+the bounds checks off (`千手 --不查界`, `Options(bounds=False)`), and,
 with --基线 REV, for the golden PTX of an earlier revision (its samples/名。千手),
 each as a ratio to nvcc's; the last line is the geometric mean.
 
@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / ".shim"))
 
 from zhuose.compiler.backends.ptx.profile import assemble, sass_counts  # noqa: E402
-from zhuose.compiler.backends.ptx.writer import PtxOptions, Writer  # noqa: E402
+from zhuose.compiler.backends.ptx.writer import Writer  # noqa: E402
+from zhuose.compiler.backends.targets import Options  # noqa: E402
 from zhuose.compiler.workspace import Workspace  # noqa: E402
 
 SAMPLES = ROOT / "samples"
@@ -58,7 +59,7 @@ def nvcc_kernel(name: str) -> tuple[int, int, int]:
 
 def ours(ws: Workspace, name: str, bounds: bool = True) -> str:
     path = SAMPLES / f"{name}。着色器。豫"
-    result = Writer(ws.validate(path), PtxOptions(bounds=bounds)).translate()
+    result = Writer(ws.validate(path), Options(bounds=bounds)).translate()
     assert result.text is not None, result.diagnostics
     return result.text
 

@@ -46,6 +46,22 @@ def details_argument(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--详细", action="store_true", help=f"入口表每行另加第四列：{what}")
 
 
+def fast_math_argument(p: argparse.ArgumentParser, meaning: str) -> None:
+    p.add_argument("--快速数学", "--fast-math", dest="快速数学", action="store_true",
+                   help=f"允许把乘积与和合成一次融合乘加（只舍入一次，结果可能与逐步舍入差最后一位）：{meaning}")
+
+
+def bounds_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--不查界", "--no-bounds-checks", dest="不查界", action="store_true",
+                   help="不检查数组下标（默认越界读得 0、越界写丢弃，同 WGSL 的稳健访问）：确知下标都在界内时省下检查")
+
+
+def translation_options(args: argparse.Namespace):
+    """The back-end options (`Options`) the command line asks for."""
+    from ..compiler.backends.targets import Options
+    return Options(fast_math=getattr(args, "快速数学", False), bounds=not getattr(args, "不查界", False))
+
+
 def output_arguments(p: argparse.ArgumentParser, what: str) -> None:
     """--输出 and the depfile options a build tool calls with (docs/生成.md, 依赖文件)."""
     p.add_argument("--输出", "--output", "-o", dest="输出", metavar="文件",
@@ -143,13 +159,13 @@ def translated(path: str, target: str):
     return (None, 2) if _refused(path) else _translation(path, target)
 
 
-def _translation(path: str, target: str):
-    """`translated` of a path known to be usable."""
+def _translation(path: str, target: str, options=None):
+    """`translated` of a path known to be usable (under back-end `options`, the defaults when None)."""
     gc.set_threshold(*LIVE_HEAP_COLLECTOR)   # a command that translates once keeps what it made
     from ..compiler.backends import translate
     from ..compiler.workspace import Workspace
     ws = Workspace(".")
-    result = translate(ws, path, target)
+    result = translate(ws, path, target) if options is None else translate(ws, path, target, options)
     if result.text is None:
         print_diagnostics(ws, result.diagnostics)
         return None, 1
@@ -157,7 +173,7 @@ def _translation(path: str, target: str):
 
 
 def print_translation(path: str, target: str, details: Callable | None = None,
-                      destination: Destination | str = Destination()) -> int:
+                      destination: Destination | str = Destination(), options=None) -> int:
     """Target text on stdout; on stderr one entry-table line per entry,
     `入口项名<TAB>函数名<TAB>阶段` as LANGUAGE.md §8 pins it, plus a fourth
     column of host details when `details` is given (the --详细 option);
@@ -170,11 +186,12 @@ def print_translation(path: str, target: str, details: Callable | None = None,
     if _refused(path):
         return 2
     book = ledger.Ledger("translate")
-    entry_key = f"{target}{' --详细' if details else ''}\t{os.path.realpath(path)}"
+    flags = options.flags() if options is not None else ""
+    entry_key = f"{target}{' --详细' if details else ''}{flags}\t{os.path.realpath(path)}"
     last = book.current(entry_key)
     if last is not None:
         return destination.deliver(last["text"], last["table"], lambda: ledger.present(last["inputs"]))
-    done, status = _translation(path, target)
+    done, status = _translation(path, target, options)
     if done is None:
         return status
     ws, result = done

@@ -18,13 +18,6 @@ def _arguments(p) -> None:
     p.add_argument("入口项", nargs="?", help="只剖析这个计算入口项（默认全部）")
 
 
-def _line(k) -> str:
-    warps, limit = k.occupancy()
-    spills = f"溢出 {k.spill_stores}+{k.spill_loads} 字节" if k.spills else "无溢出"
-    return (f"  {k.arch}：寄存器 {k.registers}，{spills}，栈 {k.stack} 字节，共享内存 {k.shared} 字节，"
-            f"SASS {k.sass} 条，占用 {warps}/64 线程束（受{limit}所限）")
-
-
 def _run(args) -> int:
     from ..compiler.backends.ptx.profile import PtxasMissing, profile_entries
     done, status = translated(args.文件, "ptx")
@@ -43,7 +36,7 @@ def _run(args) -> int:
     for i, entry in enumerate(entries):
         sys.stdout.write(f"{entry.item}（{entry.function}，块 {'×'.join(map(str, entry.block))}）\n")
         for arch in ARCHES:
-            sys.stdout.write(_line(by_arch[arch][i]) + "\n")
+            sys.stdout.write(f"  {by_arch[arch][i].summary()}\n")
     return 0
 
 

@@ -11,22 +11,26 @@ and the kernel's parameters in order, including the element counts that
 from __future__ import annotations
 
 from ..compiler.backends.targets import LENGTHS_SLOT, MSL, PTX, WGSL, Target
-from .common import Command, Destination, details_argument, file_argument, output_arguments, print_translation
+from .common import (Command, Destination, bounds_argument, details_argument, fast_math_argument, file_argument,
+                     output_arguments, print_translation, translation_options)
 
 
 def _wgsl_arguments(p) -> None:
     file_argument(p)
     output_arguments(p, "WGSL")
+    fast_math_argument(p, "WGSL 没有办法要求或禁止合成（由驱动决定），所以译文不变")
 
 
 def _wgsl(args) -> int:
-    return print_translation(args.文件, WGSL.name, destination=Destination.of(args))
+    return print_translation(args.文件, WGSL.name, destination=Destination.of(args), options=translation_options(args))
 
 
 def _metal_arguments(p) -> None:
     file_argument(p)
     output_arguments(p, "MSL")
     details_argument(p, f"入口用到「数组长度」时，数组长度缓冲的序号与各元素对应的资源（数组长度缓冲={LENGTHS_SLOT}：序号=资源名，…）")
+    fast_math_argument(p, "浮点的 甲 乘 乙 加 丙 写成 fma(甲, 乙, 丙)")
+    bounds_argument(p)
 
 
 def _host_details(entry) -> str:
@@ -35,17 +39,21 @@ def _host_details(entry) -> str:
 
 
 def _metal(args) -> int:
-    return print_translation(args.文件, MSL.name, _host_details if args.详细 else None, Destination.of(args))
+    return print_translation(args.文件, MSL.name, _host_details if args.详细 else None, Destination.of(args),
+                             translation_options(args))
 
 
 def _ptx_arguments(p) -> None:
     file_argument(p)
     output_arguments(p, "PTX")
     details_argument(p, "宿主发射时的块维与参数次序（块 X×Y×Z；参数 …）")
+    fast_math_argument(p, "浮点的乘积喂给加减时写成一条 fma.rn")
+    bounds_argument(p)
 
 
 def _ptx(args) -> int:
-    return print_translation(args.文件, PTX.name, _host_details if args.详细 else None, Destination.of(args))
+    return print_translation(args.文件, PTX.name, _host_details if args.详细 else None, Destination.of(args),
+                             translation_options(args))
 
 
 def _command(target: Target, *rest) -> Command:

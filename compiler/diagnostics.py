@@ -79,8 +79,9 @@ READ_ONLY = _code("read-only", "写入只读存储缓冲：把访问方式改为
 WRONG_RESOURCE = _code("wrong-resource", "内建函数用在了不对的资源上", "资源", "种类", "函数")
 WRITE_ONLY_TEXTURE = _code("write-only-texture", "读只写的存储纹理（扩展）：存储纹理只能「写纹素」与「纹理尺寸」",
                            "资源", "函数")
-TEXEL_FORMAT = _code("texel-format", "存储纹理的格式不是五种格式之一（扩展）", "类型")
+TEXEL_FORMAT = _code("texel-format", "存储纹理的格式不是十七种格式之一（扩展）", "类型")
 TEXEL_VALUE = _code("texel-value", "「写纹素」的值与存储纹理的格式不符（扩展）", "格式", "应为", "实为")
+TEXTURE_CONSTANT = _code("texture-constant", "聚集的分量或纹理的常量偏移不是直接写出的、范围内的整数（扩展）", "名字", "值")
 NO_OPERATOR = _code("no-operator", "运算符没有内建声明", "运算符")
 NOT_TRANSLATABLE = _code("not-translatable", "着色源不支持的写法（字符串、匿名函数、多态、构造器声明等）")
 RECURSION = _code("recursion", "递归不合规：顶层函数调自身或互相调用，或局部函数不在尾位置递归", "名字")
@@ -124,6 +125,7 @@ TOO_BIG = _code("too-big", "文件太大，语言服务不分析它")
 IMPORTED_ERRORS = _code("imported-errors", "导入的模块有错误", "数目")
 INTERNAL = _code("internal", "语言服务分析此文件时出错")
 NAGA = _code("naga", "naga 拒绝了译出的 WGSL")
+LOCAL_MEMORY = _code("local-memory", "计算入口的内核溢出寄存器或用到栈（局部内存），ptxas 量出（警告）", "入口", "架构")
 
 
 @dataclass(slots=True)

@@ -83,7 +83,7 @@ class Workspace:
         self._reusable: dict[str, tuple[tuple, Reusable]] = {}   # module → (its imports' key, what a body edit reuses)
         self._keys: dict[str, str] = {}
         self._validated: dict[str, tuple[tuple, ModuleInfo]] = {}
-        self._translations: dict[tuple[str, str], tuple[ModuleInfo, object]] = {}
+        self._translations: dict[tuple, tuple[ModuleInfo, object]] = {}
         self._unsnapshotted: str | None = None
         self._builtin_found: tuple[PackageIndex, str] | None = None   # a builtin interface text with messages: never cached
         self._lock = threading.RLock()
@@ -395,14 +395,14 @@ class Workspace:
             self._validated[key] = (stamp, info)
             return info
 
-    def translation(self, path: str | Path, target: str, build):
-        """`build(info)`, a back end's translation of the validated module,
-        kept until the module or one it imports is checked again: the
+    def translation(self, path: str | Path, target: str, build, options=None):
+        """`build(info)`, a back end's translation of the validated module
+        (under the back end's `options`, part of the key), kept until the module or one it imports is checked again: the
         validation result is the fingerprint, so an unchanged file on save
         (the preview, the build service) costs only the lookups."""
         with self._lock:
             info = self.validate(path)
-            key = (self.key(path), target)
+            key = (self.key(path), target, options)
             cached = self._translations.get(key)
             if cached is not None and cached[0] is info:
                 return cached[1]

@@ -102,6 +102,8 @@ class HoverWriter:
             parts.append(plain(entry.doc))
         if entry.kind == "builtin":
             parts.append(spelling_table(s.name))
+        if s.detail == "entry":
+            parts.extend(filter(None, [entry_profile(self.project, s.path, s.name)]))
         return "\n\n".join(parts)
 
     def call_at(self, occ: Occurrence) -> ir.Call | ir.BuiltinValue | None:
@@ -172,6 +174,32 @@ def spelling_cell(spelled: str | None) -> str:
         return "（此目标没有）"
     cell = spelled if spelled.startswith("（") else f"`{spelled}`"
     return cell.replace("|", "\\|")
+
+
+#: the architectures the hover profiles an entry's kernel for (as 着色器 剖析 does)
+PROFILE_ARCHES = ("sm_80", "sm_90")
+
+
+def entry_profile(project: Project, path: str, item: str) -> str | None:
+    """A compute entry's kernel as ptxas builds it (`着色器 剖析`, issue 27):
+    registers, spills, stack, shared memory, SASS size and occupancy per
+    architecture, with a warning where it spills or keeps a stack in local
+    memory; None where the file has no PTX for it or ptxas is not on PATH.
+    ptxas runs once per translated text (the profile module keeps it)."""
+    from ..compiler.backends import translate
+    from ..compiler.backends.ptx.profile import PtxasMissing, profile_entries
+    result = translate(project.ws, path, "ptx")
+    entry = next((e for e in result.entries if e.item == item), None) if result.text else None
+    if entry is None:
+        return None
+    try:
+        kernels = [profile_entries(result.text, [entry], arch)[0] for arch in PROFILE_ARCHES]
+    except (PtxasMissing, RuntimeError):
+        return None
+    lines = [f"剖析（ptxas，块 {'×'.join(map(str, entry.block))}）："] + [f"- {k.summary()}" for k in kernels]
+    if any(k.local_memory for k in kernels):
+        lines.append("⚠ 这个内核溢出寄存器或用到栈：它们在慢的局部内存里")
+    return "\n".join(lines)
 
 
 def hover(project: Project, at: Located) -> tuple[str, tuple[int, int]] | None:

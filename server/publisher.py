@@ -4,7 +4,8 @@
   once per `interval` while edits keep coming (later edits ride on the
   scheduled publication, which always checks the latest text): a burst of
   keystrokes costs one check, a single edit shows its result without delay.
-- Open and save also run the WGSL translation and naga; that result is kept
+- Open and save also run the WGSL translation and naga (and, with the
+  剖析警告 option, ptxas on the PTX: a warning per entry using local memory); that result is kept
   with the text it was made from and shown only while the text is the same,
   so a slow translation never lands over a newer edit.
 - After a file is published, the open files that import it are published
@@ -47,7 +48,7 @@ def at_most(diags: list[Diagnostic], limit: int) -> list[Diagnostic]:
                                        f"还有 {hidden} 条问题没有列出（每个文件至多列 {limit} 条）：先改前面的",
                                        rest.definition, severity="警告", code=TOO_MANY, fields={"个数": hidden})]
 from .project import AnalysisFailed, Project
-from .validate import Naga, naga_diagnostics, translation
+from .validate import Naga, local_memory_diagnostics, naga_diagnostics, translation
 
 logger = logging.getLogger(__name__)
 
@@ -55,10 +56,12 @@ Send = Callable[[str, "int | None", list], None]
 
 
 class Publisher:
-    def __init__(self, project: Project, send: Send, naga: Naga | None, interval: float = 0.1) -> None:
+    def __init__(self, project: Project, send: Send, naga: Naga | None, interval: float = 0.1,
+                 profile: bool = False) -> None:
         self.project = project
         self.send = send
         self.naga = naga
+        self.profile = profile      # warn of compute entries that use local memory (ptxas, on open and save)
         self.interval = interval
         self.pending: dict[str, asyncio.Task] = {}
         self.last_time: dict[str, float] = {}
@@ -141,13 +144,16 @@ class Publisher:
         error = None
         if wgsl is not None and self.naga is not None:
             error = await asyncio.get_running_loop().run_in_executor(None, self.naga.validate, wgsl)
+        profiled = []
+        if self.profile:
+            profiled = await asyncio.get_running_loop().run_in_executor(None, local_memory_diagnostics, self.project, path)
         doc = self.project.documents.get(path)
         if doc is None or doc.text != text:
             return  # stale: the text changed while translating
         extra = [d for d in result.diagnostics if d.path == path]
         if error is not None:
             extra += naga_diagnostics(self.project, path, wgsl, error)
-        self.translated[path] = (text, extra)
+        self.translated[path] = (text, extra + profiled)
         self.publish(path)
         freeze_alive()
 

@@ -47,6 +47,7 @@ IMPORT = "着色/导入"
 OPTION_INTERVAL = "诊断间隔毫秒"
 OPTION_MAX_CHARS = "最大字数"
 OPTION_NAGA = "naga校验"
+OPTION_PROFILE = "剖析警告"     # warn of compute entries whose kernels use local memory (needs ptxas)
 
 
 class RequestFailed(JsonRpcException):
@@ -161,7 +162,8 @@ class ZhuoseServer(LanguageServer):
         self.project = Project(root, int(_number(options, OPTION_MAX_CHARS, DEFAULT_MAX_CHARS)))
         naga = Naga() if options.get(OPTION_NAGA, True) is not False else None
         interval = _number(options, OPTION_INTERVAL, 100) / 1000
-        self.publisher = Publisher(self.project, self.send_diagnostics, naga, interval)
+        profile = options.get(OPTION_PROFILE, True) is not False
+        self.publisher = Publisher(self.project, self.send_diagnostics, naga, interval, profile)
 
     def send_diagnostics(self, uri: str, version: int | None, diagnostics: list) -> None:
         self.text_document_publish_diagnostics(

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from ..compiler.backends import TargetUnavailable, translate
 from ..compiler.backends.names import target_name
 from ..compiler.backends.targets import WGSL
-from ..compiler.diagnostics import NAGA, Diagnostic
+from ..compiler.diagnostics import LOCAL_MEMORY, NAGA, Diagnostic
 from ..compiler.runtime import wgpu as runtime
 from .project import Project
 
@@ -100,6 +100,32 @@ def naga_diagnostics(project: Project, path: str, wgsl: str, error: NagaError) -
         return [Diagnostic(path, 0, 0, message, code=NAGA)]
     start, end, name = where
     return [Diagnostic(path, start, end, message, name, code=NAGA)]
+
+
+def local_memory_diagnostics(project: Project, path: str) -> list[Diagnostic]:
+    """A warning on each compute entry item whose kernel ptxas builds with
+    spilled registers or a stack frame (`着色器 剖析`; issue 27): both live in
+    slow local memory.  Nothing where the file has no PTX or ptxas is missing."""
+    from ..compiler.backends.ptx.profile import PtxasMissing, profile_entries
+    result = translate(project.ws, path, "ptx")
+    checked = project.checked(path)
+    if result.text is None or not result.entries or checked is None:
+        return []
+    out = []
+    sites = project.definition_sites(checked)
+    for arch in ("sm_80", "sm_90"):
+        try:
+            kernels = profile_entries(result.text, result.entries, arch)
+        except (PtxasMissing, RuntimeError):
+            return []
+        for entry, k in zip(result.entries, kernels):
+            if not k.local_memory or any(d.definition == entry.item for d in out) or entry.item not in sites:
+                continue
+            _, start, end = sites[entry.item].get("者") or next(iter(sites[entry.item].values()))
+            out.append(Diagnostic(path, start, end, f"入口「{entry.item}」的内核在 {arch} 上用到局部内存："
+                                  f"溢出 {k.spills} 字节，栈 {k.stack} 字节（着色器 剖析 看详细）", entry.item,
+                                  severity="警告", code=LOCAL_MEMORY, fields={"入口": entry.item, "架构": arch}))
+    return out
 
 
 def _definition_of(project: Project, checked, wgsl_name: str):

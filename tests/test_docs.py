@@ -593,11 +593,11 @@ def test_every_symbol_architecture_names_exists():
     assert cli_module.COMMANDS and callable(source.decode_source) and source.SourceFile
     assert all(callable(getattr(ir, n)) for n in ("children", "walk", "literal_value"))
     assert hasattr(workspace.Workspace(ROOT / "samples"), "counters")
-    assert list(__import__("inspect").signature(backends.translate).parameters) == ["ws", "path", "target"]
+    assert list(__import__("inspect").signature(backends.translate).parameters) == ["ws", "path", "target", "options"]
     assert {"text", "entries", "diagnostics"} <= set(backends.Translation.__dataclass_fields__)
     for target in ("wgsl", "msl", "ptx"):
         module = __import__(f"zhuose.compiler.backends.{target}", fromlist=["translate"])
-        assert list(__import__("inspect").signature(module.translate).parameters) == ["info"]
+        assert list(__import__("inspect").signature(module.translate).parameters) == ["info", "options"]
     assert "金矩阵片序幕" in Path(fragments.__file__).read_text(encoding="utf-8")
     from zhuose.compiler.generate import Generator  # noqa: F401
     from zhuose.compiler.generate.lookup import Resolved, dependencies, find_high_level_import, package_of  # noqa

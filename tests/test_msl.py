@@ -209,10 +209,10 @@ def test_array_lengths_come_from_buffer_30(tmp_path):
     ws, result = msl_of(tmp_path, storage("甲", 0, 0) + storage("乙", 1, 3, access="只读")
                         + KERNEL.format(value="「数组长度」于「乙」"))
     assert "constant uint* 数组长度 [[buffer(30)]]" in result.text
-    assert "甲[号.x] = 数组长度[19];" in result.text
+    assert "if (号.x < 数组长度[0]) 甲[号.x] = 数组长度[19];" in result.text   # 甲's count: its bounds check
     assert "乙" not in result.text.split("kernel")[1], "只量长度的缓冲不作参数"
     (entry,) = result.entries
-    assert entry.host_details() == "数组长度缓冲=30：19=乙"
+    assert entry.host_details() == "数组长度缓冲=30：0=甲，19=乙"
 
 
 def test_slot_30_taken_when_lengths_are_needed(tmp_path):
@@ -394,7 +394,8 @@ def test_operands_keep_their_order(tmp_path):
         也。
         """)
     body = result.text.split("{", 1)[1]
-    first, second = body.index("const auto 值 = atomic_fetch_add_explicit"), body.index("const auto 值_2 = atomic")
+    first, second = (body.index("const auto 值 = i < 数组长度[0] ? atomic_fetch_add_explicit"),
+                     body.index("const auto 值_2 = i < 数组长度[0] ? atomic"))
     assert first < second < body.index("return 值 - 值_2;")
     assert check({"order": result.text}) == {}
 
@@ -405,7 +406,8 @@ def test_short_circuit_keeps_statements_behind_it(tmp_path):
         「查」乃化「无三二」为「爻」者也。
         「查」者得「i」而「i」小于（「新无三二」于「四」）且（令「v」为「读数组」于「甲」于「i」而「v」等于「i」）也。
         """)
-    assert "  if (i < 4u) {\n    const auto v = 甲[i];\n    return v == i;\n  } else {\n    return false;\n  }" in result.text
+    assert ("  if (i < 4u) {\n    const auto v = i < 数组长度[0] ? 甲[i] : uint{};\n    return v == i;\n"
+            "  } else {\n    return false;\n  }") in result.text
     assert check({"and": result.text}) == {}
 
 

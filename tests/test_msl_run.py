@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from support.references import REFERENCES, SAMPLES
-from zhuose.compiler.backends import translate
+from zhuose.compiler.backends import Options, translate
 from zhuose.compiler.workspace import Workspace
 from support.metal_shim.host import msl_compute_samples, msl_run  # noqa: E402
 from support.metal_shim.runner import SAMPLER_SLOTS, TEXTURE_SLOTS, Kernel, Runner, require_clang  # noqa: E402
@@ -43,22 +43,28 @@ def test_every_compute_sample_has_a_reference():
     assert [name for name in COMPUTE if name not in REFERENCES] == []
 
 
+#: a comparison sampler's function as the shim's sampler numbers it (metal_stdlib's `sampler::compare`)
+COMPARE_CODES = {name: k + 1 for k, name in enumerate(
+    "never less equal less-equal greater not-equal greater-equal always".split())}
+
+
 def bind_textures(prepared, textures) -> None:
     """The references' textures and samplers, as the CPU runtime's slots: a
     texture is its width, height, layers (depth, array size or faces), 0 and
-    its texels: rgba16float widened to float, integer texels as they are; a
-    sampler is 1 for a linear filter."""
+    its texels: rgba16float widened to float, integer texels as they are, depths
+    (…, h, w, 1) as float; a sampler is 1 for a linear filter and its comparison function."""
     for group, binding, resource in textures:
         slot = group * 16 + binding
         if isinstance(resource, dict):
             linear = resource.get("mag_filter") == "linear"
-            prepared.buffers[SAMPLER_SLOTS + slot] = np.array([linear], np.uint32).tobytes()
+            compare = COMPARE_CODES.get(resource.get("compare"), 0)
+            prepared.buffers[SAMPLER_SLOTS + slot] = np.array([linear, compare], np.uint32).tobytes()
         else:
             texels = np.asarray(resource)
             layers, height, width = ((1, 1) + texels.shape[:-1])[-3:]
             header = np.array([width, height, layers, 0], np.uint32).tobytes()
-            if texels.dtype.kind not in "iu":
-                texels = texels.astype(np.float16).astype(np.float32)
+            if texels.dtype.kind not in "iu":      # colour as rgba16float; one channel is depth, kept as float
+                texels = texels.astype(np.float16 if texels.shape[-1] != 1 else np.float32).astype(np.float32)
             prepared.buffers[TEXTURE_SLOTS + slot] = header + texels.tobytes()
 
 
@@ -110,7 +116,9 @@ def test_semantics_cpp_would_change(tmp_path):
     assert result.text is not None, [d.message for d in result.diagnostics]
     (entry,) = result.entries
     runner = Runner([Kernel("语义", result.text, entry)], tmp_path)
-    out = runner.dispatch("语义", (1, 1, 1), {0: bytes(32), 1: bytes(8)})
+    counts = np.zeros(32, np.uint32)
+    counts[:2] = 8, 2                                   # the lengths buffer: element counts for the bounds checks
+    out = runner.dispatch("语义", (1, 1, 1), {0: bytes(32), 1: bytes(8), 30: counts.tobytes()})
     minus = lambda n: (1 << 32) - n  # noqa: E731
     assert np.frombuffer(out[0], np.uint32).tolist() == [
         5,          # an inlined parameter keeps the cell's old value
@@ -151,7 +159,10 @@ def test_float_to_integer_conversions_clamp_like_wgsl(tmp_path):
     result = translate(Workspace(tmp_path), source, "msl")
     (entry,) = result.entries
     x = np.array([-5.7, 2.5, 5e9, -3e9, 1e30, -1e30, 3e9, 7.0], np.float32)
-    out = Runner([Kernel("转换", result.text, entry)], tmp_path).dispatch("转换", (1, 1, 1), {0: x.tobytes(), 1: bytes(128)})
+    counts = np.zeros(32, np.uint32)
+    counts[:2] = 8, 8                                   # the lengths buffer: element counts for the bounds checks
+    out = Runner([Kernel("转换", result.text, entry)], tmp_path).dispatch(
+        "转换", (1, 1, 1), {0: x.tobytes(), 1: bytes(128), 30: counts.tobytes()})
     wide = x.astype(np.float64)
     as_u32 = lambda v: np.trunc(np.clip(v, 0, 4294967040.0)).astype(np.uint32)  # noqa: E731
     as_i32 = np.trunc(np.clip(wide, -2147483648.0, 2147483520.0)).astype(np.int32).view(np.uint32)
@@ -193,7 +204,7 @@ FRAGMENT_VALUES = """寻观「点染」之「点染本」之书。
 def test_fragments_are_values(tmp_path):
     source = tmp_path / "片值。着色器。豫"
     source.write_text(FRAGMENT_VALUES, encoding="utf-8")
-    result = translate(Workspace(tmp_path), source, "msl")
+    result = translate(Workspace(tmp_path), source, "msl", Options(bounds=False))   # no ?: of a bounds check
     assert result.text is not None, [d.message for d in result.diagnostics]
     assert "?" not in result.text, "子组矩阵片不经 ?: 选择"
     assert "yy_片累 若值;" in result.text and "yy_片累 格 = 零片;" in result.text

@@ -12,12 +12,13 @@ from support.references import REFERENCES, SAMPLES, sample_name
 from support.wgpu_device import render
 from zhuose.compiler.backends import translate
 from zhuose.compiler.runtime.render import VertexInput, render as draw
+from zhuose.compiler.runtime.textures import input_texture
 from zhuose.compiler.runtime.wgpu import BufferData
 from zhuose.compiler.workspace import Workspace
 
 WS = Workspace(SAMPLES)
 PORTS = sorted((SAMPLES / "移植").glob("*。着色器。豫"))
-RENDERED = {"移植/你好三角形", "移植/生命画格"}
+RENDERED = {"移植/你好三角形", "移植/生命画格", "移植/全屏纹理"}
 
 
 def test_every_port_is_checked_against_numpy():
@@ -59,3 +60,17 @@ def test_game_of_life_cells_port_draws_each_live_cell_white():
     expected[board] = 0, 0, 0, 255
     expected[board & (alive == 1)] = 255
     np.testing.assert_array_equal(pixels, expected)
+
+
+def test_fullscreen_texture_port_shows_the_texture_upright():
+    """Under nearest sampling each 8×8 block of the 64×64 target is one texel of the 8×8 image,
+    row 0 of the image at the top (texture coordinates (0, 0) at clip (−1, 1))."""
+    size = 64
+    image = (np.random.default_rng(3).integers(0, 64, (8, 8, 4)) / 64).astype(np.float16)
+    result = translate(WS, SAMPLES / "移植/全屏纹理。着色器。豫", "wgsl")
+    others = [(0, 0, lambda device: device.create_sampler(mag_filter="nearest", min_filter="nearest")),
+              (0, 1, lambda device: input_texture(np, device, image, sampled=True))]
+    picture, _, _ = draw(result.text, "全屏顶", "贴图", (size, size), 6, [], others)
+    pixels = np.frombuffer(picture.rgba, np.uint8).reshape(size, size, 4)
+    texel = np.repeat(np.repeat(image.astype(np.float64), 8, 0), 8, 1)
+    np.testing.assert_array_equal(pixels, np.rint(texel * 255).astype(np.uint8))

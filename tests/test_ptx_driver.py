@@ -164,16 +164,20 @@ def _base_of(defs: dict[str, str], register: str) -> str:
 
 @pytest.mark.parametrize("ptx_file", PTX_SAMPLES, ids=ids(PTX_SAMPLES))
 def test_vector_and_ldmatrix_addresses_are_aligned_bases(ptx_file):
-    """ldmatrix wants 16-byte aligned rows, .v2.f32 8-byte aligned addresses:
-    their bases are .shared arrays declared .align 16 or a buffer base (cuMemAlloc
-    returns 256-byte aligned memory)."""
+    """ldmatrix wants 16-byte aligned rows, .v2/.v4 accesses addresses aligned to
+    their whole size: their bases are .shared arrays declared .align 16 or a buffer
+    base (cuMemAlloc returns 256-byte aligned memory), and their offsets multiples
+    of that size."""
+    sizes = {"f32": 4, "u32": 4, "s32": 4, "b32": 4, "b16": 2}
     for name, body in kernels(translated(ptx_file).text).items():
         defs = definitions(body)
         aligns = dict((s, int(a)) for a, s in re.findall(r"\.shared \.align (\d+) \.b8 (\w+)\[", body))
-        for m in re.finditer(r"(ldmatrix\S*|[ls]t\.(?:shared|global)\.v2\.f32)[^\[]*\[(%\w+)(?:\+(\d+))?\]", body):
-            base = _base_of(defs, m.group(2))
-            assert base == "global" or aligns.get(base, 0) >= 16, (name, m.group(0), base)
-            assert int(m.group(3) or 0) % 16 == 0
+        pattern = r"(ldmatrix\S*|[ls]t\.(?:shared|global)(?:\.nc)?\.v(\d)\.(\w+))[^\[]*\[(%\w+)(?:\+(\d+))?\]"
+        for m in re.finditer(pattern, body):
+            size = 16 if m.group(1).startswith("ldmatrix") else int(m.group(2)) * sizes[m.group(3)]
+            base = _base_of(defs, m.group(4))
+            assert base == "global" or aligns.get(base, 0) >= size, (name, m.group(0), base)
+            assert int(m.group(5) or 0) % size == 0, (name, m.group(0))
 
 
 def test_atomics_are_global_and_relaxed_at_gpu_scope():

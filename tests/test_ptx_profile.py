@@ -58,3 +58,49 @@ def test_an_unknown_entry_item_is_a_usage_error(capsys, monkeypatch):
     monkeypatch.chdir(SAMPLES)
     assert main(["剖析", "加倍。着色器。豫", "无此入口"]) == 2
     assert "没有名为「无此入口」的计算入口项" in capsys.readouterr().err
+
+
+def test_a_kernel_that_spills_or_keeps_a_stack_uses_local_memory():
+    assert not profile.KernelProfile("k", "sm_80", registers=12).local_memory
+    assert profile.KernelProfile("k", "sm_80", stack=16).local_memory
+    assert profile.KernelProfile("k", "sm_80", spill_loads=4).local_memory
+    assert profile.KernelProfile("k", "sm_80", spill_stores=8, spill_loads=4).summary().startswith(
+        "sm_80：寄存器 0，溢出 8+4 字节，栈 0 字节")
+
+
+@pytest.mark.skipif(PTXAS is None, reason="跳过：PATH 上没有 ptxas")
+def test_hover_on_a_compute_entry_item_shows_its_profile(tmp_path):
+    """The language server shows 剖析 on the entry item (its declaration and definition)."""
+    from zhuose.server.hover import hover
+    from zhuose.server.project import Project
+    text = (SAMPLES / "乘加。着色器。豫").read_text(encoding="utf-8")
+    file = tmp_path / "乘加。着色器。豫"
+    file.write_text(text, encoding="utf-8")
+    p = Project(tmp_path)
+    key = p.open(file.as_uri(), 1, text)
+    for needle in ("「乘加入口」乃", "「乘加入口」者"):
+        shown, _ = hover(p, p.locate(key, text.index(needle) + 1))
+        assert "剖析（ptxas，块 64×1×1）：" in shown
+        assert "- sm_80：寄存器 " in shown and "- sm_90：寄存器 " in shown and "⚠" not in shown
+    shown, _ = hover(p, p.locate(key, text.index("「乘加」乃") + 1))
+    assert "剖析" not in shown                     # the function is not the entry item
+
+
+def test_an_entry_using_local_memory_gets_a_warning_on_its_item(tmp_path, monkeypatch):
+    """The language server's warning (server/validate.py): ptxas's figures as if the kernel kept a stack."""
+    from zhuose.compiler.diagnostics import LOCAL_MEMORY
+    from zhuose.server import validate
+    from zhuose.server.project import Project
+    text = (SAMPLES / "乘加。着色器。豫").read_text(encoding="utf-8")
+    file = tmp_path / "乘加。着色器。豫"
+    file.write_text(text, encoding="utf-8")
+    p = Project(tmp_path)
+    key = p.open(file.as_uri(), 1, text)
+    fake = lambda ptx, entries, arch: [profile.KernelProfile(e.function, arch, stack=16) for e in entries]  # noqa: E731
+    monkeypatch.setattr(profile, "profile_entries", fake)
+    (warning,) = validate.local_memory_diagnostics(p, key)
+    assert (warning.severity, warning.code, warning.fields) == ("警告", LOCAL_MEMORY, {"入口": "乘加入口", "架构": "sm_80"})
+    assert text[warning.start:warning.end] == "「乘加入口」"
+    monkeypatch.setattr(profile, "profile_entries",
+                        lambda ptx, entries, arch: [profile.KernelProfile(e.function, arch) for e in entries])
+    assert validate.local_memory_diagnostics(p, key) == []

@@ -28,6 +28,8 @@ ARCHES = ("sm_80", "sm_90")
 #: samples whose compute entries use what the PTX target does not have yet, and why
 UNSUPPORTED = {"纹素处理": "千手目标不支持「纹理尺寸」", "索贝尔": "千手目标不支持「纹理尺寸」",
                "纹理种类": "千手目标不支持「纹理尺寸」", "移植/曼德布罗": "千手目标不支持「纹理尺寸」",
+               "纹理采样": "千手目标不支持「按梯度采样纹理」",
+               "存储格式": "千手目标不支持「写纹素」", "纹理数组采样": "千手目标不支持「偏移按层采样张纹理」",
                "张量片": "张量片只有金属（MSL）支持（着十三）"}
 
 
@@ -174,3 +176,47 @@ def test_read_only_buffers_are_read_through_the_non_coherent_path():
     loads = re.findall(r"ld\.(global(?:\.nc)?)\.\w+ %\w+, \[(%rd\d+)(?:\+\d+)?\];", text)
     spaces = {(space, pointer[address.get(reg, reg)]) for space, reg in loads}
     assert spaces == {("global.nc", "p_g0_b0"), ("global.nc", "p_g0_b1"), ("global", "p_g0_b2")}
+
+
+# ---------------------------------------------------------------- code shape (issue 27)
+
+
+def _sample_ptx(name: str) -> str:
+    return translate(WS, SAMPLES / f"{name}。着色器。豫", "ptx").text
+
+
+def test_loops_are_tested_at_the_bottom():
+    """A loop whose body is one 若 is tested once before it and at the end of
+    each round (the shape ptxas unrolls): no unconditional jump back to its top."""
+    for name in ("分块矩阵乘", "局部循环", "矩阵向量积"):
+        text = _sample_ptx(name)
+        assert re.search(r"^\t@%p\d+ bra L\d+_loop;$", text, re.M), name
+        assert not re.search(r"^\tbra L\d+_loop;$", text, re.M), name
+
+
+def test_small_workgroup_variables_are_cleared_without_a_loop():
+    text = _sample_ptx("共享直方图")
+    assert "_zero" not in text and "@%p1 st.shared.u32 [%r22], 0;" in text
+
+
+def test_vector_elements_are_one_access():
+    text = _sample_ptx("向量运算")
+    assert "ld.global.nc.v4.f32 {" in text and "st.global.v4.f32 [" in text
+
+
+@pytest.mark.parametrize("path", COMPUTE, ids=sample_name)
+def test_no_f16_is_widened_only_to_be_narrowed_again(path):
+    """f16 → f32 → f16 is the identity: the writer keeps the f16 register."""
+    text = translate(WS, path, "ptx").text
+    widened = set(re.findall(r"cvt\.f32\.f16 (%r\d+),", text))
+    narrowed = set(re.findall(r"cvt\.rn\.f16\.f32 %h\d+, (%r\d+);", text))
+    assert not widened & narrowed
+
+
+def test_tile_indices_need_no_bounds_checks():
+    """分块矩阵乘's tiles are indexed by ty·16 + tx (from the local invocation
+    index) and, inside the bottom-tested inner loop, by ty·16 + k and k·16 + tx
+    with k below 16 there: every workgroup access is unchecked."""
+    text = _sample_ptx("分块矩阵乘")
+    assert re.findall(r"[ls]t\.shared", text) and not re.findall(r"@%p\d+ [ls]t\.shared", text)
+

@@ -38,10 +38,26 @@ HEADER = """寻观「点染」之「点染本」之书。
 FLOAT_VALUE = ("（「新浮三二」于「x」除（「新浮三二」于「八」）减（「新浮三二」于「零点二五」）与"
                "「新浮三二」于「y」乘（「新浮三二」于「零点五」）与「新浮三二」于「零点七五」与「新浮三二」于「二」）")
 UINT_VALUE = "（「x」乘（「新无三二」于「一零零零」）加「y」加（「新无三二」于「四二九四九六零零零零」）与「x」与「y」与「x」）"
+#: signed formats: negative and positive values, all inside 8 bits (x < 11, y < 6)
+INT_VALUE = ("（「新整三二」于「x」减（「新整三二」于「五」）与「新整三二」于「y」乘 负（「新整三二」于「二五」）"
+             "与「新整三二」于「x」乘（「新整三二」于「一一」）与 负（「新整三二」于「一二八」））")
+#: unsigned formats narrower than 32 bits: values inside 8 bits, the largest among them
+NARROW_UINT_VALUE = "（「x」乘（「新无三二」于「二零」）加「y」与「x」与「y」与「新无三二」于「二五五」）"
+
+
+def _value(fmt: str) -> str:
+    f = STORAGE_FORMATS[fmt]
+    if f.texel == "int":
+        return INT_VALUE
+    if f.texel == "uint":
+        return UINT_VALUE if f.dtype == "uint32" else NARROW_UINT_VALUE
+    return FLOAT_VALUE
 
 
 def _program(fmt: str) -> str:
-    value = UINT_VALUE if STORAGE_FORMATS[fmt].texel == "uint" else FLOAT_VALUE
+    value = _value(fmt)
+    if STORAGE_FORMATS[fmt].texel == "int":
+        value = value.replace("「x」", "（「新整三二」于「x」）").replace("「y」", "（「新整三二」于「y」）")
     return HEADER.format(fmt=fmt) + f"""「涂」乃化「全局调用号」为「有」者也。
 「涂」者得「号」而
 　令「尺」为「纹理尺寸」于「出」而
@@ -58,12 +74,22 @@ def _expected(fmt: str) -> np.ndarray:
     """What the texture holds, computed here from the format's definition."""
     ys, xs = np.mgrid[0:H, 0:W]
     f = STORAGE_FORMATS[fmt]
-    if f.texel == "uint":
+    if f.texel == "int":
+        values = np.stack([xs - 5, ys * -25, xs * 11, np.full(xs.shape, -128)], -1)
+    elif f.texel == "uint" and f.dtype != "uint32":
+        values = np.stack([xs * 20 + ys, xs, ys, np.full(xs.shape, 255)], -1)
+    elif f.texel == "uint":
         first = (xs.astype(np.uint64) * 1000 + ys + 4294960000) % 2 ** 32
-        return first.astype(np.uint32)[..., None]
-    values = np.stack([xs / 8 - 0.25, ys * 0.5, np.full(xs.shape, 0.75), np.full(xs.shape, 2.0)], -1)
-    values = values.astype(np.float32)[..., :f.channels]
-    return np.clip(values, 0, 1) * 255 if f.dtype == "uint8" else values.astype(f.dtype)
+        values = np.stack([first, xs, ys, xs], -1)
+    else:
+        values = np.stack([xs / 8 - 0.25, ys * 0.5, np.full(xs.shape, 0.75), np.full(xs.shape, 2.0)], -1)
+        values = values.astype(np.float32)
+        if f.dtype == "uint8":
+            values = np.clip(values, 0, 1) * 255
+        elif f.dtype == "int8":
+            values = np.clip(values, -1, 1) * 127
+    values = values[..., list(f.order[:f.channels])]              # bgra8unorm keeps blue first
+    return values if f.dtype in ("uint8", "int8") and f.texel == "float" else values.astype(f.dtype)
 
 
 def _source(tmp_path: Path, fmt: str) -> tuple[Workspace, Path]:
@@ -75,7 +101,7 @@ def _source(tmp_path: Path, fmt: str) -> tuple[Workspace, Path]:
 def _same_texels(fmt: str, texels: np.ndarray) -> None:
     f, expected = STORAGE_FORMATS[fmt], _expected(fmt)
     assert texels.shape == (H, W, f.channels) and texels.dtype == np.dtype(f.dtype)
-    if f.dtype == "uint8":        # unorm8 rounds to the nearest of 256 steps
+    if f.texel == "float" and f.dtype in ("uint8", "int8"):     # unorm8 and snorm8 round to the nearest step
         assert np.abs(texels - expected).max() <= 0.5 + 1e-3
     else:
         np.testing.assert_array_equal(texels, expected)

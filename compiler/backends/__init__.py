@@ -12,7 +12,7 @@ import importlib
 from dataclasses import dataclass, field
 
 from ..diagnostics import INTERFACE_FILE, Diagnostic
-from .targets import BY_NAME, TARGETS, Target  # noqa: F401 (the target records are public here)
+from .targets import BY_NAME, DEFAULT_OPTIONS, TARGETS, Options, Target  # noqa: F401 (the target records are public here)
 
 INTERFACE_ONLY = "着色内建声明（接口文件）只有声明，没有可翻译的内容"
 
@@ -39,9 +39,9 @@ class TargetUnavailable(Exception):
     """The target's back end is not part of this build yet."""
 
 
-def translate(ws, path, target: str) -> Translation:
-    """Check and validate `path` and translate it to `target`; type and
-    validation errors come back as diagnostics (with no text)."""
+def translate(ws, path, target: str, options: Options = DEFAULT_OPTIONS) -> Translation:
+    """Check and validate `path` and translate it to `target` under `options`;
+    type and validation errors come back as diagnostics (with no text)."""
     if target not in BY_NAME:
         raise TargetUnavailable(f"未知的目标「{target}」：可用的有 {'、'.join(BY_NAME)}")
     try:
@@ -54,4 +54,4 @@ def translate(ws, path, target: str) -> Translation:
         return Translation(None, [], errors)
     if checked.module.is_interface:
         return Translation(None, [], [Diagnostic(checked.module.path, 0, 0, INTERFACE_ONLY, code=INTERFACE_FILE)])
-    return ws.translation(path, target, backend.translate)
+    return ws.translation(path, target, lambda info: backend.translate(info, options), options)

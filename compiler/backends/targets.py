@@ -27,6 +27,21 @@ MSL = Target("msl", "金属", "MSL", "。金属", "金属源", ".msl", MSL_WORDS
 #: PTX names are mangled to ASCII behind a prefix (ptx/mangle.py), so no source name clashes with PTX's words
 PTX = Target("ptx", "千手", "PTX", "。千手", "并线汇编源", ".ptx", frozenset())
 
+@dataclass(frozen=True)
+class Options:
+    """How a translation trades exactness and safety for speed (docs/后端.md〈翻译选项〉);
+    the defaults keep WGSL's meaning on every target."""
+
+    fast_math: bool = False   # --快速数学: a product feeding a sum becomes one fused multiply-add
+    bounds: bool = True       # --不查界 turns it off: out-of-bounds reads give 0, writes are dropped
+
+    def flags(self) -> str:
+        """The command-line options that ask for these (the ledger's key, messages)."""
+        return "".join(flag for flag, on in ((" --快速数学", self.fast_math), (" --不查界", not self.bounds)) if on)
+
+
+DEFAULT_OPTIONS = Options()
+
 #: MSL's [[buffer(30)]]: the array lengths 「数组长度」 reads (here so the command line's help needs no back end)
 LENGTHS_SLOT = 30
 

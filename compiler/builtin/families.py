@@ -1,6 +1,6 @@
 """The type families of the builtin interface: 「元素」, 「原子元素」, 「比较交换结果」,
 「同形」, 「矩阵积」, 「转置形」, 「纹素值」 and the texture families (「纹素」, 「纹理坐标」,
-「采样坐标」, 「采样层级」, 「纹理尺寸形」) compute a type from types once those are
+「采样坐标」, 「采样层级」, 「纹理尺寸形」, 「聚集值」, 「纹理偏移」) compute a type from types once those are
 known.  The checker (compiler/check/) solves them while it unifies, and the
 lowering middle reduces what is left (`valid.reduce_family`), so they live
 here, below both, and neither reaches into the other for them."""
@@ -22,7 +22,8 @@ def format_name(t: TypeOrIndex) -> str | None:
 
 #: a texel's scalar → (its type, the alias of four of them)
 _FOUR = {"float": (F32, "四维浮"), "uint": (U32, "四维无"), "int": (I32, "四维整")}
-_VECTORS = {(F32, 2): "二维浮", (F32, 3): "三维浮", (U32, 2): "二维无", (U32, 3): "三维无"}
+_VECTORS = {(F32, 2): "二维浮", (F32, 3): "三维浮", (U32, 2): "二维无", (U32, 3): "三维无",
+            (I32, 2): "二维整", (I32, 3): "三维整"}
 
 
 def _texel_value(args):
@@ -70,6 +71,24 @@ def _sampling_level(args):
     """textureSampleLevel's level: an integer on a depth texture, else a float."""
     shape = texture_shape(args[0])
     return None if shape is None else (I32 if shape.depth else F32)
+
+
+def _gathered(args):
+    """textureGather's result: one component of four texels, as four of the
+    texture's element (「四维浮」 of a depth texture)."""
+    t = resolve(args[0])
+    shape = texture_shape(t)
+    if shape is None or shape.storage:
+        return None
+    element = F32 if shape.depth else resolve(t.args[0])
+    alias = next((a for s, a in _FOUR.values() if s == element), None)
+    return TTuple((element,) * 4).named(alias)
+
+
+def _texel_offset(args):
+    """A constant texel offset of sampling and gathering: one 「整三二」 per texel coordinate."""
+    shape = texture_shape(args[0])
+    return None if shape is None else _vector(I32, shape.dims)
 
 
 def _texture_size(args):
@@ -190,5 +209,7 @@ FAMILIES: dict[str, tuple[int, Callable]] = {
     "采样坐标": (1, _sampling_coordinates),
     "采样层级": (1, _sampling_level),
     "纹理尺寸形": (1, _texture_size),
+    "聚集值": (1, _gathered),
+    "纹理偏移": (1, _texel_offset),
 }
 

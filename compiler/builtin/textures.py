@@ -75,6 +75,9 @@ TEXTURES: dict[str, Shape] = {**SAMPLED, **STORAGE}
 #: a colour texture's element types (WGSL's sampled types f32, i32, u32)
 ELEMENTS = (F32, I32, U32)
 
+#: the gathers of a colour texture, whose first argument is the component (0 to 3) to gather
+GATHER_COMPONENT = frozenset("聚集纹素 聚集张纹素 偏移聚集纹素 偏移聚集张纹素".split())
+
 
 def texture_shape(t: TypeOrIndex) -> Shape | None:
     """The row of a texture type (「纹理二维数组」于「浮三二」 …), else None."""

@@ -146,6 +146,30 @@ TEXTURE_CLASSES = {
                               "浮点的「纹理二维」「纹理三维」「纹理立方」或「深度纹理二维」「深度纹理立方」", _filterable),
     "可采样数组纹理": _texture_class(lambda s: s.mipmapped and s.arrayed,
                               "浮点的「纹理二维数组」「纹理立方数组」或「深度纹理二维数组」「深度纹理立方数组」", _filterable),
+    # the rest of issue 25: textureSampleBias and textureSampleGrad take a colour texture, gathers any element
+    "浮点色纹理": _texture_class(lambda s: s.mipmapped and not s.arrayed and not s.depth and s.dims + s.cube > 1,
+                            "浮点的「纹理二维」「纹理三维」或「纹理立方」（纹理数组用带「张」的那个）", _filterable),
+    "浮点色数组纹理": _texture_class(lambda s: s.mipmapped and s.arrayed and not s.depth,
+                              "浮点的「纹理二维数组」或「纹理立方数组」", _filterable),
+    "可聚集纹理": _texture_class(lambda s: s.mipmapped and not s.arrayed and not s.depth and s.dims == 2,
+                            "「纹理二维」或「纹理立方」（元素「浮三二」「整三二」或「无三二」；深度纹理用「聚集深度纹素」）"),
+    "可聚集数组纹理": _texture_class(lambda s: s.mipmapped and s.arrayed and not s.depth,
+                              "「纹理二维数组」或「纹理立方数组」"),
+    "可比较纹理": _texture_class(lambda s: s.depth and s.mipmapped and not s.arrayed,
+                            "「深度纹理二维」或「深度纹理立方」（数组用带「张」的那个）"),
+    "可比较数组纹理": _texture_class(lambda s: s.depth and s.mipmapped and s.arrayed,
+                              "「深度纹理二维数组」或「深度纹理立方数组」"),
+    # a constant offset: WGSL has it on 2-D and 3-D textures, never on a cube
+    "可偏移采样纹理": _texture_class(lambda s: s.mipmapped and not s.arrayed and not s.cube and s.dims > 1,
+                              "浮点的「纹理二维」「纹理三维」或「深度纹理二维」（立方纹理没有偏移）", _filterable),
+    "可偏移梯度纹理": _texture_class(lambda s: s.mipmapped and not s.arrayed and not s.cube and not s.depth and s.dims > 1,
+                              "浮点的「纹理二维」或「纹理三维」", _filterable),
+    "可偏移聚集纹理": _texture_class(lambda s: s.mipmapped and not s.arrayed and not s.cube and not s.depth and s.dims == 2,
+                              "「纹理二维」（立方纹理没有偏移）"),
+    "可偏移采样数组纹理": _texture_class(lambda s: s.mipmapped and s.arrayed and not s.cube,
+                                "浮点的「纹理二维数组」或「深度纹理二维数组」（立方纹理数组没有偏移）", _filterable),
+    "可偏移聚集数组纹理": _texture_class(lambda s: s.mipmapped and s.arrayed and not s.cube and not s.depth,
+                                "「纹理二维数组」（立方纹理数组没有偏移）"),
 }
 
 #: name → (predicate, description used in messages)

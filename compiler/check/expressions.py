@@ -24,8 +24,8 @@ from ..diagnostics import (ARITY, ARRAY_PROJECTION, BAD_VALUE, CALL_PARENS, CLAS
                            NOT_A_FUNCTION, NOT_A_MODULE, NOT_IN_MODULE, NOT_TRANSLATABLE, NO_FIELD,
                            NO_OPERATOR, NUMBER_SPELLING, NUMERAL_NAME, READ_ONLY, RECURSION, TOP_LEVEL,
                            TYPE_ARGUMENTS, TYPE_AS_VALUE, TYPE_MISMATCH, UNKNOWN_NAME, UNSOLVED, WRAP_LITERAL,
-                           TEXEL_VALUE, WRITE_ONLY_TEXTURE, WRONG_RESOURCE, LocalDiagnostic)
-from ..builtin.textures import TEXTURES
+                           TEXEL_VALUE, TEXTURE_CONSTANT, WRITE_ONLY_TEXTURE, WRONG_RESOURCE, LocalDiagnostic)
+from ..builtin.textures import GATHER_COMPONENT, TEXTURES
 from ..valid import registry
 from ..valid.consteval import written_number
 from .closest import number_spelling, ranked, scope_candidates
@@ -73,7 +73,9 @@ INTEGER_FRAGMENT_LOADS = frozenset("载入整矩阵片甲 载入整矩阵片乙"
 #: each rule a builtin's call must satisfy beyond its type (its registry column `call_rule`) → ItemChecker method
 RULE_METHODS = {"literal range": "_literal_range", "writable": "_writable",
                 "fragment offsets": "_fragment_offsets", "select shape": "_select_shape",
-                "quad lane": "_quad_lane"}
+                "quad lane": "_quad_lane", "texture constants": "_texture_constants"}
+#: WGSL's bounds of a texel offset's components (textureSample* and textureGather* `offset`)
+TEXEL_OFFSETS = range(-8, 8)
 #: builtin name → the ItemChecker method checking its call
 CALL_RULES = {name: RULE_METHODS[rule] for name, rule in registry.having("call_rule").items()}
 #: builtins that hold a whole buffer as one value (the registry's whole_value)
@@ -883,6 +885,27 @@ class ItemChecker:
             self.error(args[1], f"「{callee}」的序须写成 0 至 3 的「无三二」字面量（WGSL 要常量），这里{shown}",
                        LITERAL_RANGE, 名字=callee, 值=str(value))
 
+    def _texture_constants(self, callee: str, args: list[ir.Expr], name_span) -> None:
+        """A gather's component (0 to 3) and a texel offset (each component −8 to 7) are
+        const-expressions in WGSL: here they are numbers written at the call, which every
+        target can write as they are."""
+        if callee in GATHER_COMPONENT:
+            value = written_number(args[0])
+            if not (isinstance(value, int) and 0 <= value <= 3):
+                self.error(args[0], f"「{callee}」的分量须是直接写出的 0 至 3（x、y、z、w），"
+                                    f"这里是{'「' + str(value) + '」' if value is not None else '算出来的值'}",
+                           TEXTURE_CONSTANT, 名字=callee, 值="" if value is None else str(value))
+        if not callee.startswith("偏移"):
+            return
+        offset = args[-1]
+        items = offset.items if isinstance(offset, ir.MakeTuple) else [offset]
+        values = [_signed_number(i) for i in items]
+        if not isinstance(offset, ir.MakeTuple) or not all(isinstance(v, int) and v in TEXEL_OFFSETS for v in values):
+            shown = "、".join("算出来的值" if v is None else str(v) for v in values)
+            self.error(offset, f"「{callee}」的偏移须是直接写出的整数，每个分量在 −8 至 7 之间"
+                               f"（如（「新整三二」于「一」与 负（「新整三二」于「二」））），这里是 {shown}",
+                       TEXTURE_CONSTANT, 名字=callee, 值=shown)
+
     def _writable(self, callee: str, args: list[ir.Expr], name_span) -> None:
         """A builtin that writes memory needs a buffer declared 读写."""
         target = args[0]
@@ -1141,3 +1164,10 @@ def substitute(t, mapping: dict[str, Type]):
         return mapping.get(t.name, t)
     return map_parts(t, lambda a: substitute(a, mapping))
 
+
+def _signed_number(e: ir.Expr) -> int | float | None:
+    """A written number, typed or not, or 负 of one (a negative texel offset)."""
+    if isinstance(e, ir.Call) and e.kind == "builtin" and e.name == "负" and len(e.args) == 1:
+        inner = written_number(e.args[0])
+        return None if inner is None else -inner
+    return written_number(e)

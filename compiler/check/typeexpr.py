@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..builtin.formats import STORAGE_FORMATS
+from ..builtin.formats import READ_WRITE_FORMATS, STORAGE_FORMATS
 from ..builtin.textures import STORAGE
 from ..builtin.io import BUILTIN_IO, FIELD_WRAPPERS, INTERPOLATIONS, LOCATION
 from ..diagnostics import ARRAY_LENGTH, BAD_TYPE, DUPLICATE, INTERFACE_ONLY_KIND, SCALAR_WIDTH, TEXEL_FORMAT
@@ -257,6 +257,13 @@ class TypeResolver:
             names = "、".join(f"「{n}」" for n in STORAGE_FORMATS)
             self.report(args_nodes[0], f"存储纹理的格式须是{names}之一（扩展），这里是「{_written(args_nodes[0])}」",
                         TEXEL_FORMAT, 类型=_written(args_nodes[0]))
+            return ERROR
+        if head.name in STORAGE and STORAGE[head.name].access == "read_write" and format_name(args[0]) is not None \
+                and format_name(args[0]) not in READ_WRITE_FORMATS:
+            names = "、".join(f"「{n}」" for n in READ_WRITE_FORMATS)
+            self.report(args_nodes[0], f"读写存储纹理的格式须是{names}之一（WebGPU 只许这三种可读可写），"
+                                       f"这里是「{format_name(args[0])}」：只读或只写就去掉「读写」或改成「只读」",
+                        TEXEL_FORMAT, 类型=format_name(args[0]))
             return ERROR
         return TCon(head.name, tuple(args))
 

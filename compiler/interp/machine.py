@@ -128,7 +128,7 @@ class Machine:
         self.local = np.tile(np.arange(size, dtype=np.uint32), count)
         self.subgroups = count * -(-size // width)
         self.seed = seed
-        self.barriers = {"workgroup": np.zeros(count, np.int64), "storage": np.zeros(count, np.int64)}
+        self.barriers = {kind: np.zeros(count, np.int64) for kind in ("workgroup", "storage", "texture")}
         self._keys: dict[str, np.ndarray] = {}
         self.env: dict[int, object] = {}
         self.loops: dict[int, _Loop] = {}
@@ -1037,7 +1037,7 @@ BUILTINS = {
     "换元素": _replace,
     "新浮三二": _constructor, "新浮十六": _constructor, "新整三二": _constructor, "新无三二": _constructor,
     "转换": _convert, "位转换": _bitcast, "选择": _select, "取元素": _component,
-    "工作组屏障": _barrier("workgroup"), "存储屏障": _barrier("storage"),
+    "工作组屏障": _barrier("workgroup"), "存储屏障": _barrier("storage"), "纹理屏障": _barrier("texture"),
     "子组求和": _subgroup_reduce("sum"), "子组最大": _subgroup_reduce("max"), "子组最小": _subgroup_reduce("min"),
     "子组广播": _shuffle(False), "子组洗牌": _shuffle(False), "子组异或洗牌": _shuffle(True),
     "子组求积": _subgroup_reduce("product"), "子组按位与": _subgroup_reduce("and"),
@@ -1055,4 +1055,21 @@ BUILTINS = {
     "纹理尺寸": textures.size, "按层纹理尺寸": textures.size, "纹理层级数": textures.levels,
     "纹理张数": textures.layers, "纹理样本数": textures.samples,
     "按层采样纹理": textures.sample(), "按层采样张纹理": textures.sample(with_layer=True),
+    "偏移按层采样纹理": textures.sample(offset=True),
+    "按梯度采样纹理": textures.sample_grad(), "按梯度采样张纹理": textures.sample_grad(with_layer=True),
+    "偏移按梯度采样纹理": textures.sample_grad(offset=True), "夹边采样纹理": textures.sample_clamped,
+    "聚集纹素": textures.gather(), "聚集张纹素": textures.gather(with_layer=True),
+    "偏移聚集纹素": textures.gather(offset=True), "聚集深度纹素": textures.gather(component=False),
+    "聚集张深度纹素": textures.gather(component=False, with_layer=True),
+    "比较聚集纹素": textures.gather_compare(), "比较聚集张纹素": textures.gather_compare(with_layer=True),
+    "偏移比较聚集纹素": textures.gather_compare(offset=True),
+    "零层比较采样": textures.sample_compare(), "零层比较采样张纹理": textures.sample_compare(with_layer=True),
+    "偏移零层比较采样": textures.sample_compare(offset=True),
+    "偏移按层采样张纹理": textures.sample(with_layer=True, offset=True),
+    "偏移按梯度采样张纹理": textures.sample_grad(with_layer=True, offset=True),
+    "偏移聚集张纹素": textures.gather(with_layer=True, offset=True),
+    "偏移聚集深度纹素": textures.gather(component=False, offset=True),
+    "偏移聚集张深度纹素": textures.gather(component=False, with_layer=True, offset=True),
+    "偏移零层比较采样张纹理": textures.sample_compare(with_layer=True, offset=True),
+    "偏移比较聚集张纹素": textures.gather_compare(with_layer=True, offset=True),
 }

@@ -35,8 +35,10 @@ def for_wgpu(wgsl: str) -> str:
 
 def required_features(wgsl: str) -> list[str]:
     lines = set(wgsl.split("\n"))
-    return [feature for directive, feature in (("enable f16;", "shader-f16"), (SUBGROUPS_DIRECTIVE, "subgroup"))
-            if directive in lines]
+    features = [feature for directive, feature in (("enable f16;", "shader-f16"), (SUBGROUPS_DIRECTIVE, "subgroup"))
+                if directive in lines]
+    # a bgra8unorm storage texture (「蓝序四八归一」) is an optional feature of WebGPU
+    return features + ["bgra8unorm-storage"] * ("<bgra8unorm," in wgsl)
 
 
 _devices: dict[tuple[str, ...], object] = {}

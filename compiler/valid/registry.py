@@ -113,6 +113,14 @@ def _with(table: dict[str, Row], names: str, **facts) -> None:
         table[name] = replace(row, facts=replace(row.facts, **facts))
 
 
+#: the rest of issue 25's texture builtins: those taking implicit derivatives (fragment-only), and the others
+FRAGMENT_SAMPLING = """比较采样张纹理 偏层采样纹理 偏层采样张纹理 偏移采样纹理 偏移采样张纹理 偏移偏层采样纹理 偏移偏层采样张纹理
+    偏移比较采样 偏移比较采样张纹理"""
+EXPLICIT_SAMPLING = """零层比较采样 零层比较采样张纹理 按梯度采样纹理 按梯度采样张纹理 聚集纹素 聚集张纹素 聚集深度纹素
+    聚集张深度纹素 比较聚集纹素 比较聚集张纹素 夹边采样纹理 偏移按层采样纹理 偏移按梯度采样纹理 偏移聚集纹素
+    偏移零层比较采样 偏移比较聚集纹素 偏移按层采样张纹理 偏移按梯度采样张纹理 偏移聚集张纹素 偏移聚集深度纹素
+    偏移聚集张深度纹素 偏移零层比较采样张纹理 偏移比较聚集张纹素"""
+
 #: builtin name → its row; every value the interface file declares has one
 TABLE: dict[str, Row] = {
     **_rows("value", "元 阳 阴 只读 读写"),
@@ -137,12 +145,12 @@ TABLE: dict[str, Row] = {
     **_rows("store", "写数组 写共享数组 写共享 写存储"),
     **_rows("atomic", "原子加 原子减 原子最大 原子最小 原子与 原子或 原子异或 原子交换 原子比较交换 原子存"),
     **_rows("atomic", "原子读", effect=False, reads=True),
-    **_rows("barrier", "工作组屏障 存储屏障"),
+    **_rows("barrier", "工作组屏障 存储屏障 纹理屏障"),
     **_rows("fragment", "舍弃"),
     **_rows("derivative", "横差 纵差 横差细 横差粗 纵差细 纵差粗 滤宽 滤宽细 滤宽粗"),
     # implicit level of detail: derivatives underneath, so fragment-only and uniform
-    **_rows("texture", "采样纹理 采样张纹理 比较采样", stages=frozenset({FRAGMENT}), uniform=True),
-    **_rows("texture", "按层采样纹理 按层采样张纹理 读纹素 读张纹素 读样本纹素 读存储纹素 读存储张纹素"),
+    **_rows("texture", "采样纹理 采样张纹理 比较采样 " + FRAGMENT_SAMPLING, stages=frozenset({FRAGMENT}), uniform=True),
+    **_rows("texture", "按层采样纹理 按层采样张纹理 读纹素 读张纹素 读样本纹素 读存储纹素 读存储张纹素 " + EXPLICIT_SAMPLING),
     # a bound texture's size, levels, layers and samples never change
     **_rows("texture", "纹理尺寸 按层纹理尺寸 纹理层级数 纹理张数 纹理样本数", reads=False),
     # WebGPU binds no writable storage texture to a vertex shader
@@ -164,8 +172,10 @@ _with(TABLE, "且 或", short_circuit=True)
 _with(TABLE, "写数组 写存储 存矩阵片累到存储 存整矩阵片累到存储 存张量片累 "
       + " ".join(n for n, r in TABLE.items() if r.kind == "atomic" and n != "原子读"),
       writes_through=True, call_rule="writable")
-_with(TABLE, "读纹素 读张纹素 读样本纹素 读存储纹素 读存储张纹素 采样纹理 采样张纹理 按层采样纹理 按层采样张纹理",
-      reads_texture=True)
+_with(TABLE, "读纹素 读张纹素 读样本纹素 读存储纹素 读存储张纹素 采样纹理 采样张纹理 按层采样纹理 按层采样张纹理 "
+      + FRAGMENT_SAMPLING + " " + EXPLICIT_SAMPLING, reads_texture=True)
+# a gather's component and a texel offset are const-expressions WGSL bounds (valid/limits.py)
+_with(TABLE, "聚集纹素 聚集张纹素 " + " ".join(n for n in TABLE if n.startswith("偏移")), call_rule="texture constants")
 # a read-write storage texture's texels are what other invocations wrote
 _with(TABLE, "读存储纹素 读存储张纹素", varying_read="存储纹理")
 for _name, _scalar in {"新浮三二": ("float", 32), "新浮十六": ("float", 16),

@@ -18,7 +18,7 @@ import pytest
 from support.ptx_emulator import Memory, launch, parse
 from support.references import SAMPLES, grid, sample_path
 from zhuose.compiler import ir
-from zhuose.compiler.backends import translate
+from zhuose.compiler.backends import DEFAULT_OPTIONS, Options, translate
 from zhuose.compiler.backends.ptx.layout import layout_of
 from zhuose.compiler.lower.types import concrete
 from zhuose.compiler.runtime import cuda as runtime
@@ -154,11 +154,11 @@ def upload(data: np.ndarray, resource: ir.Resource) -> bytes:
     return raw
 
 
-def ptx_run(device):
-    """A runner for the references: the PTX back end on `device`."""
+def ptx_run(device, options: Options = DEFAULT_OPTIONS):
+    """A runner for the references: the PTX back end (under `options`) on `device`."""
     def run(sample: str, entry: str, data: dict[str, np.ndarray], groups, textures=()) -> dict[str, np.ndarray]:
         path = sample_path(sample)
-        result = translate(WS, path, "ptx")
+        result = translate(WS, path, "ptx", options)
         if result.text is None:
             pytest.skip(f"跳过：{sample} 译不成 PTX：{result.diagnostics[0].message}")
         assert not textures, "千手目标没有纹理与采样器，却译出了用到它们的入口"

@@ -790,13 +790,18 @@ CUBE_FACES = {(0, 1): (0, (2, -1), (1, -1)), (0, -1): (1, (2, 1), (1, -1)),
               (2, 1): (4, (0, 1), (1, -1)), (2, -1): (5, (0, -1), (1, -1))}
 
 
-def cube_texel(direction, edge: int) -> tuple[int, int, int]:
-    """(face, row, column) nearest sampling reads for a direction."""
+def _cube_face_coordinates(direction) -> tuple[int, float, float]:
+    """(face, u, v) of a direction on the face of its major axis (Vulkan's table)."""
     axis = int(np.argmax(np.abs(direction)))
     sign = 1 if direction[axis] >= 0 else -1
     face, (sa, ss), (ta, ts) = CUBE_FACES[(axis, sign)]
     major = abs(direction[axis])
-    u, v = (ss * direction[sa] / major + 1) / 2, (ts * direction[ta] / major + 1) / 2
+    return face, (ss * direction[sa] / major + 1) / 2, (ts * direction[ta] / major + 1) / 2
+
+
+def cube_texel(direction, edge: int) -> tuple[int, int, int]:
+    """(face, row, column) nearest sampling reads for a direction."""
+    face, u, v = _cube_face_coordinates(direction)
     return face, min(int(v * edge), edge - 1), min(int(u * edge), edge - 1)
 
 
@@ -857,6 +862,156 @@ def 纹理种类(run):
     close(out["出"].reshape(n, 6, 4), expected, atol=2e-3)
     same(out["整出"], ints.reshape(-1, 4)[[(i // w % h) * w + i % w for i in range(n)]])
     same(out["尺"], u32(width, w, h, layers, 1, w, h, depth, 1, edge, w, w))
+
+
+def _clamped(texels: np.ndarray, y: int, x: int) -> np.ndarray:
+    """The texel at (x, y) of (h, w, …) texels, each index clamped to the edge."""
+    h, w = texels.shape[:2]
+    return texels[min(max(y, 0), h - 1), min(max(x, 0), w - 1)]
+
+
+def _gathered(texels: np.ndarray, u: float, v: float, offset=(0, 0)) -> list:
+    """The four texels linear filtering blends at (u, v) (unnormalized), shifted by `offset`,
+    in gather order (u₀v₁, u₁v₁, u₁v₀, u₀v₀); edges clamped."""
+    x0, y0 = int(np.floor(u - 0.5)) + offset[0], int(np.floor(v - 0.5)) + offset[1]
+    return [_clamped(texels, y0 + dy, x0 + dx) for dx, dy in ((0, 1), (1, 1), (1, 0), (0, 0))]
+
+
+@reference
+def 纹理采样(run):
+    w, h, layers = 16, 8, 3
+    n = w * h
+    g = rng(25)
+    texels = lambda *shape: (g.integers(0, 64, shape + (4,)) / 64).astype(np.float16)   # noqa: E731  exact in f16
+    image, stack = texels(h, w), texels(layers, h, w)
+    ints = g.integers(0, 2 ** 32, (h, w, 4), dtype=np.uint64).astype(np.uint32)
+    ints[0, 0] = [0, 2 ** 32 - 1, 2 ** 31, 1]
+    depth = (g.integers(0, 256, (h, w, 1)) / 255).astype(np.float32)      # exact in depth16unorm (k · 257 / 65535)
+    reference_depth = ((g.integers(0, 255, n) + 0.5) / 255).astype(np.float32)   # never equal to a depth
+    linear = {"mag_filter": "linear", "min_filter": "linear"}
+    less = {"compare": "less", "mag_filter": "linear", "min_filter": "linear"}
+    out = run("纹理采样", "纹理采样入口",
+              {"参照": reference_depth, "出": np.zeros((10 * n, 4), np.float32), "整出": np.zeros((n, 4), np.uint32),
+               "邻": np.zeros(n, np.int32)}, 2,
+              textures=[(0, 0, image), (0, 1, stack), (0, 2, ints), (0, 3, depth), (0, 4, linear), (0, 5, {}),
+                        (0, 6, less), StorageTexture("格", "r32sint", w, h)])
+    img, d = image.astype(np.float64), depth[..., 0].astype(np.float64)
+    expected = np.zeros((n, 10, 4))
+    gathered_ints = np.zeros((n, 4), np.uint32)
+    for i in range(n):
+        x, y = i % w, i // w
+        u, v = x + 0.25, y + 0.75                       # in texels
+        ref = float(reference_depth[i])
+        expected[i, 0] = _linear(img, [u, v])
+        expected[i, 1] = _linear(img, [u + 1, v - 2])   # the offset moves the footprint by whole texels
+        expected[i, 2] = [t[1] for t in _gathered(img, u, v)]
+        expected[i, 3] = [t[3] for t in _gathered(img, u, v, (-1, 2))]
+        expected[i, 4] = [t[0] for t in _gathered(stack[i % layers].astype(np.float64), u, v)]
+        expected[i, 5] = _linear(stack[i % layers], [u, v])
+        cu, cv = np.clip(3 * u / w - 1, 0.5 / w, 1 - 0.5 / w), np.clip(3 * v / h - 1, 0.5 / h, 1 - 0.5 / h)
+        expected[i, 6] = _linear(img, [cu * w, cv * h])
+        four = _gathered(d, u, v)
+        expected[i, 7] = four
+        expected[i, 8] = [ref < t for t in four]
+        passed = lambda o: [float(ref < t) for t in _gathered(d, u, v, o)]   # noqa: E731
+        pcf = lambda p: (p[3] * 0.25 * 0.75 + p[2] * 0.75 * 0.75 + p[0] * 0.25 * 0.25 + p[1] * 0.75 * 0.25)  # noqa: E731
+        expected[i, 9] = [pcf(passed((0, 0))), pcf(passed((1, 1))), passed((1, 1))[0], 0]
+        gathered_ints[i] = [t[2] for t in _gathered(ints, u, v)]
+    close(out["出"].reshape(n, 10, 4), expected, atol=2e-3)
+    same(out["整出"], gathered_ints)
+    stored = np.array([-3 * i for i in range(n)], np.int32).reshape(h, w)
+    same(out["格"][..., 0], stored)
+    same(out["邻"], stored[:, np.arange(w) ^ 1].reshape(-1))
+
+
+@reference
+def 存储格式(run):
+    w, h = 16, 8
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.int64)
+    full = lambda v: np.full(xs.shape, v)                 # noqa: E731
+    wide = lambda *channels: np.stack(channels, -1)       # noqa: E731
+    textures = {
+        "窄格式入口": {"符": "rgba8snorm", "无八": "rgba8uint", "整八": "rgba8sint", "无十六": "rgba16uint"},
+        "整数格式入口": {"整十六": "rgba16sint", "单整": "r32sint", "双无": "rg32uint", "双整": "rg32sint"},
+        "宽格式入口": {"双浮": "rg32float", "四无": "rgba32uint", "四整": "rgba32sint", "蓝序": "bgra8unorm"},
+        "原有格式入口": {"四半": "rgba16float", "四浮": "rgba32float", "单浮": "r32float", "单无": "r32uint"},
+    }
+    f32 = np.float32
+    snorm = wide(xs / 8 - 1, ys / 4 - 0.5, full(-0.75), full(2)).astype(f32)
+    bgra = wide(xs / 16, ys / 8, full(0.25), full(1)).astype(f32)
+    expected = {
+        "符": np.rint(np.clip(snorm, -1, 1) * 127).astype(np.int8),
+        "无八": wide(16 * xs + ys, xs, ys, full(255)).astype(np.uint8),
+        "整八": wide(xs - 8, -16 * ys, xs * ys - 20, full(-128)).astype(np.int8),
+        "无十六": wide(4000 * xs + ys, full(65535), ys, xs).astype(np.uint16),
+        "整十六": wide(ys - 2000 * xs, full(32767), full(-32768), ys - xs).astype(np.int16),
+        "单整": (-(100000 * xs + ys)).astype(np.int32)[..., None],
+        "双无": wide((268435456 * xs + ys) % 2 ** 32, 4294967295 - xs).astype(np.uint32),
+        "双整": wide(-1000000 * xs, 1000000 * ys + 7).astype(np.int32),
+        "双浮": wide(xs.astype(f32) * f32(0.5) - f32(3), ys.astype(f32) / f32(3)),
+        "四无": wide(xs, ys, xs * ys, full(4294967295)).astype(np.uint32),
+        "四整": wide(-xs, ys, xs * ys - 50, full(-2147483647)).astype(np.int32),
+        "蓝序": np.rint(bgra[..., [2, 1, 0, 3]] * 255).astype(np.uint8),   # kept blue first
+        "四半": wide(xs / 4 - 1.5, ys * 0.125, full(-2.5), full(1024)).astype(np.float16),
+        "四浮": wide(xs.astype(f32) / f32(3), -ys.astype(f32), full(131008), full(0.5)).astype(f32),
+        "单浮": (xs * ys - 7.5).astype(f32)[..., None],
+        "单无": ((1000 * xs + ys + 4294960000) % 2 ** 32).astype(np.uint32)[..., None],
+    }
+    for entry, formats in textures.items():
+        out = run("存储格式", entry, {}, (2, 1), textures=[StorageTexture(n, f, w, h) for n, f in formats.items()])
+        for name in formats:
+            assert out[name].dtype == expected[name].dtype, (name, out[name].dtype)
+            same(out[name], expected[name])
+
+
+def _gather_directions(g, n: int, edge: int) -> np.ndarray:
+    """Directions whose gather footprint lies inside one face, away from the texels' midlines."""
+    found = []
+    while len(found) < n:
+        d = g.uniform(-1, 1, 3)
+        a = np.sort(np.abs(d))
+        _, u, v = _cube_face_coordinates(d)
+        at = [c * edge - 0.5 for c in (u, v)]
+        if a[2] > 1.1 * a[1] and all(0.1 < t < edge - 1.1 and 0.15 < t % 1 < 0.85 for t in at):
+            found.append(np.append(d, 0))
+    return np.array(found, np.float32)
+
+
+@reference
+def 纹理数组采样(run):
+    w, h, layers, depth, edge = 16, 8, 3, 4, 8
+    n = w * h
+    g = rng(27)
+    texels = lambda *shape: (g.integers(0, 64, shape + (4,)) / 64).astype(np.float16)   # noqa: E731  exact in f16
+    stack, volume, cube = texels(layers, h, w), texels(depth, h, w), texels(6, edge, edge)
+    depths = (g.integers(0, 256, (layers, h, w, 1)) / 255).astype(np.float32)   # exact in depth16unorm
+    reference_depth = ((g.integers(0, 255, n) + 0.5) / 255).astype(np.float32)
+    directions = _gather_directions(g, n, edge)
+    linear = {"mag_filter": "linear", "min_filter": "linear"}
+    less = {"compare": "less", "mag_filter": "linear", "min_filter": "linear"}
+    out = run("纹理数组采样", "数组采样入口",
+              {"方向": directions, "参照": reference_depth, "出": np.zeros((10 * n, 4), np.float32)}, 2,
+              textures=[(0, 0, stack), (0, 1, volume), (0, 2, cube), (0, 3, depths), (0, 4, linear), (0, 5, {}),
+                        (0, 6, less)])
+    expected = np.zeros((n, 10, 4))
+    for i in range(n):
+        x, y, k = i % w, i // w, i % layers
+        u, v = x + 0.25, y + 0.75                       # in texels
+        layer, d, ref = stack[k].astype(np.float64), depths[k, ..., 0].astype(np.float64), float(reference_depth[i])
+        expected[i, 0] = _linear(layer, [u - 1, v + 1])
+        expected[i, 1] = [t[2] for t in _gathered(layer, u, v, (2, -1))]
+        expected[i, 2] = _linear(layer, [u + 1, v + 1])
+        expected[i, 3] = _linear(volume, [u, v, i % depth + 0.5])
+        face, cu, cv = _cube_face_coordinates(directions[i, :3].astype(np.float64))
+        expected[i, 4] = [t[1] for t in _gathered(cube[face].astype(np.float64), cu * edge, cv * edge)]
+        expected[i, 5] = _gathered(d, u, v)
+        expected[i, 6] = _gathered(d, u, v, (1, 0))
+        expected[i, 7] = [ref < t for t in _gathered(d, u, v)]
+        expected[i, 8] = [ref < t for t in _gathered(d, u, v, (0, -1))]
+        passed = lambda o: [float(ref < t) for t in _gathered(d, u, v, o)]   # noqa: E731
+        pcf = lambda p: (p[3] * 0.25 * 0.75 + p[2] * 0.75 * 0.75 + p[0] * 0.25 * 0.25 + p[1] * 0.75 * 0.25)  # noqa: E731
+        expected[i, 9] = [pcf(passed((0, 0))), pcf(passed((-1, -1))), 0, 0]
+    close(out["出"].reshape(n, 10, 4), expected, atol=2e-3)
 
 
 def sobel(image: np.ndarray) -> np.ndarray:

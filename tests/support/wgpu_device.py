@@ -174,10 +174,10 @@ def _storage_image(t: StorageTexture) -> StorageImage:
 
 def _texture_resource(device, resource, shape=None):
     """A sampler from its descriptor, or a texture of the binding's shape: integer texels
-    as they are, others as rgba16float (filterable on every adapter)."""
+    as they are, depths as depth16unorm, others as rgba16float (filterable on every adapter)."""
     if isinstance(resource, dict):
         return device.create_sampler(**resource)
     texels = np.asarray(resource)
-    if texels.dtype.kind not in "iu":
+    if texels.dtype.kind not in "iu" and not (shape is not None and shape.depth):
         texels = texels.astype(np.float16)
     return input_texture(np, device, texels, sampled=True, shape=shape)

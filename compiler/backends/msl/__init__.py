@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from .. import Translation
+from ..targets import DEFAULT_OPTIONS, Options
 from .builtins import BUILTINS, CELL, CELL_SHOWN, DECLARATION_SPELLINGS, Special
 from .fragments import function_name
 from .writer import MslEntry, MslWriter
@@ -33,7 +34,7 @@ def builtin_spelling(name: str) -> str | None:
     return text.replace("{F}", function_name(b.prelude)) if b.prelude else text
 
 
-def translate(info) -> Translation:
+def translate(info, options: Options = DEFAULT_OPTIONS) -> Translation:
     """MSL text and entry table of a validated shader source (no errors in it
     or its imports), or the translation errors."""
-    return MslWriter(info).run()
+    return MslWriter(info, options).run()

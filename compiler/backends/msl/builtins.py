@@ -150,6 +150,7 @@ BUILTINS: dict[str, Template | Special] = {
     # control
     "工作组屏障": Template("threadgroup_barrier(mem_flags::mem_threadgroup)"),
     "存储屏障": Template("threadgroup_barrier(mem_flags::mem_device)"),
+    "纹理屏障": Template("threadgroup_barrier(mem_flags::mem_texture)"),
     "舍弃": Template("discard_fragment()"),
     # textures
     "采样纹理": Template("{0:p}.sample({1}, {2})"),
@@ -168,6 +169,33 @@ BUILTINS: dict[str, Template | Special] = {
     "纹理张数": Template("{0:p}.get_array_size()"),
     "纹理样本数": Template("{0:p}.get_num_samples()"),
     "比较采样": Template("{0:p}.sample_compare({1}, {2}, {3})"),
+    # the rest of issue 25: Metal's gather order (u₀v₁, u₁v₁, u₁v₀, u₀v₀) is Vulkan's and WebGPU's
+    "比较采样张纹理": Template("{0:p}.sample_compare({1}, {2}, {3}, {4})"),
+    "零层比较采样": Template("{0:p}.sample_compare({1}, {2}, {3}, level(0))"),
+    "零层比较采样张纹理": Template("{0:p}.sample_compare({1}, {2}, {3}, {4}, level(0))"),
+    "偏移零层比较采样": Template("{0:p}.sample_compare({1}, {2}, {3}, level(0), {4})"),
+    "偏层采样纹理": Template("{0:p}.sample({1}, {2}, bias({3}))"),
+    "偏层采样张纹理": Template("{0:p}.sample({1}, {2}, {3}, bias({4}))"),
+    "偏移采样纹理": Template("{0:p}.sample({1}, {2}, {3})"),
+    "偏移按层采样纹理": Template("{0:p}.sample({1}, {2}, level({3}), {4})"),
+    "偏移采样张纹理": Template("{0:p}.sample({1}, {2}, {3}, {4})"),
+    "偏移按层采样张纹理": Template("{0:p}.sample({1}, {2}, {3}, level({4}), {5})"),
+    "偏移偏层采样纹理": Template("{0:p}.sample({1}, {2}, bias({3}), {4})"),
+    "偏移偏层采样张纹理": Template("{0:p}.sample({1}, {2}, {3}, bias({4}), {5})"),
+    "偏移比较采样": Template("{0:p}.sample_compare({1}, {2}, {3}, {4})"),
+    "偏移比较采样张纹理": Template("{0:p}.sample_compare({1}, {2}, {3}, {4}, {5})"),
+    "偏移零层比较采样张纹理": Template("{0:p}.sample_compare({1}, {2}, {3}, {4}, level(0), {5})"),
+    "偏移比较聚集张纹素": Template("{0:p}.gather_compare({1}, {2}, {3}, {4}, {5})"),
+    **{name: Special("gradient", "甲.sample(乙, 丙, gradient2d(丁, 戊))；三维 gradient3d，立方 gradientcube，张在坐标后，偏移在最后")
+       for name in "按梯度采样纹理 按梯度采样张纹理 偏移按梯度采样纹理 偏移按梯度采样张纹理".split()},
+    **{name: Special("gather", "甲.gather(乙, 丙, int2(0), component::x)；张在坐标后，立方没有偏移，深度纹理没有分量")
+       for name in "聚集纹素 聚集张纹素 偏移聚集纹素 偏移聚集张纹素 聚集深度纹素 聚集张深度纹素 偏移聚集深度纹素 偏移聚集张深度纹素".split()},
+    "比较聚集纹素": Template("{0:p}.gather_compare({1}, {2}, {3})"),
+    "比较聚集张纹素": Template("{0:p}.gather_compare({1}, {2}, {3}, {4})"),
+    "偏移比较聚集纹素": Template("{0:p}.gather_compare({1}, {2}, {3}, {4})"),
+    # Metal has no textureSampleBaseClampToEdge: the coordinates are clamped half a texel inside, level 0 sampled
+    "夹边采样纹理": Template("{0:p}.sample({1}, clamp({2}, float2(0.5f) / float2({0:p}.get_width(), {0:p}.get_height()), "
+                         "float2(1.0f) - float2(0.5f) / float2({0:p}.get_width(), {0:p}.get_height())), level(0.0f))"),
     "写纹素": Special("store_texel", "甲.write(丙, 乙)，坐标为 int 时写 uint2(乙)"),
     "写张纹素": Special("store_texel", "甲.write(丁, 乙, 丙)，坐标为 int 时写 uint2(乙)"),
     # SIMD-groups (seed 着十一): the lane index is a ushort in MSL
@@ -253,3 +281,8 @@ def registry_entry(name: str):
 
 def registry_names() -> list[str]:
     return [*BUILTINS, CELL, *DECLARATION_SPELLINGS, *UNAVAILABLE_BUILTINS]
+
+#: the builtins that reach element 乙 of array 甲 (a buffer or workgroup variable): bounds-checked
+#: unless --不查界 (docs/后端.md〈翻译选项〉); 原子比较交换 checks its own; 取元素 indexes a value
+GUARDED = frozenset(name for name, b in BUILTINS.items()
+                    if isinstance(b, Template) and "{0:p}[{1}]" in b.text and name != "取元素")

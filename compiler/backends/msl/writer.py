@@ -29,11 +29,12 @@ from dataclasses import dataclass, field
 
 from ... import ir
 from ...builtin.formats import storage_format
-from ...builtin.textures import TEXTURES
+from ...builtin.textures import GATHER_COMPONENT, TEXTURES
 from ...builtin.io import BUILTIN_IO, INTERPOLATIONS, located_fields, next_location
 from ...diagnostics import TARGET_BINDING, TARGET_BUILTIN, TARGET_TYPE, TRANSLATION, Diagnostic
 from ...types import TCon, TError, TRecord, TTuple, deep_resolve, is_unit, matrix_parts, resolve, vector_parts
 from .. import EntryInfo, Translation
+from ..targets import DEFAULT_OPTIONS, Options
 from ...valid.consteval import KnownValues, is_abstract, scalar_of as const_scalar, written_number
 from ..names import NameAllocator
 from ..records import COMPARE_EXCHANGE_FIELDS, MODF_FIELDS, builtin_record
@@ -43,7 +44,7 @@ from ...lower.loops import changed_variables, lowering
 from ...valid.limits import workgroup_problem
 from ...lower.types import Scalar, head, scalar
 from . import fragments
-from .builtins import MEMORY_ORDER, BUILTINS, CELL, Special, Template
+from .builtins import GUARDED, MEMORY_ORDER, BUILTINS, CELL, Special, Template
 
 HEADER = "#include <metal_stdlib>\nusing namespace metal;"
 SCALARS = {Scalar.F32: "float", Scalar.F16: "half", Scalar.I32: "int", Scalar.U32: "uint"}
@@ -150,6 +151,12 @@ class MslEntry(EntryInfo):
 _WRAPPING = {"加": "+", "减": "-", "乘": "*"}
 
 
+def runtime_sized(resource: ir.Resource) -> bool:
+    """A storage buffer holding a runtime-sized 数组 (its count comes from the host)."""
+    inner = deep_resolve(resource.inner) if resource.inner is not None else None
+    return resource.kind == "storage" and isinstance(inner, TCon) and inner.name == "数组"
+
+
 def scalar_kind(t) -> str | None:
     """'float', 'int', 'uint' or 'bool' for a scalar or a vector of them."""
     t = deep_resolve(t)
@@ -200,8 +207,9 @@ class MslWriter(StatementWriter):
     RECORD = "{}{{{}}}"
     ARRAY = "{}{{{}}}"
 
-    def __init__(self, info) -> None:
+    def __init__(self, info, options: Options = DEFAULT_OPTIONS) -> None:
         self.info = info
+        self.options = options
         self.modules = modules = info.modules   # from the validation pass (compiler/valid/)
         self.override_ids = ir.override_ids(modules)
         self.own = info.module
@@ -575,7 +583,15 @@ class MslWriter(StatementWriter):
         """The resources a function takes, in declaration order, then the lengths buffer."""
         uses = self.uses.of(key)
         names = [self.globals[r] for r in self.resources if r in uses.passed]
-        return names + ([self.lengths_name] if uses.lengths else [])
+        return names + ([self.lengths_name] if self._counted(uses) else [])
+
+    def _counted(self, uses) -> frozenset:
+        """The runtime-sized buffers whose element counts a function takes in the
+        lengths buffer: those 「数组长度」 reads and, with bounds checks on, every
+        one it uses (its indices are checked against them, docs/后端.md〈翻译选项〉)."""
+        if not self.options.bounds:
+            return uses.lengths
+        return uses.lengths | {k for k in uses.resources if runtime_sized(self.decls[k])}
 
     def _helper_function(self, key, decl: ir.Function) -> str:
         self._begin_item()
@@ -593,7 +609,7 @@ class MslWriter(StatementWriter):
         for r in self.resources:
             if r in uses.passed:
                 params.append(f"{self._resource_type(self.decls[r], self.at_name(decl))} {self.globals[r]}")
-        if uses.lengths:
+        if self._counted(uses):
             params.append(f"constant uint* {self.lengths_name}")
         result = "void" if is_unit(decl.type.result) else self.type_text(decl.type.result, self.at_name(decl))
         self.depth = 1
@@ -730,9 +746,10 @@ class MslWriter(StatementWriter):
         if problem:
             raise TranslationFailure(self.at_name(decl), problem)
         self.lines[:0] = [f"{INDENT}threadgroup {t} {name};" for t, name in shared]
-        if not uses.lengths:
+        counted = self._counted(uses)
+        if not counted:
             return []
-        lengths = [(self._slot(self.decls[r]), r[1]) for r in self.resources if r in uses.lengths]
+        lengths = [(self._slot(self.decls[r]), r[1]) for r in self.resources if r in counted]
         if any(a == f"buffer({LENGTHS_SLOT})" for _, _, a in params):
             raise TranslationFailure(self.at_name(decl), f"「数组长度」要用缓冲序号 {LENGTHS_SLOT}，"
                                                          f"它已绑定给别的缓冲（组 1 号 14）：换一个绑定号")
@@ -1041,7 +1058,37 @@ class MslWriter(StatementWriter):
                                   fragments.UNAVAILABLE.get(e.name) or f"金属目标没有「{e.name}」的写法", e.name)
         if isinstance(spec, Special):
             return getattr(self, "_builtin_" + spec.method)(e)
-        return self.apply(spec, e, self.operands(e.args))
+        args = self.operands(e.args)
+        code = self.apply(spec, e, args)
+        guard = self._inside(e, args[1]) if e.name in GUARDED else None
+        if guard is None:
+            return code
+        if is_unit(e.type):
+            return Code(f"if ({guard}) {code.text}", atomic=False)
+        return Code(f"{guard} ? {code.operand()} : {self.type_text(e.type, (e.start, e.end))}{{}}", atomic=False)
+
+    def _inside(self, call: ir.Call, i: Code) -> str | None:
+        """Bounds safety (docs/后端.md〈翻译选项〉): the condition that the element
+        call.args[1] (written `i`) of array call.args[0] exists — a runtime-sized
+        array's count is in the lengths buffer, a fixed one's is its size — or
+        None where no check is written (--不查界, or an index known to be inside)."""
+        if not self.options.bounds:
+            return None
+        array, index = call.args[0], call.args[1]
+        resource = self.decls.get((array.module, array.name)) if isinstance(array, ir.GlobalRef) else None
+        t = deep_resolve(resource.inner) if isinstance(resource, ir.Resource) and resource.inner is not None else None
+        if not (isinstance(t, TCon) and t.name in ("数组", "定长数组")):
+            return None
+        known = written_number(index)
+        known = self.known.of(index) if known is None else known
+        if t.name == "定长数组":
+            if isinstance(known, int) and 0 <= known < t.args[1]:
+                return None
+            count = f"{t.args[1]}u"
+        else:
+            count = f"{self.lengths_name}[{self._slot(resource)}]"
+        text = f"uint({i.text})" if scalar_kind(index.type) == "int" else i.operand()
+        return f"{text} < {count}"
 
     def _expr_UniformLoad(self, e: ir.UniformLoad) -> Code:
         """A workgroup read proved uniform (lower/loops.py): read, then wait at a
@@ -1068,10 +1115,14 @@ class MslWriter(StatementWriter):
         """atomic_compare_exchange_weak_explicit leaves the value it found in
         `expected` (unchanged when it replaced it) and says whether it did."""
         a, i, compare, value = self.operands(call.args)
+        guard = self._inside(call, i)    # out of bounds: nothing replaced, 原值 0, 已换 false
+        element = self.type_text(call.args[2].type, (call.start, call.end))
         old = self.scope.claim("原值")
-        self.line(f"{self.type_text(call.args[2].type, (call.start, call.end))} {old} = {compare.text};")
+        start = compare.text if guard is None else f"{guard} ? {compare.operand()} : {element}{{}}"
+        self.line(f"{element} {old} = {start};")
         done = self.scope.claim("已换")
-        self.line(f"const bool {done} = atomic_compare_exchange_weak_explicit(&{a.operand()}[{i.text}], &{old}, "
+        self.line(f"const bool {done} = {'' if guard is None else guard + ' && '}"
+                  f"atomic_compare_exchange_weak_explicit(&{a.operand()}[{i.text}], &{old}, "
                   f"{value.text}, {MEMORY_ORDER}, {MEMORY_ORDER});")
         parts = dict(zip(COMPARE_EXCHANGE_FIELDS, (old, done)))
         values = ", ".join(parts[n] for n, _ in deep_resolve(call.type).fields)
@@ -1130,6 +1181,9 @@ class MslWriter(StatementWriter):
         overflow is undefined and clang folds on that assumption, so the
         operands are converted to uint (defined modulo 2³²) and the result
         reinterpreted.  A scalar splat into a matrix is written bare (Metal's m * s)."""
+        fused = self._fused(call) if self.options.fast_math else None
+        if fused is not None:
+            return fused
         a, b = self.operands([ir.splat_scalar(x) if matrix_parts(x.type) else x for x in call.args])
         symbol = _WRAPPING[call.name]
         if scalar_kind(call.type) != "int" or is_abstract(call.type):
@@ -1137,6 +1191,26 @@ class MslWriter(StatementWriter):
         span = (call.start, call.end)
         ua, ub = (f"{self._unsigned_type(arg.type, span)}({code.text})" for arg, code in zip(call.args, (a, b)))
         return Code(f"as_type<{self.type_text(call.type, span)}>({ua} {symbol} {ub})")
+
+    def _fused(self, call: ir.Call) -> Code | None:
+        """With --快速数学, a float 加/减 with an operand that is a float 乘 of the
+        same type is written as one fma (rounded once); None where it is not."""
+        if call.name == "乘" or scalar_kind(call.type) != "float" or is_abstract(call.type):
+            return None
+        span = (call.start, call.end)
+        shape = self.type_text(call.type, span)
+        side = next((i for i, a in enumerate(call.args)
+                     if isinstance(a, ir.Call) and a.kind == "builtin" and a.name == "乘"
+                     and all(self.type_text(f.type, span) == shape for f in a.args)), None)
+        if side is None:
+            return None
+        x, y = self.operands(call.args[side].args)
+        (other,) = self.operands([call.args[1 - side]])
+        if call.name == "减":   # p − c is fma(x, y, −c); c − p is fma(−x, y, c)
+            if side == 0:
+                return Code(f"fma({x.text}, {y.text}, -{other.operand()})")
+            return Code(f"fma(-{x.operand()}, {y.text}, {other.text})")
+        return Code(f"fma({x.text}, {y.text}, {other.text})")
 
     def _builtin_negate(self, call: ir.Call) -> Code:
         """−x of 整三二 wraps (−(−2³¹) is −2³¹ in WGSL); C++ leaves it undefined, so
@@ -1294,6 +1368,31 @@ class MslWriter(StatementWriter):
         dims = TEXTURES[head(call.args[0].type)].dims
         getters = [f"{texture.operand()}.{getter}({', '.join(level)})" for getter in SIZE_GETTERS[:dims]]
         return Code(getters[0] if dims == 1 else f"uint{dims}({', '.join(getters)})")
+
+    def _builtin_gradient(self, call: ir.Call) -> Code:
+        """textureSampleGrad: sample with the gradients wrapped in gradient2d, gradient3d or gradientcube."""
+        texture, sampler, coords, *rest = self.operands(call.args)
+        shape = TEXTURES[head(call.args[0].type)]
+        offset = [rest.pop().text] if call.name.startswith("偏移") else []
+        layer = [rest.pop(0).text] if shape.arrayed else []
+        kind = "cube" if shape.cube else f"{shape.dims}d"
+        gradient = f"gradient{kind}({rest[0].text}, {rest[1].text})"
+        return Code(f"{texture.operand()}.sample({', '.join([sampler.text, coords.text, *layer, gradient, *offset])})")
+
+    def _builtin_gather(self, call: ir.Call) -> Code:
+        """textureGather: gather(sampler, coords[, layer][, offset], component) — the component a written
+        number (the checker's rule), the offset int2(0) when a 2-D colour texture's component follows it."""
+        shape = TEXTURES[head(call.args[1 if call.name in GATHER_COMPONENT else 0].type)]
+        args = self.operands(call.args)
+        component = []
+        if call.name in GATHER_COMPONENT:
+            component = [f"component::{'xyzw'[written_number(call.args[0])]}"]
+            args = args[1:]
+        texture, sampler, coords, *rest = args
+        offset = [rest.pop().text] if call.name.startswith("偏移") else (
+            ["int2(0)"] if component and not shape.cube else [])
+        layer = [rest[0].text] if shape.arrayed else []
+        return Code(f"{texture.operand()}.gather({', '.join([sampler.text, coords.text, *layer, *offset, *component])})")
 
     def _texture_type(self, t: TCon, shape, span) -> str:
         """texture2d_array<float>, depthcube<float>, texture3d<uint, access::read_write> …"""

@@ -5,6 +5,7 @@ the CUDA driver accept, with no C++ and no NVRTC in between;
 from __future__ import annotations
 
 from .. import Translation
+from ..targets import DEFAULT_OPTIONS, Options
 from . import ops
 from .writer import PtxEntryInfo, PtxParam, Writer
 
@@ -18,5 +19,5 @@ def builtin_spelling(name: str) -> str | None:
     return ops.spelling(name)
 
 
-def translate(info) -> Translation:
-    return Writer(info).translate()
+def translate(info, options: Options = DEFAULT_OPTIONS) -> Translation:
+    return Writer(info, options).translate()

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ...layout import field_offsets as shared_offsets, round_up, size_align, stride
 from ...lower.types import concrete
 from ...types import TCon, TRecord, TTuple, Type
-from .scalars import Scalar, Unsupported, scalar_of
+from .scalars import PRED, Scalar, Unsupported, scalar_of
 
 
 @dataclass(frozen=True)
@@ -67,3 +67,26 @@ def memory_leaves(t: Type, base: int = 0) -> list[tuple[int, Scalar]]:
         return memory_leaves(t.args[0], base)
     layout_of(t)  # raises the reason
     return []
+
+
+def vector_runs(leaves: list[tuple[int, Scalar]], offset: int, align: int) -> list[list[tuple[int, Scalar]]]:
+    """`memory_leaves` grouped into the accesses ld/st make: four or two
+    adjacent scalars of one kind (never a 爻, stored as a word of its own) are
+    one .v4 or .v2 access where their first lies at a multiple of their total
+    size.  The value starts at a multiple of its alignment `align` (the WGSL
+    layout places every value so, at `offset` from the address operand), so a
+    run of n bytes, n dividing `align`, is aligned when (its offset − offset) is
+    a multiple of n."""
+    runs, i = [], 0
+    while i < len(leaves):
+        for width in (4, 2, 1):
+            run = leaves[i:i + width]
+            first, kind = run[0]
+            size = width * kind.size
+            if width == 1 or (len(run) == width and kind is not PRED and align % size == 0
+                              and (first - offset) % size == 0
+                              and all(k is kind and o == first + j * kind.size for j, (o, k) in enumerate(run))):
+                runs.append(run)
+                i += width
+                break
+    return runs

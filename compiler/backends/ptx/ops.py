@@ -61,6 +61,9 @@ INSTRUCTIONS: dict[str, dict[str, str]] = {
     "最高位序": {"u32": "bfind.u32", "s32": "bfind.s32"},
 }
 
+#: with --快速数学, a sum or difference with a float product for an operand is this one instruction
+CONTRACTED = {"加": "fma.rn", "减": "fma.rn"}
+
 #: comparison builtin → setp condition (floats compare 不等于 unordered: neu)
 COMPARISONS = {"等于": "eq", "不等于": "ne", "小于": "lt", "大于": "gt", "不大于": "le", "不小于": "ge"}
 
@@ -119,6 +122,12 @@ class PtxMachine:
     def const(value: float) -> str:
         return f32_text(value)
 
+    def add_product(self, total: str, x: str, y: str) -> str:
+        """total + x·y: one fma.rn under --快速数学, else rounded twice as WGSL writes it."""
+        if self.w.options.fast_math:
+            return self.fma(x, y, total)
+        return self.add(total, self.mul(x, y))
+
     def select(self, mask: str, a: str, b: str) -> str:
         return self.w.op("selp.f32", F32, a, b, mask)
 
@@ -132,12 +141,25 @@ class PtxMachine:
 # ---------------------------------------------------------------- scalar functions
 
 
+def widen(w, h: str) -> str:
+    """An f16 register as f32 (exact); the writer remembers where it came from."""
+    f = w.op("cvt.f32.f16", F32, h)
+    w.widened[f] = h
+    return f
+
+
+def narrow(w, f: str) -> str:
+    """An f32 register rounded to f16 — or, where it is an f16 value widened
+    unchanged, that f16 register (f16 → f32 → f16 is the identity)."""
+    return w.widened.get(f) or w.op("cvt.rn.f16.f32", F16, f)
+
+
 def to_f32(w, kind: Scalar, x: str) -> str:
-    return w.in_register(F32, x) if kind is F32 else w.op("cvt.f32.f16", F32, x)
+    return w.in_register(F32, x) if kind is F32 else widen(w, x)
 
 
 def from_f32(w, kind: Scalar, x: str) -> str:
-    return x if kind is F32 else w.op("cvt.rn.f16.f32", F16, x)
+    return x if kind is F32 else narrow(w, x)
 
 
 def scalar_op(w, name: str, kind: Scalar, *xs: str) -> str:
@@ -307,6 +329,8 @@ def convert(w, to: Scalar, source: Scalar, x: str) -> str:
         if to is F16:
             return from_f32(w, F16, convert(w, F32, PRED, x))
         return w.op(f"selp.{to.name}", to, *(("1.0", "0.0") if to is F32 else ("1", "0")), x)
+    if {to, source} == {F32, F16}:
+        return widen(w, x) if to is F32 else narrow(w, x)
     if source is F32 and to in INT_CEILINGS:
         x = w.op("min.f32", F32, x, f32_text(INT_CEILINGS[to]))
     return w.op(CONVERSIONS[(to.name, source.name)], to, x)
@@ -396,11 +420,11 @@ def _bitcast(w, call, args):
 def _unpack_halves(w, call, args):
     halves = [w.reg(F16), w.reg(F16)]
     w.emit(f"mov.b32 {{{halves[0]}, {halves[1]}}}, {w.in_register(U32, args[0].parts[0])}")
-    return [w.op("cvt.f32.f16", F32, h) for h in halves]
+    return [widen(w, h) for h in halves]
 
 
 def _pack_halves(w, call, args):
-    halves = [w.op("cvt.rn.f16.f32", F16, x) for x in args[0].parts]
+    halves = [narrow(w, x) for x in args[0].parts]
     return [w.op("mov.b32", U32, f"{{{halves[0]}, {halves[1]}}}")]
 
 
@@ -618,7 +642,7 @@ def vector_formula(fn):
 def _dot(m, a, b):
     total = m.mul(a[0], b[0])
     for x, y in zip(a[1:], b[1:]):
-        total = m.add(total, m.mul(x, y))
+        total = m.add_product(total, x, y)
     return total
 
 
@@ -656,7 +680,7 @@ def _matrix_multiply(w, call, args):
         for r in range(rows):
             total = m.mul(matrix[0][r], v[0])
             for c in range(1, len(matrix)):
-                total = m.add(total, m.mul(matrix[c][r], v[c]))
+                total = m.add_product(total, matrix[c][r], v[c])
             out.append(from_f32(w, kind, total))
     return out
 
@@ -970,6 +994,9 @@ UNAVAILABLE = {
        for name in "存储纹理绑定 写纹素 写张纹素 读存储纹素 读存储张纹素".split()},
     **{name: "纹理数组、三维、立方与多重采样纹理（扩展）只有 WGSL 与金属（MSL）支持：千手的纹理是待办事项（着十）"
        for name in "采样张纹理 按层采样张纹理 读张纹素 读样本纹素 按层纹理尺寸 纹理层级数 纹理张数 纹理样本数".split()},
+    **{name: "这个纹理内建（扩展，议题 25）只有 WGSL 与金属（MSL）支持：千手的纹理是待办事项（着十）"
+       for name in registry.FRAGMENT_SAMPLING.split() + registry.EXPLICIT_SAMPLING.split()},
+    "纹理屏障": "纹理屏障排定读写存储纹理的访问：千手没有存储纹理（surface 是待办事项），所以也没有它",
     **FRAGMENTS_UNAVAILABLE,
 }
 

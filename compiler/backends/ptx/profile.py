@@ -11,6 +11,8 @@ its alignment are not counted.  No nvdisasm is needed.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
 import shutil
 import struct
@@ -60,6 +62,18 @@ class KernelProfile:
     @property
     def spills(self) -> int:
         return self.spill_stores + self.spill_loads
+
+    @property
+    def local_memory(self) -> bool:
+        """Whether the kernel spills registers or keeps a stack frame: both live in slow local memory."""
+        return self.spills > 0 or self.stack > 0
+
+    def summary(self) -> str:
+        """One line of what 剖析 and the editor's hover show."""
+        warps, limit = self.occupancy()
+        spills = f"溢出 {self.spill_stores}+{self.spill_loads} 字节" if self.spills else "无溢出"
+        return (f"{self.arch}：寄存器 {self.registers}，{spills}，栈 {self.stack} 字节，共享内存 {self.shared} 字节，"
+                f"SASS {self.sass} 条，占用 {warps}/64 线程束（受{limit}所限）")
 
     def occupancy(self) -> tuple[int, str]:
         """(resident warps per SM, what limits it) for blocks of `block` threads."""
@@ -129,6 +143,12 @@ def sass_counts(cubin: bytes) -> dict[str, int]:
     return counts
 
 
+@functools.lru_cache(maxsize=32)
+def _assembled(ptx: str, arch: str) -> dict[str, KernelProfile]:
+    """`assemble`, kept for the same text (the editor asks again on every hover)."""
+    return assemble(ptx, arch)
+
+
 def assemble(ptx: str, arch: str = "sm_80") -> dict[str, KernelProfile]:
     """Every kernel of `ptx` as ptxas builds it for `arch`."""
     ptxas = _ptxas()
@@ -148,10 +168,5 @@ def assemble(ptx: str, arch: str = "sm_80") -> dict[str, KernelProfile]:
 
 def profile_entries(ptx: str, entries, arch: str = "sm_80") -> list[KernelProfile]:
     """The kernels of a translation's compute entries (PtxEntryInfo), in order, with their block sizes."""
-    kernels = assemble(ptx, arch)
-    out = []
-    for entry in entries:
-        k = kernels[entry.function]
-        k.block = entry.block[0] * entry.block[1] * entry.block[2]
-        out.append(k)
-    return out
+    kernels = _assembled(ptx, arch)
+    return [dataclasses.replace(kernels[e.function], block=e.block[0] * e.block[1] * e.block[2]) for e in entries]

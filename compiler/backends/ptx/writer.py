@@ -22,12 +22,13 @@ from ...diagnostics import TARGET_BUILTIN, TARGET_TYPE, TRANSLATION, Diagnostic
 from ...builtin.textures import TEXTURES
 from ...types import TCon, TRecord, Type, is_unit
 from .. import EntryInfo, Translation
+from ..targets import DEFAULT_OPTIONS, Options
 from ...lower.loops import lowering
 from ...lower.types import concrete
 from ..names import target_name
-from .layout import layout_of, memory_leaves, round_up, stride_of
+from .layout import layout_of, memory_leaves, round_up, stride_of, vector_runs
 from .mangle import ENTRY_PREFIX, OVERRIDE_PREFIX, SHARED_PREFIX, mangle
-from .ops import BARRIER, ENTRY_INPUTS, LOGIC, OPS, UNAVAILABLE, literal_argument
+from .ops import BARRIER, CONTRACTED, ENTRY_INPUTS, LOGIC, OPS, UNAVAILABLE, literal_argument
 from .subgroups import FULL_WARP
 from .scalars import (F16, F32, PRED, S32, U32, U64, Scalar, Unsupported, address_text, f32_text,
                       fits, is_immediate, is_numeric, items, leaves)
@@ -40,6 +41,8 @@ REGISTER_CLASSES = (PRED, F16, U32, U64)   # declared in this order: %p %h %r %r
 STAGE_WORDS = {"顶点": "vertex", "片元": "fragment"}
 MAX_SHARED_BYTES = 48 * 1024    # static .shared per block that every sm_80+ device takes
 MAX_PARAM_BYTES = 4352          # kernel parameter space on sm_80 (ptxas, PTX 7.0 and 8.0 alike)
+#: a workgroup variable each thread clears in at most this many stores is cleared without a loop
+MAX_ZERO_ROUNDS = 8
 #: what a guarded load leaves where the index is out of bounds, per register kind
 ZERO = {"f32": "0f00000000", "f16": "0x0000", "u32": "0", "s32": "0", "u64": "0"}
 
@@ -76,6 +79,9 @@ class Loop:
     result_kinds: list[Scalar]
     start: str
     exit: str
+    test: ir.Expr | None = None      # a rotated loop's condition, tested again after each round
+    env: dict | None = None          # the loop variables' values the test reads
+    other: str | None = None         # where a rotated loop goes when the test fails
 
 
 @dataclass
@@ -123,22 +129,13 @@ def _param_bytes(params: list[PtxParam]) -> int:
     return sum(8 if p.kind == "buffer" else 4 for p in params)
 
 
-@dataclass(frozen=True)
-class PtxOptions:
-    """How the writer trades safety for speed (docs/后端.md): `bounds` checks
-    every array index (WGSL's robust access, the default; bench/bench_ptx.py
-    measures its cost)."""
-
-    bounds: bool = True
-
-
 # ---------------------------------------------------------------- the writer
 
 
 class Writer:
     """Translates one checked module's compute entries to PTX."""
 
-    def __init__(self, info, options: PtxOptions = PtxOptions()) -> None:
+    def __init__(self, info, options: Options = DEFAULT_OPTIONS) -> None:
         self.options = options
         self.info = info                     # the validation pass's (compiler/valid/): resources each entry uses
         self.module: ir.Module = info.module
@@ -214,8 +211,8 @@ class Writer:
             name = mangle(target_name(fn.name), ENTRY_PREFIX)   # one entry per function: valid/entries.py
             site = self._site(path, fn)
             with self._at(site):
-                env = {id(p): self._entry_input(p) for p in fn.params}
                 self.entry = entry
+                env = {id(p): self._entry_input(p) for p in fn.params}
                 self.value(self._lowered(fn.body, entry), env)
         except Unsupported as err:
             self._report_unsupported(site, err)
@@ -239,17 +236,33 @@ class Writer:
         block = self.entry.workgroup_size or 1
         (tid,) = self._local_index()
         for symbol in symbols:
-            size = self.shared_size[symbol]
+            words = self.shared_size[symbol] // 4
+            if -(-words // block) <= MAX_ZERO_ROUNDS:
+                self._zero_straight(symbol, words, block, tid)
+                continue
             index = self.copy(U32, tid)
             top, done = self.new_labels("zero", "zeroed")
             self.label(top)
-            self.emit(f"@{self.op('setp.ge.u32', PRED, index, str(size // 4))} bra {done}")
+            self.emit(f"@{self.op('setp.ge.u32', PRED, index, str(words))} bra {done}")
             self.emit(f"st.shared.u32 [{self.op('mad.lo.u32', U32, index, '4', self.shared_base(symbol))}], 0")
             self.emit(f"add.u32 {index}, {index}, {block}")
             self.emit(f"bra {top}")
             self.label(done)
         self.emit(BARRIER)
         return Value(e.type, [])
+
+    def _zero_straight(self, symbol: str, words: int, block: int, tid: str) -> None:
+        """The block size is fixed (.reqntid), so each thread's share of the
+        clearing — words tid, tid + block, … — is a known number of stores,
+        written one after another at constant offsets; only a last, partial
+        round tests the thread's number."""
+        address = self.op("mad.lo.u32", U32, tid, "4", self.shared_base(symbol))
+        for first in range(0, words, block):
+            where = address_text(address, 4 * first)
+            if words - first >= block:
+                self.emit(f"st.shared.u32 {where}, 0")
+            else:
+                self.emit(f"@{self.op('setp.lt.u32', PRED, tid, str(words - first))} st.shared.u32 {where}, 0")
 
     # ------------------------------------------------------------ per-entry state
 
@@ -266,6 +279,8 @@ class Writer:
         self.entry: ir.Entry | None = None
         self.members: str | None = None
         self.shared_bases: dict[str, str] = {}
+        self.widened: dict[str, str] = {}     # f32 register → the f16 register it holds exactly (ops.widen)
+        self.below: dict[str, int] = {}       # register → a number its value is known to be less than
 
     @contextmanager
     def _at(self, site: Site):
@@ -323,6 +338,8 @@ class Writer:
         self.lines.append(f"\t{text};")
 
     def label(self, name: str) -> None:
+        if self.lines and self.lines[-1] == f"\tbra {name};":   # a jump to the very next line
+            self.lines.pop()
         self.lines.append(f"{name}:")
 
     def new_labels(self, *roles: str) -> list[str]:
@@ -472,6 +489,8 @@ class Writer:
         if array.name == "定长数组":
             if is_immediate(index):
                 return None if 0 <= int(index) < array.args[1] else self.immediate(PRED, False)
+            if self.below.get(index, array.args[1] + 1) <= array.args[1]:
+                return None       # the local invocation index of an array as long as the workgroup
             return self.op("setp.lt.u32", PRED, index, str(array.args[1]))
         return self.op("setp.gt.u32", PRED, self.buffer_length(resource), index)
 
@@ -479,26 +498,33 @@ class Writer:
         """The registers of a value read from memory; under `guard`, zero where it fails."""
         leaves(t)  # refuses values too large for registers
         parts = []
-        for off, kind in memory_leaves(t, offset):
-            where = address_text(address, off)
+        prefix = f"@{guard} " if guard is not None else ""
+        for run in vector_runs(memory_leaves(t, offset), offset, layout_of(t).align):
+            off, kind = run[0]
             word = U32 if kind is PRED else kind
-            dest = self.reg(word)
+            dests = [self.reg(word) for _ in run]
             if guard is not None:
-                self.move(word, dest, ZERO[word.name])
-            prefix = f"@{guard} " if guard is not None else ""
-            self.emit(f"{prefix}ld.{space}.{'u32' if kind is PRED else kind.mem} {dest}, {where}")
-            parts.append(self.op("setp.ne.u32", PRED, dest, "0") if kind is PRED else dest)
+                for dest in dests:
+                    self.move(word, dest, ZERO[word.name])
+            self.emit(f"{prefix}ld.{space}{_vector(run)}.{'u32' if kind is PRED else kind.mem} "
+                      f"{_operand(dests)}, {address_text(address, off)}")
+            parts.extend(self.op("setp.ne.u32", PRED, dest, "0") if kind is PRED else dest for dest in dests)
         return parts
 
     def store(self, space: str, address: str, offset: int, t: Type, parts: list[str],
               guard: str | None = None) -> None:
         """A value written to memory; under `guard`, nothing where it fails."""
         prefix = f"@{guard} " if guard is not None else ""
-        for (off, kind), part in zip(memory_leaves(t, offset), parts):
-            where = address_text(address, off)
+        parts = iter(parts)
+        for run in vector_runs(memory_leaves(t, offset), offset, layout_of(t).align):
+            off, kind = run[0]
             if kind is PRED:
-                part = self.op("selp.u32", U32, "1", "0", part)
-            self.emit(f"{prefix}st.{space}.{kind.mem if kind is not PRED else 'u32'} {where}, {part}")
+                sources = [self.op("selp.u32", U32, "1", "0", next(parts))]
+            else:
+                sources = [next(parts) for _ in run]
+                sources = sources if len(run) == 1 else [self.in_register(kind, p) for p in sources]
+            self.emit(f"{prefix}st.{space}{_vector(run)}.{kind.mem if kind is not PRED else 'u32'} "
+                      f"{address_text(address, off)}, {_operand(sources)}")
 
     # ------------------------------------------------------------ entry inputs
 
@@ -506,17 +532,25 @@ class Writer:
         t = concrete(var.type)
         alias = var.type.alias
         if alias in ENTRY_INPUTS:
-            return Value(t, ENTRY_INPUTS[alias](self))
+            return Value(t, self._bounded_input(alias))
         if isinstance(t, TRecord):
             parts = []
             for name, ft in t.fields:
                 if ft.alias not in ENTRY_INPUTS:
                     raise Unsupported(f"字段「{name}」不是计算入口的内建输入", (var.start, var.end))
-                parts.extend(ENTRY_INPUTS[ft.alias](self))
+                parts.extend(self._bounded_input(ft.alias))
             return Value(t, parts)
         if is_unit(t):
             return Value(t, [])
         raise Unsupported(f"入口参数「{var.name}」不是内建输入", (var.start, var.end))
+
+    def _bounded_input(self, alias: str) -> list[str]:
+        """An entry input's registers; the local invocation index is below the
+        workgroup size (the block is exactly .reqntid), which `inside` uses."""
+        parts = ENTRY_INPUTS[alias](self)
+        if alias == "局部调用序":
+            self.below[parts[0]] = self.entry.workgroup_size or 1
+        return parts
 
     # ------------------------------------------------------------ constants
 
@@ -698,8 +732,88 @@ class Writer:
         number = literal_argument(e)
         if number is not None:
             return Value(t, [self.immediate(leaves(t)[0], number)])
+        if self.options.fast_math and e.name in CONTRACTED:
+            fused = self._contracted(e, env)
+            if fused is not None:
+                return fused
         args = [self.value(a, env) for a in e.args]
-        return Value(t, emitter(self, e, args))
+        parts = emitter(self, e, args)
+        if e.name in BOUNDS and leaves(t) == [U32] and all(len(a.parts) == 1 for a in args):
+            self._bound(e.name, parts[0], [a.parts[0] for a in args])
+        return Value(t, parts)
+
+    def _held_bound(self, cond: ir.Expr, env: dict) -> tuple[str, int] | None:
+        """(register, bound) where a rotated loop's test is 「变量」小于 a known
+        bound: inside the round the variable is below it (its register changes
+        only in the moves that end the round), which `inside` uses."""
+        if not (isinstance(cond, ir.Call) and cond.kind == "builtin" and cond.name == "小于"
+                and isinstance(cond.args[0], ir.LocalRef) and leaves(cond.args[0].type) == [U32]):
+            return None
+        (register,) = env[id(cond.args[0].var)].parts
+        limit = cond.args[1]
+        known = self._constant(limit)
+        operand = known.parts[0] if known else env[id(limit.var)].parts[0] if isinstance(limit, ir.LocalRef) else None
+        bound = self._below(operand) if operand is not None else None
+        if register in self.below or is_immediate(register) or bound is None:
+            return None
+        return register, bound - 1 if operand.isdigit() else bound
+
+    def _below(self, operand: str) -> int | None:
+        """A number an unsigned operand is known to be less than, or None."""
+        return int(operand) + 1 if operand.isdigit() else self.below.get(operand)
+
+    def _bound(self, name: str, result: str, operands: list[str]) -> None:
+        """What an unsigned 余/除/乘/加/最小 of operands with known bounds is
+        below (where it cannot wrap): an index computed from the local
+        invocation index, such as 序 除 16 乘 16 加 序 余 16, then needs no
+        bounds check against an array as long as the workgroup."""
+        if result in self.below or result in operands or is_immediate(result):
+            return        # only a fresh register, written once, keeps its bound
+        a, b = (self._below(x) for x in operands)
+        divisor = int(operands[1]) if operands[1].isdigit() and int(operands[1]) > 0 else None
+        if name == "余":            # x % 0 is x (WGSL): only a nonzero constant divisor bounds it
+            bound = min(x for x in (a, divisor, 2 ** 32) if x is not None)
+        elif name == "除":          # x / 0 is x (WGSL)
+            bound = None if a is None else (a - 1) // (divisor or 1) + 1
+        elif name == "最小":
+            bound = min(x for x in (a, b, 2 ** 32) if x is not None)
+        elif a is None or b is None:
+            return
+        else:
+            bound = (a - 1) * (b - 1) + 1 if name == "乘" else a + b - 1
+        if bound is not None and bound <= 2 ** 32:
+            self.below[result] = bound
+
+    def _contracted(self, e: ir.Call, env) -> Value | None:
+        """With --快速数学, a float 加/减 one of whose operands is a float 乘 of
+        the same type is one fma.rn (rounded once); None where neither is."""
+        kinds = leaves(e.type)
+        if not all(k in (F32, F16) for k in kinds):
+            return None
+        side = next((i for i, a in enumerate(e.args) if self._product(a, e.type)), None)
+        if side is None:
+            return None
+        values = [self.value(a, env) if i != side else [self.value(f, env) for f in a.args]
+                  for i, a in enumerate(e.args)]
+        x, y = values[side]
+        other = values[1 - side]
+        fma = CONTRACTED[e.name]
+        parts = []
+        for i, kind in enumerate(kinds):
+            a, b, c = x.parts[i], y.parts[i], other.parts[i]
+            if e.name == "减":   # p − c is fma(x, y, −c); c − p is fma(−x, y, c)
+                if side == 0:
+                    c = self.op(f"neg.{kind.name}", kind, self.in_register(kind, c))
+                else:
+                    a = self.op(f"neg.{kind.name}", kind, self.in_register(kind, a))
+            parts.append(self.op(f"{fma}.{kind.name}", kind, a, b, c))
+        return Value(concrete(e.type), parts)
+
+    def _product(self, e: ir.Expr, t: Type) -> bool:
+        """Whether `e` is a float 乘 computed here (not a known constant) whose
+        operands have `t`'s shape, so it can be fused into its sum."""
+        return (isinstance(e, ir.Call) and e.kind == "builtin" and e.name == "乘" and self._constant(e) is None
+                and all(leaves(a.type) == leaves(t) for a in e.args))
 
     def _UniformLoad(self, e: ir.UniformLoad, env) -> Value:
         """A workgroup read proved uniform (lower/loops.py): read, then wait at a
@@ -740,10 +854,39 @@ class Writer:
         start, exit_ = self.new_labels("loop", "exit")
         loop = Loop(params, kinds, result, result_kinds, start, exit_)
         env = {**env, **{id(p): Value(concrete(p.type), regs) for p, regs in zip(fun.params, params)}}
-        self.label(start)
-        self._tail(e.body, env, loop)
+        test = self._rotatable(e.body)
+        if test is None:
+            self.label(start)
+            self._tail(e.body, env, loop)
+        else:
+            self._rotated(test, env, loop)
         self.label(exit_)
         return Value(result_type, result)
+
+    def _rotatable(self, body: ir.Expr) -> ir.If | None:
+        """A loop whose body is one 若 with a condition that can be computed
+        twice (no memory access, no effects) is written bottom-tested."""
+        while isinstance(body, ir.Block):
+            body = body.body
+        return body if isinstance(body, ir.If) and self.effects.eager(body.cond) else None
+
+    def _rotated(self, test: ir.If, env: dict, loop: Loop) -> None:
+        """Test once before the loop, then at the bottom of every round (in
+        `_next_round`): the shape ptxas unrolls and software-pipelines, where a
+        test at the top with a branch to the exit stops it."""
+        (other,) = self.new_labels("else")
+        loop.test, loop.env, loop.other = test.cond, env, other if test.otherwise is not None else loop.exit
+        self.emit(f"@!{self.condition(test.cond, env)} bra {loop.other}")
+        self.label(loop.start)
+        held = self._held_bound(test.cond, env)
+        if held is not None:
+            self.below[held[0]] = held[1]
+        self._tail(test.then, env, loop)
+        if held is not None:
+            del self.below[held[0]]
+        if test.otherwise is not None:
+            self.label(other)
+            self._tail(test.otherwise, env, loop)
 
     def _tail(self, e: ir.Expr, env: dict, loop: Loop) -> None:
         """Write `e` in tail position of a loop body: its value leaves the loop,
@@ -790,13 +933,31 @@ class Writer:
                   for ks, parts, regs in zip(loop.kinds, args, loop.params)]
         for ks, parts, regs in zip(loop.kinds, staged, loop.params):
             self._move_all(ks, regs, parts)
-        self.emit(f"bra {loop.start}")
+        if loop.test is None:
+            self.emit(f"bra {loop.start}")
+            return
+        self.emit(f"@{self.condition(loop.test, loop.env)} bra {loop.start}")
+        self.emit(f"bra {loop.other}")
 
 
 # ---------------------------------------------------------------- helpers
 
 _RESOURCE_WORDS = {"texture": "纹理", "sampler": "采样器", "depth_texture": "深度纹理",
                    "comparison_sampler": "比较采样器", "storage_texture": "存储纹理"}
+
+
+def _vector(run: list) -> str:
+    """The vector suffix of an ld/st of `run` (layout.vector_runs): .v2, .v4 or none."""
+    return f".v{len(run)}" if len(run) > 1 else ""
+
+
+def _operand(registers: list[str]) -> str:
+    """One register, or a vector operand {%a, %b, …}."""
+    return registers[0] if len(registers) == 1 else "{" + ", ".join(registers) + "}"
+
+
+#: the unsigned builtins whose results `Writer._bound` bounds from their operands'
+BOUNDS = frozenset({"余", "除", "乘", "加", "最小"})
 
 
 def _read_only(resource: ir.Resource) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ...diagnostics import TRANSLATOR_BUG, Diagnostic
 from .. import Translation
+from ..targets import DEFAULT_OPTIONS, Options
 from .builtins import BUILTINS, DECLARATION_SPELLINGS, FORM_SPELLINGS
 from .writer import Writer
 
@@ -21,9 +22,11 @@ def builtin_spelling(name: str) -> str | None:
     return FORM_SPELLINGS[b.form].format(b.text)
 
 
-def translate(info) -> Translation:
+def translate(info, options: Options = DEFAULT_OPTIONS) -> Translation:
     """WGSL text and entry table of a validated shader source (no errors in it
-    or its imports), or the translation errors."""
+    or its imports), or the translation errors.  No option changes WGSL:
+    it cannot ask for fused or unfused rounding, and its buffer accesses are
+    robust by the specification (docs/后端.md〈翻译选项〉)."""
     try:
         return Writer(info).run()
     except Exception as err:  # a translator bug must not end in a traceback

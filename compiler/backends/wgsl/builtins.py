@@ -43,6 +43,17 @@ _MATH = _calls("""
 采样张纹理 textureSample 按层采样张纹理 textureSampleLevel 读张纹素 textureLoad 读样本纹素 textureLoad
 读存储纹素 textureLoad 读存储张纹素 textureLoad 写张纹素 textureStore 按层纹理尺寸 textureDimensions
 纹理层级数 textureNumLevels 纹理张数 textureNumLayers 纹理样本数 textureNumSamples
+比较采样张纹理 textureSampleCompare 零层比较采样 textureSampleCompareLevel 零层比较采样张纹理 textureSampleCompareLevel
+偏层采样纹理 textureSampleBias 偏层采样张纹理 textureSampleBias 按梯度采样纹理 textureSampleGrad
+按梯度采样张纹理 textureSampleGrad 聚集纹素 textureGather 聚集张纹素 textureGather 聚集深度纹素 textureGather
+聚集张深度纹素 textureGather 比较聚集纹素 textureGatherCompare 比较聚集张纹素 textureGatherCompare
+夹边采样纹理 textureSampleBaseClampToEdge 偏移采样纹理 textureSample 偏移按层采样纹理 textureSampleLevel
+偏移按梯度采样纹理 textureSampleGrad 偏移聚集纹素 textureGather 偏移零层比较采样 textureSampleCompareLevel
+偏移比较聚集纹素 textureGatherCompare 偏移采样张纹理 textureSample 偏移按层采样张纹理 textureSampleLevel
+偏移按梯度采样张纹理 textureSampleGrad 偏移偏层采样纹理 textureSampleBias 偏移偏层采样张纹理 textureSampleBias
+偏移聚集张纹素 textureGather 偏移聚集深度纹素 textureGather 偏移聚集张深度纹素 textureGather
+偏移比较采样 textureSampleCompare 偏移比较采样张纹理 textureSampleCompare 偏移零层比较采样张纹理 textureSampleCompareLevel
+偏移比较聚集张纹素 textureGatherCompare
 前导零计数 countLeadingZeros 尾随零计数 countTrailingZeros 最高位序 firstLeadingBit 最低位序 firstTrailingBit
 反射 reflect 折射 refract 朝向翻转 faceForward 乘二幂 ldexp 量化半精度 quantizeToF16
 四字节归一打包 pack4x8unorm 四字节归一解包 unpack4x8unorm 四字节符归一打包 pack4x8snorm 四字节符归一解包 unpack4x8snorm
@@ -88,6 +99,7 @@ BUILTINS: dict[str, Builtin] = {
     **{name: Builtin("call", fn) for name, fn in _SUBGROUP.items()},
     "工作组屏障": Builtin("call", "workgroupBarrier"),
     "存储屏障": Builtin("call", "storageBarrier"),
+    "纹理屏障": Builtin("call", "textureBarrier"),
     "舍弃": Builtin("discard"),
     "读数组": Builtin("index"),
     "读共享数组": Builtin("index"),

@@ -158,10 +158,12 @@ def _bind_storage(ws, path, prepared: Dispatch, t: StorageTexture) -> int:
 
 def stored_texels(data: bytes, t: StorageTexture) -> np.ndarray:
     """What Metal stores of the written values in the texture's pixel format (the
-    shim keeps four floats or uints a texel): unorm8 rounds to nearest."""
+    shim keeps four floats, ints or uints a texel): unorm8 and snorm8 round to nearest, bgra8unorm swaps red and blue."""
     fmt = next(f for f in STORAGE_FORMATS.values() if f.wgsl == t.format)
-    values = np.frombuffer(data[16:], np.uint32 if fmt.texel == "uint" else np.float32).reshape(t.height, t.width, 4)
-    values = values[..., :fmt.channels]
-    if fmt.dtype == "uint8":
-        return np.rint(np.clip(values, 0, 1) * 255).astype(np.uint8)
+    words = {"uint": np.uint32, "int": np.int32}.get(fmt.texel, np.float32)
+    values = np.frombuffer(data[16:], words).reshape(t.height, t.width, 4)
+    values = values[..., list(fmt.order[:fmt.channels])]
+    if fmt.texel == "float" and fmt.dtype in ("uint8", "int8"):
+        low, scale = (0, 255) if fmt.dtype == "uint8" else (-1, 127)
+        return np.rint(np.clip(values, low, 1) * scale).astype(fmt.dtype)
     return values.astype(fmt.dtype)

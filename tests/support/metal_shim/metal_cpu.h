@@ -213,7 +213,11 @@ template <class Texture> Texture texture_at(void* p) {
   return t;
 }
 
-inline metal::sampler sampler_at(void* p) { return metal::sampler{*static_cast<const uint*>(p) != 0}; }
+// A sampler's two words: 1 for a linear filter, and its comparison function (0: none given).
+inline metal::sampler sampler_at(void* p) {
+  const uint* words = static_cast<const uint*>(p);
+  return metal::sampler{words[0] != 0, words[1]};
+}
 
 using Runner = void (*)(Buffers&, uint3);
 

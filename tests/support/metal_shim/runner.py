@@ -34,7 +34,7 @@ KNOWN_ATTRIBUTES = re.compile(
 FUNCTION_CONSTANT = re.compile(r"(\[\[function_constant\(\d+\)\]\]);")
 THREADGROUP = re.compile(r"^  threadgroup (.+) (\S+);$", re.M)
 TEXTURE_SLOTS = 100   # texture n comes from buffer file 100 + n: width, height, 0, 0, then float4 texels
-SAMPLER_SLOTS = 200   # sampler n from buffer file 200 + n: one uint, 1 for a linear filter
+SAMPLER_SLOTS = 200   # sampler n from buffer file 200 + n: two uints, 1 for a linear filter and the compare function
 
 
 def require_clang(pytest) -> None:
