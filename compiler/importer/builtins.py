@@ -42,7 +42,8 @@ subgroupBallot 子组投票
 """)
 
 #: calls that take no argument in WGSL and 「元」 in 着色
-UNIT_CALLS = {"workgroupBarrier": "工作组屏障", "storageBarrier": "存储屏障", "subgroupElect": "子组选一"}
+UNIT_CALLS = {"workgroupBarrier": "工作组屏障", "storageBarrier": "存储屏障", "subgroupElect": "子组选一",
+              "textureBarrier": "纹理屏障"}
 
 #: atomics: WGSL's pointer argument &a[i] becomes 「a」于 i
 ATOMICS = _pairs("""
@@ -83,11 +84,7 @@ FIXED_ARGUMENTS = {
 
 REFUSED = {
     "workgroupUniformLoad": "着色的一致读取由编译器决定，不能显式写出",
-    "textureGather": "着色还没有 textureGather", "textureGatherCompare": "着色还没有 textureGatherCompare",
-    "textureSampleBias": "着色还没有 textureSampleBias", "textureSampleGrad": "着色还没有 textureSampleGrad",
-    "textureSampleCompareLevel": "着色还没有 textureSampleCompareLevel",
-    "textureSampleBaseClampToEdge": "着色还没有 textureSampleBaseClampToEdge",
-    "textureBarrier": "着色没有 textureBarrier", "subgroupBroadcast": "着色的广播不要求常量序号，意义不同",
+    "subgroupBroadcast": "着色的广播不要求常量序号，意义不同",
     "sinh": "着色没有 sinh", "cosh": "着色没有 cosh", "asinh": "着色没有 asinh", "acosh": "着色没有 acosh",
     "atanh": "着色没有 atanh", "degrees": "着色没有 degrees", "radians": "着色没有 radians",
 }

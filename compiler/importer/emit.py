@@ -418,7 +418,7 @@ class Importer:
                  for _, t, pattrs, pat in params]
         head: list[str] = []
         bind: list[str] = []
-        if len(params) > 1 or params and params[0][1][0] != "struct" and types[0] != spell(params[0][1], at):
+        if len(params) > 1 or params and params[0][1][0] != "struct" and field_only(types[0]):
             fields, bind = self.call_fields(params, role_in, at)
             head.append(f"「{name}调用」即「组类」【" + "，".join(f"「{f}」乃{t}也" for f, t in fields) + "】也。")
             types = [f"「{name}调用」"]
@@ -1432,6 +1432,11 @@ class Importer:
         return Ex(f"「{B.ATOMICS[name]}」于" + "于".join(parts), APP, result)
 
     def texture(self, name, args, at) -> Ex:
+        """A texture builtin: the 着色 name chosen by the texture's kind and the number of arguments
+        (docs/扩展.md〈纹理的其余内建〉); textureGather's component comes before the texture."""
+        component = []
+        if name == "textureGather" and args and not self.is_texture(args[0]):
+            component, args = [wrap(self.expr(args[0], I32 if is_abstract(self.peek(args[0])) else None), OPERAND)], args[1:]
         if not args:
             raise Refusal(at, name)
         tex = self.expr(args[0], None)
@@ -1440,9 +1445,16 @@ class Importer:
         if chosen is None:
             raise Refusal(at, f"{name} 的这种写法（{len(args)} 个实参）")
         word, result = chosen
-        texts = [wrap(tex, OPERAND)] + [wrap(self.expr(a, I32 if is_abstract(self.peek(a)) else None), OPERAND)
-                                        for a in args[1:]]
+        floats = {3 + ("数组" in spelled)} if name in FLOAT_AFTER_COORDINATES else set()
+        texts = component + [wrap(tex, OPERAND)]
+        for k, a in enumerate(args[1:], 1):
+            want = (F32 if k in floats else I32) if is_abstract(self.peek(a)) else None
+            texts.append(wrap(self.expr(a, want), OPERAND))
         return Ex(f"「{word}」于" + "于".join(texts), APP, result(spelled))
+
+    def is_texture(self, e) -> bool:
+        ty = self.peek(e)
+        return ty is not None and ty[0] == "named" and "纹理" in ty[1]
 
 
 def comments_before_statements(body: Tree, comments: list) -> dict:
@@ -1485,6 +1497,11 @@ INTERPOLATION = {
 }
 
 
+def field_only(text: str) -> bool:
+    """Whether a parameter's type text has 「定位」 or an interpolation, written only on struct fields."""
+    return any(f"「{word}」于" in text for word in ("定位", *INTERPOLATION.values()))
+
+
 def interpolated(text: str, ty, attribute: Tree) -> str:
     """A field's type in its interpolation wrapper; an integer's flat is left implicit (着色 adds it)."""
     how = tuple(str(a.children[0]) for a in attribute_args(attribute))
@@ -1510,9 +1527,9 @@ def handle_binding(spelled: str) -> str:
 def _texel(spelled: str):
     if "深度" in spelled:
         return F32
-    if "整三二" in spelled:
+    if "整" in spelled:      # 「整三二」 texels, or an integer storage format (「四整八」…)
         return ("vec", 4, "i32")
-    if "无三二" in spelled:
+    if "无" in spelled:
         return ("vec", 4, "u32")
     return ("vec", 4, "f32")
 
@@ -1525,14 +1542,39 @@ def _size(spelled: str):
     return ("vec", 2, "u32")
 
 
+#: texture builtins whose argument after the coordinates (and layer) is a float: level, bias, depth reference
+FLOAT_AFTER_COORDINATES = {"textureSampleLevel", "textureSampleBias", "textureSampleCompare", "textureSampleCompareLevel",
+                           "textureGatherCompare"}
+
+
+def _gathered(spelled: str):
+    return ("vec", 4, "f32") if "深度" in spelled else _texel(spelled)
+
+
 def texture_builtin(name: str, spelled: str, count: int):
     layered = "数组" in spelled
     storage = "存储" in spelled
     multi = "多重采样" in spelled
+    depth = "深度" in spelled
+    张 = "张" if layered else ""
     table = {
         ("textureSample", 3 + layered): ("采样张纹理" if layered else "采样纹理", _texel),
+        ("textureSample", 4 + layered): (f"偏移采样{张}纹理", _texel),
         ("textureSampleLevel", 4 + layered): ("按层采样张纹理" if layered else "按层采样纹理", _texel),
-        ("textureSampleCompare", 4): ("比较采样", lambda s: F32),
+        ("textureSampleLevel", 5 + layered): (f"偏移按层采样{张}纹理", _texel),
+        ("textureSampleBias", 4 + layered): (f"偏层采样{张}纹理", _texel),
+        ("textureSampleBias", 5 + layered): (f"偏移偏层采样{张}纹理", _texel),
+        ("textureSampleGrad", 5 + layered): (f"按梯度采样{张}纹理", _texel),
+        ("textureSampleGrad", 6 + layered): (f"偏移按梯度采样{张}纹理", _texel),
+        ("textureSampleCompare", 4 + layered): ("比较采样张纹理" if layered else "比较采样", lambda s: F32),
+        ("textureSampleCompare", 5 + layered): ("偏移比较采样张纹理" if layered else "偏移比较采样", lambda s: F32),
+        ("textureSampleCompareLevel", 4 + layered): (f"零层比较采样{张 and '张纹理'}", lambda s: F32),
+        ("textureSampleCompareLevel", 5 + layered): (f"偏移零层比较采样{张 and '张纹理'}", lambda s: F32),
+        ("textureGather", 3 + layered): (f"聚集{张}{'深度' if depth else ''}纹素", _gathered),
+        ("textureGather", 4 + layered): (f"偏移聚集{张}{'深度' if depth else ''}纹素", _gathered),
+        ("textureGatherCompare", 4 + layered): (f"比较聚集{张}纹素", lambda s: ("vec", 4, "f32")),
+        ("textureGatherCompare", 5 + layered): (f"偏移比较聚集{张}纹素", lambda s: ("vec", 4, "f32")),
+        ("textureSampleBaseClampToEdge", 3): ("夹边采样纹理", _texel),
         ("textureDimensions", 1): ("纹理尺寸", _size),
         ("textureDimensions", 2): ("按层纹理尺寸", _size),
         ("textureNumLevels", 1): ("纹理层级数", lambda s: U32),
