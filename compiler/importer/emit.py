@@ -1175,8 +1175,8 @@ class Importer:
 
     def both_evaluated(self, op: str, x: Ex, y: Ex, left, right, at) -> Ex:
         """WGSL's `a & b` and `a | b` on 爻 evaluate both sides (且、或 short-circuit): written as
-        「选择」, which evaluates every argument, when neither side has an effect (its arguments
-        run in another order)."""
+        「选择」, which evaluates every argument, when neither side has an effect (a target may
+        evaluate arguments in any order)."""
         if self.has_effects(left) or self.has_effects(right):
             raise Refusal(at, f"两边有副作用的爻的 {op}（着色的 且、或 短路，WGSL 的 {op} 两边都算）")
         if x.ty != y.ty:
@@ -1184,7 +1184,8 @@ class Importer:
         fixed = "「阴」" if op == "&" else "「阳」"
         if x.ty[0] == "vec":     # 「选择」 chooses per component
             fixed = "（" + "与".join([fixed] * x.ty[1]) + "）"
-        args = [fixed, wrap(y, OPERAND), wrap(x, OPERAND)] if op == "&" else [wrap(y, OPERAND), fixed, wrap(x, OPERAND)]
+        # x & y is 「选择」于 阴 于 x 于 y (y ? x : false), x | y is 「选择」于 x 于 阳 于 y: x written first, as in WGSL
+        args = [fixed, wrap(x, OPERAND), wrap(y, OPERAND)] if op == "&" else [wrap(x, OPERAND), fixed, wrap(y, OPERAND)]
         return Ex("「选择」于" + "于".join(args), APP, x.ty)
 
     def one(self, ty) -> Ex:
