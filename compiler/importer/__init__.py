@@ -52,7 +52,7 @@ def import_wgsl(text: str, best_effort: bool = False) -> Imported:
         try:
             lines = write() if callable(write) else write
         except Refusal as refusal:
-            problems.append(Problem(refusal.offset or start, f"导入：不支持 {refusal.what}"))
+            problems += [Problem(r.offset or start, f"导入：不支持 {r.what}") for r in [refusal, *refusal.more]]
             lines = [f"「：导入：略去了这一项（不支持 {_plain(refusal.what)}）：」"]
         except Exception as err:   # the importer's own mistake: said at the declaration, never a traceback
             problems.append(Problem(start, f"导入：内部错误，这一项没有导入（{type(err).__name__}: {err}）"))

@@ -22,7 +22,7 @@ from decimal import Decimal, localcontext
 from lark import Token, Tree
 
 from . import builtins as B
-from .refusal import Refusal
+from .refusal import Refusal, Skipped
 from .types import (AFLOAT, AINT, BOOL, CONSTRUCTOR, DIGIT, F32, I32, IO_TEXTURE_NAMES, SHORT_SUFFIX, U32,
                     concrete, is_abstract, number, scalar_of, spell, with_scalar)
 
@@ -69,6 +69,7 @@ class Resource:
 class Local:
     ty: tuple
     cell: bool = False
+    refused: bool = False      # bound by a refused statement: what uses it is skipped, not refused again
 
 
 @dataclass
@@ -137,7 +138,8 @@ class Importer:
         self.discovering = False
         self.hoisted: list[str] | None = None    # 令 lines a statement needs before it (None: none allowed here)
         self.refused: dict[str, str] = {}         # a refused declaration's name → its construct (said again at each use)
-        self.expected: set[int] = set()          # ids of expressions written where 着色 expects their type
+        self.expected: set[int] = set()
+        self.collected: list[Refusal] | None = None   # a function body's refusals, each statement's own          # ids of expressions written where 着色 expects their type
 
     # ---- types ----------------------------------------------------------------------------
 
@@ -382,6 +384,21 @@ class Importer:
                 self.struct_roles[ret_ty[1]] = "vertex_out" if stage == "vertex" else "out"
 
         def write():
+            """The function, or its first refusal carrying the others (each statement is read)."""
+            self.collected = None if self.discovering else []
+            try:
+                lines = written()
+            except Refusal as refusal:
+                collected, self.collected = self.collected or [], None
+                refusal.more = [r for r in collected if (r.offset, r.what) != (refusal.offset, refusal.what)]
+                raise
+            collected, self.collected = self.collected, None
+            if collected:
+                collected[0].more = collected[1:]
+                raise collected[0]
+            return lines
+
+        def written():
             self.locals = [{}]
             self.current = (name, ret_ty)
             self.cells, self.loop_states = mutated_deeper(body)
@@ -497,6 +514,19 @@ class Importer:
                 raise Refusal(0, "函数末尾没有 return")
             return list(flow.fall)
         s, rest = stmts[0], stmts[1:]
+        if self.collected is None:
+            return self._statement(s, rest, flow)
+        try:
+            return self._statement(s, rest, flow)
+        except (Refusal, Skipped) as refusal:     # said once; the statements after it are still read
+            if isinstance(refusal, Refusal) and all((r.offset, r.what) != (refusal.offset, refusal.what)
+                                                    for r in self.collected):
+                self.collected.append(refusal)
+            if s.data in ("local_let", "local_const", "local_var"):
+                self.locals[-1][str(tokens(s, "IDENT")[0])] = Local(None, refused=True)
+            return self._block(rest, flow) if rest else list(flow.fall or ["「元」"])
+
+    def _statement(self, s, rest: list, flow: Flow) -> list[str]:
         kind = s.data
         at = node_at(s)
         if kind == "compound":
@@ -655,6 +685,8 @@ class Importer:
                     value = value_of(self.resources[name].ty)
                     return self.sequence([f"「写存储」于「{name}」于{wrap(value, OPERAND)}"], rest, flow)
                 raise Refusal(at, self.refused.get(name, f"给「{name}」赋值"))
+            if local.refused:
+                raise Skipped()
             value = value_of(local.ty)
             if local.cell:
                 return self.sequence([f"「写格」于「{name}」于{wrap(value, OPERAND)}"], rest, flow)
@@ -1013,6 +1045,8 @@ class Importer:
         at = node_at(e)
         local = self.lookup(name)
         if local is not None:
+            if local.refused:
+                raise Skipped()
             if local.cell:
                 return Ex(f"「读格」于「{name}」", APP, local.ty)
             return Ex(f"「{name}」", ATOM, local.ty)

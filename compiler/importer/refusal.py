@@ -10,6 +10,11 @@ class Refusal(Exception):
         super().__init__(what)
         self.offset = offset
         self.what = what
+        self.more: list[Refusal] = []      # the other constructs refused in the same declaration
+
+
+class Skipped(Exception):
+    """A statement that uses what a refused statement bound: left out without a second message."""
 
 
 #: refusals for what 着色 itself cannot say (the construct's words, as `导入：不支持 …` begins); every
