@@ -155,6 +155,11 @@ def test_comments_stay_where_they_belong():
     assert "「：double it：」\n　令「y」为" in text and "「：and return：」\n　「y」\n也。" in text
 
 
+def test_comments_after_the_last_statement_and_the_last_declaration_are_kept():
+    text = import_wgsl("fn f(x: f32) -> f32 {\n  return x;\n  // done\n}\n// the end\n").text
+    assert text.endswith("　「x」\n　　「：done：」\n也。\n\n「：the end：」\n")
+
+
 def test_the_guide_shows_what_the_importer_writes():
     guide = (ROOT / "docs" / "指南.md").read_text(encoding="utf-8")
     chapter = guide[guide.index("### 从 WGSL 迁移"):]

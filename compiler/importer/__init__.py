@@ -59,6 +59,7 @@ def import_wgsl(text: str, best_effort: bool = False) -> Imported:
             lines = ["「：导入：略去了这一项（导入器内部错误）：」"]
         if lines:
             pieces += lines + [""]
+    pieces += _comments_before(comments, previous, len(text) + 1)     # after the last declaration
     if problems and not best_effort:
         return Imported(None, sorted(problems, key=lambda p: p.offset))
     formatted = format_text("\n".join(pieces).rstrip("\n") + "\n")

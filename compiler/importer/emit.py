@@ -422,6 +422,7 @@ class Importer:
             self.pending = comments_before_statements(body, self.comments)
             out += self.block(kids(body), Flow(fall=fall))
             self.pending = {}
+            out += [comment_line(c) for c in comments_at_end(body, self.comments)]
             out.append("也。")
             if stage:
                 out += self.entry_item(name, stage, attrs, node_at(d))
@@ -1494,7 +1495,8 @@ class Importer:
 
 def comments_before_statements(body: Tree, comments: list) -> dict:
     """Each statement's comments: those between the statement before it in the same list (or the
-    list's opening brace) and it.  Comments after a list's last statement are not kept."""
+    list's opening brace) and it.  Comments after a nested list's last statement are not kept
+    (those of the function body are, see `comments_at_end`)."""
     inside = [c for c in comments if body.meta.start_pos < c.start < body.meta.end_pos]
     out: dict = {}
     if not inside:
@@ -1508,6 +1510,13 @@ def comments_before_statements(body: Tree, comments: list) -> dict:
                 out[id(stmt)] = mine
             previous = stmt.meta.end_pos
     return out
+
+
+def comments_at_end(body: Tree, comments: list) -> list:
+    """The comments after a function body's last statement (kept before the 也 that ends it)."""
+    statements = [c for c in body.children if isinstance(c, Tree) and not c.meta.empty]
+    after = statements[-1].meta.end_pos if statements else body.meta.start_pos
+    return [c for c in comments if after <= c.start < body.meta.end_pos and c.text.strip()]
 
 
 def comment_line(c) -> str:
