@@ -50,7 +50,7 @@ def test_round_trip_is_bit_identical_on_lavapipe(path, tmp_path):
     for seed in (1, 2):
         outcome = round_trip(text, tmp_path / str(seed), seed=seed, tint=True)
         assert outcome.stage == "same", (outcome.messages, outcome.text)
-    computes = list(compute_entries(text))
+    computes = [entry for entry, buffers in compute_entries(text) if buffers is not None]   # not those binding textures
     assert outcome.entries_run == len(computes)
     assert outcome.pictures == (path.stem in DRAWN)
 
