@@ -519,7 +519,9 @@ class Importer:
             return self._statement(s, rest, flow)
         try:
             return self._statement(s, rest, flow)
-        except (Refusal, Skipped) as refusal:     # said once; the statements after it are still read
+        except Exception as refusal:     # said once; the statements after it are still read
+            if not isinstance(refusal, (Refusal, Skipped)) and not self.collected:
+                raise       # the importer's own mistake, said as such at the declaration
             if isinstance(refusal, Refusal) and all((r.offset, r.what) != (refusal.offset, refusal.what)
                                                     for r in self.collected):
                 self.collected.append(refusal)

@@ -8,9 +8,10 @@ bench/bench_import.py: WGSL → `导入` → 着色 → `译` → WGSL, then
   writable buffers compared byte for byte (where they differ the original
   runs three more times: a translation equal to one of its results is the
   same, and an original whose own runs differ races and is not compared);
-- a vertex + fragment pair whose vertex inputs are builtins only (no vertex
-  buffers) and whose bindings are buffers drawn by both (`渲染`'s renderer,
-  six vertices, 32×32) and the pixels compared byte for byte.
+- a vertex + fragment pair whose bindings are buffers drawn by both
+  (`渲染`'s renderer, six vertices, 32×32), each location input of the
+  vertex entry fed from a random vertex buffer, and the pixels compared
+  byte for byte.
 
 Buffers are laid out from the original's declarations (WGSL's storage
 layout; uniforms padded generously), filled per scalar: floats in [−4, 4],
@@ -102,15 +103,17 @@ def round_trip(wgsl: str, folder: Path, seed: int = 0, tint: bool = False) -> Ou
         if before != after:
             outcome.stage = "different"
             outcome.messages.append(f"入口 {entry} 的结果不同：{_first_difference(before, after)}")
-    for vertex, fragment, resources in render_pairs(wgsl):
-        buffers = random_buffers(resources, np.random.default_rng(seed), structs_of(wgsl))
+    for vertex, fragment, resources, locations in render_pairs(wgsl):
+        rng = np.random.default_rng(seed)
+        buffers = random_buffers(resources, rng, structs_of(wgsl))
+        inputs = random_vertices(locations, rng)
         names = outcome.functions
         try:
-            before = _draw(wgsl, vertex, fragment, buffers)
+            before = _draw(wgsl, vertex, fragment, buffers, inputs)
         except WebGPUError:
             continue        # the original cannot be drawn this way (its target or inputs): nothing to compare
         try:
-            after = _draw(outcome.wgsl, names.get(vertex, vertex), names.get(fragment, fragment), buffers)
+            after = _draw(outcome.wgsl, names.get(vertex, vertex), names.get(fragment, fragment), buffers, inputs)
         except WebGPUError as err:
             outcome.stage, outcome.messages = "rejected", [str(err)]
             return outcome
@@ -121,10 +124,31 @@ def round_trip(wgsl: str, folder: Path, seed: int = 0, tint: bool = False) -> Ou
     return outcome
 
 
-def _draw(wgsl: str, vertex: str, fragment: str, buffers) -> bytes:
+def _draw(wgsl: str, vertex: str, fragment: str, buffers, inputs) -> bytes:
     from zhuose.compiler.runtime.render import render
-    picture = render(wgsl, vertex, fragment, (32, 32), 6, buffers)[0]
+    picture = render(wgsl, vertex, fragment, (32, 32), VERTICES, buffers, inputs=inputs)[0]
     return picture.rgba
+
+
+#: vertices drawn (two triangles)
+VERTICES = 6
+#: the WebGPU vertex format of each 32-bit scalar kind
+VERTEX_FORMATS = {"f32": "float32", "u32": "uint32", "i32": "sint32"}
+
+
+def random_vertices(locations: list, rng) -> list:
+    """A vertex buffer per location input of the vertex entry (one attribute, per vertex): floats
+    in [−1, 1] (so positions fall on the picture), integers in [0, 8]."""
+    from zhuose.compiler.runtime.render import VertexInput
+    out = []
+    for location, ty in locations:
+        n = ty[1] if ty[0] == "vec" else 1
+        s = ty[-1]
+        data = rng.uniform(-1, 1, (VERTICES, n)).astype(np.float32) if s == "f32" else \
+            rng.integers(0, 9, (VERTICES, n)).astype(np.uint32 if s == "u32" else np.int32)
+        fmt = VERTEX_FORMATS[s] + (f"x{n}" if n > 1 else "")
+        out.append(VertexInput(location, fmt, data.tobytes(), 4 * n))
+    return out
 
 
 def _dispatch(wgsl: str, entry: str, buffers) -> dict:
@@ -179,8 +203,9 @@ def compute_entries(wgsl: str):
 
 
 def render_pairs(wgsl: str):
-    """(vertex, fragment, their buffer bindings) for the first vertex entry whose inputs are all
-    builtins and the first fragment entry, where every binding they reach is a buffer."""
+    """(vertex, fragment, their buffer bindings, the vertex entry's (location, type) inputs) for the
+    first vertex entry whose location inputs are 32-bit scalars or vectors and the first fragment
+    entry, where every binding they reach is a buffer."""
     tree, _ = parse_wgsl(wgsl)
     importer = Importer()
     bindings: dict[str, Binding | None] = {}
@@ -197,15 +222,34 @@ def render_pairs(wgsl: str):
             bindings[str(tokens(decl, "IDENT")[0])] = _binding(importer, decl)
         if decl.data == "function":
             functions[str(tokens(decl, "IDENT")[0])] = decl
-    vertices = [n for n, d in functions.items() if "vertex" in attributes(d) and all(
-        "builtin" in attributes(p) for p in subtrees(subtrees(d, "params")[0], "param"))]
+    inputs = {n: _vertex_inputs(importer, d) for n, d in functions.items() if "vertex" in attributes(d)}
+    vertices = [n for n, located in inputs.items() if located is not None]
     fragments = [n for n, d in functions.items() if "fragment" in attributes(d)]
     if not vertices or not fragments:
         return
     used = _reached(vertices[0], functions) | _reached(fragments[0], functions)
     resources = [bindings[n] for n in sorted(used) if n in bindings]
     if all(r is not None for r in resources):
-        yield vertices[0], fragments[0], [r for r in resources if r.kind != "workgroup"]
+        yield vertices[0], fragments[0], [r for r in resources if r.kind != "workgroup"], inputs[vertices[0]]
+
+
+def _vertex_inputs(importer: Importer, decl: Tree) -> list | None:
+    """The (location, type) inputs of a vertex entry, from its parameters and their structs' fields;
+    None where one is not a 32-bit scalar or vector (nothing to feed it from here)."""
+    out = []
+    for p in subtrees(subtrees(decl, "params")[0], "param"):
+        try:
+            ty = importer.type_of(subtrees(p, "type")[0])
+        except Refusal:
+            return None
+        fields = importer.struct_members.get(ty[1], []) if ty[0] == "struct" else [(None, ty, attributes(p), 0)]
+        for _, t, attrs, _ in fields:
+            if "location" not in attrs:
+                continue
+            if t[0] not in ("scalar", "vec") or t[-1] not in VERTEX_FORMATS:
+                return None
+            out.append((importer.constant_int(attribute_args(attrs["location"])[0]), t))
+    return out
 
 
 def _binding(importer: Importer, decl: Tree) -> Binding | None:
