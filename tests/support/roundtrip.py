@@ -8,10 +8,12 @@ bench/bench_import.py: WGSL → `导入` → 着色 → `译` → WGSL, then
   writable buffers compared byte for byte (where they differ the original
   runs three more times: a translation equal to one of its results is the
   same, and an original whose own runs differ races and is not compared);
-- a vertex + fragment pair whose bindings are buffers drawn by both
-  (`渲染`'s renderer, six vertices, 32×32), each location input of the
-  vertex entry fed from a random vertex buffer, and the pixels compared
-  byte for byte.
+- a vertex + fragment pair drawn by both (`渲染`'s renderer, six vertices,
+  32×32), each location input of the vertex entry fed from a random vertex
+  buffer, and the pixels compared byte for byte.
+
+Entries whose bindings are buffers, float 2-D textures (random rgba8unorm
+texels, 16×16) and samplers (linear, repeating) are run; others are not.
 
 Buffers are laid out from the original's declarations (WGSL's storage
 layout; uniforms padded generously), filled per scalar: floats in [−4, 4],
@@ -84,16 +86,17 @@ def round_trip(wgsl: str, folder: Path, seed: int = 0, tint: bool = False) -> Ou
     for entry, resources in compute_entries(wgsl):
         if resources is None:
             continue
-        buffers = random_buffers(resources, np.random.default_rng(seed), structs_of(wgsl))
+        rng = np.random.default_rng(seed)
+        buffers, others = random_buffers(resources, rng, structs_of(wgsl)), random_others(resources, rng)
         try:
-            before = _dispatch(wgsl, entry, buffers)
-            after = _dispatch(outcome.wgsl, outcome.functions.get(entry, entry), buffers)
+            before = _dispatch(wgsl, entry, buffers, others)
+            after = _dispatch(outcome.wgsl, outcome.functions.get(entry, entry), buffers, others)
         except WebGPUError as err:
             outcome.stage, outcome.messages = "rejected", [str(err)]
             return outcome
         if before != after:
             # the original may race (invocations writing one place): then its own runs differ
-            runs = [_dispatch(wgsl, entry, buffers) for _ in range(3)]
+            runs = [_dispatch(wgsl, entry, buffers, others) for _ in range(3)]
             if after in runs:
                 before = after
             elif any(r != before for r in runs):
@@ -105,15 +108,15 @@ def round_trip(wgsl: str, folder: Path, seed: int = 0, tint: bool = False) -> Ou
             outcome.messages.append(f"入口 {entry} 的结果不同：{_first_difference(before, after)}")
     for vertex, fragment, resources, locations in render_pairs(wgsl):
         rng = np.random.default_rng(seed)
-        buffers = random_buffers(resources, rng, structs_of(wgsl))
+        buffers, others = random_buffers(resources, rng, structs_of(wgsl)), random_others(resources, rng)
         inputs = random_vertices(locations, rng)
         names = outcome.functions
         try:
-            before = _draw(wgsl, vertex, fragment, buffers, inputs)
+            before = _draw(wgsl, vertex, fragment, buffers, inputs, others)
         except WebGPUError:
             continue        # the original cannot be drawn this way (its target or inputs): nothing to compare
         try:
-            after = _draw(outcome.wgsl, names.get(vertex, vertex), names.get(fragment, fragment), buffers, inputs)
+            after = _draw(outcome.wgsl, names.get(vertex, vertex), names.get(fragment, fragment), buffers, inputs, others)
         except WebGPUError as err:
             outcome.stage, outcome.messages = "rejected", [str(err)]
             return outcome
@@ -124,9 +127,9 @@ def round_trip(wgsl: str, folder: Path, seed: int = 0, tint: bool = False) -> Ou
     return outcome
 
 
-def _draw(wgsl: str, vertex: str, fragment: str, buffers, inputs) -> bytes:
+def _draw(wgsl: str, vertex: str, fragment: str, buffers, inputs, others) -> bytes:
     from zhuose.compiler.runtime.render import render
-    picture = render(wgsl, vertex, fragment, (32, 32), VERTICES, buffers, inputs=inputs)[0]
+    picture = render(wgsl, vertex, fragment, (32, 32), VERTICES, buffers, others, inputs=inputs)[0]
     return picture.rgba
 
 
@@ -151,9 +154,9 @@ def random_vertices(locations: list, rng) -> list:
     return out
 
 
-def _dispatch(wgsl: str, entry: str, buffers) -> dict:
+def _dispatch(wgsl: str, entry: str, buffers, others) -> dict:
     from zhuose.compiler.runtime.wgpu import run_compute
-    return run_compute(wgsl, entry, buffers, GROUPS, loops=True)
+    return run_compute(wgsl, entry, buffers, GROUPS, others, loops=True)
 
 
 def _first_difference(before: dict, after: dict) -> str:
@@ -262,11 +265,40 @@ def _binding(importer: Importer, decl: Tree) -> Binding | None:
         return None
     if space[:1] == ["workgroup"]:
         return Binding(-1, -1, "workgroup", False, ty)
-    if space[:1] not in (["storage"], ["uniform"]) or "group" not in attrs:
+    handle = HANDLES.get(ty[1]) if ty[0] == "named" else None
+    if space[:1] not in (["storage"], ["uniform"]) and handle is None or "group" not in attrs:
         return None
     group = importer.constant_int(attribute_args(attrs["group"])[0])
     binding = importer.constant_int(attribute_args(attrs["binding"])[0])
-    return Binding(group, binding, space[0], space[1:] == ["read_write"], ty)
+    return Binding(group, binding, handle or space[0], space[1:] == ["read_write"], ty)
+
+
+#: the handles the round trip can bind (as the importer spells their types): a float 2-D texture, a sampler
+HANDLES = {"（「纹理二维」于「浮三二」）": "texture", "「采样器」": "sampler"}
+#: the side of the random textures bound (one mip level, rgba8unorm)
+TEXTURE_SIDE = 16
+
+
+def random_others(resources: list[Binding], rng) -> list:
+    """(group, binding, make(device)) for the textures (random rgba8unorm texels) and samplers (linear)."""
+    out = []
+    for r in resources:
+        if r.kind == "texture":
+            texels = rng.integers(0, 256, (TEXTURE_SIDE, TEXTURE_SIDE, 4), dtype=np.uint8).tobytes()
+            out.append((r.group, r.binding, lambda device, texels=texels: _texture(device, texels)))
+        elif r.kind == "sampler":
+            out.append((r.group, r.binding, lambda device: device.create_sampler(
+                mag_filter="linear", min_filter="linear", address_mode_u="repeat", address_mode_v="repeat")))
+    return out
+
+
+def _texture(device, texels: bytes):
+    import wgpu
+    texture = device.create_texture(size=(TEXTURE_SIDE, TEXTURE_SIDE, 1), format="rgba8unorm",
+                                    usage=wgpu.TextureUsage.TEXTURE_BINDING | wgpu.TextureUsage.COPY_DST)
+    device.queue.write_texture({"texture": texture}, texels, {"bytes_per_row": 4 * TEXTURE_SIDE,
+                                                              "rows_per_image": TEXTURE_SIDE}, (TEXTURE_SIDE, TEXTURE_SIDE, 1))
+    return texture.create_view()
 
 
 def _reached(name: str, functions: dict[str, Tree]) -> set[str]:
@@ -352,6 +384,8 @@ def random_buffers(resources: list[Binding], rng, structs: dict):
     from zhuose.compiler.runtime.wgpu import BufferData
     out = []
     for r in resources:
+        if r.kind in HANDLES.values():
+            continue
         _, size = _align_size(r.ty, structs)
         data = bytearray(max(16, -(-size // 16) * 16) * (2 if r.kind == "uniform" else 1))
         _fill(r.ty, structs, data, 0, rng)
