@@ -19,6 +19,7 @@ import pytest
 from support.roundtrip import compute_entries, import_and_translate, round_trip
 from zhuose.compiler.importer import import_wgsl
 from zhuose.compiler.importer.emit import float_text
+from zhuose.compiler.importer.refusal import language_lacks
 from zhuose.compiler.syntax.format import format_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,7 +27,7 @@ PROGRAMS = sorted(p for p in (ROOT / "tests" / "importer").glob("*.wgsl") if p.s
 #: samples whose goldens the importer brings back (the inverse of `译`), run the same way
 SAMPLES = ["前缀和", "奇偶排序", "分量与标量", "二维模板", "原子最值", "序列与格", "共享直方图", "三角形"]
 #: programs whose vertex + fragment pair is drawn from both texts and compared pixel for pixel
-DRAWN = {"顶点片元", "三角形"}
+DRAWN = {"顶点片元", "三角形", "定位与导数"}
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -49,7 +50,7 @@ def test_round_trip_is_bit_identical_on_lavapipe(path, tmp_path):
     for seed in (1, 2):
         outcome = round_trip(text, tmp_path / str(seed), seed=seed, tint=True)
         assert outcome.stage == "same", (outcome.messages, outcome.text)
-    computes = list(compute_entries(text))
+    computes = [entry for entry, buffers in compute_entries(text) if buffers is not None]   # not those binding textures
     assert outcome.entries_run == len(computes)
     assert outcome.pictures == (path.stem in DRAWN)
 
@@ -61,8 +62,22 @@ def test_refusals_name_the_construct_at_its_line_and_column(tmp_path):
     assert result.stderr.splitlines() == [
         f"{source}:1:1: 导入：不支持 var<private>（着色没有模块级的可变变量）",
         f"{source}:3:15: 导入：不支持 指针类型 ptr<…>（着色没有指针：把缓冲或值直接传给函数）",
-        f"{source}:9:11: 导入：不支持 矩阵构造（着色的矩阵是列向量的元组，由另一项工作加入）",
+        f"{source}:9:11: 导入：不支持 向量乘矩阵（着色只有 矩阵乘 向量）",
     ]
+
+
+def test_a_use_of_a_refused_declaration_names_the_same_construct():
+    result = import_wgsl("var<private> seed: u32;\nfn next() -> u32 { seed = seed * 3u; return seed; }\n")
+    assert [p.message for p in result.problems] == ["导入：不支持 var<private>（着色没有模块级的可变变量）"] * 3
+
+
+@pytest.mark.parametrize("what, lacks", [
+    ("var<private>（着色没有模块级的可变变量）", True), ("指针类型 ptr<…>", True), ("向量乘矩阵", True),
+    ("组 0 号 1 已绑定给「t」：每个资源位只能绑定一个资源", True),
+    ("函数「f」", False), ("选择子有副作用的 switch", False), ("语句 x", False),
+])
+def test_refusals_say_whether_the_language_or_the_importer_lacks_the_construct(what, lacks):
+    assert language_lacks(what) is lacks
 
 
 def test_best_effort_writes_the_rest_with_a_comment_per_omission(tmp_path):
@@ -107,6 +122,15 @@ def test_each_refusal_is_one_message_and_no_traceback(wgsl, expected):
     assert len(result.problems) == 1 and expected in result.problems[0].message
 
 
+def test_each_statement_of_a_function_is_read_for_its_own_refusal():
+    wgsl = ("fn f(x: f32) -> f32 {\n  let v = vec2f(x) * mat2x2f(x, x, x, x);\n  let w = v.x;\n"
+            "  var p = 1.0;\n  let q = &p;\n  return x;\n}\n")
+    problems = import_wgsl(wgsl).problems
+    # `let w = v.x` uses what a refused statement bound: left out without a message of its own
+    assert [(p.message.split("（")[0], wgsl[:p.offset].count("\n") + 1) for p in problems] == [
+        ("导入：不支持 向量乘矩阵", 2), ("导入：不支持 取地址 &", 5)]
+
+
 def test_float_literals_keep_their_exact_decimal_value():
     assert float_text("1e-7", 0) == "「0.0000001」"
     assert float_text("2.5e1", 0) == "「二五」"
@@ -129,6 +153,11 @@ def test_comments_stay_where_they_belong():
     text = import_wgsl(wgsl).text
     assert text.index("「：The buffer.：」") < text.index("「data」乃") < text.index("「：in and out：」") < text.index("「twice」乃")
     assert "「：double it：」\n　令「y」为" in text and "「：and return：」\n　「y」\n也。" in text
+
+
+def test_comments_after_the_last_statement_and_the_last_declaration_are_kept():
+    text = import_wgsl("fn f(x: f32) -> f32 {\n  return x;\n  // done\n}\n// the end\n").text
+    assert text.endswith("　「x」\n　　「：done：」\n也。\n\n「：the end：」\n")
 
 
 def test_the_guide_shows_what_the_importer_writes():

@@ -52,13 +52,14 @@ def import_wgsl(text: str, best_effort: bool = False) -> Imported:
         try:
             lines = write() if callable(write) else write
         except Refusal as refusal:
-            problems.append(Problem(refusal.offset or start, f"导入：不支持 {refusal.what}"))
+            problems += [Problem(r.offset or start, f"导入：不支持 {r.what}") for r in [refusal, *refusal.more]]
             lines = [f"「：导入：略去了这一项（不支持 {_plain(refusal.what)}）：」"]
         except Exception as err:   # the importer's own mistake: said at the declaration, never a traceback
             problems.append(Problem(start, f"导入：内部错误，这一项没有导入（{type(err).__name__}: {err}）"))
             lines = ["「：导入：略去了这一项（导入器内部错误）：」"]
         if lines:
             pieces += lines + [""]
+    pieces += _comments_before(comments, previous, len(text) + 1)     # after the last declaration
     if problems and not best_effort:
         return Imported(None, sorted(problems, key=lambda p: p.offset))
     formatted = format_text("\n".join(pieces).rstrip("\n") + "\n")
@@ -82,6 +83,9 @@ def _declarations(importer: Importer, tree, problems: list[Problem]):
         except Refusal as refusal:
             problems.append(Problem(refusal.offset or start, f"导入：不支持 {refusal.what}"))
             out.append((start, end, [f"「：导入：略去了这一项（不支持 {_plain(refusal.what)}）：」"]))
+            names = [t for t in decl.children if getattr(t, "type", None) == "IDENT"]
+            if names:
+                importer.refused[str(names[0])] = refusal.what
         except Exception as err:
             problems.append(Problem(start, f"导入：内部错误，这一项没有导入（{type(err).__name__}: {err}）"))
             out.append((start, end, ["「：导入：略去了这一项（导入器内部错误）：」"]))

@@ -21,7 +21,10 @@ tanh 双曲正切 asin 反正弦 acos 反余弦 atan 反正切 atan2 反正切�
 round 四舍五入 trunc 截断 fract 小数部分 saturate 饱和 sign 符号 dot 点积 cross 叉积 length 长度
 distance 距离 normalize 归一化 fma 融合乘加 select 选择 unpack2x16float 半精度解包
 pack2x16float 半精度打包 transpose 转置 determinant 行列式 countOneBits 一位计数 reverseBits 位反转
-dpdx 横差 dpdy 纵差
+dpdx 横差 dpdy 纵差 dpdxFine 横差细 dpdxCoarse 横差粗 dpdyFine 纵差细 dpdyCoarse 纵差粗
+fwidth 滤宽 fwidthFine 滤宽细 fwidthCoarse 滤宽粗
+quadBroadcast 四组广播 quadSwapX 四组横换 quadSwapY 四组纵换 quadSwapDiagonal 四组对角换
+modf 整小分离 frexp 尾阶分离
 countLeadingZeros 前导零计数 countTrailingZeros 尾随零计数 firstLeadingBit 最高位序 firstTrailingBit 最低位序
 extractBits 取位段 insertBits 置位段
 reflect 反射 refract 折射 faceForward 朝向翻转 ldexp 乘二幂 quantizeToF16 量化半精度
@@ -39,12 +42,14 @@ subgroupBallot 子组投票
 """)
 
 #: calls that take no argument in WGSL and 「元」 in 着色
-UNIT_CALLS = {"workgroupBarrier": "工作组屏障", "storageBarrier": "存储屏障", "subgroupElect": "子组选一"}
+UNIT_CALLS = {"workgroupBarrier": "工作组屏障", "storageBarrier": "存储屏障", "subgroupElect": "子组选一",
+              "textureBarrier": "纹理屏障"}
 
 #: atomics: WGSL's pointer argument &a[i] becomes 「a」于 i
 ATOMICS = _pairs("""
 atomicAdd 原子加 atomicMax 原子最大 atomicMin 原子最小 atomicSub 原子减 atomicAnd 原子与 atomicOr 原子或
 atomicXor 原子异或 atomicExchange 原子交换 atomicLoad 原子读 atomicStore 原子存
+atomicCompareExchangeWeak 原子比较交换
 """)
 
 SAME = "same"
@@ -59,27 +64,27 @@ RESULT = {
     **{n: "vec4f" for n in ("unpack4x8unorm", "unpack4x8snorm")},
     "unpack4xI8": "vec4i", "unpack4xU8": "vec4u", "subgroupBallot": "vec4u",
     "select": "second",
+    "modf": "modf", "frexp": "frexp",
+}
+
+#: the records some builtins return (WGSL's built-in structs): their WGSL fields → 着色 fields, with each
+#: field's type from the argument's ("same") or the argument's shape with i32 components ("i32")
+RECORDS = {
+    "modf": {"fract": ("小部", "same"), "whole": ("整部", "same")},
+    "frexp": {"fract": ("尾数", "same"), "exp": ("阶码", "i32")},
+    "atomicCompareExchangeWeak": {"old_value": ("原值", "same"), "exchanged": ("已换", "bool")},
 }
 
 #: arguments whose abstract literals take a fixed type rather than the others' (index → scalar)
 FIXED_ARGUMENTS = {
     "ldexp": {1: "i32"}, "extractBits": {1: "u32", 2: "u32"}, "insertBits": {2: "u32", 3: "u32"},
     "select": {2: "bool"}, "subgroupShuffle": {1: "u32"}, "subgroupShuffleXor": {1: "u32"},
-    "subgroupShuffleUp": {1: "u32"}, "subgroupShuffleDown": {1: "u32"},
+    "subgroupShuffleUp": {1: "u32"}, "subgroupShuffleDown": {1: "u32"}, "quadBroadcast": {1: "u32"},
 }
 
 REFUSED = {
-    "modf": "结果是内建结构 __modf_result，着色没有对应的类型",
-    "frexp": "结果是内建结构 __frexp_result，着色没有对应的类型",
-    "fwidth": "着色还没有 fwidth", "dpdxCoarse": "着色还没有粗细导数", "dpdyCoarse": "着色还没有粗细导数",
-    "dpdxFine": "着色还没有粗细导数", "dpdyFine": "着色还没有粗细导数", "fwidthCoarse": "着色还没有 fwidth",
-    "fwidthFine": "着色还没有 fwidth", "workgroupUniformLoad": "着色的一致读取由编译器决定，不能显式写出",
-    "textureGather": "着色还没有 textureGather", "textureGatherCompare": "着色还没有 textureGatherCompare",
-    "textureSampleBias": "着色还没有 textureSampleBias", "textureSampleGrad": "着色还没有 textureSampleGrad",
-    "textureSampleCompareLevel": "着色还没有 textureSampleCompareLevel",
-    "textureSampleBaseClampToEdge": "着色还没有 textureSampleBaseClampToEdge",
-    "atomicCompareExchangeWeak": "导入器还不写比较交换的结果记录",
-    "textureBarrier": "着色没有 textureBarrier", "subgroupBroadcast": "着色的广播不要求常量序号，意义不同",
+    "workgroupUniformLoad": "着色的一致读取由编译器决定，不能显式写出",
+    "subgroupBroadcast": "着色的广播不要求常量序号，意义不同",
     "sinh": "着色没有 sinh", "cosh": "着色没有 cosh", "asinh": "着色没有 asinh", "acosh": "着色没有 acosh",
     "atanh": "着色没有 atanh", "degrees": "着色没有 degrees", "radians": "着色没有 radians",
 }

@@ -22,7 +22,7 @@ from decimal import Decimal, localcontext
 from lark import Token, Tree
 
 from . import builtins as B
-from .refusal import Refusal
+from .refusal import Refusal, Skipped
 from .types import (AFLOAT, AINT, BOOL, CONSTRUCTOR, DIGIT, F32, I32, IO_TEXTURE_NAMES, SHORT_SUFFIX, U32,
                     concrete, is_abstract, number, scalar_of, spell, with_scalar)
 
@@ -62,12 +62,14 @@ class Resource:
     kind: str            # storage uniform workgroup handle
     ty: tuple
     field: str | None = None   # a storage struct whose one member is the runtime array read through it
+    single: bool = False       # one value (a scalar, an atomic) held as the only element of an array
 
 
 @dataclass
 class Local:
     ty: tuple
     cell: bool = False
+    refused: bool = False      # bound by a refused statement: what uses it is skipped, not refused again
 
 
 @dataclass
@@ -115,6 +117,7 @@ def attribute_args(a: Tree) -> list:
 class Importer:
     def __init__(self):
         self.structs: dict[str, list[tuple[str, tuple]]] = {}
+        self.struct_members: dict[str, list[tuple]] = {}   # name → (field, type, attributes, offset)
         self.aliases: dict[str, tuple] = {}
         self.consts: dict[str, tuple] = {}
         self.const_values: dict[str, int] = {}
@@ -134,6 +137,9 @@ class Importer:
         self.current = (None, None)
         self.discovering = False
         self.hoisted: list[str] | None = None    # 令 lines a statement needs before it (None: none allowed here)
+        self.refused: dict[str, str] = {}         # a refused declaration's name → its construct (said again at each use)
+        self.expected: set[int] = set()
+        self.collected: list[Refusal] | None = None   # a function body's refusals, each statement's own          # ids of expressions written where 着色 expects their type
 
     # ---- types ----------------------------------------------------------------------------
 
@@ -206,12 +212,12 @@ class Importer:
             ty = self.type_of(subtrees(m, "type")[0])
             members.append((field_name, ty, attrs, node_at(m)))
         self.structs[name] = [(f, t) for f, t, _, _ in members]
+        self.struct_members[name] = members
 
         def write():
             role = self.struct_roles.get(name)
             locations: list = []
             fields = [f"「{f}」乃{self.member_type(ty, attrs, at, role, locations)}也" for f, ty, attrs, at in members]
-            check_locations(locations, node_at(d))
             return [f"「{name}」即「组类」【" + "，".join(fields) + "】也。"]
         return write
 
@@ -226,15 +232,15 @@ class Importer:
             raise Refusal(at, "@invariant")
         if "builtin" in attrs:
             return self.io_builtin(attrs["builtin"], role)
+        spelled = text = spell(ty, at)
         if "interpolate" in attrs:
-            how = [str(a.children[0]) for a in attribute_args(attrs["interpolate"])]
-            if how != ["flat"] or scalar_of(ty) not in ("i32", "u32"):
-                raise Refusal(node_at(attrs["interpolate"]), "@interpolate（着色只给整数字段加 flat；插值写法由另一项工作加入）")
+            text = interpolated(text, ty, attrs["interpolate"])
         if "location" in attrs:
-            if role in ("vertex_out", "fragment_in") and scalar_of(ty) in ("i32", "u32"):
-                pass    # 着色 adds @interpolate(flat) itself, as WGSL requires
-            locations.append((self.constant_int(attribute_args(attrs["location"])[0]), node_at(attrs["location"])))
-        return spell(ty, at)
+            n = self.constant_int(attribute_args(attrs["location"])[0])
+            if n != (locations[-1] + 1 if locations else 0):     # 着色 numbers the others on from the one before
+                text = f"「定位」于{number(n)}于{text if text == spelled else f'（{text}）'}"
+            locations.append(n)
+        return text
 
     def io_builtin(self, a: Tree, role) -> str:
         which = str(attribute_args(a)[0].children[0])
@@ -258,8 +264,10 @@ class Importer:
         value = [c for c in d.children if isinstance(c, Tree) and c.data != "type"][-1]
         declared = subtrees(d, "type")
         ty = self.type_of(declared[0]) if declared else self.peek(value)
-        if ty[0] not in ("scalar", "vec"):
-            raise Refusal(node_at(d), "不是标量或向量的常量（数组与结构常量由另一项工作加入）")
+        if ty[0] not in ("scalar", "vec", "array", "mat"):
+            raise Refusal(node_at(d), "结构常量（着色的顶层常量是标量、向量、矩阵或定长数组）")
+        if ty[0] == "array":
+            ty = ("array", concrete(ty[1]), ty[2])
         self.consts[name] = ty
         if ty[0] == "scalar" and value.data == "literal" and value.children[0].type == "INT":
             self.const_values[name] = int(str(value.children[0]).rstrip("iu"), 0)
@@ -269,7 +277,7 @@ class Importer:
         def write():
             final = self.settled(name, d)
             return [f"「{name}」乃{spell(final, node_at(d))}也。",
-                    f"「{name}」者{self.expr(value, final).text}也。"]
+                    f"「{name}」者{self.expr(self.expecting(value), final).text}也。"]
         return write
 
     def settled(self, name: str, d) -> tuple:
@@ -310,9 +318,11 @@ class Importer:
         if [c for c in d.children if isinstance(c, Tree) and c.data not in ("type", "attribute", "template")]:
             raise Refusal(at, "带初值的模块级变量")
         if space[:1] == ["workgroup"]:
-            if ty[0] != "array" or ty[2] is None:
-                raise Refusal(at, "不是定长数组的工作组变量（着色的工作组变量按元素读写）")
-            self.resources[name] = Resource("workgroup", ty)
+            single = ty[0] in ("scalar", "vec", "atomic")
+            if not single and (ty[0] != "array" or ty[2] is None):
+                raise Refusal(at, "不是定长数组、标量、向量或原子的工作组变量（着色的工作组变量按元素读写）")
+            ty = ("array", ty, 1) if single else ty     # one value: the only element of an array
+            self.resources[name] = Resource("workgroup", ty, single=single)
             return lambda: [f"「{name}」乃「工作组变量」于{spell(ty, at)}也。", f"「{name}」者「工作组共享」于「元」也。"]
         if space[:1] == ["private"]:
             raise Refusal(at, "var<private>（着色没有模块级的可变变量）")
@@ -342,6 +352,8 @@ class Importer:
     def storage_resource(self, ty, at) -> Resource:
         """A storage buffer; a struct whose only member is a runtime array is read as that array
         (the same bytes: the member sits at offset 0)."""
+        if ty[0] == "atomic":      # one atomic: the only element of a runtime array (the same bytes)
+            return Resource("storage", ("array", ty, None), single=True)
         if ty[0] == "struct":
             members = self.structs[ty[1]]
             if len(members) == 1 and members[0][1][0] == "array" and members[0][1][2] is None:
@@ -372,6 +384,21 @@ class Importer:
                 self.struct_roles[ret_ty[1]] = "vertex_out" if stage == "vertex" else "out"
 
         def write():
+            """The function, or its first refusal carrying the others (each statement is read)."""
+            self.collected = None if self.discovering else []
+            try:
+                lines = written()
+            except Refusal as refusal:
+                collected, self.collected = self.collected or [], None
+                refusal.more = [r for r in collected if (r.offset, r.what) != (refusal.offset, refusal.what)]
+                raise
+            collected, self.collected = self.collected, None
+            if collected:
+                collected[0].more = collected[1:]
+                raise collected[0]
+            return lines
+
+        def written():
             self.locals = [{}]
             self.current = (name, ret_ty)
             self.cells, self.loop_states = mutated_deeper(body)
@@ -395,6 +422,7 @@ class Importer:
             self.pending = comments_before_statements(body, self.comments)
             out += self.block(kids(body), Flow(fall=fall))
             self.pending = {}
+            out += [comment_line(c) for c in comments_at_end(body, self.comments)]
             out.append("也。")
             if stage:
                 out += self.entry_item(name, stage, attrs, node_at(d))
@@ -404,16 +432,13 @@ class Importer:
     def entry_head(self, name, stage, params, ret_ty, ret_attrs, attrs, at) -> tuple[list[str], list[str]]:
         """The entry function's signature; several parameters become one struct 「名调用」 passed as 「调」."""
         role_in = {"fragment": "fragment_in"}.get(stage, "in")
-        locations: list = []
-        types = [spell(t, pat) if t[0] == "struct" else self.member_type(t, pattrs, pat, role_in, locations)
+        types = [spell(t, pat) if t[0] == "struct" else self.member_type(t, pattrs, pat, role_in, [])
                  for _, t, pattrs, pat in params]
-        check_locations(locations, at)
         head: list[str] = []
         bind: list[str] = []
-        if len(params) > 1:
-            fields = "，".join(f"「{p}」乃{t}也" for (p, _, _, _), t in zip(params, types))
-            head.append(f"「{name}调用」即「组类」【{fields}】也。")
-            bind = [f"令「{p}」为「调」中「{p}」而" for p, _, _, _ in params]
+        if len(params) > 1 or params and params[0][1][0] != "struct" and field_only(types[0]):
+            fields, bind = self.call_fields(params, role_in, at)
+            head.append(f"「{name}调用」即「组类」【" + "，".join(f"「{f}」乃{t}也" for f, t in fields) + "】也。")
             types = [f"「{name}调用」"]
         if ret_ty is None:
             result = "「有」"
@@ -428,6 +453,27 @@ class Importer:
             result = self.member_type(ret_ty, ret_attrs, at, "vertex_out" if stage == "vertex" else "out", [])
         head.append(f"「{name}」乃化" + "又化".join(types or ["「有」"]) + f"为{result}者也。")
         return head, bind
+
+    def call_fields(self, params, role_in, at) -> tuple[list, list[str]]:
+        """An entry's parameters as the fields of one struct 「名调用」 (着色's entry takes one value):
+        a struct parameter's own fields (the parameter is built back from them), a plain one as itself."""
+        fields: list[tuple[str, str]] = []
+        bind: list[str] = []
+        locations: list = []
+        for p, t, pattrs, pat in params:
+            if t[0] != "struct":
+                fields.append((p, self.member_type(t, pattrs, pat, role_in, locations)))
+                bind.append(f"令「{p}」为「调」中「{p}」而")
+                continue
+            parts = []
+            for f, ft, fattrs, fat in self.struct_members[t[1]]:
+                fields.append((f, self.member_type(ft, fattrs, fat, role_in, locations)))
+                parts.append(f"「{f}」者「调」中「{f}」也")
+            bind.append(f"令「{p}」为「组值」【" + "，".join(parts) + "】而")
+        names = [f for f, _ in fields]
+        if len(set(names)) != len(names):
+            raise Refusal(at, "入口的几个结构参数有同名字段（着色把它们并成一个结构）")
+        return fields, bind
 
     def entry_item(self, name, stage, attrs, at) -> list[str]:
         item = f"「{name}入口」"
@@ -469,6 +515,21 @@ class Importer:
                 raise Refusal(0, "函数末尾没有 return")
             return list(flow.fall)
         s, rest = stmts[0], stmts[1:]
+        if self.collected is None:
+            return self._statement(s, rest, flow)
+        try:
+            return self._statement(s, rest, flow)
+        except Exception as refusal:     # said once; the statements after it are still read
+            if not isinstance(refusal, (Refusal, Skipped)) and not self.collected:
+                raise       # the importer's own mistake, said as such at the declaration
+            if isinstance(refusal, Refusal) and all((r.offset, r.what) != (refusal.offset, refusal.what)
+                                                    for r in self.collected):
+                self.collected.append(refusal)
+            if s.data in ("local_let", "local_const", "local_var"):
+                self.locals[-1][str(tokens(s, "IDENT")[0])] = Local(None, refused=True)
+            return self._block(rest, flow) if rest else list(flow.fall or ["「元」"])
+
+    def _statement(self, s, rest: list, flow: Flow) -> list[str]:
         kind = s.data
         at = node_at(s)
         if kind == "compound":
@@ -486,7 +547,7 @@ class Importer:
             if not values:
                 return ["「元」"]
             _, ret = self.current
-            value, before = self.statement_value(values[0], ret)
+            value, before = self.statement_value(self.expecting(values[0]), ret)
             return before + [value.text]
         if kind == "break_":
             if flow.on_break is None:
@@ -561,6 +622,8 @@ class Importer:
             value, before = self.statement_value(values[0], ty)
         else:
             value, before = self.zero(ty, at), []
+        if s.data == "local_const" and values[0].data == "literal" and values[0].children[0].type == "INT":
+            self.const_values[name] = int(str(values[0].children[0]).rstrip("iu"), 0)   # may size an array
         if s.data == "local_var" and name in self.cells:
             text = f"令「{name}」为「新格」于{wrap(value, OPERAND)}而"
             self.locals[-1][name] = Local(ty, cell=True)
@@ -582,7 +645,11 @@ class Importer:
         if ty[0] == "struct":
             parts = [f"「{f}」者{self.zero(t, at).text}也" for f, t in self.structs[ty[1]]]
             return Ex("「组值」【" + "，".join(parts) + "】", ATOM, ty)
-        raise Refusal(at, "没有初值的数组或矩阵变量")
+        if ty[0] in ("array", "mat") and ty[-1] is not None:
+            element = ty[1] if ty[0] == "array" else ("vec", ty[2], ty[3])
+            count = ty[2] if ty[0] == "array" else ty[1]
+            return self.typed_tuple(None, [self.zero(element, at)] * count, ty, at)
+        raise Refusal(at, "没有初值的运行期数组变量")
 
     def assignment(self, s: Tree, rest: list, flow: Flow) -> list[str]:
         target = s.children[0]
@@ -612,20 +679,31 @@ class Importer:
             name = str(target.children[0])
             local = self.lookup(name)
             if local is None:
+                res = self.resources.get(name)
+                if res is not None and res.single and res.kind == "workgroup" and res.ty[1][0] != "atomic":
+                    value = value_of(res.ty[1])
+                    return self.sequence([f"「写共享数组」于「{name}」于（「新无三二」于「零」）于{wrap(value, OPERAND)}"],
+                                         rest, flow)
                 if name in self.resources and self.resources[name].kind == "storage" and self.resources[name].ty[0] != "array":
                     value = value_of(self.resources[name].ty)
                     return self.sequence([f"「写存储」于「{name}」于{wrap(value, OPERAND)}"], rest, flow)
-                raise Refusal(at, f"给「{name}」赋值")
+                raise Refusal(at, self.refused.get(name, f"给「{name}」赋值"))
+            if local.refused:
+                raise Skipped()
             value = value_of(local.ty)
             if local.cell:
                 return self.sequence([f"「写格」于「{name}」于{wrap(value, OPERAND)}"], rest, flow)
             self.locals[-1][name] = Local(local.ty)
             return [f"令「{name}」为{value.text}而"] + self._block(rest, flow)
-        if isinstance(target, Tree) and target.data == "index":
+        if isinstance(target, Tree) and target.data == "index" and self.array_resource(target.children[0])[0]:
             written = self.element_write(target, value_of, at)
             return self.sequence([written], rest, flow)
         root, path = member_path(target)
         local = self.lookup(root) if root else None
+        if any(isinstance(x, Tree) and x.data == "deref" for x in _walk(target)):
+            raise Refusal(at, "解引用 *（着色没有指针）")
+        if root in self.refused:
+            raise Refusal(at, self.refused[root])
         if local is None:
             raise Refusal(at, "给缓冲里的字段或分量、或经指针赋值（着色整体写回缓冲）")
         current = Ex(f"「读格」于「{root}」", APP, local.ty) if local.cell else Ex(f"「{root}」", ATOM, local.ty)
@@ -640,6 +718,8 @@ class Importer:
         as a new whole value, every other part read from the old one."""
         ty = current.ty
         first, rest = path[0], path[1:]
+        if isinstance(first, Tree):
+            return self.element_updated(current, first, rest, value_of, at)
         if ty[0] == "struct":
             fields = self.structs[ty[1]]
             parts = []
@@ -667,11 +747,27 @@ class Importer:
             return Ex("与".join(parts), TUPLE, ty)
         raise Refusal(at, "给分量、字段赋值")
 
+    def element_updated(self, current: Ex, index, rest: list, value_of, at) -> Ex:
+        """WGSL's `a[i] = v` on a local array, vector or matrix: 「换元素」于 a 于 i 于 v (a new
+        whole value).  A deeper path (`a[i].x = v`) reads the element with 「取元素」 first, so
+        the index is written twice: only where it has no effect."""
+        ty = current.ty
+        if ty is None or ty[0] not in ("vec", "array", "mat"):
+            raise Refusal(at, "给分量、字段赋值")
+        element = ("scalar", ty[2]) if ty[0] == "vec" else ("vec", ty[2], ty[3]) if ty[0] == "mat" else ty[1]
+        i = self.index(index)
+        if rest:
+            if self.has_effects(index):
+                raise Refusal(at, "下标有副作用的元素里的字段或分量的赋值（着色要把下标写两遍）")
+            old = Ex(f"「取元素」于{wrap(current, OPERAND)}于{wrap(i, OPERAND)}", APP, element)
+            value = self.updated(old, rest, value_of, at)
+        else:
+            value = value_of(element)
+        return Ex(f"「换元素」于{wrap(current, OPERAND)}于{wrap(i, OPERAND)}于{wrap(value, OPERAND)}", APP, ty)
+
     def element_write(self, target: Tree, value_of, at) -> str:
         base, index = target.children
         resource, name = self.array_resource(base)
-        if resource is None:
-            raise Refusal(at, "给局部数组或向量的元素赋值（局部数组的写入由另一项工作加入）")
         element = resource.ty[1]
         i = self.index(index)
         value = value_of(element)
@@ -728,8 +824,8 @@ class Importer:
 
     def switch_as_if(self, s: Tree) -> Tree:
         selector = s.children[1]
-        if not (isinstance(selector, Tree) and selector.data == "name"):
-            raise Refusal(node_at(selector), "选择子不是名字的 switch（先用 let 绑定它）")
+        if self.has_effects(selector):   # a selector without effects is simply read again by each test
+            raise Refusal(node_at(selector), "选择子有副作用的 switch（着色的 若 链要把它写进每个条件；先用 let 绑定它）")
         arms, default = [], None
         for case in subtrees(s, "case") + subtrees(s, "default_case"):
             body = subtrees(case, "compound")[0]
@@ -952,6 +1048,8 @@ class Importer:
         at = node_at(e)
         local = self.lookup(name)
         if local is not None:
+            if local.refused:
+                raise Skipped()
             if local.cell:
                 return Ex(f"「读格」于「{name}」", APP, local.ty)
             return Ex(f"「{name}」", ATOM, local.ty)
@@ -970,10 +1068,12 @@ class Importer:
                 return Ex(f"「读存储」于「{name}」", APP, res.ty)
             if res.kind == "handle":
                 return Ex(f"「{name}」", ATOM, res.ty)
+            if res.single and res.kind == "workgroup" and res.ty[1][0] != "atomic":
+                return Ex(f"「读共享数组」于「{name}」于（「新无三二」于「零」）", APP, res.ty[1])
             raise Refusal(at, f"整个读出数组「{name}」（着色按元素读）")
         if name in ("true", "false"):
             return Ex("「阳」" if name == "true" else "「阴」", ATOM, BOOL)
-        raise Refusal(at, f"名字「{name}」")
+        raise Refusal(at, self.refused.get(name, f"名字「{name}」"))
 
     def e_member(self, e, want) -> Ex:
         base, field_tok = e.children
@@ -985,6 +1085,10 @@ class Importer:
             if field_name not in fields:
                 raise Refusal(node_at(e), f"结构「{ty[1]}」没有的字段「{field_name}」")
             return Ex(f"{wrap(inner, PROJ)}中「{field_name}」", PROJ, fields[field_name])
+        if ty is not None and ty[0] == "record" and field_name in B.RECORDS[ty[1]]:
+            word, rule = B.RECORDS[ty[1]][field_name]
+            result = {"same": ty[2], "i32": with_scalar(ty[2], "i32"), "bool": BOOL}[rule]
+            return Ex(f"{wrap(inner, PROJ)}中「{word}」", PROJ, result)
         if ty is not None and ty[0] == "vec" and set(field_name) <= SWIZZLE:
             result = ("scalar", ty[2]) if len(field_name) == 1 else ("vec", len(field_name), ty[2])
             return Ex(f"{wrap(inner, PROJ)}中「{field_name}」", PROJ, result)
@@ -1059,7 +1163,8 @@ class Importer:
         lt = self.peek(left)
         rt = self.peek(right) if right is not None else None
         if op in ("<<", ">>"):
-            lw = want if is_abstract(lt) else None
+            lw = None if not is_abstract(lt) else want if scalar_of(want) in ("i32", "u32") else \
+                None if self.peeking else concrete(lt)     # an abstract left operand is an integer: i32 unless wanted
             x = self.expr(left, lw)
             shift_ty = with_scalar(x.ty, "u32") if x.ty else U32
             y = self.expr(right, shift_ty) if right is not None else self.one(shift_ty)
@@ -1075,12 +1180,8 @@ class Importer:
             else:
                 x = self.expr(left, lw)
                 y = self.expr(right, rw)
-        if x.ty and x.ty[0] == "mat" and op == "*":
-            if not (y.ty and y.ty[0] == "vec"):
-                raise Refusal(at, "矩阵乘矩阵或矩阵乘标量（由另一项工作加入）")
-            return Ex(f"「矩阵乘」于{wrap(x, OPERAND)}于{wrap(y, OPERAND)}", APP, ("vec", x.ty[2], x.ty[3]))
-        if y.ty and y.ty[0] == "mat":
-            raise Refusal(at, "向量乘矩阵（着色只有 矩阵乘 向量）")
+        if "mat" in (x.ty[0] if x.ty else None, y.ty[0] if y.ty else None):
+            return self.matrix_arithmetic(op, x, y, at)
         if op in ("&", "|") and scalar_of(x.ty) == "bool":
             return self.both_evaluated(op, x, y, left, right, at)
         if op == "^" and scalar_of(x.ty) == "bool":
@@ -1094,17 +1195,35 @@ class Importer:
         text = f"{wrap(x, max(level, OPERAND))}{word}{wrap(y, max(level + 1, OPERAND))}"
         return Ex(text, level, ty)
 
+    def matrix_arithmetic(self, op: str, x: Ex, y: Ex, at) -> Ex:
+        """WGSL's matrix operators: m × v and m × m are 「矩阵乘」; m × s, s × m, m ± m are
+        「乘」「加」「减」 element by element (docs/扩展.md, the matrix section)."""
+        word, level = BINARY[op]
+        kinds = (x.ty[0], y.ty[0])
+        if op == "*" and kinds in (("mat", "vec"), ("mat", "mat")):
+            ty = ("vec", x.ty[2], x.ty[3]) if kinds[1] == "vec" else ("mat", y.ty[1], x.ty[2], x.ty[3])
+            return Ex(f"「矩阵乘」于{wrap(x, OPERAND)}于{wrap(y, OPERAND)}", APP, ty)
+        if op == "*" and kinds == ("vec", "mat"):
+            raise Refusal(at, "向量乘矩阵（着色只有 矩阵乘 向量）")
+        if not (op == "*" and "scalar" in kinds or op in "+-" and kinds == ("mat", "mat")):
+            raise Refusal(at, f"矩阵的 {op}（WGSL 也没有）")
+        ty = x.ty if kinds[0] == "mat" else y.ty
+        return Ex(f"{wrap(x, max(level, OPERAND))}{word}{wrap(y, max(level + 1, OPERAND))}", level, ty)
+
     def both_evaluated(self, op: str, x: Ex, y: Ex, left, right, at) -> Ex:
         """WGSL's `a & b` and `a | b` on 爻 evaluate both sides (且、或 short-circuit): written as
-        「选择」, which evaluates every argument, when neither side has an effect (its arguments
-        run in another order)."""
+        「选择」, which evaluates every argument, when neither side has an effect (a target may
+        evaluate arguments in any order)."""
         if self.has_effects(left) or self.has_effects(right):
             raise Refusal(at, f"两边有副作用的爻的 {op}（着色的 且、或 短路，WGSL 的 {op} 两边都算）")
-        if x.ty != y.ty or x.ty[0] != "scalar":
-            raise Refusal(at, f"爻向量的 {op}")
+        if x.ty != y.ty:
+            raise Refusal(at, f"类型不同的爻的 {op}")
         fixed = "「阴」" if op == "&" else "「阳」"
-        args = [fixed, wrap(y, OPERAND), wrap(x, OPERAND)] if op == "&" else [wrap(y, OPERAND), fixed, wrap(x, OPERAND)]
-        return Ex("「选择」于" + "于".join(args), APP, BOOL)
+        if x.ty[0] == "vec":     # 「选择」 chooses per component
+            fixed = "（" + "与".join([fixed] * x.ty[1]) + "）"
+        # x & y is 「选择」于 阴 于 x 于 y (y ? x : false), x | y is 「选择」于 x 于 阳 于 y: x written first, as in WGSL
+        args = [fixed, wrap(x, OPERAND), wrap(y, OPERAND)] if op == "&" else [wrap(x, OPERAND), fixed, wrap(y, OPERAND)]
+        return Ex("「选择」于" + "于".join(args), APP, x.ty)
 
     def one(self, ty) -> Ex:
         s = scalar_of(ty)
@@ -1121,7 +1240,7 @@ class Importer:
         args = kids(subtrees(e, "args")[0]) if subtrees(e, "args") else []
         if name in self.functions:
             params, ret = self.functions[name]
-            texts = [wrap(self.expr(a, t), OPERAND) for a, t in zip(args, params)] or ["「元」"]
+            texts = [wrap(self.expr(self.expecting(a), t), OPERAND) for a, t in zip(args, params)] or ["「元」"]
             return Ex(f"「{name}」于" + "于".join(texts), APP, ret)
         if name in self.structs:
             fields = self.structs[name]
@@ -1135,9 +1254,10 @@ class Importer:
             ty = self.named_type(name, targs, at) if (targs or len(name) == 5 or name in self.aliases) else None
             return self.vector(name, ty, args, want, at)
         if name.startswith("mat"):
-            raise Refusal(at, "矩阵构造（着色的矩阵是列向量的元组，由另一项工作加入）")
+            ty = self.named_type(name, targs, at) if (targs or len(name) == 7) else None
+            return self.matrix(e, name, ty, args, want, at)
         if name == "array":
-            raise Refusal(at, "数组字面量（由另一项工作加入）")
+            return self.array_literal(e, targs, args, want, at)
         if name == "bitcast":
             target = self.type_of(Tree("type", [targs[0].children[0]] + targs[0].children[1:], targs[0].meta)) \
                 if targs and targs[0].data == "name" else None
@@ -1157,6 +1277,8 @@ class Importer:
             return self.atomic(name, args, at)
         if name.startswith("texture"):
             return self.texture(name, args, at)
+        if name in self.refused:
+            raise Refusal(at, self.refused[name])
         if name in B.REFUSED:
             raise Refusal(at, f"{name}（{B.REFUSED[name]}）")
         if name not in B.CALLS:
@@ -1232,6 +1354,70 @@ class Importer:
             raise Refusal(at, "分量个数不对的向量构造")
         return Ex("与".join(parts), TUPLE, ty)
 
+    def expecting(self, e):
+        """`e`, noted as written where 着色 knows the type it expects (an argument, a return value, a
+        constant's value): an array or matrix literal there is a bare tuple."""
+        self.expected.add(id(strip(e)))
+        return e
+
+    def typed_tuple(self, e, parts: list[Ex], ty, at) -> Ex:
+        """A tuple of columns or elements as 着色 writes an array or matrix literal: each item that
+        is itself a tuple in parentheses, the last one ascribed (a parenthesised tuple there would
+        be flattened into this one); the whole ascribed unless 着色 already expects its type."""
+        if len(parts) < 2:
+            raise Refusal(at, "一个元素的数组字面量（着色的元组至少两项）")
+        texts = [wrap(x, OPERAND) for x in parts[:-1]]
+        last = parts[-1]
+        texts.append(f"（{last.text}也{spell(last.ty, at)}）" if last.prec <= TUPLE else wrap(last, OPERAND))
+        text = "与".join(texts)
+        if id(e) in self.expected:
+            return Ex(text, TUPLE, ty)
+        return Ex(f"（{text}也{spell(ty, at)}）", ATOM, ty)
+
+    def array_literal(self, e, targs, args, want, at) -> Ex:
+        """`array<T, N>(…)` and `array(…)`: a tuple of the elements where a 「定长数组」 is expected."""
+        if targs:
+            element = self.type_arg(targs[0])
+        else:
+            types = [self.peek(a) for a in args]
+            known = [t for t in types if t is not None and not is_abstract(t)]
+            element = known[0] if known else want[1] if want is not None and want[0] == "array" else \
+                concrete(types[0]) if types and types[0] is not None else None
+            if element is None:
+                raise Refusal(at, "类型不明的数组字面量")
+        element = concrete(element) if element[0] in ("scalar", "vec") else element
+        ty = ("array", element, len(args))
+        if not args:
+            return self.zero(ty, at)
+        parts = [self.expr(a, element) for a in args]
+        return self.typed_tuple(e, parts, ty, at)
+
+    def matrix(self, e, name, ty, args, want, at) -> Ex:
+        """`matCxR(…)`: the columns' tuple; from C×R scalars each column is the tuple of its R."""
+        if ty is None:
+            c, r = int(name[3]), int(name[5])
+            known = [scalar_of(t) for t in (self.peek(a) for a in args) if t is not None and not is_abstract(t)]
+            ty = ("mat", c, r, known[0] if known else "f32")
+        c, r, s = ty[1], ty[2], ty[3]
+        column = ("vec", r, s)
+        if not args:
+            return self.zero(ty, at)
+        if len(args) == 1:
+            x = self.expr(args[0], ty)
+            if x.ty != ty:
+                raise Refusal(at, "矩阵的类型转换")
+            return x
+        if len(args) == c:
+            parts = [self.expr(a, column) for a in args]
+        elif len(args) == c * r:
+            parts = []
+            for k in range(c):
+                items = [self.scalar_as(self.expr(a, ("scalar", s)), s, node_at(a)) for a in args[k * r:(k + 1) * r]]
+                parts.append(Ex("与".join(wrap(x, OPERAND) for x in items), TUPLE, column))
+        else:
+            raise Refusal(at, "列数或元素个数不对的矩阵构造")
+        return self.typed_tuple(e, parts, ty, at)
+
     def scalar_as(self, x: Ex, s: str, at) -> Ex:
         if scalar_of(x.ty) == s:
             return x
@@ -1258,6 +1444,7 @@ class Importer:
         rule = B.RESULT.get(name, B.SAME)
         first = out_types[0] if out_types else None
         result = {"same": first, "second": out_types[1] if len(out_types) > 1 else first,
+                  "modf": ("record", name, first), "frexp": ("record", name, first),
                   "scalar": ("scalar", scalar_of(first)) if first else None,
                   "bool": BOOL, "u32": U32, "i32": I32,
                   "vec2f": ("vec", 2, "f32"), "vec4f": ("vec", 4, "f32"), "vec4i": ("vec", 4, "i32"),
@@ -1265,18 +1452,29 @@ class Importer:
         return Ex(f"「{B.CALLS[name]}」于" + "于".join(texts), APP, result)
 
     def atomic(self, name, args, at) -> Ex:
-        if not args or args[0].data != "address" or args[0].children[-1].data != "index":
-            raise Refusal(at, f"{name} 的实参不是 &数组[下标]（单个原子写成一个元素的定长数组）")
-        target = args[0].children[-1]
-        res, rname = self.array_resource(target.children[0])
-        if res is None or res.ty[1][0] != "atomic":
-            raise Refusal(at, f"{name} 的数组")
+        target = strip(args[0].children[-1]) if args and args[0].data == "address" else None
+        single = self.resources.get(str(target.children[0])) if target is not None and target.data == "name" else None
+        if single is not None and single.single and single.ty[1][0] == "atomic":
+            res, rname, index = single, str(target.children[0]), Ex("「新无三二」于「零」", APP, U32)
+        else:
+            if target is None or target.data != "index":
+                raise Refusal(at, f"{name} 的实参不是 &数组[下标] 或单个原子")
+            res, rname = self.array_resource(target.children[0])
+            if res is None or res.ty[1][0] != "atomic":
+                raise Refusal(at, f"{name} 的数组")
+            index = self.index(target.children[1])
         element = ("scalar", res.ty[1][1])
-        parts = [f"「{rname}」", wrap(self.index(target.children[1]), OPERAND)]
+        parts = [f"「{rname}」", wrap(index, OPERAND)]
         parts += [wrap(self.expr(a, element), OPERAND) for a in args[1:]]
-        return Ex(f"「{B.ATOMICS[name]}」于" + "于".join(parts), APP, None if name == "atomicStore" else element)
+        result = None if name == "atomicStore" else ("record", name, element) if name in B.RECORDS else element
+        return Ex(f"「{B.ATOMICS[name]}」于" + "于".join(parts), APP, result)
 
     def texture(self, name, args, at) -> Ex:
+        """A texture builtin: the 着色 name chosen by the texture's kind and the number of arguments
+        (docs/扩展.md〈纹理的其余内建〉); textureGather's component comes before the texture."""
+        component = []
+        if name == "textureGather" and args and not self.is_texture(args[0]):
+            component, args = [wrap(self.expr(args[0], I32 if is_abstract(self.peek(args[0])) else None), OPERAND)], args[1:]
         if not args:
             raise Refusal(at, name)
         tex = self.expr(args[0], None)
@@ -1285,14 +1483,22 @@ class Importer:
         if chosen is None:
             raise Refusal(at, f"{name} 的这种写法（{len(args)} 个实参）")
         word, result = chosen
-        texts = [wrap(tex, OPERAND)] + [wrap(self.expr(a, I32 if is_abstract(self.peek(a)) else None), OPERAND)
-                                        for a in args[1:]]
+        floats = {3 + ("数组" in spelled)} if name in FLOAT_AFTER_COORDINATES else set()
+        texts = component + [wrap(tex, OPERAND)]
+        for k, a in enumerate(args[1:], 1):
+            want = (F32 if k in floats else I32) if is_abstract(self.peek(a)) else None
+            texts.append(wrap(self.expr(a, want), OPERAND))
         return Ex(f"「{word}」于" + "于".join(texts), APP, result(spelled))
+
+    def is_texture(self, e) -> bool:
+        ty = self.peek(e)
+        return ty is not None and ty[0] == "named" and "纹理" in ty[1]
 
 
 def comments_before_statements(body: Tree, comments: list) -> dict:
     """Each statement's comments: those between the statement before it in the same list (or the
-    list's opening brace) and it.  Comments after a list's last statement are not kept."""
+    list's opening brace) and it.  Comments after a nested list's last statement are not kept
+    (those of the function body are, see `comments_at_end`)."""
     inside = [c for c in comments if body.meta.start_pos < c.start < body.meta.end_pos]
     out: dict = {}
     if not inside:
@@ -1308,6 +1514,13 @@ def comments_before_statements(body: Tree, comments: list) -> dict:
     return out
 
 
+def comments_at_end(body: Tree, comments: list) -> list:
+    """The comments after a function body's last statement (kept before the 也 that ends it)."""
+    statements = [c for c in body.children if isinstance(c, Tree) and not c.meta.empty]
+    after = statements[-1].meta.end_pos if statements else body.meta.start_pos
+    return [c for c in comments if after <= c.start < body.meta.end_pos and c.text.strip()]
+
+
 def comment_line(c) -> str:
     """A WGSL comment inside a function as a 着色 comment before the statement it precedes."""
     text = c.text.strip().replace("「", "『").replace("」", "』")
@@ -1321,11 +1534,28 @@ def branch(head: str, lines: list[str]) -> list[str]:
     return [head + "（"] + lines + ["）"]
 
 
-def check_locations(locations: list, at: int) -> None:
-    numbers = [n for n, _ in locations]
-    if numbers != list(range(len(numbers))):
-        raise Refusal(locations[0][1] if locations else at,
-                      "不按 0、1、2…次序编号的 @location（着色按出现次序编号；写法由另一项工作加入）")
+#: WGSL's @interpolate(type[, sampling]) → the 着色 wrapper (docs/扩展.md〈字段的位置与插值方式〉)
+INTERPOLATION = {
+    ("flat",): "平直", ("flat", "first"): "平直", ("flat", "either"): "平直",
+    ("perspective",): "透视", ("perspective", "center"): "透视", ("perspective", "centroid"): "透视质心",
+    ("perspective", "sample"): "透视逐采样", ("linear",): "线性", ("linear", "center"): "线性",
+    ("linear", "centroid"): "线性质心", ("linear", "sample"): "线性逐采样",
+}
+
+
+def field_only(text: str) -> bool:
+    """Whether a parameter's type text has 「定位」 or an interpolation, written only on struct fields."""
+    return any(f"「{word}」于" in text for word in ("定位", *INTERPOLATION.values()))
+
+
+def interpolated(text: str, ty, attribute: Tree) -> str:
+    """A field's type in its interpolation wrapper; an integer's flat is left implicit (着色 adds it)."""
+    how = tuple(str(a.children[0]) for a in attribute_args(attribute))
+    if how not in INTERPOLATION:
+        raise Refusal(node_at(attribute), f"@interpolate{how}")
+    if how[0] == "flat" and scalar_of(ty) in ("i32", "u32"):
+        return text
+    return f"「{INTERPOLATION[how]}」于{text}"
 
 
 def handle_binding(spelled: str) -> str:
@@ -1343,9 +1573,9 @@ def handle_binding(spelled: str) -> str:
 def _texel(spelled: str):
     if "深度" in spelled:
         return F32
-    if "整三二" in spelled:
+    if "整" in spelled:      # 「整三二」 texels, or an integer storage format (「四整八」…)
         return ("vec", 4, "i32")
-    if "无三二" in spelled:
+    if "无" in spelled:
         return ("vec", 4, "u32")
     return ("vec", 4, "f32")
 
@@ -1358,14 +1588,39 @@ def _size(spelled: str):
     return ("vec", 2, "u32")
 
 
+#: texture builtins whose argument after the coordinates (and layer) is a float: level, bias, depth reference
+FLOAT_AFTER_COORDINATES = {"textureSampleLevel", "textureSampleBias", "textureSampleCompare", "textureSampleCompareLevel",
+                           "textureGatherCompare"}
+
+
+def _gathered(spelled: str):
+    return ("vec", 4, "f32") if "深度" in spelled else _texel(spelled)
+
+
 def texture_builtin(name: str, spelled: str, count: int):
     layered = "数组" in spelled
     storage = "存储" in spelled
     multi = "多重采样" in spelled
+    depth = "深度" in spelled
+    张 = "张" if layered else ""
     table = {
         ("textureSample", 3 + layered): ("采样张纹理" if layered else "采样纹理", _texel),
+        ("textureSample", 4 + layered): (f"偏移采样{张}纹理", _texel),
         ("textureSampleLevel", 4 + layered): ("按层采样张纹理" if layered else "按层采样纹理", _texel),
-        ("textureSampleCompare", 4): ("比较采样", lambda s: F32),
+        ("textureSampleLevel", 5 + layered): (f"偏移按层采样{张}纹理", _texel),
+        ("textureSampleBias", 4 + layered): (f"偏层采样{张}纹理", _texel),
+        ("textureSampleBias", 5 + layered): (f"偏移偏层采样{张}纹理", _texel),
+        ("textureSampleGrad", 5 + layered): (f"按梯度采样{张}纹理", _texel),
+        ("textureSampleGrad", 6 + layered): (f"偏移按梯度采样{张}纹理", _texel),
+        ("textureSampleCompare", 4 + layered): ("比较采样张纹理" if layered else "比较采样", lambda s: F32),
+        ("textureSampleCompare", 5 + layered): ("偏移比较采样张纹理" if layered else "偏移比较采样", lambda s: F32),
+        ("textureSampleCompareLevel", 4 + layered): (f"零层比较采样{张 and '张纹理'}", lambda s: F32),
+        ("textureSampleCompareLevel", 5 + layered): (f"偏移零层比较采样{张 and '张纹理'}", lambda s: F32),
+        ("textureGather", 3 + layered): (f"聚集{张}{'深度' if depth else ''}纹素", _gathered),
+        ("textureGather", 4 + layered): (f"偏移聚集{张}{'深度' if depth else ''}纹素", _gathered),
+        ("textureGatherCompare", 4 + layered): (f"比较聚集{张}纹素", lambda s: ("vec", 4, "f32")),
+        ("textureGatherCompare", 5 + layered): (f"偏移比较聚集{张}纹素", lambda s: ("vec", 4, "f32")),
+        ("textureSampleBaseClampToEdge", 3): ("夹边采样纹理", _texel),
         ("textureDimensions", 1): ("纹理尺寸", _size),
         ("textureDimensions", 2): ("按层纹理尺寸", _size),
         ("textureNumLevels", 1): ("纹理层级数", lambda s: U32),
@@ -1448,12 +1703,15 @@ def _walk(node):
             yield from _walk(c)
 
 
-def member_path(target) -> tuple[str | None, list[str]]:
-    """`a.b.c` as ("a", ["b", "c"]); (None, []) for anything with an index or a pointer."""
-    path = []
-    while isinstance(target, Tree) and target.data in ("member", "paren"):
+def member_path(target) -> tuple[str | None, list]:
+    """`a.b[i].c` as ("a", ["b", <i>, "c"]) (an index step is its expression's tree); (None, [])
+    for anything through a pointer."""
+    path: list = []
+    while isinstance(target, Tree) and target.data in ("member", "paren", "index"):
         if target.data == "member":
             path.insert(0, str(target.children[1]))
+        elif target.data == "index":
+            path.insert(0, target.children[1])
         target = target.children[0]
     if isinstance(target, Tree) and target.data == "name":
         return str(target.children[0]), path

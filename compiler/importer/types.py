@@ -31,7 +31,10 @@ STORAGE_TEXTURES = {"texture_storage_1d": "纹理一维", "texture_storage_2d": 
                     "texture_storage_2d_array": "纹理二维数组", "texture_storage_3d": "纹理三维"}
 STORAGE_ACCESS = {"write": "存储", "read": "只读存储", "read_write": "读写存储"}
 TEXEL_FORMATS = {"rgba8unorm": "四八归一", "rgba16float": "四浮十六", "rgba32float": "四浮三二",
-                 "r32float": "单浮三二", "r32uint": "单无三二"}
+                 "r32float": "单浮三二", "r32uint": "单无三二", "rgba8snorm": "四八符归一", "rgba8uint": "四无八",
+                 "rgba16uint": "四无十六", "rgba32uint": "四无三二", "rgba8sint": "四整八", "rgba16sint": "四整十六",
+                 "rgba32sint": "四整三二", "r32sint": "单整三二", "rg32float": "双浮三二", "rg32uint": "双无三二",
+                 "rg32sint": "双整三二", "bgra8unorm": "蓝序四八归一"}
 
 F32 = ("scalar", "f32")
 U32 = ("scalar", "u32")
@@ -46,13 +49,15 @@ def is_abstract(t) -> bool:
 
 
 def scalar_of(t) -> str | None:
-    """The component scalar of a scalar or vector type."""
+    """The component scalar of a scalar, vector or matrix type."""
     if t is None:
         return None
     if t[0] == "scalar":
         return t[1]
     if t[0] == "vec":
         return t[2]
+    if t[0] == "mat":
+        return t[3]
     return None
 
 

@@ -6,5 +6,5 @@ fn pointer(p: ptr<function, f32>) -> f32 {
 
 @compute @workgroup_size(1)
 fn main() {
-  let m = mat2x2<f32>(1.0, 2.0, 3.0, 4.0);
+  let v = vec2<f32>(1.0, 2.0) * mat2x2<f32>(1.0, 2.0, 3.0, 4.0);
 }

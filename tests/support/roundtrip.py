@@ -8,9 +8,12 @@ bench/bench_import.py: WGSL → `导入` → 着色 → `译` → WGSL, then
   writable buffers compared byte for byte (where they differ the original
   runs three more times: a translation equal to one of its results is the
   same, and an original whose own runs differ races and is not compared);
-- a vertex + fragment pair whose vertex inputs are builtins only (no vertex
-  buffers) and whose bindings are buffers drawn by both (`渲染`'s renderer,
-  six vertices, 32×32) and the pixels compared byte for byte.
+- a vertex + fragment pair drawn by both (`渲染`'s renderer, six vertices,
+  32×32), each location input of the vertex entry fed from a random vertex
+  buffer, and the pixels compared byte for byte.
+
+Entries whose bindings are buffers, float 2-D textures (random rgba8unorm
+texels, 16×16) and samplers (linear, repeating) are run; others are not.
 
 Buffers are laid out from the original's declarations (WGSL's storage
 layout; uniforms padded generously), filled per scalar: floats in [−4, 4],
@@ -83,16 +86,17 @@ def round_trip(wgsl: str, folder: Path, seed: int = 0, tint: bool = False) -> Ou
     for entry, resources in compute_entries(wgsl):
         if resources is None:
             continue
-        buffers = random_buffers(resources, np.random.default_rng(seed), structs_of(wgsl))
+        rng = np.random.default_rng(seed)
+        buffers, others = random_buffers(resources, rng, structs_of(wgsl)), random_others(resources, rng)
         try:
-            before = _dispatch(wgsl, entry, buffers)
-            after = _dispatch(outcome.wgsl, outcome.functions.get(entry, entry), buffers)
+            before = _dispatch(wgsl, entry, buffers, others)
+            after = _dispatch(outcome.wgsl, outcome.functions.get(entry, entry), buffers, others)
         except WebGPUError as err:
             outcome.stage, outcome.messages = "rejected", [str(err)]
             return outcome
         if before != after:
             # the original may race (invocations writing one place): then its own runs differ
-            runs = [_dispatch(wgsl, entry, buffers) for _ in range(3)]
+            runs = [_dispatch(wgsl, entry, buffers, others) for _ in range(3)]
             if after in runs:
                 before = after
             elif any(r != before for r in runs):
@@ -102,15 +106,17 @@ def round_trip(wgsl: str, folder: Path, seed: int = 0, tint: bool = False) -> Ou
         if before != after:
             outcome.stage = "different"
             outcome.messages.append(f"入口 {entry} 的结果不同：{_first_difference(before, after)}")
-    for vertex, fragment, resources in render_pairs(wgsl):
-        buffers = random_buffers(resources, np.random.default_rng(seed), structs_of(wgsl))
+    for vertex, fragment, resources, locations in render_pairs(wgsl):
+        rng = np.random.default_rng(seed)
+        buffers, others = random_buffers(resources, rng, structs_of(wgsl)), random_others(resources, rng)
+        inputs = random_vertices(locations, rng)
         names = outcome.functions
         try:
-            before = _draw(wgsl, vertex, fragment, buffers)
+            before = _draw(wgsl, vertex, fragment, buffers, inputs, others)
         except WebGPUError:
             continue        # the original cannot be drawn this way (its target or inputs): nothing to compare
         try:
-            after = _draw(outcome.wgsl, names.get(vertex, vertex), names.get(fragment, fragment), buffers)
+            after = _draw(outcome.wgsl, names.get(vertex, vertex), names.get(fragment, fragment), buffers, inputs, others)
         except WebGPUError as err:
             outcome.stage, outcome.messages = "rejected", [str(err)]
             return outcome
@@ -121,15 +127,36 @@ def round_trip(wgsl: str, folder: Path, seed: int = 0, tint: bool = False) -> Ou
     return outcome
 
 
-def _draw(wgsl: str, vertex: str, fragment: str, buffers) -> bytes:
+def _draw(wgsl: str, vertex: str, fragment: str, buffers, inputs, others) -> bytes:
     from zhuose.compiler.runtime.render import render
-    picture, _ = render(wgsl, vertex, fragment, (32, 32), 6, buffers)
+    picture = render(wgsl, vertex, fragment, (32, 32), VERTICES, buffers, others, inputs=inputs)[0]
     return picture.rgba
 
 
-def _dispatch(wgsl: str, entry: str, buffers) -> dict:
+#: vertices drawn (two triangles)
+VERTICES = 6
+#: the WebGPU vertex format of each 32-bit scalar kind
+VERTEX_FORMATS = {"f32": "float32", "u32": "uint32", "i32": "sint32"}
+
+
+def random_vertices(locations: list, rng) -> list:
+    """A vertex buffer per location input of the vertex entry (one attribute, per vertex): floats
+    in [−1, 1] (so positions fall on the picture), integers in [0, 8]."""
+    from zhuose.compiler.runtime.render import VertexInput
+    out = []
+    for location, ty in locations:
+        n = ty[1] if ty[0] == "vec" else 1
+        s = ty[-1]
+        data = rng.uniform(-1, 1, (VERTICES, n)).astype(np.float32) if s == "f32" else \
+            rng.integers(0, 9, (VERTICES, n)).astype(np.uint32 if s == "u32" else np.int32)
+        fmt = VERTEX_FORMATS[s] + (f"x{n}" if n > 1 else "")
+        out.append(VertexInput(location, fmt, data.tobytes(), 4 * n))
+    return out
+
+
+def _dispatch(wgsl: str, entry: str, buffers, others) -> dict:
     from zhuose.compiler.runtime.wgpu import run_compute
-    return run_compute(wgsl, entry, buffers, GROUPS, loops=True)
+    return run_compute(wgsl, entry, buffers, GROUPS, others, loops=True)
 
 
 def _first_difference(before: dict, after: dict) -> str:
@@ -179,8 +206,9 @@ def compute_entries(wgsl: str):
 
 
 def render_pairs(wgsl: str):
-    """(vertex, fragment, their buffer bindings) for the first vertex entry whose inputs are all
-    builtins and the first fragment entry, where every binding they reach is a buffer."""
+    """(vertex, fragment, their buffer bindings, the vertex entry's (location, type) inputs) for the
+    first vertex entry whose location inputs are 32-bit scalars or vectors and the first fragment
+    entry, where every binding they reach is a buffer."""
     tree, _ = parse_wgsl(wgsl)
     importer = Importer()
     bindings: dict[str, Binding | None] = {}
@@ -197,15 +225,34 @@ def render_pairs(wgsl: str):
             bindings[str(tokens(decl, "IDENT")[0])] = _binding(importer, decl)
         if decl.data == "function":
             functions[str(tokens(decl, "IDENT")[0])] = decl
-    vertices = [n for n, d in functions.items() if "vertex" in attributes(d) and all(
-        "builtin" in attributes(p) for p in subtrees(subtrees(d, "params")[0], "param"))]
+    inputs = {n: _vertex_inputs(importer, d) for n, d in functions.items() if "vertex" in attributes(d)}
+    vertices = [n for n, located in inputs.items() if located is not None]
     fragments = [n for n, d in functions.items() if "fragment" in attributes(d)]
     if not vertices or not fragments:
         return
     used = _reached(vertices[0], functions) | _reached(fragments[0], functions)
     resources = [bindings[n] for n in sorted(used) if n in bindings]
     if all(r is not None for r in resources):
-        yield vertices[0], fragments[0], [r for r in resources if r.kind != "workgroup"]
+        yield vertices[0], fragments[0], [r for r in resources if r.kind != "workgroup"], inputs[vertices[0]]
+
+
+def _vertex_inputs(importer: Importer, decl: Tree) -> list | None:
+    """The (location, type) inputs of a vertex entry, from its parameters and their structs' fields;
+    None where one is not a 32-bit scalar or vector (nothing to feed it from here)."""
+    out = []
+    for p in subtrees(subtrees(decl, "params")[0], "param"):
+        try:
+            ty = importer.type_of(subtrees(p, "type")[0])
+        except Refusal:
+            return None
+        fields = importer.struct_members.get(ty[1], []) if ty[0] == "struct" else [(None, ty, attributes(p), 0)]
+        for _, t, attrs, _ in fields:
+            if "location" not in attrs:
+                continue
+            if t[0] not in ("scalar", "vec") or t[-1] not in VERTEX_FORMATS:
+                return None
+            out.append((importer.constant_int(attribute_args(attrs["location"])[0]), t))
+    return out
 
 
 def _binding(importer: Importer, decl: Tree) -> Binding | None:
@@ -218,11 +265,40 @@ def _binding(importer: Importer, decl: Tree) -> Binding | None:
         return None
     if space[:1] == ["workgroup"]:
         return Binding(-1, -1, "workgroup", False, ty)
-    if space[:1] not in (["storage"], ["uniform"]) or "group" not in attrs:
+    handle = HANDLES.get(ty[1]) if ty[0] == "named" else None
+    if space[:1] not in (["storage"], ["uniform"]) and handle is None or "group" not in attrs:
         return None
     group = importer.constant_int(attribute_args(attrs["group"])[0])
     binding = importer.constant_int(attribute_args(attrs["binding"])[0])
-    return Binding(group, binding, space[0], space[1:] == ["read_write"], ty)
+    return Binding(group, binding, handle or space[0], space[1:] == ["read_write"], ty)
+
+
+#: the handles the round trip can bind (as the importer spells their types): a float 2-D texture, a sampler
+HANDLES = {"（「纹理二维」于「浮三二」）": "texture", "「采样器」": "sampler"}
+#: the side of the random textures bound (one mip level, rgba8unorm)
+TEXTURE_SIDE = 16
+
+
+def random_others(resources: list[Binding], rng) -> list:
+    """(group, binding, make(device)) for the textures (random rgba8unorm texels) and samplers (linear)."""
+    out = []
+    for r in resources:
+        if r.kind == "texture":
+            texels = rng.integers(0, 256, (TEXTURE_SIDE, TEXTURE_SIDE, 4), dtype=np.uint8).tobytes()
+            out.append((r.group, r.binding, lambda device, texels=texels: _texture(device, texels)))
+        elif r.kind == "sampler":
+            out.append((r.group, r.binding, lambda device: device.create_sampler(
+                mag_filter="linear", min_filter="linear", address_mode_u="repeat", address_mode_v="repeat")))
+    return out
+
+
+def _texture(device, texels: bytes):
+    import wgpu
+    texture = device.create_texture(size=(TEXTURE_SIDE, TEXTURE_SIDE, 1), format="rgba8unorm",
+                                    usage=wgpu.TextureUsage.TEXTURE_BINDING | wgpu.TextureUsage.COPY_DST)
+    device.queue.write_texture({"texture": texture}, texels, {"bytes_per_row": 4 * TEXTURE_SIDE,
+                                                              "rows_per_image": TEXTURE_SIDE}, (TEXTURE_SIDE, TEXTURE_SIDE, 1))
+    return texture.create_view()
 
 
 def _reached(name: str, functions: dict[str, Tree]) -> set[str]:
@@ -308,6 +384,8 @@ def random_buffers(resources: list[Binding], rng, structs: dict):
     from zhuose.compiler.runtime.wgpu import BufferData
     out = []
     for r in resources:
+        if r.kind in HANDLES.values():
+            continue
         _, size = _align_size(r.ty, structs)
         data = bytearray(max(16, -(-size // 16) * 16) * (2 if r.kind == "uniform" else 1))
         _fill(r.ty, structs, data, 0, rng)
