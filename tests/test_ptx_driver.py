@@ -38,6 +38,7 @@ from support.ptx_runner import HEAD, compile_, entry, execute, storage
 from support.ptx_runner import WS, FakeCuda
 from support.ptx_emulator import Memory
 from zhuose.compiler.backends import translate
+from zhuose.compiler.backends.ptx.subgroups import QUAD_SEGMENT
 from zhuose.compiler.runtime import cuda as runtime
 from zhuose.compiler.workspace import Workspace
 
@@ -125,13 +126,14 @@ def test_static_shared_memory_fits_a_kernel(ptx_file):
 def test_warp_instructions_are_well_formed(ptx_file):
     """着十一: shfl.sync takes the static member mask of the lanes that exist
     (0xffffffff, or a selp between it and the partial last warp's lanes) and
-    the clamp 31 (one 32-lane segment), never activemask: every subgroup call
+    the clamp 31 (one 32-lane segment; the quad operations' segments of 4 lanes:
+    0x1c03), never activemask: every subgroup call
     is in uniform control flow (valid/uniformity.py); 着十二: ldmatrix / mma
     are the .sync.aligned sm_80 forms."""
     for name, body in kernels(translated(ptx_file).text).items():
         defs = definitions(body)
         for m in re.finditer(r"shfl\.sync\.(idx|bfly)\.b32 %\w+, [^,]+, [^,]+, (\w+), (%?\w+);", body):
-            assert m.group(2) == "31"
+            assert m.group(2) in ("31", QUAD_SEGMENT), (name, m.group(0))
             assert m.group(3) == "0xffffffff" or defs[m.group(3)].startswith("selp.b32"), (name, m.group(0))
         assert "activemask" not in body, name
         for line in body.splitlines():

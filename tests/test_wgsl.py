@@ -676,7 +676,7 @@ def test_run_explains_its_mistakes(tmp_path):
 「尺」者得「号」而「写数组」于「出」于（「号」中「零」）于（（「纹理尺寸」于「图」）中「零」）也。
 """ + compute_entry("尺")})
     assert cli(tmp_path, "运行", "纹。着色器。豫", "尺入口", "0:1=0") == (
-        2, "", "着色器：入口项「尺入口」用到组 0 号 0「图」（纹理），没有给出它的图像：写 0:0=图.png 或 .npy\n")
+        2, "", "着色器：入口项「尺入口」用到组 0 号 0「图」（纹理），没有给出它的图像：写 0:0=图.png 或 纹素.npy\n")
 
 
 def test_tests_run_on_a_real_adapter():

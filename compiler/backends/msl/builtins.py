@@ -123,8 +123,8 @@ BUILTINS: dict[str, Template | Special] = {
     # a copy with one element replaced; an index out of range changes nothing (C++ would write past the end)
     "换元素": Special("replace", "auto 副本 = 甲; if (乙 < 长度) 副本[乙] = 丙; 副本"),
     # modf and frexp return the fraction and write the other part through a reference
-    "整小分离": Special("split", "T 整部; T 小部 = modf(甲, 整部); 结构{小部, 整部}"),
-    "尾阶分离": Special("split", "intN 阶码; T 尾数 = frexp(甲, 阶码); 结构{尾数, 阶码}"),
+    "整小分离": Special("split", "T 整部; T 小部 = modf(甲, 整部); 结构（小部，整部）"),
+    "尾阶分离": Special("split", "intN 阶码; T 尾数 = frexp(甲, 阶码); 结构（尾数，阶码）"),
     "量化半精度": Special("quantize", "float(half(甲))"),
     # Metal's pack_float_to_*norm round to nearest even: WGSL's ⌊0.5 + s · clamp(e)⌋ is written out
     "四字节归一打包": Template("as_type<uint>(uchar4(floor(0.5f + 255.0f * clamp({0}, float4(0.0f), float4(1.0f)))))"),
