@@ -1014,6 +1014,31 @@ def 纹理数组采样(run):
     close(out["出"].reshape(n, 10, 4), expected, atol=2e-3)
 
 
+@reference
+def 立方数组采样(run):
+    edge, cubes, n = 4, 2, 64
+    g = rng(29)
+    colour = (g.integers(0, 64, (6 * cubes, edge, edge, 4)) / 64).astype(np.float16)      # exact in f16
+    depth = lambda count: (g.integers(0, 256, (6 * count, edge, edge, 1)) / 255).astype(np.float32)   # noqa: E731
+    one, many = depth(1), depth(cubes)                                                 # exact in depth16unorm
+    reference_depth = ((g.integers(0, 255, n) + 0.5) / 255).astype(np.float32)         # never equal to a depth
+    directions = _cube_directions(g, n, edge)
+    less = {"compare": "less"}
+    out = run("立方数组采样", "立方数组采样入口",
+              {"方向": directions, "参照": reference_depth, "出": np.zeros((2 * n, 4), np.float32),
+               "尺": np.zeros(4, np.uint32)}, 1,
+              textures=[(0, 0, colour), (0, 1, one), (0, 2, many), (0, 3, {}), (0, 4, less)])
+    expected = np.zeros((n, 2, 4))
+    for i in range(n):
+        face, row, column = cube_texel(directions[i, :3].astype(np.float64), edge)
+        k, ref = i % cubes, float(reference_depth[i])
+        first, layered = one[face, row, column, 0], many[6 * k + face, row, column, 0]
+        expected[i, 0] = colour[6 * k + face, row, column]
+        expected[i, 1] = [first, layered, ref < first, ref < layered]
+    close(out["出"].reshape(n, 2, 4), expected, atol=1e-4)
+    same(out["尺"], u32(edge, cubes, edge, cubes))
+
+
 def sobel(image: np.ndarray) -> np.ndarray:
     """The Sobel gradient's length of an (h, w, 4) image's luminance, edges clamped (float64)."""
     lum = image[..., :3].astype(np.float64) @ np.array([0.299, 0.587, 0.114])
