@@ -13,7 +13,8 @@ every writable buffer, shaped like the array given for it.  `groups` is a
 workgroup count or a tuple of up to three.  `textures` are further bindings
 (group, binding, resource): an array of texels shaped as the binding's
 texture type needs ((h, w, 4) for 2-D, (w, 4) for 1-D, (layers, h, w, 4) for
-a 2-D array, (6, h, w, 4) for a cube, (depth, h, w, 4) for 3-D), uploaded as
+a 2-D array, (6, h, w, 4) for a cube, (depth, h, w, 4) for 3-D, (samples, h, w, 4) for a
+multisampled texture — on WebGPU drawn into it, each sample its own texel), uploaded as
 rgba16float (int32 and uint32 texels as rgba32sint and rgba32uint), a sampler descriptor dict (wgpu's `create_sampler` keywords), or
 a `StorageTexture`, which the result holds under its name as the texels the
 target stored: (h, w, channels) of the format's type (rgba8unorm: uint8).
@@ -1037,6 +1038,22 @@ def 立方数组采样(run):
         expected[i, 1] = [first, layered, ref < first, ref < layered]
     close(out["出"].reshape(n, 2, 4), expected, atol=1e-4)
     same(out["尺"], u32(edge, cubes, edge, cubes))
+
+
+@reference
+def 多重采样读(run):
+    w, h, samples = 8, 4, 4
+    n = w * h * samples
+    g = rng(31)
+    colour = (g.integers(-64, 64, (samples, h, w, 4)) / 64).astype(np.float16)     # exact in f16, every sample its own
+    depth = (g.integers(0, 2 ** 16, (samples, h, w, 1)) / 2 ** 16).astype(np.float32)   # 0 … 1, exact in depth32float
+    depth[:, 0, 0, 0] = [0, 1, 0.5, 2 ** -16]
+    out = run("多重采样读", "多重采样读入口",
+              {"出": np.zeros((n, 4), np.float32), "深出": np.zeros(n, np.float32), "尺": np.zeros(5, np.uint32)}, 2,
+              textures=[(0, 0, colour), (0, 1, depth)])
+    same(out["出"], colour.reshape(n, 4).astype(np.float32))       # sample-major, then rows, then columns
+    same(out["深出"], depth.reshape(n))
+    same(out["尺"], u32(samples, w, h, samples, w))
 
 
 def sobel(image: np.ndarray) -> np.ndarray:
