@@ -17,7 +17,8 @@ a 2-D array, (6, h, w, 4) for a cube, (depth, h, w, 4) for 3-D, (samples, h, w, 
 multisampled texture — on WebGPU drawn into it, each sample its own texel), uploaded as
 rgba16float (int32 and uint32 texels as rgba32sint and rgba32uint), a sampler descriptor dict (wgpu's `create_sampler` keywords), or
 a `StorageTexture`, which the result holds under its name as the texels the
-target stored: (h, w, channels) of the format's type (rgba8unorm: uint8).
+target stored: (h, w, channels) of the format's type (rgba8unorm: uint8); (w, channels)
+for 1-D, (layers or depth, h, w, channels) for a 2-D array or 3-D.
 """
 
 from __future__ import annotations
@@ -37,12 +38,15 @@ Runner = Callable[..., dict]
 
 class StorageTexture(NamedTuple):
     """A storage texture binding of a reference: its resource name, its format's
-    WGSL name and its size; created empty, read back after the dispatch."""
+    WGSL name and its size; created empty or holding `initial` (what a read-only or
+    read-write one reads), read back after the dispatch."""
 
     name: str
     format: str
     width: int
-    height: int
+    height: int = 1            # 1 for a 1-D texture
+    depth: int = 1             # a 3-D texture's depth or a 2-D array's layers
+    initial: object = None     # first texels as stored, shaped as read back, or None (zeros)
 REFERENCES: dict[str, Callable[[Runner], None]] = {}
 
 
@@ -1054,6 +1058,42 @@ def 多重采样读(run):
     same(out["出"], colour.reshape(n, 4).astype(np.float32))       # sample-major, then rows, then columns
     same(out["深出"], depth.reshape(n))
     same(out["尺"], u32(samples, w, h, samples, w))
+
+
+@reference
+def 存储纹理种类(run):
+    w, h, layers, n = 8, 4, 2, 64
+    g = rng(33)
+    i = np.arange(n).reshape(layers, h, w)              # i ＝ x ＋ 8y ＋ 32k: the texels (k, y, x) in order
+    k, y, x = np.indices((layers, h, w))
+    source = g.integers(0, 256, (h, w, 4)).astype(np.uint8)
+    source[0, 0], source[0, 1] = [0, 255, 1, 254], [255, 0, 128, 127]
+    out = run("存储纹理种类", "写种类入口", {"尺": np.zeros(8, np.uint32)}, 1,
+              textures=[StorageTexture("源", "rgba8unorm", w, h, initial=source), StorageTexture("线", "rgba32float", n),
+                        StorageTexture("叠", "rgba16sint", w, h, layers), StorageTexture("体", "rgba8uint", w, h, layers)])
+    read = source.astype(np.float32) / np.float32(255)
+    close(out["线"], (read[np.arange(n) // w % h, np.arange(n) % w] * (np.arange(n) // 32 + 1)[:, None]).astype(np.float32),
+          rtol=1e-6, atol=0)
+    same(out["叠"], np.stack([x, -y, k, -i], -1).astype(np.int16))
+    same(out["体"], np.stack([i, 255 - i, x * y, np.full_like(i, 7)], -1).astype(np.uint8))
+    same(out["源"], source)
+    same(out["尺"], u32(n, w, h, layers, w, h, layers, w))
+
+    floats = (g.integers(-256, 256, (layers, h, w, 1)) / 64).astype(np.float32)
+    words = g.integers(0, 2 ** 32, (layers, h, w, 1), dtype=np.uint64).astype(np.uint32)
+    words[0, 0, :4, 0] = [0, 1, 2 ** 32 - 1, 1431655765]       # 3 × the last two wraps past 2³²
+    ints = g.integers(-2 ** 31, 2 ** 31, (n, 4), dtype=np.int64).astype(np.int32)
+    ints[0] = [-2 ** 31, 2 ** 31 - 1, 0, -1]
+    halves = (g.integers(-1024, 1024, (layers, h, w, 4)) / 16).astype(np.float16)
+    out = run("存储纹理种类", "读改入口", {"出整": np.zeros((n, 4), np.int32), "出浮": np.zeros((n, 4), np.float32)}, 1,
+              textures=[StorageTexture("浮叠", "r32float", w, h, layers, floats),
+                        StorageTexture("无体", "r32uint", w, h, layers, words),
+                        StorageTexture("整线", "rgba32sint", n, initial=ints),
+                        StorageTexture("半体", "rgba16float", w, h, layers, halves)])
+    same(out["浮叠"], (np.float32(0.5) - 2 * floats).astype(np.float32))
+    same(out["无体"], ((3 * words.astype(np.uint64) + 1) % 2 ** 32).astype(np.uint32))
+    same(out["出整"], ints)
+    same(out["出浮"], halves.reshape(n, 4).astype(np.float32))
 
 
 def sobel(image: np.ndarray) -> np.ndarray:

@@ -67,8 +67,9 @@ def run_entry(ws, path, entry: str, data: dict, groups, textures=()) -> dict:
     function = next(e.function for e in result.entries if e.item == entry)
     resources = entry_buffers(ws, path, entry, data)
     buffers = [buffer_for(r, np.ascontiguousarray(data[r.name]).tobytes()) for r in resources]
-    storage = {name: (_storage_image(t), key) for name, (t, key) in storage_bindings(ws, path, entry, textures).items()}
     shapes = {(r.group, r.binding): texture_shape(r.type) for _, r in entry_resources(ws, path, entry)}
+    storage = {name: (_storage_image(t, shapes[key]), key)
+               for name, (t, key) in storage_bindings(ws, path, entry, textures).items()}
     others = [(group, binding, lambda device, r=resource, s=shapes[(group, binding)]: _texture_resource(device, r, s))
               for group, binding, resource in (t for t in textures if not isinstance(t, StorageTexture))]
     others += [(*key, image.make) for image, key in storage.values()]
@@ -167,9 +168,10 @@ def render_with_depth(text: str, vertex: str, fragment: str, size: int, vertex_c
             np.frombuffer(bytes(d), dtype=np.float32).reshape(size, size))
 
 
-def _storage_image(t: StorageTexture) -> StorageImage:
+def _storage_image(t: StorageTexture, shape) -> StorageImage:
     fmt = next(f for f in STORAGE_FORMATS.values() if f.wgsl == t.format)
-    return StorageImage(fmt, t.width, t.height)
+    initial = None if t.initial is None else np.ascontiguousarray(t.initial, fmt.dtype)
+    return StorageImage(fmt, t.width, t.height, depth=t.depth, shape=shape, initial=initial)
 
 
 def _texture_resource(device, resource, shape=None):
