@@ -23,21 +23,25 @@
 @compute @workgroup_size(64)
 fn 写种类(@builtin(global_invocation_id) 号: vec3<u32>) {
   let i = 号.x;
-  if i < textureDimensions(线) {
-    let x = i % 8u;
-    let y = (i / 8u) % 4u;
-    let k = i / 32u;
-    let c = textureLoad(源, vec2<u32>(x, y));
-    let 倍 = f32(k + 1u);
-    textureStore(线, i, c * 倍);
+  let 叠尺 = textureDimensions(叠);
+  let w = 叠尺.x;
+  let h = 叠尺.y;
+  if i < ((w * h) * textureNumLayers(叠)) {
+    let x = i % w;
+    let y = (i / w) % h;
+    let k = i / (w * h);
+    let c = textureLoad(源, vec2<u32>(x % 8u, y % 4u));
+    let 字节 = i % 256u;
     textureStore(叠, vec2<u32>(x, y), k, vec4<i32>(i32(x), -i32(y), i32(k), -i32(i)));
-    textureStore(体, vec3<u32>(x, y, k), vec4<u32>(i, 255u - i, x * y, 7u));
+    textureStore(体, vec3<u32>(x, y, k), vec4<u32>(字节, 255u - 字节, x * y, 7u));
+    if i < textureDimensions(线) {
+      textureStore(线, i, c * 2.0f);
+    }
     if i == 0u {
-      let 叠尺 = textureDimensions(叠);
       let 体尺 = textureDimensions(体);
       尺[0u] = textureDimensions(线);
-      尺[1u] = 叠尺.x;
-      尺[2u] = 叠尺.y;
+      尺[1u] = w;
+      尺[2u] = h;
       尺[3u] = textureNumLayers(叠);
       尺[4u] = 体尺.x;
       尺[5u] = 体尺.y;

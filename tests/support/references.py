@@ -1062,34 +1062,33 @@ def 多重采样读(run):
 
 @reference
 def 存储纹理种类(run):
-    w, h, layers, n = 8, 4, 2, 64
+    w, h, layers = 16, 4, 2
+    n = w * h * layers
     g = rng(33)
-    i = np.arange(n).reshape(layers, h, w)              # i ＝ x ＋ 8y ＋ 32k: the texels (k, y, x) in order
+    i = np.arange(n).reshape(layers, h, w)              # i ＝ x ＋ w·y ＋ w·h·k: the texels (k, y, x) in order
     k, y, x = np.indices((layers, h, w))
-    source = g.integers(0, 256, (h, w, 4)).astype(np.uint8)
+    source = g.integers(0, 256, (4, 8, 4)).astype(np.uint8)
     source[0, 0], source[0, 1] = [0, 255, 1, 254], [255, 0, 128, 127]
-    out = run("存储纹理种类", "写种类入口", {"尺": np.zeros(8, np.uint32)}, 1,
-              textures=[StorageTexture("源", "rgba8unorm", w, h, initial=source), StorageTexture("线", "rgba32float", n),
+    out = run("存储纹理种类", "写种类入口", {"尺": np.zeros(8, np.uint32)}, 2,
+              textures=[StorageTexture("源", "rgba8unorm", 8, 4, initial=source), StorageTexture("线", "rgba32float", w),
                         StorageTexture("叠", "rgba16sint", w, h, layers), StorageTexture("体", "rgba8uint", w, h, layers)])
-    read = source.astype(np.float32) / np.float32(255)
-    close(out["线"], (read[np.arange(n) // w % h, np.arange(n) % w] * (np.arange(n) // 32 + 1)[:, None]).astype(np.float32),
-          rtol=1e-6, atol=0)
+    close(out["线"], 2 * (source[0, np.arange(w) % 8].astype(np.float32) / np.float32(255)), rtol=1e-6, atol=0)
     same(out["叠"], np.stack([x, -y, k, -i], -1).astype(np.int16))
-    same(out["体"], np.stack([i, 255 - i, x * y, np.full_like(i, 7)], -1).astype(np.uint8))
-    same(out["源"], source)
-    same(out["尺"], u32(n, w, h, layers, w, h, layers, w))
+    same(out["体"], np.stack([i % 256, 255 - i % 256, x * y, np.full_like(i, 7)], -1).astype(np.uint8))
+    same(out["尺"], u32(w, w, h, layers, w, h, layers, 8))
 
-    floats = (g.integers(-256, 256, (layers, h, w, 1)) / 64).astype(np.float32)
-    words = g.integers(0, 2 ** 32, (layers, h, w, 1), dtype=np.uint64).astype(np.uint32)
+    cells, n = (2, 4, 8), 64                           # 读改入口: (layers or depth, h, w) 8 × 4 × 2, 64 invocations
+    floats = (g.integers(-256, 256, cells + (1,)) / 64).astype(np.float32)
+    words = g.integers(0, 2 ** 32, cells + (1,), dtype=np.uint64).astype(np.uint32)
     words[0, 0, :4, 0] = [0, 1, 2 ** 32 - 1, 1431655765]       # 3 × the last two wraps past 2³²
     ints = g.integers(-2 ** 31, 2 ** 31, (n, 4), dtype=np.int64).astype(np.int32)
     ints[0] = [-2 ** 31, 2 ** 31 - 1, 0, -1]
-    halves = (g.integers(-1024, 1024, (layers, h, w, 4)) / 16).astype(np.float16)
+    halves = (g.integers(-1024, 1024, cells + (4,)) / 16).astype(np.float16)
+    d, h, w = cells
     out = run("存储纹理种类", "读改入口", {"出整": np.zeros((n, 4), np.int32), "出浮": np.zeros((n, 4), np.float32)}, 1,
-              textures=[StorageTexture("浮叠", "r32float", w, h, layers, floats),
-                        StorageTexture("无体", "r32uint", w, h, layers, words),
+              textures=[StorageTexture("浮叠", "r32float", w, h, d, floats), StorageTexture("无体", "r32uint", w, h, d, words),
                         StorageTexture("整线", "rgba32sint", n, initial=ints),
-                        StorageTexture("半体", "rgba16float", w, h, layers, halves)])
+                        StorageTexture("半体", "rgba16float", w, h, d, halves)])
     same(out["浮叠"], (np.float32(0.5) - 2 * floats).astype(np.float32))
     same(out["无体"], ((3 * words.astype(np.uint64) + 1) % 2 ** 32).astype(np.uint32))
     same(out["出整"], ints)
