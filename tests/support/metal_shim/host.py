@@ -143,7 +143,9 @@ def msl_run(ws, dispatch, bind_textures):
         bound = {t.name: _bind_storage(ws, sample_path(sample), prepared, t) for t in storage}
         out = dispatch(f"{sample}/{entry}", prepared)
         arrays = results(prepared, out)
-        arrays.update({t.name: stored_texels(out[slot], t, shape) for t in storage for slot, shape in [bound[t.name]]})
+        for t in storage:
+            slot, shape = bound[t.name]
+            arrays[t.name] = stored_texels(out[slot], t, shape)
         return arrays
     return run
 
