@@ -7,8 +7,10 @@ skipping) and is skipped elsewhere, with the reason printed.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +19,7 @@ from support.references import (StorageTexture, entry_buffers, entry_resources, 
                                 storage_bindings)
 from support.tint import tint_validate
 from zhuose.compiler.backends import translate
+from zhuose.compiler.workspace import Workspace
 from zhuose.compiler.runtime.wgpu import (WebGPUError, buffer_for, create_module, open_device,
                                           required_features, run_compute)
 from zhuose.compiler.builtin.formats import STORAGE_FORMATS
@@ -187,34 +190,21 @@ def _texture_resource(device, resource, shape=None):
     return input_texture(np, device, texels, sampled=True, shape=shape)
 
 
-#: Draws given texels into a multisampled texture, which WebGPU cannot write otherwise: a full-screen
-#: triangle shaded per sample (sample_index), each sample taking its texel from 纹素[(s · h + y) · w + x]
-#: as colour or as depth.
-FILL_MULTISAMPLED = """
-@group(0) @binding(0) var<storage, read> 纹素: array<vec4<f32>>;
-@group(0) @binding(1) var<uniform> 宽高: vec4<u32>;
+#: the 着色 program that draws given texels into a multisampled texture, which WebGPU cannot write otherwise
+FILL_MULTISAMPLED = Path(__file__).with_name("多重采样画入。着色器。豫")
 
-@vertex fn 全屏(@builtin(vertex_index) v: u32) -> @builtin(position) vec4<f32> {
-  return vec4<f32>(f32((v << 1u) & 2u) * 2.0 - 1.0, f32(v & 2u) * 2.0 - 1.0, 0.0, 1.0);
-}
 
-fn 这个(at: vec4<f32>, s: u32) -> vec4<f32> {
-  return 纹素[(s * 宽高.y + u32(at.y)) * 宽高.x + u32(at.x)];
-}
-
-@fragment fn 颜色(@builtin(position) at: vec4<f32>, @builtin(sample_index) s: u32) -> @location(0) vec4<f32> {
-  return 这个(at, s);
-}
-
-@fragment fn 深度(@builtin(position) at: vec4<f32>, @builtin(sample_index) s: u32) -> @builtin(frag_depth) f32 {
-  return 这个(at, s).x;
-}
-"""
+@functools.cache
+def _fill_wgsl() -> str:
+    result = translate(Workspace(FILL_MULTISAMPLED.parent), FILL_MULTISAMPLED, "wgsl")
+    assert result.text is not None, [d.message for d in result.diagnostics]
+    return result.text
 
 
 def _drawn_multisampled(device, texels, shape):
     """A view of a new multisampled texture holding `texels` (samples, h, w, 4), or depths
-    (samples, h, w[, 1]) for a depth texture: rgba16float colour, depth32float depth."""
+    (samples, h, w[, 1]) for a depth texture (rgba16float colour, depth32float depth): a full-screen
+    triangle shaded per sample (「采样序号」) writes each sample's own texel as colour or as 「片元深度」."""
     import wgpu
     texels = np.asarray(texels, np.float32)
     if shape.depth and texels.ndim == 3:
@@ -225,19 +215,18 @@ def _drawn_multisampled(device, texels, shape):
     fmt = wgpu.TextureFormat.depth32float if shape.depth else wgpu.TextureFormat.rgba16float
     texture = device.create_texture(size=(w, h, 1), format=fmt, sample_count=samples,
                                     usage=wgpu.TextureUsage.RENDER_ATTACHMENT | wgpu.TextureUsage.TEXTURE_BINDING)
-    module = create_module(device, FILL_MULTISAMPLED)
-    fragment = {"module": module, "entry_point": "深度" if shape.depth else "颜色",
+    module = create_module(device, _fill_wgsl())
+    fragment = {"module": module, "entry_point": "画深度" if shape.depth else "画颜色",
                 "targets": [] if shape.depth else [{"format": fmt}]}
     depth_stencil = {"format": fmt, "depth_write_enabled": True, "depth_compare": wgpu.CompareFunction.always}
     pipeline = device.create_render_pipeline(
         layout="auto", vertex={"module": module, "entry_point": "全屏", "buffers": []}, fragment=fragment,
         primitive={"topology": wgpu.PrimitiveTopology.triangle_list}, multisample={"count": samples},
         depth_stencil=depth_stencil if shape.depth else None)
+    size = device.create_buffer_with_data(data=np.array([w, h], np.uint32).tobytes(), usage=wgpu.BufferUsage.UNIFORM)
     storage = device.create_buffer_with_data(data=values.tobytes(), usage=wgpu.BufferUsage.STORAGE)
-    size = device.create_buffer_with_data(data=np.array([w, h, 0, 0], np.uint32).tobytes(),
-                                          usage=wgpu.BufferUsage.UNIFORM)
     bind = device.create_bind_group(layout=pipeline.get_bind_group_layout(0), entries=[
-        {"binding": 0, "resource": {"buffer": storage}}, {"binding": 1, "resource": {"buffer": size}}])
+        {"binding": 0, "resource": {"buffer": size}}, {"binding": 1, "resource": {"buffer": storage}}])
     view = texture.create_view()
     encoder = device.create_command_encoder()
     attachments = ({"color_attachments": [], "depth_stencil_attachment": {
