@@ -15,12 +15,13 @@ import numpy as np
 import pytest
 
 from support.metal_shim.runner import check as clang_check, require_clang
-from support.references import REFERENCES, SAMPLES, StorageTexture
+from support.references import REFERENCES, SAMPLES, StorageTexture, entry_resources
 from support.wgpu_device import device_for, render, validate
 from zhuose.cli.main import main
 from zhuose.compiler.runtime.png import decode_png
 from zhuose.compiler import interp
 from zhuose.compiler.backends import translate
+from zhuose.compiler.builtin.textures import texture_shape
 from zhuose.compiler.interp import Fault
 from zhuose.compiler.workspace import Workspace
 
@@ -192,15 +193,25 @@ COMPARE_WORDS = {"less": "小于", "less-equal": "不大于", "greater": "大于
 
 def cli_run(tmp_path, capsys):
     """A runner of tests/support/references.py through `着色器 运行`: buffers, textures and
-    depths as .npy files, samplers as words, storage textures written to .npy."""
+    depths as .npy files, samplers as words, storage textures written to .npy (a read-only one
+    given its first texels, a read-write one 初值.npy,结果.npy); --尺寸 the largest empty one's size."""
     def run(sample, entry, data, groups, textures=()):
-        specs, outputs = [], {}
+        specs, outputs, sizes, options = [], {}, [], []
+        path = SAMPLES / f"{sample}。着色器。豫"
+        shapes = {r.name: texture_shape(r.type) for _, r in entry_resources(Workspace(SAMPLES), path, entry)}
+        for t in textures:
+            if isinstance(t, StorageTexture):
+                spec, size = _storage_spec(tmp_path, t, shapes[t.name], outputs)
+                specs.append(f"{t.name}={spec}")
+                sizes += [size] if size else []
+        if sizes:
+            largest = max(sizes, key=len)
+            assert all(largest[:len(s)] == s for s in sizes), f"命令行只有一个 --尺寸：{sizes}"
+            options = ["--尺寸", ",".join(map(str, largest))]
         for name, array in data.items():
             specs.append(f"{name}={_saved(tmp_path, name, array)}")
         for t in textures:
             if isinstance(t, StorageTexture):
-                outputs[t.name] = tmp_path / f"{t.name}.npy"
-                specs.append(f"{t.name}={outputs[t.name]}")
                 continue
             group, binding, resource = t
             key = f"{group}:{binding}"
@@ -213,13 +224,25 @@ def cli_run(tmp_path, capsys):
                 array = array[..., 0] if array.shape[-1] == 1 else array      # depths: no channel axis
                 specs.append(f"{key}={_saved(tmp_path, f'纹{group}_{binding}', array)}")
         count = ",".join(map(str, groups)) if isinstance(groups, tuple) else str(groups)
-        status = main(["运行", str(SAMPLES / f"{sample}。着色器。豫"), entry, *specs, "--组数", count])
+        status = main(["运行", str(path), entry, *specs, "--组数", count, *options])
         err = capsys.readouterr().err
         assert status == 0, err
         out = {name: np.load(tmp_path / f"{name}.npy") for name in data}
         out.update({name: np.load(path) for name, path in outputs.items()})
         return out
     return run
+
+
+def _storage_spec(tmp_path, t: StorageTexture, shape, outputs: dict) -> tuple[str, tuple | None]:
+    """A storage texture's spec for 运行 (its output noted in `outputs`), and the size --尺寸 must
+    give when it starts empty: (宽[, 高[, 深或张]]) as its kind counts them."""
+    first = None if t.initial is None else _saved(tmp_path, f"{t.name}_初", np.asarray(t.initial))
+    if shape.access == "read":
+        return first, None
+    outputs[t.name] = tmp_path / f"{t.name}.npy"
+    if first is not None:
+        return f"{first},{outputs[t.name]}", None
+    return str(outputs[t.name]), (t.width, t.height, t.depth)[:shape.dims + shape.arrayed]
 
 
 def _saved(tmp_path, name: str, array) -> str:
@@ -233,6 +256,28 @@ def test_run_takes_arrays_depths_comparison_samplers_and_read_write_storage(tmp_
     depth texture, a comparison sampler and an r32sint read-write storage texture."""
     device_for("")
     REFERENCES["纹理采样"](cli_run(tmp_path, capsys))
+
+
+def test_run_takes_1d_layered_3d_read_only_and_read_write_storage_textures(tmp_path, capsys):
+    """The sample 存储纹理种类 through the command line: write-only 1-D, array and 3-D textures sized by
+    one --尺寸 宽,高,张, read-only ones and read-write ones (r32float, r32uint) from their first texels."""
+    device_for("")
+    REFERENCES["存储纹理种类"](cli_run(tmp_path, capsys))
+
+
+def test_run_takes_cube_arrays_and_depth_cubes(tmp_path, capsys):
+    device_for("")
+    REFERENCES["立方数组采样"](cli_run(tmp_path, capsys))
+
+
+def test_run_refuses_multisampled_textures(tmp_path, capsys):
+    """WebGPU cannot write data into a multisampled texture: 运行 says so (a usage error)."""
+    given = {"0:0": np.zeros((4, 4, 8, 4), np.float32), "0:1": np.zeros((4, 4, 8), np.float32),
+             "出": np.zeros((128, 4), np.float32), "深出": np.zeros(128, np.float32), "尺": np.zeros(5, np.uint32)}
+    specs = [f"{name}={_saved(tmp_path, name.replace(':', '_'), array)}" for name, array in given.items()]
+    status = main(["运行", str(SAMPLES / "多重采样读。着色器。豫"), "多重采样读入口", *specs])
+    err = capsys.readouterr().err
+    assert status == 2 and "多重采样纹理：运行 与 渲染 不提供它" in err, err
 
 
 @pytest.mark.parametrize("fmt, refused", [("单整三二", False), ("单无三二", False), ("四八归一", True), ("双浮三二", True)])

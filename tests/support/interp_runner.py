@@ -19,7 +19,7 @@ def interpret(ws, path, entry: str, data: dict, groups, textures=(), **options) 
                for r in resources}
     storage = storage_bindings(ws, path, entry, textures)
     images = {(g, b): t for g, b, t in (t for t in textures if not isinstance(t, StorageTexture))}   # texels, samplers
-    images.update({key: (t.width, t.height) for t, key in storage.values()})
+    images.update({key: (t.width, t.height, t.depth) if t.initial is None else t.initial for t, key in storage.values()})
     out = run(ws, path, entry, buffers, groups, textures=images, **options)
     return {**read_back(resources, data, out), **{name: out[key] for name, (_, key) in storage.items()}}
 

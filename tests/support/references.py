@@ -13,10 +13,12 @@ every writable buffer, shaped like the array given for it.  `groups` is a
 workgroup count or a tuple of up to three.  `textures` are further bindings
 (group, binding, resource): an array of texels shaped as the binding's
 texture type needs ((h, w, 4) for 2-D, (w, 4) for 1-D, (layers, h, w, 4) for
-a 2-D array, (6, h, w, 4) for a cube, (depth, h, w, 4) for 3-D), uploaded as
+a 2-D array, (6, h, w, 4) for a cube, (depth, h, w, 4) for 3-D, (samples, h, w, 4) for a
+multisampled texture — on WebGPU drawn into it, each sample its own texel), uploaded as
 rgba16float (int32 and uint32 texels as rgba32sint and rgba32uint), a sampler descriptor dict (wgpu's `create_sampler` keywords), or
 a `StorageTexture`, which the result holds under its name as the texels the
-target stored: (h, w, channels) of the format's type (rgba8unorm: uint8).
+target stored: (h, w, channels) of the format's type (rgba8unorm: uint8); (w, channels)
+for 1-D, (layers or depth, h, w, channels) for a 2-D array or 3-D.
 """
 
 from __future__ import annotations
@@ -36,12 +38,15 @@ Runner = Callable[..., dict]
 
 class StorageTexture(NamedTuple):
     """A storage texture binding of a reference: its resource name, its format's
-    WGSL name and its size; created empty, read back after the dispatch."""
+    WGSL name and its size; created empty or holding `initial` (what a read-only or
+    read-write one reads), read back after the dispatch."""
 
     name: str
     format: str
     width: int
-    height: int
+    height: int = 1            # 1 for a 1-D texture
+    depth: int = 1             # a 3-D texture's depth or a 2-D array's layers
+    initial: object = None     # first texels as stored, shaped as read back, or None (zeros)
 REFERENCES: dict[str, Callable[[Runner], None]] = {}
 
 
@@ -1012,6 +1017,82 @@ def 纹理数组采样(run):
         pcf = lambda p: (p[3] * 0.25 * 0.75 + p[2] * 0.75 * 0.75 + p[0] * 0.25 * 0.25 + p[1] * 0.75 * 0.25)  # noqa: E731
         expected[i, 9] = [pcf(passed((0, 0))), pcf(passed((-1, -1))), 0, 0]
     close(out["出"].reshape(n, 10, 4), expected, atol=2e-3)
+
+
+@reference
+def 立方数组采样(run):
+    edge, cubes, n = 4, 2, 64
+    g = rng(29)
+    colour = (g.integers(0, 64, (6 * cubes, edge, edge, 4)) / 64).astype(np.float16)      # exact in f16
+    depth = lambda count: (g.integers(0, 256, (6 * count, edge, edge, 1)) / 255).astype(np.float32)   # noqa: E731
+    one, many = depth(1), depth(cubes)                                                 # exact in depth16unorm
+    reference_depth = ((g.integers(0, 255, n) + 0.5) / 255).astype(np.float32)         # never equal to a depth
+    directions = _cube_directions(g, n, edge)
+    less = {"compare": "less"}
+    out = run("立方数组采样", "立方数组采样入口",
+              {"方向": directions, "参照": reference_depth, "出": np.zeros((2 * n, 4), np.float32),
+               "尺": np.zeros(4, np.uint32)}, 1,
+              textures=[(0, 0, colour), (0, 1, one), (0, 2, many), (0, 3, {}), (0, 4, less)])
+    expected = np.zeros((n, 2, 4))
+    for i in range(n):
+        face, row, column = cube_texel(directions[i, :3].astype(np.float64), edge)
+        k, ref = i % cubes, float(reference_depth[i])
+        first, layered = one[face, row, column, 0], many[6 * k + face, row, column, 0]
+        expected[i, 0] = colour[6 * k + face, row, column]
+        expected[i, 1] = [first, layered, ref < first, ref < layered]
+    close(out["出"].reshape(n, 2, 4), expected, atol=1e-4)
+    same(out["尺"], u32(edge, cubes, edge, cubes))
+
+
+@reference
+def 多重采样读(run):
+    w, h, samples = 8, 4, 4
+    n = w * h * samples
+    g = rng(31)
+    colour = (g.integers(-64, 64, (samples, h, w, 4)) / 64).astype(np.float16)     # exact in f16, every sample its own
+    depth = (g.integers(0, 2 ** 16, (samples, h, w, 1)) / 2 ** 16).astype(np.float32)   # 0 … 1, exact in depth32float
+    depth[:, 0, 0, 0] = [0, 1, 0.5, 2 ** -16]
+    out = run("多重采样读", "多重采样读入口",
+              {"出": np.zeros((n, 4), np.float32), "深出": np.zeros(n, np.float32), "尺": np.zeros(5, np.uint32)}, 2,
+              textures=[(0, 0, colour), (0, 1, depth)])
+    same(out["出"], colour.reshape(n, 4).astype(np.float32))       # sample-major, then rows, then columns
+    same(out["深出"], depth.reshape(n))
+    same(out["尺"], u32(samples, w, h, samples, w))
+
+
+@reference
+def 存储纹理种类(run):
+    w, h, layers = 16, 4, 2
+    n = w * h * layers
+    g = rng(33)
+    i = np.arange(n).reshape(layers, h, w)              # i ＝ x ＋ w·y ＋ w·h·k: the texels (k, y, x) in order
+    k, y, x = np.indices((layers, h, w))
+    source = g.integers(0, 256, (4, 8, 4)).astype(np.uint8)
+    source[0, 0], source[0, 1] = [0, 255, 1, 254], [255, 0, 128, 127]
+    out = run("存储纹理种类", "写种类入口", {"尺": np.zeros(8, np.uint32)}, 2,
+              textures=[StorageTexture("源", "rgba8unorm", 8, 4, initial=source), StorageTexture("线", "rgba32float", w),
+                        StorageTexture("叠", "rgba16sint", w, h, layers), StorageTexture("体", "rgba8uint", w, h, layers)])
+    close(out["线"], 2 * (source[0, np.arange(w) % 8].astype(np.float32) / np.float32(255)), rtol=1e-6, atol=0)
+    same(out["叠"], np.stack([x, -y, k, -i], -1).astype(np.int16))
+    same(out["体"], np.stack([i % 256, 255 - i % 256, x * y, np.full_like(i, 7)], -1).astype(np.uint8))
+    same(out["尺"], u32(w, w, h, layers, w, h, layers, 8))
+
+    cells, n = (2, 4, 8), 64                           # 读改入口: (layers or depth, h, w) 8 × 4 × 2, 64 invocations
+    floats = (g.integers(-256, 256, cells + (1,)) / 64).astype(np.float32)
+    words = g.integers(0, 2 ** 32, cells + (1,), dtype=np.uint64).astype(np.uint32)
+    words[0, 0, :4, 0] = [0, 1, 2 ** 32 - 1, 1431655765]       # 3 × the last two wraps past 2³²
+    ints = g.integers(-2 ** 31, 2 ** 31, (n, 4), dtype=np.int64).astype(np.int32)
+    ints[0] = [-2 ** 31, 2 ** 31 - 1, 0, -1]
+    halves = (g.integers(-1024, 1024, cells + (4,)) / 16).astype(np.float16)
+    d, h, w = cells
+    out = run("存储纹理种类", "读改入口", {"出整": np.zeros((n, 4), np.int32), "出浮": np.zeros((n, 4), np.float32)}, 1,
+              textures=[StorageTexture("浮叠", "r32float", w, h, d, floats), StorageTexture("无体", "r32uint", w, h, d, words),
+                        StorageTexture("整线", "rgba32sint", n, initial=ints),
+                        StorageTexture("半体", "rgba16float", w, h, d, halves)])
+    same(out["浮叠"], (np.float32(0.5) - 2 * floats).astype(np.float32))
+    same(out["无体"], ((3 * words.astype(np.uint64) + 1) % 2 ** 32).astype(np.uint32))
+    same(out["出整"], ints)
+    same(out["出浮"], halves.reshape(n, 4).astype(np.float32))
 
 
 def sobel(image: np.ndarray) -> np.ndarray:

@@ -7,8 +7,10 @@ skipping) and is skipped elsewhere, with the reason printed.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +19,7 @@ from support.references import (StorageTexture, entry_buffers, entry_resources, 
                                 storage_bindings)
 from support.tint import tint_validate
 from zhuose.compiler.backends import translate
+from zhuose.compiler.workspace import Workspace
 from zhuose.compiler.runtime.wgpu import (WebGPUError, buffer_for, create_module, open_device,
                                           required_features, run_compute)
 from zhuose.compiler.builtin.formats import STORAGE_FORMATS
@@ -67,8 +70,9 @@ def run_entry(ws, path, entry: str, data: dict, groups, textures=()) -> dict:
     function = next(e.function for e in result.entries if e.item == entry)
     resources = entry_buffers(ws, path, entry, data)
     buffers = [buffer_for(r, np.ascontiguousarray(data[r.name]).tobytes()) for r in resources]
-    storage = {name: (_storage_image(t), key) for name, (t, key) in storage_bindings(ws, path, entry, textures).items()}
     shapes = {(r.group, r.binding): texture_shape(r.type) for _, r in entry_resources(ws, path, entry)}
+    storage = {name: (_storage_image(t, shapes[key]), key)
+               for name, (t, key) in storage_bindings(ws, path, entry, textures).items()}
     others = [(group, binding, lambda device, r=resource, s=shapes[(group, binding)]: _texture_resource(device, r, s))
               for group, binding, resource in (t for t in textures if not isinstance(t, StorageTexture))]
     others += [(*key, image.make) for image, key in storage.values()]
@@ -167,9 +171,10 @@ def render_with_depth(text: str, vertex: str, fragment: str, size: int, vertex_c
             np.frombuffer(bytes(d), dtype=np.float32).reshape(size, size))
 
 
-def _storage_image(t: StorageTexture) -> StorageImage:
+def _storage_image(t: StorageTexture, shape) -> StorageImage:
     fmt = next(f for f in STORAGE_FORMATS.values() if f.wgsl == t.format)
-    return StorageImage(fmt, t.width, t.height)
+    initial = None if t.initial is None else np.ascontiguousarray(t.initial, fmt.dtype)
+    return StorageImage(fmt, t.width, t.height, depth=t.depth, shape=shape, initial=initial)
 
 
 def _texture_resource(device, resource, shape=None):
@@ -178,6 +183,61 @@ def _texture_resource(device, resource, shape=None):
     if isinstance(resource, dict):
         return device.create_sampler(**resource)
     texels = np.asarray(resource)
+    if shape is not None and shape.multisampled:
+        return _drawn_multisampled(device, texels, shape)
     if texels.dtype.kind not in "iu" and not (shape is not None and shape.depth):
         texels = texels.astype(np.float16)
     return input_texture(np, device, texels, sampled=True, shape=shape)
+
+
+#: the 着色 program that draws given texels into a multisampled texture, which WebGPU cannot write otherwise
+FILL_MULTISAMPLED = Path(__file__).with_name("多重采样画入。着色器。豫")
+
+
+@functools.cache
+def _fill_wgsl() -> str:
+    result = translate(Workspace(FILL_MULTISAMPLED.parent), FILL_MULTISAMPLED, "wgsl")
+    assert result.text is not None, [d.message for d in result.diagnostics]
+    return result.text
+
+
+def _drawn_multisampled(device, texels, shape):
+    """A view of a new multisampled texture holding `texels` (samples, h, w, 4), or depths
+    (samples, h, w[, 1]) for a depth texture (rgba16float colour, depth32float depth): a full-screen
+    triangle shaded per sample (「采样序号」) writes each sample's own texel as colour or as 「片元深度」."""
+    import wgpu
+    texels = np.asarray(texels, np.float32)
+    if shape.depth and texels.ndim == 3:
+        texels = texels[..., None]
+    samples, h, w, channels = texels.shape
+    values = np.zeros((samples, h, w, 4), np.float32)
+    values[..., :channels] = texels
+    fmt = wgpu.TextureFormat.depth32float if shape.depth else wgpu.TextureFormat.rgba16float
+    texture = device.create_texture(size=(w, h, 1), format=fmt, sample_count=samples,
+                                    usage=wgpu.TextureUsage.RENDER_ATTACHMENT | wgpu.TextureUsage.TEXTURE_BINDING)
+    module = create_module(device, _fill_wgsl())
+    fragment = {"module": module, "entry_point": "画深度" if shape.depth else "画颜色",
+                "targets": [] if shape.depth else [{"format": fmt}]}
+    depth_stencil = {"format": fmt, "depth_write_enabled": True, "depth_compare": wgpu.CompareFunction.always}
+    pipeline = device.create_render_pipeline(
+        layout="auto", vertex={"module": module, "entry_point": "全屏", "buffers": []}, fragment=fragment,
+        primitive={"topology": wgpu.PrimitiveTopology.triangle_list}, multisample={"count": samples},
+        depth_stencil=depth_stencil if shape.depth else None)
+    size = device.create_buffer_with_data(data=np.array([w, h], np.uint32).tobytes(), usage=wgpu.BufferUsage.UNIFORM)
+    storage = device.create_buffer_with_data(data=values.tobytes(), usage=wgpu.BufferUsage.STORAGE)
+    bind = device.create_bind_group(layout=pipeline.get_bind_group_layout(0), entries=[
+        {"binding": 0, "resource": {"buffer": size}}, {"binding": 1, "resource": {"buffer": storage}}])
+    view = texture.create_view()
+    encoder = device.create_command_encoder()
+    attachments = ({"color_attachments": [], "depth_stencil_attachment": {
+                        "view": view, "depth_clear_value": 0.0, "depth_load_op": wgpu.LoadOp.clear,
+                        "depth_store_op": wgpu.StoreOp.store}} if shape.depth else
+                   {"color_attachments": [{"view": view, "load_op": wgpu.LoadOp.clear, "store_op": wgpu.StoreOp.store,
+                                           "clear_value": (0, 0, 0, 0)}]})
+    rp = encoder.begin_render_pass(**attachments)
+    rp.set_pipeline(pipeline)
+    rp.set_bind_group(0, bind)
+    rp.draw(3)
+    rp.end()
+    device.queue.submit([encoder.finish()])
+    return texture.create_view()

@@ -19,6 +19,7 @@ from zhuose.compiler.backends import translate
 from zhuose.compiler.backends.msl.writer import LENGTHS_SLOT
 from zhuose.compiler.layout import element_stride, size_align
 from zhuose.compiler.builtin.formats import STORAGE_FORMATS
+from zhuose.compiler.builtin.textures import texture_shape
 from zhuose.compiler.types import TCon, TRecord, TTuple, deep_resolve, matrix_parts, vector_parts
 
 SCALAR_SIZE = {("定长小数", 32): 4, ("定长小数", 16): 2, ("定长整数", 32): 4, ("定长无符号", 32): 4}
@@ -139,30 +140,60 @@ def msl_run(ws, dispatch, bind_textures):
         inputs = [t for t in textures if not isinstance(t, StorageTexture)]
         if inputs:
             bind_textures(prepared, inputs)
-        slots = {t.name: _bind_storage(ws, sample_path(sample), prepared, t) for t in storage}
+        bound = {t.name: _bind_storage(ws, sample_path(sample), prepared, t) for t in storage}
         out = dispatch(f"{sample}/{entry}", prepared)
         arrays = results(prepared, out)
-        arrays.update({t.name: stored_texels(out[slots[t.name]], t) for t in storage})
+        for t in storage:
+            slot, shape = bound[t.name]
+            arrays[t.name] = stored_texels(out[slot], t, shape)
         return arrays
     return run
 
 
-def _bind_storage(ws, path, prepared: Dispatch, t: StorageTexture) -> int:
-    """An empty write-only texture at its resource's slot: width, height, 0, 0, then four words a texel."""
+def _bind_storage(ws, path, prepared: Dispatch, t: StorageTexture) -> tuple:
+    """A storage texture at its resource's slot: width, height, layers (depth), 0, then four
+    words a texel — zeros, or its first texels as the shader reads them; (slot, its texture shape)."""
     checked = ws.check(path)
     r = next(d for d in checked.module.decls if isinstance(d, ir.Resource) and d.name == t.name)
     slot = TEXTURE_SLOTS + r.group * 16 + r.binding
-    prepared.buffers[slot] = np.array([t.width, t.height, 0, 0], np.uint32).tobytes() + bytes(16 * t.width * t.height)
-    return slot
+    fmt = _storage_format(t)
+    words = np.zeros((t.depth * t.height * t.width, 4), _WORDS.get(fmt.texel, np.float32))
+    if t.initial is not None:
+        words = _as_read(fmt, np.asarray(t.initial, fmt.dtype).reshape(-1, fmt.channels))
+    prepared.buffers[slot] = np.array([t.width, t.height, t.depth, 0], np.uint32).tobytes() + words.tobytes()
+    return slot, texture_shape(r.type)
 
 
-def stored_texels(data: bytes, t: StorageTexture) -> np.ndarray:
+#: the shim's four words a texel, by the format's texel kind (float otherwise)
+_WORDS = {"uint": np.uint32, "int": np.int32}
+
+
+def _storage_format(t: StorageTexture):
+    return next(f for f in STORAGE_FORMATS.values() if f.wgsl == t.format)
+
+
+def _as_read(fmt, stored: np.ndarray) -> np.ndarray:
+    """Stored texels (n, channels) as the four words the shader reads: normalized 8-bit
+    formats as 0 … 1 or −1 … 1, bgra8unorm back in RGBA order, missing channels (0, 0, 1)."""
+    values = stored[..., list(fmt.order[:fmt.channels])].astype(np.float64)
+    if fmt.texel == "float" and fmt.dtype == "uint8":
+        values = values / 255
+    elif fmt.texel == "float" and fmt.dtype == "int8":
+        values = np.maximum(values / 127, -1)
+    words = np.zeros((len(values), 4), _WORDS.get(fmt.texel, np.float32))
+    words[:, 3] = 1
+    words[:, :fmt.channels] = values
+    return words
+
+
+def stored_texels(data: bytes, t: StorageTexture, shape) -> np.ndarray:
     """What Metal stores of the written values in the texture's pixel format (the
-    shim keeps four floats, ints or uints a texel): unorm8 and snorm8 round to nearest, bgra8unorm swaps red and blue."""
-    fmt = next(f for f in STORAGE_FORMATS.values() if f.wgsl == t.format)
-    words = {"uint": np.uint32, "int": np.int32}.get(fmt.texel, np.float32)
-    values = np.frombuffer(data[16:], words).reshape(t.height, t.width, 4)
+    shim keeps four floats, ints or uints a texel): unorm8 and snorm8 round to nearest, bgra8unorm swaps
+    red and blue; shaped (w, channels) for 1-D, (h, w, channels) for 2-D, (layers or depth, h, w, channels) else."""
+    fmt = _storage_format(t)
+    values = np.frombuffer(data[16:], _WORDS.get(fmt.texel, np.float32)).reshape(t.depth, t.height, t.width, 4)
     values = values[..., list(fmt.order[:fmt.channels])]
+    values = values[0, 0] if shape.dims == 1 else (values if shape.dims == 3 or shape.arrayed else values[0])
     if fmt.texel == "float" and fmt.dtype in ("uint8", "int8"):
         low, scale = (0, 255) if fmt.dtype == "uint8" else (-1, 127)
         return np.rint(np.clip(values, low, 1) * scale).astype(fmt.dtype)
