@@ -23,5 +23,5 @@ fn 顶点(@builtin(vertex_index) 序: u32) -> 顶点出 {
 
 @fragment
 fn 片元(入: 片元入) -> @location(0) vec4<f32> {
-  return select(入.颜色 * vec4<f32>(0.5f, 0.5f, 0.5f, 1.0f), 入.颜色, 入.符号 < 0i);
+  return select(入.颜色 * vec4<f32>(0.5f, 0.5f, 0.5f, 1.0f), 入.颜色, (入.符号 < 0i));
 }

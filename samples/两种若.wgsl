@@ -7,11 +7,11 @@
 @group(0) @binding(3) var<storage, read_write> 符号: array<i32>;
 
 fn 分段(x: f32) -> f32 {
-  return select(select((x * x) * (3.0f - (2.0f * x)), 1.0f, x > 1.0f), 0.0f, x < 0.0f);
+  return select(select((x * x) * (3.0f - (2.0f * x)), 1.0f, x > 1.0f), 0.0f, (x < 0.0f));
 }
 
 fn 符号值(x: f32) -> i32 {
-  return select(select(0i, -1i, x < 0.0f), 1i, x > 0.0f);
+  return select(select(0i, -1i, (x < 0.0f)), 1i, x > 0.0f);
 }
 
 @compute @workgroup_size(64)

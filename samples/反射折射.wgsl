@@ -42,6 +42,6 @@ fn 光线(@builtin(global_invocation_id) 号: vec3<u32>) {
     二幂[序] = ldexp(x, 幂[序]);
     量化[序] = quantizeToF16(x);
     let 单位一 = 1.0f;
-    真值[序] = vec4<u32>(爻为数(all(e > 满(-0.5f))), 爻为数(any(e > 满(0.9f))), 爻为数(all(η < 单位一)), 爻为数(any(vec2<bool>(η > 单位一, false))));
+    真值[序] = vec4<u32>(爻为数(all(e > 满(-0.5f))), 爻为数(any(e > 满(0.9f))), 爻为数(all((η < 单位一))), 爻为数(any(vec2<bool>(η > 单位一, false))));
   }
 }

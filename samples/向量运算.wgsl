@@ -29,6 +29,6 @@ fn 向量运算(@builtin(global_invocation_id) 号: vec3<u32>) {
     let 和 = ((a.x + a.y) + a.z) + a.w;
     量度[序] = vec4<f32>(length(a), distance(a, b), a[序 % 4u], 和);
     单位[序] = normalize(a);
-    比较[序] = 爻为数(a < b);
+    比较[序] = 爻为数((a < b));
   }
 }

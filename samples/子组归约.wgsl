@@ -38,7 +38,7 @@ fn 子组归约(调: 子组调用) {
   let 序 = 调.全.x;
   let 长 = arrayLength(&输入);
   let 读 = 输入[min(序, 长 - 1u)];
-  let x = select(0.0f, 读, 序 < 长);
+  let x = select(0.0f, 读, (序 < 长));
   let 和 = subgroupAdd(x);
   let 大 = subgroupMax(x);
   let 首 = subgroupShuffle(x, 0u);

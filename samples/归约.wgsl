@@ -20,7 +20,7 @@ fn 归约(调: 归约调用) {
   let 局 = 调.局;
   let 长 = arrayLength(&输入);
   let 值 = 输入[min(全, 长 - 1u)];
-  和区[局] = select(0.0f, 值, 全 < 长);
+  和区[局] = select(0.0f, 值, (全 < 长));
   大区[局] = 值;
   workgroupBarrier();
   var 跨: u32 = 128u;

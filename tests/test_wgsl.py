@@ -712,3 +712,22 @@ def test_bitcasts_of_half_vectors_go_through_pack2x16float(tmp_path):
     data = {"入": np.array([*halves, *pair, 5, 9], np.uint32), "出": np.zeros(6, np.uint32)}
     out = run(tmp_path, "主入口", data)["出"]
     assert out.tolist() == [*halves, *pair, 7, *made, *made]
+
+
+def test_a_less_than_in_an_argument_list_is_not_read_as_a_template(tmp_path):
+    """WGSL's template-list discovery reads `a < b, c > d` inside one argument list
+    as `a<b, c>` followed by `d`: naga then refuses the module.  A less-than in an
+    argument list is parenthesized; elsewhere it stays bare."""
+    text = wgsl(tmp_path, buffer("甲", 0) + """
+「比」乃化「全局调用号」为「有」者也。
+「比」者得「号」而
+　令「a」为「号」中「x」而
+　令「二号」为「新无三二」于「二」而
+　令「小」为「a」小于（「新无三二」于「三」）而
+　「写数组」于「甲」于「a」于（「新无三二」于（「选择」于（「a」小于「二号」）于（「a」大于（「新无三二」于「一」））于「小」））
+也。
+""" + compute_entry("比"))
+    assert "let 小 = a < 3u;" in text
+    assert "select((a < 二号), a > 1u, 小)" in text
+    out = run(tmp_path, "比入口", {"甲": np.zeros(4, np.uint32)}, 4)
+    np.testing.assert_array_equal(out["甲"], [0, 0, 1, 0])     # a < 3 ? a > 1 : a < 2

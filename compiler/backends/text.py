@@ -17,13 +17,21 @@ INDENT = "  "
 
 @dataclass
 class Code:
-    """An expression's text; `atomic` when it needs no parentheses as an operand."""
+    """An expression's text; `atomic` when it needs no parentheses as an operand;
+    `angled` when its top level is a less-than (WGSL's template-list discovery
+    would pair that `<` with a later `>` of the same argument list, so there it
+    is parenthesized: `select(a, (b < c), d > e)`)."""
 
     text: str
     atomic: bool = True
+    angled: bool = False
 
     def operand(self) -> str:
         return self.text if self.atomic else f"({self.text})"
+
+    def argument(self) -> str:
+        """The text as one item of a comma-separated list."""
+        return self.operand() if self.angled else self.text
 
     def __format__(self, spec: str) -> str:
         return self.operand() if spec == "p" else self.text
@@ -170,10 +178,10 @@ class StatementWriter(LineWriter):
         return Code("?") if fields is None else projected(base, e, fields)
 
     def _expr_Splat(self, e: ir.Splat) -> Code:
-        return Code(f"{self.constructor(e.type, (e.start, e.end))}({self.expr(e.value).text})")
+        return Code(f"{self.constructor(e.type, (e.start, e.end))}({self.expr(e.value).argument()})")
 
     def _expr_MakeTuple(self, e: ir.MakeTuple) -> Code:
-        items = ", ".join(c.text for c in self.operands(e.items))
+        items = ", ".join(c.argument() for c in self.operands(e.items))
         t = resolve(e.type)
         if isinstance(t, TCon) and t.name == "定长数组":
             return Code(self.ARRAY.format(self.type_text(e.type, (e.start, e.end)), items))
@@ -182,7 +190,7 @@ class StatementWriter(LineWriter):
     def _expr_MakeRecord(self, e: ir.MakeRecord) -> Code:
         name = self.type_text(e.type, (e.start, e.end))
         values = self.operands(self.record_values(e))
-        return Code(self.RECORD.format(name, ", ".join(c.text for c in values if c is not None)))
+        return Code(self.RECORD.format(name, ", ".join(c.argument() for c in values if c is not None)))
 
     def value_into(self, e: ir.Expr, dest) -> None:
         self.deliver(dest, self.expr(e))

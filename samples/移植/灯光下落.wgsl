@@ -28,7 +28,7 @@ fn 下落(@builtin(global_invocation_id) 号: vec3<u32>) {
     let f = f32(序);
     let 落 = (位.y - 0.5f) - (0.003f * (f - (64.0f * floor(f / 64.0f))));
     let 界 = 范围;
-    let y = select(落, 界.最高.y, 落 < 界.最低.y);
+    let y = select(落, 界.最高.y, (落 < 界.最低.y));
     灯群[序] = 灯(vec4<f32>(位.x, y, 位.z, 位.w), 旧.颜色, 旧.半径);
   }
 }

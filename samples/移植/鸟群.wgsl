@@ -38,7 +38,7 @@ fn 看一只(累: 累计, 他: 鸟, 我: vec2<f32>, 参: 规则) -> 累计 {
 
 fn 回绕(v: f32) -> f32 {
   let 壹 = 1.0f;
-  let 左回 = select(v, 壹, v < (-壹));
+  let 左回 = select(v, 壹, (v < (-壹)));
   return select(左回, -壹, 左回 > 壹);
 }
 

@@ -555,7 +555,7 @@ class Writer(StatementWriter):
         decl, name, fields = self.structs[key]
         own = {field: Code(self.scope.claim(fields[field])) for field, _ in decl.type.fields}
         self.split[id(p)] = own
-        self.bound[id(p)] = Code(f"{name}({', '.join(c.text for c in own.values())})")
+        self.bound[id(p)] = Code(f"{name}({', '.join(c.argument() for c in own.values())})")
         out = []
         for field, t in decl.type.fields:
             attrs = self._io_attributes(t, {("计算", "入")}, None)
@@ -775,7 +775,7 @@ class Writer(StatementWriter):
 
     def _expr_If(self, e: ir.If) -> Code:
         cond, then, otherwise = self.operands([e.cond, e.then, e.otherwise])
-        return Code(f"select({otherwise.text}, {then.text}, {cond.text})")
+        return Code(f"select({otherwise.argument()}, {then.argument()}, {cond.argument()})")
 
     def _expr_Call(self, e: ir.Call) -> Code | None:
         if e.kind == "function":
@@ -790,7 +790,7 @@ class Writer(StatementWriter):
     def _user_call(self, e: ir.Call) -> Code | None:
         key = (e.module, e.name)
         codes = self.operands(e.args)
-        text = f"{self.globals.get(key, e.name)}({', '.join(c.text for c in codes if c is not None)})"
+        text = f"{self.globals.get(key, e.name)}({', '.join(c.argument() for c in codes if c is not None)})"
         return self._value_or_statement(e, text)
 
     def _value_or_statement(self, e: ir.Call, text: str) -> Code | None:
@@ -806,7 +806,7 @@ class Writer(StatementWriter):
         a, b = self.operands([ir.splat_scalar(x) for x in e.args])
         eager = self.effects.neighbours(e.args[1]) and not self.effects.effect(e.args[1])
         return Code(f"{a.operand()} {_EAGER.get(spec.text, spec.text) if eager else spec.text} {b.operand()}",
-                    atomic=False)
+                    atomic=False, angled=spec.text == "<")
 
     def _form_prefix(self, e, spec) -> Code:
         (a,) = self.operands(e.args)
@@ -814,7 +814,7 @@ class Writer(StatementWriter):
 
     def _form_call(self, e, spec) -> Code | None:
         codes = self.operands(e.args)
-        return self._value_or_statement(e, f"{spec.text}({', '.join(c.text for c in codes if c is not None)})")
+        return self._value_or_statement(e, f"{spec.text}({', '.join(c.argument() for c in codes if c is not None)})")
 
     def _form_clamp(self, e, spec) -> Code:
         """clamp(x, lo, hi) is min(max(x, lo), hi) by WGSL's definition, and
@@ -822,8 +822,8 @@ class Writer(StatementWriter):
         which WGSL (Tint) refuses as a clamp but the language defines."""
         x, lo, hi = self.operands(e.args)
         if _inverted(self.known.get(id(e.args[1])), self.known.get(id(e.args[2]))):
-            return Code(f"min(max({x.text}, {lo.text}), {hi.text})")
-        return Code(f"clamp({x.text}, {lo.text}, {hi.text})")
+            return Code(f"min(max({x.argument()}, {lo.argument()}), {hi.argument()})")
+        return Code(f"clamp({x.argument()}, {lo.argument()}, {hi.argument()})")
 
     def _form_bits(self, e, spec) -> Code:
         """extractBits and insertBits clamp offset and count to 32 bits at run
@@ -834,7 +834,7 @@ class Writer(StatementWriter):
         if isinstance(offset, int) and isinstance(count, int) and offset + count > 32:
             offset = min(offset, 32)
             codes[-2:] = [Code(f"{offset}u"), Code(f"{min(count, 32 - offset)}u")]
-        return Code(f"{spec.text}({', '.join(c.text for c in codes)})")
+        return Code(f"{spec.text}({', '.join(c.argument() for c in codes)})")
 
     def _form_index(self, e, spec) -> Code:
         a, i = self.operands(e.args)
@@ -859,7 +859,7 @@ class Writer(StatementWriter):
 
     def _form_atomic(self, e, spec) -> Code | None:
         a, i, *rest = self.operands(e.args)
-        args = ", ".join([f"&{a.operand()}[{i.text}]"] + [c.text for c in rest])
+        args = ", ".join([f"&{a.operand()}[{i.argument()}]"] + [c.argument() for c in rest])
         return self._value_or_statement(e, f"{spec.text}({args})")
 
     def _form_compare_exchange(self, e, spec) -> Code:
@@ -867,7 +867,7 @@ class Writer(StatementWriter):
         bound, and its old_value and exchanged make the record's struct."""
         a, i, compare, value = self.operands(e.args)
         result = self.scope.claim("yy_换")
-        self.line(f"let {result} = {spec.text}(&{a.operand()}[{i.text}], {compare.text}, {value.text});")
+        self.line(f"let {result} = {spec.text}(&{a.operand()}[{i.argument()}], {compare.argument()}, {value.argument()});")
         members = dict(zip(COMPARE_EXCHANGE_FIELDS, ("old_value", "exchanged")))
         parts = [f"{result}.{members[n]}" for n, _ in deep_resolve(e.type).fields]
         return Code(f"{self.type_text(e.type, (e.start, e.end))}({', '.join(parts)})")
@@ -885,7 +885,7 @@ class Writer(StatementWriter):
         its members make the record's struct."""
         (x,) = self.operands(e.args)
         result = self.scope.claim("yy_分")
-        self.line(f"let {result} = {spec.text}({x.text});")
+        self.line(f"let {result} = {spec.text}({x.argument()});")
         members = SPLIT_MEMBERS[spec.text]
         parts = [f"{result}.{members[n]}" for n, _ in deep_resolve(e.type).fields]
         return Code(f"{self.type_text(e.type, (e.start, e.end))}({', '.join(parts)})")
@@ -913,7 +913,7 @@ class Writer(StatementWriter):
 
     def _form_convert(self, e, spec) -> Code:
         (a,) = self.operands(e.args)
-        return Code(f"{self.constructor(e.type, (e.start, e.end))}({a.text})")
+        return Code(f"{self.constructor(e.type, (e.start, e.end))}({a.argument()})")
 
     def _form_bitcast(self, e, spec) -> Code:
         (a,) = self.operands(e.args)
@@ -925,16 +925,16 @@ class Writer(StatementWriter):
             return self._halves_to_words(a, source_halves, target)
         if target_halves:
             return self._words_to_halves(a, target_halves)
-        return Code(f"bitcast<{target}>({a.text})")
+        return Code(f"bitcast<{target}>({a.argument()})")
 
     def _halves_to_words(self, a: Code, halves: int, target: str) -> Code:
         """naga has no bitcast from a vector of f16 (Tint has): each pair of halves is
         packed into a u32 through f32, which holds every f16 exactly."""
         if halves == 2:
-            words = f"pack2x16float(vec2<f32>({a.text}))"
+            words = f"pack2x16float(vec2<f32>({a.argument()}))"
         else:
             name = self.scope.claim("yy_半")
-            self.line(f"let {name} = vec4<f32>({a.text});")
+            self.line(f"let {name} = vec4<f32>({a.argument()});")
             words = f"vec2<u32>(pack2x16float({name}.xy), pack2x16float({name}.zw))"
         unsigned = "u32" if halves == 2 else "vec2<u32>"
         return Code(words if target == unsigned else f"bitcast<{target}>({words})")
@@ -942,9 +942,9 @@ class Writer(StatementWriter):
     def _words_to_halves(self, a: Code, halves: int) -> Code:
         """The other way: each u32 unpacked to two halves through f32."""
         if halves == 2:
-            return Code(f"vec2<f16>(unpack2x16float(bitcast<u32>({a.text})))")
+            return Code(f"vec2<f16>(unpack2x16float(bitcast<u32>({a.argument()})))")
         name = self.scope.claim("yy_字")
-        self.line(f"let {name} = bitcast<vec2<u32>>({a.text});")
+        self.line(f"let {name} = bitcast<vec2<u32>>({a.argument()});")
         return Code(f"vec4<f16>(vec4<f32>(unpack2x16float({name}.x), unpack2x16float({name}.y)))")
 
     def _form_unavailable(self, e, spec) -> None:
