@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .types import TFun, TRecord, Type
+from .types import TCon, TFun, TRecord, Type, resolve
 
 # ---------------------------------------------------------------- expressions
 
@@ -116,6 +116,35 @@ class Splat(Expr):
     matrix's is a Splat of a Splat column (「m」乘「s」, `_matrix_operands`)."""
 
     value: Expr
+
+
+def is_buffer_field(e: Expr) -> bool:
+    """「缓冲」中「字段」: a field of the record a storage buffer holds, itself
+    a storage buffer (check/expressions.py `_buffer_field`, docs/扩展.md)."""
+    if not (isinstance(e, Project) and e.field is not None):
+        return False
+    t = resolve(e.base.type)
+    return isinstance(t, TCon) and t.name == "存储缓冲"
+
+
+def buffer_path(e: Expr) -> tuple[Expr, tuple[str, ...]]:
+    """The buffer a field view starts from and the fields taken in order
+    (`(e, ())` for anything that is no field of a buffer)."""
+    fields = []
+    while is_buffer_field(e):
+        fields.append(e.field)
+        e = e.base
+    return e, tuple(reversed(fields))
+
+
+def field_owner(e: Project) -> Type:
+    """The record type whose field e reads: its base's, or the one its buffer holds."""
+    return resolve(e.base.type).args[0] if is_buffer_field(e) else e.base.type
+
+
+def buffer_root(e: Expr) -> Expr:
+    """The buffer itself under any 「缓冲」中「字段」 views of it."""
+    return buffer_path(e)[0]
 
 
 def splat_scalar(e: Expr) -> Expr:

@@ -428,6 +428,8 @@ class ItemChecker:
         label_span = (node.label_start, node.end)
         if isinstance(t, TError):
             return ir.Project(node.start, node.end, ERROR, base, None, None)
+        if isinstance(t, TCon) and t.name == "存储缓冲" and t.args:
+            return self._buffer_field(node, t, base, label_span)
         number = number_value(node.label)
         swizzle = swizzle_components(node.label)
         if swizzle is not None and vector_parts(t) is not None:
@@ -463,6 +465,24 @@ class ItemChecker:
                 return ir.Project(node.start, node.end, ERROR, base, None, None)
             self.error(label_span, f"{self.show(t)}没有{what}{hint}", NO_FIELD, 类型=self.show(t), 字段=node.label)
         return ir.Project(node.start, node.end, ERROR, base, None, None)
+
+    def _buffer_field(self, node: ast.Project, buffer: TCon, base: ir.Expr, label_span) -> ir.Project:
+        """「缓冲」中「字段」: a field of the record a storage buffer holds is a
+        storage buffer of the field's type (WGSL's `&缓冲.字段`), so every
+        buffer builtin applies to it unchanged — a header field read by
+        「读存储」, the trailing 「数组」 indexed and measured (docs/扩展.md)."""
+        record = resolve(buffer.args[0])
+        ft = record.field_type(node.label) if isinstance(record, TRecord) else None
+        if ft is not None:
+            return ir.Project(node.start, node.end, TCon("存储缓冲", (ft,)), base, None, node.label)
+        if isinstance(record, TRecord):
+            names = "、".join(f"「{n}」" for n, _ in record.fields)
+            self.error(label_span, f"存储缓冲里的{self.show(record)}没有字段「{node.label}」；它的字段有 {names}",
+                       NO_FIELD, 类型=self.show(record), 字段=node.label)
+        elif not isinstance(record, TError):
+            self.error(label_span, f"{self.show(buffer)}里装的不是记录，没有字段「{node.label}」："
+                                   "中 只取存储缓冲里记录的字段", NO_FIELD, 类型=self.show(buffer), 字段=node.label)
+        return ir.Project(node.start, node.end, ERROR, base, None, node.label)
 
     def _swizzle(self, node: ast.Project, t: TTuple, base: ir.Expr, components: tuple[int, ...]) -> ir.Project:
         """「v」中「xy」: one letter is that component, several a vector of them (WGSL's swizzle)."""
@@ -885,7 +905,7 @@ class ItemChecker:
 
     def _writable(self, callee: str, args: list[ir.Expr], name_span) -> None:
         """A builtin that writes memory needs a buffer declared 读写."""
-        target = args[0]
+        target = ir.buffer_root(args[0])
         if isinstance(target, ir.GlobalRef):
             entry = self.scope.value(target.name)
             if entry is not None and entry.access == "只读":

@@ -177,8 +177,13 @@ INT_FROM_FLOAT = {
 
 def storage_array(decl: ir.Resource):
     """The element type when a storage buffer holds a runtime array."""
-    inner = deep_resolve(decl.inner)
-    return inner.args[0] if head(inner) == "数组" else None
+    return runtime_element(decl.inner)
+
+
+def runtime_element(t):
+    """The element type of a runtime-sized 「数组」 type, else None."""
+    t = deep_resolve(t)
+    return t.args[0] if head(t) == "数组" else None
 
 
 def holds_atomics(t) -> bool:
@@ -499,6 +504,10 @@ class MslWriter(StatementWriter):
         lines = [f"struct {name} {{"]
         locations = {field: location for field, _, location in located_fields(decl.type)}
         for field_name, t in decl.type.fields:
+            element = runtime_element(t)
+            if element is not None:     # a buffer's trailing array: SPIRV-Cross's one-element member, indexed past its end
+                lines.append(f"{INDENT}{self.type_text(element, self.at_name(decl))} {fields[field_name]}[1];")
+                continue
             text = self.type_text(t, self.at_name(decl))
             if text in PACKED_ALIGN and decl.name in self.buffer_structs:
                 text = f"alignas({PACKED_ALIGN[text]}) packed_{text}"
@@ -977,7 +986,7 @@ class MslWriter(StatementWriter):
         return Code(texts[e.name])
 
     def field_names(self, e: ir.Project) -> dict[str, str]:
-        struct = self._struct_name(e.base.type)
+        struct = self._struct_name(ir.field_owner(e))
         if struct is None:
             raise self.missing_type((e.start, e.end), f"金属写不出没有名字的记录类型{self.show(e.base.type)}", e.base.type)
         return self.structs[struct][2]
@@ -1305,7 +1314,7 @@ class MslWriter(StatementWriter):
 
     def _builtin_array_length(self, call: ir.Call) -> Code:
         """Element n of the lengths buffer is the length of the array at [[buffer(n)]]."""
-        target = call.args[0]
+        target = ir.buffer_root(call.args[0])    # of a header buffer's array: the host subtracts the header
         resource = self.decls.get((target.module, target.name)) if isinstance(target, ir.GlobalRef) else None
         if not isinstance(resource, ir.Resource) or resource.group is None or resource.binding is None:
             raise TranslationFailure((call.start, call.end), "「数组长度」的实参须是绑定的存储缓冲")

@@ -762,7 +762,7 @@ class Writer(StatementWriter):
         return super()._expr_Project(e)
 
     def field_names(self, e: ir.Project) -> dict[str, str] | None:
-        t = deep_resolve(e.base.type)
+        t = deep_resolve(ir.field_owner(e))
         struct = self._struct_key(t)
         if struct is None:
             self.type_text(t, (e.base.start, e.base.end))
