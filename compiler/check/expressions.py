@@ -866,9 +866,9 @@ class ItemChecker:
         type has one inside (a header before a 「数组」) is never read or
         written whole (`let h = 缓冲;` is no valid WGSL)."""
         t = resolve(buffer.type)
-        if isinstance(t, TCon) and t.args and _holds_runtime_array(t.args[0]):
+        if isinstance(t, TCon) and t.args and holds_runtime_array(t.args[0]):
             self.error(name_span, f"「{callee}」不能整体读写{self.show(t.args[0])}：它含运行期数组（「数组」），"
-                                  "目标语言不能把它当作一个值；把头部字段与运行期数组分成两个缓冲，数组用「读数组」「写数组」",
+                                  "目标语言不能把它当作一个值；头部字段用「读存储」于（缓冲 中「字段」）一个一个读写，数组用「读数组」于（缓冲 中「数组字段」）",
                        NOT_TRANSLATABLE)
 
     def _select_shape(self, callee: str, args: list[ir.Expr], name_span) -> None:
@@ -1118,15 +1118,15 @@ def _strip_parens(node):
     return node
 
 
-def _holds_runtime_array(t) -> bool:
+def holds_runtime_array(t) -> bool:
     """Whether type t is or contains a runtime-sized 「数组」."""
     t = resolve(t)
     if isinstance(t, TCon):
-        return t.name == "数组" or any(_holds_runtime_array(a) for a in t.args if not isinstance(a, int))
+        return t.name == "数组" or any(holds_runtime_array(a) for a in t.args if not isinstance(a, int))
     if isinstance(t, TRecord):
-        return any(_holds_runtime_array(ft) for _, ft in t.fields)
+        return any(holds_runtime_array(ft) for _, ft in t.fields)
     if isinstance(t, TTuple):
-        return any(_holds_runtime_array(i) for i in t.items)
+        return any(holds_runtime_array(i) for i in t.items)
     return False
 
 

@@ -26,7 +26,7 @@ from ..builtin.textures import TEXTURES
 from ..valid import registry
 from .classes import FAMILIES
 from .nesting import MESSAGE as NESTING_MESSAGE, too_deep
-from .expressions import ENTRY_CONSTRUCTORS, RESOURCE_CONSTRUCTORS, ItemChecker
+from .expressions import ENTRY_CONSTRUCTORS, RESOURCE_CONSTRUCTORS, ItemChecker, holds_runtime_array
 from .scope import Exports, Scope, TypeEntry, ValueEntry
 from .typeexpr import TypeResolver, intrinsic_name, renamed
 
@@ -489,6 +489,9 @@ class ModuleChecker:
             decl.access = access.name if isinstance(access, ast.Name) else None
             if kind == "storage" and access is not None and not isinstance(access, ast.Name):
                 checker.error(access, "访问方式须直接写「只读」或「读写」", RESOURCE)
+        problem = _runtime_array_problem(inner, checker.show) if kind == "storage" and inner is not None else None
+        if problem:
+            checker.error(node.value, problem, RESOURCE)
         return ItemResult(decl, checker.diags)
 
     def _check_entry(self, item: ParsedItem, entry: ValueEntry) -> ItemResult:
@@ -700,6 +703,27 @@ def _call_head(node) -> str | None:
     while isinstance(node, (ast.Apply, ast.TypeArg)):
         node = _strip(node.fn)
     return node.name if isinstance(node, ast.Name) else None
+
+
+def _runtime_array_problem(inner, show) -> str | None:
+    """WGSL's rule: a runtime-sized 「数组」 is a storage buffer's whole
+    contents or the last field of the record it holds (header fields before
+    it, 「缓冲」中「字段」), never inside anything else."""
+    t = resolve(inner)
+    inside = [t]
+    if isinstance(t, TRecord) and t.fields:
+        for name, ft in t.fields[:-1]:
+            if holds_runtime_array(ft):
+                return (f"{show(t)}的字段「{name}」含运行期数组（「数组」），而它后面还有字段：运行期数组只能是"
+                        "存储缓冲所装记录的最后一个字段，把头部字段都写在它前面")
+        inside = [t.fields[-1][1]]
+    last = resolve(inside[0])
+    if isinstance(last, TCon) and last.name == "数组":
+        inside = [last.args[0]]
+    if holds_runtime_array(inside[0]):
+        return (f"运行期数组（「数组」）只能是存储缓冲的全部内容或它所装记录的最后一个字段，"
+                f"不能放在{show(inside[0])}里面")
+    return None
 
 
 def _record_arg(call) -> ast.Record | None:
