@@ -851,6 +851,9 @@ class MslWriter(StatementWriter):
                 raise TranslationFailure((value.start, value.end), "格只能由「新格」创建，再用 令 绑定")
             self.bound[id(var)] = self.bound[id(value.var)]
             return
+        if ir.is_buffer_field(value):      # 「缓冲」中「字段」 names the field again: a const copy could not be written
+            self.bound[id(var)] = self.expr(value)
+            return
         code = self.expr(value)
         name = self.scope.claim(var.name)
         self.line(f"const auto {name} = {code.text};")

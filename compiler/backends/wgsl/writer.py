@@ -639,8 +639,8 @@ class Writer(StatementWriter):
 
     def _reference(self, e: ir.Expr) -> Code:
         """A cell or resource named again: WGSL has no such values, only the
-        variable itself, so it must be a name."""
-        if not isinstance(e, (ir.LocalRef, ir.GlobalRef)):
+        variable itself, so it must be a name (or a field of a buffer so named)."""
+        if not isinstance(ir.buffer_root(e), (ir.LocalRef, ir.GlobalRef)):
             self.error((e.start, e.end), f"WGSL 里{self.show(e.type)}不是能复制或选择的值：这里只能直接写它的名字")
             return Code("?")
         return self.expr(e)
