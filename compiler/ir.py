@@ -411,6 +411,17 @@ class Module:
     starts: dict[str, int] = field(default_factory=dict)
 
 
+def workgroup_items(entry: Entry) -> list[Expr]:
+    """The checked items of a compute entry's 「工作组大小」: integer literals,
+    or names of top-level constants (WGSL's @workgroup_size(块))."""
+    call = entry.value
+    options = call.args[1] if isinstance(call, Call) and len(call.args) > 1 else None
+    for name, value in options.fields if isinstance(options, MakeRecord) else []:
+        if name == "工作组大小":
+            return list(value.items) if isinstance(value, MakeTuple) else [value]
+    return []
+
+
 def item_start(modules: list[Module], key: tuple[str, str]) -> int:
     """Where the item of declaration `key` (module path, name) starts in its file."""
     return next(m.starts[key[1]] for m in modules if m.path == key[0])

@@ -28,16 +28,15 @@ from .classes import FAMILIES
 from .nesting import MESSAGE as NESTING_MESSAGE, too_deep
 from .expressions import ENTRY_CONSTRUCTORS, RESOURCE_CONSTRUCTORS, ItemChecker, holds_runtime_array
 from .scope import Exports, Scope, TypeEntry, ValueEntry
+from ..valid.entries import MAX_WORKGROUP, MAX_WORKGROUP_Z
 from .typeexpr import TypeResolver, intrinsic_name, renamed
 
 RESOURCE_TYPES = {"存储缓冲": "storage", "均匀缓冲": "uniform", "工作组变量": "workgroup",
                   "采样器": "sampler", "比较采样器": "comparison_sampler",
                   **{name: shape.kind for name, shape in TEXTURES.items()}}
 ENTRY_TYPES = {"计算入口": "计算", "顶点入口": "顶点", "片元入口": "片元"}
-MAX_WORKGROUP = 1024
 #: the largest 组 and 号 of a resource: WebGPU guarantees 4 bind groups of 1000 bindings each
 BINDING_LIMITS = {"组": 3, "号": 999}
-MAX_WORKGROUP_Z = 64
 
 
 @dataclass(eq=False)
@@ -508,10 +507,10 @@ class ModuleChecker:
             record = _record_arg(call)
             for f in record.fields if record and not checker.diags else []:   # a type error says enough
                 if f.name == "工作组大小":
-                    shape = _workgroup_shape(checker, _strip(f.value))
+                    shape = _workgroup_shape(checker, _strip(f.value), self.scope)
                     if shape:
-                        decl.workgroup_shape = shape
-                        decl.workgroup_size = math.prod(shape)
+                        decl.workgroup_shape = tuple(s or 1 for s in shape)    # a constant's: 1 until validated
+                        decl.workgroup_size = math.prod(decl.workgroup_shape)
             _name_seed_options(value)
         fn_entry = self.scope.value(function) if function else None
         if fn_entry is not None and isinstance(resolve(fn_entry.type), TFun):
@@ -667,19 +666,27 @@ def _name_seed_options(call: ir.Call) -> None:
             arg.type = t.named("计算选项")
 
 
-def _workgroup_shape(checker: ItemChecker, value) -> tuple[int, int, int] | None:
+def _workgroup_shape(checker: ItemChecker, value, scope: Scope) -> tuple[int, int, int] | None:
     """(x, y, z) of 「工作组大小」: one number (the seed's form) or, beyond the
     seed, two or three; each an integer literal, at most MAX_WORKGROUP
-    invocations in all and MAX_WORKGROUP_Z along z."""
+    invocations in all and MAX_WORKGROUP_Z along z.  An item may name a
+    top-level constant (WGSL's @workgroup_size(块)): its value is the
+    validation pass's to fill in (valid/__init__.py `workgroup_sizes`), as it
+    may change without this item being checked again."""
     items = [_strip(i) for i in value.items] if isinstance(value, ast.Tuple) else [value]
     sizes = []
     for lit in items:
+        if isinstance(lit, ast.Name) and getattr(scope.value(lit.name), "kind", None) == "const":
+            sizes.append(None)
+            continue
         if not isinstance(lit, ast.Number) or lit.is_float:
-            checker.error(lit, "工作组大小须是整数字面量", ENTRY)
+            checker.error(lit, "工作组大小须是整数字面量，或值为整数的顶层常量（可覆盖常量取它的默认值）", ENTRY)
             return None
         sizes.append(lit.value)
     if len(sizes) > 3:
         return None     # the type error (「计算选项」) already says so
+    if None in sizes:
+        return tuple(sizes + [1] * (3 - len(sizes)))       # a named size is filled in by the validation pass
     shape = tuple(sizes + [1] * (3 - len(sizes)))
     total = math.prod(shape)
     if not all(shape) or total > MAX_WORKGROUP:

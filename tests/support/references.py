@@ -908,6 +908,16 @@ def 头部与数组(run):
 
 
 @reference
+def 工作组常量(run):
+    """A workgroup size given by constants (8 × 4 from an overridable constant's default and a constant):
+    each invocation reads its neighbour's local index from workgroup memory."""
+    groups = 4
+    out = run("工作组常量", "轮转入口", {"输出": np.zeros(32 * groups, np.uint32)}, groups)
+    g, local = np.divmod(np.arange(32 * groups), 32)
+    same(out["输出"], ((local + 1) % 32 + 100 * g).astype(np.uint32))
+
+
+@reference
 def 结构与记录(run):
     particles = rng().uniform(-1, 1, (100, 4)).astype(np.float32)
     particles[:10, 1] = -0.001       # some reach the ground

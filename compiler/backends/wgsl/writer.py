@@ -452,10 +452,31 @@ class Writer(StatementWriter):
         self.into(body, RETURN)
         header = []
         if entry is not None:
-            header.append(f"@compute @workgroup_size({_workgroup_size(entry.workgroup_shape)})" if entry.stage == "计算"
+            header.append(f"@compute @workgroup_size({self._workgroup_size(entry)})" if entry.stage == "计算"
                           else STAGE_ATTRIBUTE[entry.stage])
         header.append(f"fn {self.globals[key]}({', '.join(params)}){result} {{")
         return "\n".join(header + self.lines + ["}"])
+
+    def _workgroup_size(self, entry: ir.Entry) -> str:
+        """As written: numbers, or the names of the constants that give them
+        (an overridable one stays overridable when the pipeline is made)."""
+        items = ir.workgroup_items(entry)
+        if not any(isinstance(i, ir.GlobalRef) for i in items):
+            return _workgroup_size(entry.workgroup_shape)
+        return ", ".join(self.globals.get((i.module, i.name), i.name) if isinstance(i, ir.GlobalRef)
+                         else str(ir.literal_value(i)) for i in items)
+
+    def _workgroup_step(self, entry: ir.Entry) -> str:
+        """Invocations per workgroup as a u32: a number, or the product of the
+        sizes when an overridable constant gives one (it may be set otherwise)."""
+        items = ir.workgroup_items(entry)
+        if not any(isinstance(i, ir.GlobalRef) and ir.override_default(self.decls.get((i.module, i.name)))
+                   for i in items):
+            return f"{entry.workgroup_size}u"
+        factors = [f"{ir.literal_value(i)}u" if not isinstance(i, ir.GlobalRef) else
+                   self.globals.get((i.module, i.name), i.name) if resolve(i.type) == TCon("定长无符号", (32,)) else
+                   f"u32({self.globals.get((i.module, i.name), i.name)})" for i in items]
+        return " * ".join(factors)
 
     def _begin_item(self) -> None:
         self.lines, self.depth = [], 0
@@ -484,7 +505,7 @@ class Writer(StatementWriter):
             t = resolve(inner)
             if isinstance(t, TCon) and t.name == "定长数组":
                 i = self.scope.claim("yy_i")
-                self.line(f"for (var {i} = {index}; {i} < {t.args[1]}u; {i} += {entry.workgroup_size}u) {{")
+                self.line(f"for (var {i} = {index}; {i} < {t.args[1]}u; {i} += {self._workgroup_step(entry)}) {{")
                 place, t = f"{name}[{i}]", t.args[0]
             else:
                 self.line(f"if {index} == 0u {{")
