@@ -21,6 +21,7 @@ struct 权重类 {
 
 struct 统计类 {
   长度: u32,
+  总数: array<atomic<u32>, 1>,
   计数: array<atomic<u32>>,
 }
 
@@ -39,6 +40,7 @@ fn 步进(@builtin(global_invocation_id) 号: vec3<u32>) {
     let p = 粒子群.项[i];
     let 推 = 权重.值[i] + 权重.偏移;
     粒子群.项[i] = 粒子类((p.位置 + (p.速度 * 步长)) + 推, p.速度);
+    _ = atomicAdd(&统计.总数[0u], 1u);
     _ = atomicAdd(&统计.计数[i % arrayLength(&统计.计数)], 1u);
   }
 }

@@ -165,7 +165,7 @@ CLASSES: dict[str, tuple[Callable[[TypeOrIndex], bool], str]] = {
              "浮点向量"),
     "计算选项": (lambda t: _compute_options(t), "「计算选项」（工作组大小是一个、两个或三个整数或整数常量）"),
     "原子数组": (lambda t: atomic_element(t) is not None,
-             "读写的存储缓冲里「原子」的「数组」，或工作组变量里「原子」的「定长数组」"),
+             "读写的存储缓冲里「原子」的「数组」或「定长数组」，或工作组变量里「原子」的「定长数组」"),
     "原子值": (lambda t: resolve(t) in (TCon(UINT, (32,)), TCon(INT, (32,))), "「无三二」或「整三二」"),
     "子组值": (lambda t: _subgroup_value(t, NUMERIC),
              "32 位标量（浮三二、无三二、整三二）、浮十六，或它们的向量（爻与其他位宽不行）"),

@@ -18,7 +18,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ..layout import SCALAR_DTYPES, field_offsets, round_up, size_align, stride as array_stride, trailing_array
+from ..layout import SCALAR_DTYPES, field_offsets, head_name, round_up, size_align, stride as array_stride, trailing_array
 from ..types import TCon, TRecord, TTuple, deep_resolve, matrix_parts, vector_parts
 
 
@@ -200,6 +200,8 @@ def _region_at(name: str, kind: str, raw: np.ndarray, t, offset: int) -> Region:
     if isinstance(t, TCon) and t.name == "数组":
         stride = array_stride(t.args[0])
         return Region(name, kind, raw, t.args[0], stride, max(len(raw) - offset, 0) // stride, offset=offset)
+    if isinstance(t, TCon) and t.name == "定长数组" and head_name(t.args[0]) == "原子":    # never read whole
+        return Region(name, kind, raw, t.args[0], array_stride(t.args[0]), t.args[1], offset=offset)
     return Region(name, kind, raw, t, round_up(size_align(t)[0], 4), 1, offset=offset)
 
 

@@ -889,22 +889,23 @@ def 索贝尔(run):
 @reference
 def 头部与数组(run):
     """Header fields before a storage buffer's runtime-sized array (「缓冲」中「字段」): 粒子群's particles
-    start at byte 16 (a 12-byte header rounded up to their 8-byte alignment), 权重's floats and 统计's
-    atomic counters at byte 4; integers and halves keep the float arithmetic exact."""
+    start at byte 16 (a 12-byte header rounded up to their 8-byte alignment), 权重's floats at byte 4,
+    统计's atomic counters at byte 8 after a one-element atomic array; integers and halves keep the float
+    arithmetic exact."""
     n, count, counters = 100, 90, 7
     particles = rng().integers(-50, 50, (n, 4)).astype(np.float32)
     weights = rng(2).integers(-8, 8, n).astype(np.float32)
     header = np.concatenate([u32(count), f32(0.5).view(np.uint32), u32(41, 0xDEADBEEF)])   # 个数 步长 代, padding
     group = np.concatenate([header, particles.view(np.uint32).ravel()])
     weighted = np.concatenate([f32(-0.25), weights]).view(np.uint32)
-    stats = np.concatenate([u32(0xFFFFFFFF), np.zeros(counters, np.uint32)])
+    stats = np.concatenate([u32(0xFFFFFFFF, 0), np.zeros(counters, np.uint32)])    # 长度 总数 计数
     out = run("头部与数组", "步进入口", {"粒子群": group, "权重": weighted, "统计": stats}, 2)
     m = min(count, n)
     moved = particles.copy()
     moved[:m, :2] = (particles[:m, :2] + particles[:m, 2:] * np.float32(0.5)) + (weights[:m] - np.float32(0.25))[:, None]
     same(out["粒子群"][:4], u32(count, header[1], 42, 0xDEADBEEF))
     same(out["粒子群"][4:].view(np.float32).reshape(n, 4), moved)
-    same(out["统计"], np.concatenate([u32(n), np.bincount(np.arange(m) % counters, minlength=counters).astype(np.uint32)]))
+    same(out["统计"], np.concatenate([u32(n, m), np.bincount(np.arange(m) % counters, minlength=counters).astype(np.uint32)]))
 
 
 @reference
