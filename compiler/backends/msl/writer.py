@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from ... import ir
 from ...builtin.formats import storage_format
+from ...layout import trailing_array
 from ...builtin.textures import TEXTURES
 from ...builtin.io import BUILTIN_IO, INTERPOLATIONS, located_fields, next_location
 from ...diagnostics import TARGET_BINDING, TARGET_BUILTIN, TARGET_TYPE, TRANSLATION, Diagnostic
@@ -124,12 +125,15 @@ def constant_text(value, scalar) -> str | None:
 class MslEntry(EntryInfo):
     """An entry as the host sees it: `parameters` are (type, name, attribute)
     of the MSL function; `lengths` the (buffer slot, resource) pairs whose
-    element counts the host writes into [[buffer(30)]] for 「数组长度」."""
+    element counts the host writes into [[buffer(30)]] for 「数组长度」 —
+    (bytes − offset) ÷ stride where `header_arrays` names an array after
+    header fields, bytes ÷ stride otherwise."""
 
     workgroup_size: int | None = None
     parameters: list[tuple[str, str, str]] = field(default_factory=list)
     lengths: list[tuple[int, str]] = field(default_factory=list)
     workgroup_shape: tuple[int, int, int] = (1, 1, 1)
+    header_arrays: dict[int, tuple[int, int]] = field(default_factory=dict)   # slot → (offset, stride) after a header
 
     def host_details(self) -> str:
         """The threadgroup shape the host dispatches with when it is not
@@ -139,7 +143,8 @@ class MslEntry(EntryInfo):
         if self.workgroup_shape[1:] != (1, 1):
             parts.append("线程组=" + "×".join(map(str, self.workgroup_shape)))
         if self.lengths:
-            pairs = "，".join(f"{slot}={name}" for slot, name in self.lengths)
+            pairs = "，".join(f"{slot}={name}" + ("（（字节数－{}）÷{}）".format(*self.header_arrays[slot])
+                                                  if slot in self.header_arrays else "") for slot, name in self.lengths)
             parts.append(f"数组长度缓冲={LENGTHS_SLOT}：{pairs}")
         return "；".join(parts)
 
@@ -646,7 +651,7 @@ class MslWriter(StatementWriter):
         if stage_in_struct is not None:
             lines[:0] = self._stage_in_struct(stage_in_struct, stage_in) + [""]
         self.table.append(MslEntry(entry.name, name, entry.stage, entry.workgroup_size, params, lengths,
-                                   entry.workgroup_shape))
+                                   entry.workgroup_shape, self._header_arrays(lengths)))
         return "\n".join(lines)
 
     def _entry_inputs(self, decl: ir.Function, entry: ir.Entry, stage_in_name: str, params, stage_in) -> None:
@@ -747,6 +752,17 @@ class MslWriter(StatementWriter):
                                                          f"它已绑定给别的缓冲（组 1 号 14）：换一个绑定号")
         params.append(("constant uint*", self.lengths_name, f"buffer({LENGTHS_SLOT})"))
         return lengths
+
+    def _header_arrays(self, lengths: list[tuple[int, str]]) -> dict[int, tuple[int, int]]:
+        """Buffer slot → (byte offset, stride) of each measured array that
+        follows header fields (the struct's layout is WGSL's, layout.py)."""
+        places = {}
+        for slot, name in lengths:
+            inner = next(self.decls[r].inner for r in self.resources if r[1] == name)
+            offset, stride = trailing_array(inner)
+            if offset:
+                places[slot] = (offset, stride)
+        return places
 
     def zero_workgroup(self, e: ir.ZeroWorkgroup) -> None:
         """Each thread clears every N-th byte of every threadgroup variable,
