@@ -8,6 +8,8 @@ an entry up by that name.
 
 from __future__ import annotations
 
+from numbers import Integral
+
 from .. import ir
 from ..diagnostics import ENTRY, Diagnostic
 from .consteval import KnownValues
@@ -86,10 +88,8 @@ def named_workgroup_sizes(modules: list[ir.Module], entries: list[ir.Entry], dec
     return problems
 
 
-def _size_of(item: ir.Expr, decls: dict, known: KnownValues) -> int | None:
-    """A written size, or the value of the constant named (an overridable one's default)."""
-    if not isinstance(item, ir.GlobalRef):
-        return ir.literal_value(item)
+def _size_of(item: ir.GlobalRef, decls: dict, known: KnownValues) -> int | None:
+    """The value of the constant named (an overridable one's default), when it is an integer."""
     decl = decls.get((item.module, item.name))
     default = ir.override_default(decl)
     if default is not None:
@@ -97,4 +97,4 @@ def _size_of(item: ir.Expr, decls: dict, known: KnownValues) -> int | None:
         value = ir.literal_value(default) if known.of(default) is None else known.of(default)
     else:
         value = known.global_value(item)
-    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value == int(value) else None
+    return int(value) if isinstance(value, Integral) and not isinstance(value, bool) else None

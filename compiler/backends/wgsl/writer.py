@@ -459,24 +459,25 @@ class Writer(StatementWriter):
 
     def _workgroup_size(self, entry: ir.Entry) -> str:
         """As written: numbers, or the names of the constants that give them
-        (an overridable one stays overridable when the pipeline is made)."""
-        items = ir.workgroup_items(entry)
-        if not any(isinstance(i, ir.GlobalRef) for i in items):
-            return _workgroup_size(entry.workgroup_shape)
-        return ", ".join(self.globals.get((i.module, i.name), i.name) if isinstance(i, ir.GlobalRef)
-                         else str(ir.literal_value(i)) for i in items)
+        (an overridable one stays overridable when the pipeline is made; the
+        checker lets names and numbers not mix)."""
+        names = self._workgroup_names(entry)
+        return ", ".join(names) if names else _workgroup_size(entry.workgroup_shape)
 
     def _workgroup_step(self, entry: ir.Entry) -> str:
         """Invocations per workgroup as a u32: a number, or the product of the
-        sizes when an overridable constant gives one (it may be set otherwise)."""
+        named sizes when an overridable constant gives one (it may be set otherwise)."""
         items = ir.workgroup_items(entry)
         if not any(isinstance(i, ir.GlobalRef) and ir.override_default(self.decls.get((i.module, i.name)))
                    for i in items):
             return f"{entry.workgroup_size}u"
-        factors = [f"{ir.literal_value(i)}u" if not isinstance(i, ir.GlobalRef) else
-                   self.globals.get((i.module, i.name), i.name) if resolve(i.type) == TCon("定长无符号", (32,)) else
-                   f"u32({self.globals.get((i.module, i.name), i.name)})" for i in items]
-        return " * ".join(factors)
+        unsigned = resolve(items[0].type) == TCon("定长无符号", (32,))
+        return " * ".join(name if unsigned else f"u32({name})" for name in self._workgroup_names(entry))
+
+    def _workgroup_names(self, entry: ir.Entry) -> list[str]:
+        """The constants' names a compute entry's size is given by, as WGSL spells them; none for numbers."""
+        return [self.globals.get((i.module, i.name), i.name) for i in ir.workgroup_items(entry)
+                if isinstance(i, ir.GlobalRef)]
 
     def _begin_item(self) -> None:
         self.lines, self.depth = [], 0
