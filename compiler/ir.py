@@ -127,24 +127,16 @@ def is_buffer_field(e: Expr) -> bool:
     return isinstance(t, TCon) and t.name == "存储缓冲"
 
 
-def buffer_path(e: Expr) -> tuple[Expr, tuple[str, ...]]:
-    """The buffer a field view starts from and the fields taken in order
-    (`(e, ())` for anything that is no field of a buffer)."""
-    fields = []
-    while is_buffer_field(e):
-        fields.append(e.field)
-        e = e.base
-    return e, tuple(reversed(fields))
-
-
 def field_owner(e: Project) -> Type:
     """The record type whose field e reads: its base's, or the one its buffer holds."""
     return resolve(e.base.type).args[0] if is_buffer_field(e) else e.base.type
 
 
 def buffer_root(e: Expr) -> Expr:
-    """The buffer itself under any 「缓冲」中「字段」 views of it."""
-    return buffer_path(e)[0]
+    """The buffer itself under any 「缓冲」中「字段」 views of it (e itself when it is none)."""
+    while is_buffer_field(e):
+        e = e.base
+    return e
 
 
 def splat_scalar(e: Expr) -> Expr:
