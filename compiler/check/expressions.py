@@ -76,6 +76,8 @@ RULE_METHODS = {"literal range": "_literal_range", "writable": "_writable",
                 "quad lane": "_quad_lane"}
 #: builtin name → the ItemChecker method checking its call
 CALL_RULES = {name: RULE_METHODS[rule] for name, rule in registry.having("call_rule").items()}
+#: resources read only whole, by the builtin that reads them (「缓冲」中「字段」 is the storage buffer's)
+WHOLE_READS = {"均匀缓冲": "读均匀", "工作组变量": "读共享"}
 #: builtins that hold a whole buffer as one value (the registry's whole_value)
 WHOLE_VALUE = frozenset(registry.having("whole_value"))
 #: arithmetic operators whose operands may be a vector and a scalar (the registry's mixes_scalar)
@@ -459,6 +461,8 @@ class ItemChecker:
             hint = "：元组的分量写成 中「零」、中「一」……" if isinstance(t, TTuple) and number is None else ""
             if hint and vector_parts(t) is not None:
                 hint += "；向量的分量也可按字母取：中「x」、中「xy」、中「bgr」……"
+            if isinstance(t, TCon) and t.name in WHOLE_READS:
+                hint = f"：{t.name}不能按字段取，先整个读出再取：（「{WHOLE_READS[t.name]}」于 {t.name}）中「{node.label}」"
             if isinstance(t, TCon) and t.name == "定长数组":
                 hint = "：中 只取向量的分量与结构的字段；数组的元素用「取元素」于 数组 于 序号（序号是「无三二」）"
                 self.error(label_span, f"{self.show(t)}没有{what}{hint}", ARRAY_PROJECTION, 类型=self.show(t))
@@ -480,8 +484,9 @@ class ItemChecker:
             self.error(label_span, f"存储缓冲里的{self.show(record)}没有字段「{node.label}」；它的字段有 {names}",
                        NO_FIELD, 类型=self.show(record), 字段=node.label)
         elif not isinstance(record, TError):
-            self.error(label_span, f"{self.show(buffer)}里装的不是记录，没有字段「{node.label}」："
-                                   "中 只取存储缓冲里记录的字段", NO_FIELD, 类型=self.show(buffer), 字段=node.label)
+            self.error(label_span, f"{self.show(buffer)}里装的不是记录，没有字段「{node.label}」：中 只取存储缓冲里记录的字段；"
+                                   f"要取读出的值的分量，先读再取：（「读存储」于 缓冲）中「{node.label}」",
+                       NO_FIELD, 类型=self.show(buffer), 字段=node.label)
         return ir.Project(node.start, node.end, ERROR, base, None, node.label)
 
     def _swizzle(self, node: ast.Project, t: TTuple, base: ir.Expr, components: tuple[int, ...]) -> ir.Project:
