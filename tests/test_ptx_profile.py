@@ -133,7 +133,7 @@ def test_nvdisasm_listing_is_read_by_kind_and_walked_by_trip_count():
     sys.path.insert(0, str(SAMPLES.parent / "bench"))
     from sass_paths import SourceLoop, executed
     (name, code), = profile.parse_disassembly(LISTING).items()
-    assert name == "k" and len(code) == 11 and code[6].target == 0x30 and code[2].predicated
+    assert name == "k" and len(code) == 11 and code[7].target == 0x30 and code[2].predicated
     kinds = profile.kinds_of(code)
     assert (kinds["全局读"], kinds["全局写"], kinds["分支"]) == (1, 1, 2)
     assert executed(code, [SourceLoop(8, ("FFMA",))]) == 3 + 4 * 5 + 2
