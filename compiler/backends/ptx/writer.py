@@ -30,6 +30,7 @@ from .layout import layout_of, memory_leaves, round_up, stride_of, vector_runs
 from .mangle import ENTRY_PREFIX, OVERRIDE_PREFIX, SHARED_PREFIX, mangle
 from .ops import BARRIER, CONTRACTED, ENTRY_INPUTS, LOGIC, OPS, UNAVAILABLE, literal_argument
 from .subgroups import FULL_WARP
+from .unroll import bind, known_rounds, round_evaluator, taken
 from .scalars import (F16, F32, PRED, S32, U32, U64, Scalar, Unsupported, address_text, f32_text,
                       fits, is_immediate, is_numeric, items, leaves)
 
@@ -281,6 +282,9 @@ class Writer:
         self.shared_bases: dict[str, str] = {}
         self.widened: dict[str, str] = {}     # f32 register → the f16 register it holds exactly (ops.widen)
         self.below: dict[str, int] = {}       # register → a number its value is known to be less than
+        self.at_least: set[tuple[str, str]] = set()   # (register, operand) the register is known not below
+        self.round_locals: dict[int, object] = {}   # in a loop written out round by round: its variables' values
+        self.round_values: dict[int, object] = {}   # … and every node's value that follows from them (unroll.py)
 
     @contextmanager
     def _at(self, site: Site):
@@ -559,6 +563,8 @@ class Writer:
         WGSL computes (4096 乘 4096 乘 4096 除 4096 is 16777216, not a wrapped
         32-bit product); None where it is unknown or does not fit its type."""
         known = self.known.of(e)
+        if known is None and not isinstance(e, ir.Literal):
+            known = self.round_values.get(id(e))
         if known is None or not is_numeric(e.type):
             return None
         kinds = leaves(e.type)
@@ -676,7 +682,8 @@ class Writer:
         if e.otherwise is None:
             (end,) = self.new_labels("end")
             self.emit(f"@!{cond} bra {end}")
-            self.value(e.then, env)
+            with self._holding(e.cond, env):
+                self.value(e.then, env)
             self.label(end)
             return Value(t, [])
         _no_aliasing_value(t, "「若」的值")
@@ -684,7 +691,8 @@ class Writer:
         result = [self.reg(k) for k in kinds]
         other, end = self.new_labels("else", "end")
         self.emit(f"@!{cond} bra {other}")
-        self._move_all(kinds, result, self.value(e.then, env).parts)
+        with self._holding(e.cond, env):
+            self._move_all(kinds, result, self.value(e.then, env).parts)
         self.emit(f"bra {end}")
         self.label(other)
         self._move_all(kinds, result, self.value(e.otherwise, env).parts)
@@ -742,10 +750,49 @@ class Writer:
             self._bound(e.name, parts[0], [a.parts[0] for a in args])
         return Value(t, parts)
 
+    @contextmanager
+    def _holding(self, cond: ir.Expr, env: dict):
+        """While the branch that `cond` guards is written, the bound it proves holds."""
+        floor = self._held_floor(cond, env)
+        if floor is not None and floor not in self.at_least:
+            self.at_least.add(floor)
+            try:
+                yield
+            finally:
+                self.at_least.discard(floor)
+            return
+        held = self._held_bound(cond, env)
+        if held is None:
+            yield
+            return
+        register, bound = held
+        before = self.below.get(register)
+        self.below[register] = bound
+        try:
+            yield
+        finally:
+            if before is None:
+                del self.below[register]
+            else:
+                self.below[register] = before
+
+    def _held_floor(self, cond: ir.Expr, env: dict) -> tuple[str, str] | None:
+        """(register, operand) where a test is 「变量」不小于 something: inside the
+        branch it guards, 变量 减 that cannot wrap, so it stays below 变量's bound."""
+        if not (isinstance(cond, ir.Call) and cond.kind == "builtin" and cond.name == "不小于"
+                and isinstance(cond.args[0], ir.LocalRef) and leaves(cond.args[0].type) == [U32]):
+            return None
+        (register,) = env[id(cond.args[0].var)].parts
+        limit = cond.args[1]
+        known = self._constant(limit)
+        operand = known.parts[0] if known else env[id(limit.var)].parts[0] if isinstance(limit, ir.LocalRef) else None
+        return None if operand is None or is_immediate(register) else (register, operand)
+
     def _held_bound(self, cond: ir.Expr, env: dict) -> tuple[str, int] | None:
-        """(register, bound) where a rotated loop's test is 「变量」小于 a known
-        bound: inside the round the variable is below it (its register changes
-        only in the moves that end the round), which `inside` uses."""
+        """(register, bound) where a test is 「变量」小于 a known bound, tighter
+        than what is known of it: inside the branch it guards (a rotated loop's
+        round, a 若's then) the variable is below it (a loop variable's register
+        changes only in the moves that end the round), which `inside` uses."""
         if not (isinstance(cond, ir.Call) and cond.kind == "builtin" and cond.name == "小于"
                 and isinstance(cond.args[0], ir.LocalRef) and leaves(cond.args[0].type) == [U32]):
             return None
@@ -754,16 +801,17 @@ class Writer:
         known = self._constant(limit)
         operand = known.parts[0] if known else env[id(limit.var)].parts[0] if isinstance(limit, ir.LocalRef) else None
         bound = self._below(operand) if operand is not None else None
-        if register in self.below or is_immediate(register) or bound is None:
+        if is_immediate(register) or bound is None:
             return None
-        return register, bound - 1 if operand.isdigit() else bound
+        bound = bound - 1 if operand.isdigit() else bound
+        return (register, bound) if bound < self.below.get(register, 2 ** 32 + 1) else None
 
     def _below(self, operand: str) -> int | None:
         """A number an unsigned operand is known to be less than, or None."""
         return int(operand) + 1 if operand.isdigit() else self.below.get(operand)
 
     def _bound(self, name: str, result: str, operands: list[str]) -> None:
-        """What an unsigned 余/除/乘/加/最小 of operands with known bounds is
+        """What an unsigned 余/除/乘/加/减/最小 of operands with known bounds is
         below (where it cannot wrap): an index computed from the local
         invocation index, such as 序 除 16 乘 16 加 序 余 16, then needs no
         bounds check against an array as long as the workgroup."""
@@ -777,6 +825,8 @@ class Writer:
             bound = None if a is None else (a - 1) // (divisor or 1) + 1
         elif name == "最小":
             bound = min(x for x in (a, b, 2 ** 32) if x is not None)
+        elif name == "减":          # no wrap only where a test proved the minuend not below the subtrahend
+            bound = a if tuple(operands) in self.at_least else None
         elif a is None or b is None:
             return
         else:
@@ -840,15 +890,20 @@ class Writer:
 
     def _Loop(self, e: ir.Loop, env) -> Value:
         """The loop's variables become registers that its next round rewrites
-        before jumping back to the top."""
-        args = [self.value(a, env) for a in e.args]
+        before jumping back to the top — or, when the constant evaluator can
+        follow its few rounds (unroll.py), each round is written out with the
+        variables it knows as immediates."""
         fun = e.fun
         for p in fun.params:
             _no_aliasing_value(concrete(p.type), f"局部递归函数「{fun.name}」的参数「{p.name}」")
-        kinds = [leaves(p.type) for p in fun.params]
-        params = [[self.copy(k, part) for k, part in zip(ks, a.parts)] for ks, a in zip(kinds, args)]
         result_type = concrete(fun.result)
         _no_aliasing_value(result_type, f"局部递归函数「{fun.name}」的值")
+        rounds = known_rounds(e, self.known.global_value, self.round_locals)
+        if rounds is not None:
+            return self._unrolled(e, rounds, env)
+        args = [self.value(a, env) for a in e.args]
+        kinds = [leaves(p.type) for p in fun.params]
+        params = [[self.copy(k, part) for k, part in zip(ks, a.parts)] for ks, a in zip(kinds, args)]
         result_kinds = leaves(result_type)
         result = [self.reg(k) for k in result_kinds]
         start, exit_ = self.new_labels("loop", "exit")
@@ -862,6 +917,49 @@ class Writer:
             self._rotated(test, env, loop)
         self.label(exit_)
         return Value(result_type, result)
+
+    def _unrolled(self, e: ir.Loop, rounds: list[list], env: dict) -> Value:
+        """Each round's body, its tail 若 decided here so only the branch the
+        round takes is written; a variable the evaluator knows is an immediate
+        (its value in `round_values`), one it does not is the register its
+        last round computed."""
+        result_type = concrete(e.fun.result)
+        result = [self.reg(k) for k in leaves(result_type)]
+        outer = self.round_locals, self.round_values
+        values = [self.value(a, env) for a in e.args]
+        try:
+            for known in rounds:
+                evaluator = round_evaluator(e, known, self.known.global_value, outer[0])
+                evaluator.value(e.body)
+                self.round_locals, self.round_values = evaluator.locals, {**outer[1], **evaluator.known}
+                round_env = {**env, **{id(p): v for p, v in zip(e.fun.params, values)}}
+                values = self._round(e.body, round_env, evaluator, result)
+        finally:
+            self.round_locals, self.round_values = outer
+        return Value(result_type, result)
+
+    def _round(self, e: ir.Expr | None, env: dict, evaluator, result: list[str]) -> list[Value] | None:
+        """One written-out round: the next round's values, or None after the loop's value is moved out."""
+        while e is not None:
+            if isinstance(e, ir.If):
+                e = taken(e, evaluator)
+            elif isinstance(e, ir.Let):
+                bind(e, evaluator)
+                env = {**env, id(e.var): self.value(e.value, env)}
+                e = e.body
+            elif isinstance(e, ir.Block):
+                e = e.body
+            elif isinstance(e, ir.Seq):
+                for item in e.items[:-1]:
+                    self.value(item, env)
+                e = e.items[-1]
+            elif isinstance(e, ir.Next):
+                return [self.value(a, env) for a in e.args]
+            else:
+                value = self.value(e, env)
+                self._move_all(leaves(value.type), result, value.parts)
+                return None
+        return None
 
     def _rotatable(self, body: ir.Expr) -> ir.If | None:
         """A loop whose body is one 若 with a condition that can be computed
@@ -878,12 +976,8 @@ class Writer:
         loop.test, loop.env, loop.other = test.cond, env, other if test.otherwise is not None else loop.exit
         self.emit(f"@!{self.condition(test.cond, env)} bra {loop.other}")
         self.label(loop.start)
-        held = self._held_bound(test.cond, env)
-        if held is not None:
-            self.below[held[0]] = held[1]
-        self._tail(test.then, env, loop)
-        if held is not None:
-            del self.below[held[0]]
+        with self._holding(test.cond, env):
+            self._tail(test.then, env, loop)
         if test.otherwise is not None:
             self.label(other)
             self._tail(test.otherwise, env, loop)
@@ -957,7 +1051,7 @@ def _operand(registers: list[str]) -> str:
 
 
 #: the unsigned builtins whose results `Writer._bound` bounds from their operands'
-BOUNDS = frozenset({"余", "除", "乘", "加", "最小"})
+BOUNDS = frozenset({"余", "除", "乘", "加", "减", "最小"})
 
 
 def _read_only(resource: ir.Resource) -> bool:
