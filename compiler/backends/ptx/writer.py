@@ -23,6 +23,7 @@ from ...builtin.textures import TEXTURES
 from ...types import TCon, TRecord, Type, is_unit
 from .. import EntryInfo, Translation
 from ..targets import DEFAULT_OPTIONS, Options
+from ...lower.effects import VALUE_NODES
 from ...lower.loops import lowering
 from ...lower.types import concrete
 from ..names import target_name
@@ -282,6 +283,8 @@ class Writer:
         self.shared_bases: dict[str, str] = {}
         self.widened: dict[str, str] = {}     # f32 register → the f16 register it holds exactly (ops.widen)
         self.below: dict[str, int] = {}       # register → a number its value is known to be less than
+        self.guard: str | None = None         # while a branch is computed speculatively: the loads' predicate
+        self.nested_guards = 0                # loads whose own bounds guard met such a predicate
         self.at_least: set[tuple[str, str]] = set()   # (register, operand) the register is known not below
         self.round_locals: dict[int, object] = {}   # in a loop written out round by round: its variables' values
         self.round_values: dict[int, object] = {}   # … and every node's value that follows from them (unroll.py)
@@ -501,6 +504,11 @@ class Writer:
     def load(self, space: str, address: str, offset: int, t: Type, guard: str | None = None) -> list[str]:
         """The registers of a value read from memory; under `guard`, zero where it fails."""
         leaves(t)  # refuses values too large for registers
+        if self.guard is not None and guard is not None:
+            self.nested_guards += 1
+            guard = self.op("and.pred", PRED, guard, self.guard)
+        elif self.guard is not None:
+            guard = self.guard
         parts = []
         prefix = f"@{guard} " if guard is not None else ""
         for run in vector_runs(memory_leaves(t, offset), offset, layout_of(t).align):
@@ -688,6 +696,14 @@ class Writer:
             return Value(t, [])
         _no_aliasing_value(t, "「若」的值")
         kinds = leaves(t)
+        if PRED not in kinds and self._speculable(e.then) and self._speculable(e.otherwise):
+            mark, nested, counts, prologue = len(self.lines), self.nested_guards, dict(self.counts), len(self.prologue)
+            selected = self._selected(e, cond, env)
+            if self.nested_guards > nested:
+                return selected
+            del self.lines[mark:]        # ptxas predicates a branch without a guarded read itself
+            if len(self.prologue) == prologue:
+                self.counts = counts     # no register the prologue took since: the numbers are free again
         result = [self.reg(k) for k in kinds]
         other, end = self.new_labels("else", "end")
         self.emit(f"@!{cond} bra {other}")
@@ -698,6 +714,39 @@ class Writer:
         self._move_all(kinds, result, self.value(e.otherwise, env).parts)
         self.label(end)
         return Value(t, result)
+
+    def _speculable(self, e: ir.Expr) -> bool:
+        """A small branch of a 若 value that may be computed whichever way the
+        test goes: values, bindings and builtins that compute or read (a read
+        is then predicated on the test), no effects, calls or branches."""
+        nodes = list(ir.walk(e))
+        return (len(nodes) <= SPECULATED and not self.effects.must_run(e)
+                and all(isinstance(n, (*VALUE_NODES, ir.Let)) or (isinstance(n, ir.Call) and n.kind == "builtin")
+                        for n in nodes))
+
+    def _selected(self, e: ir.If, cond: str, env: dict) -> Value:
+        """若 c 则 a 否则 b with small branches and no effects: both computed,
+        each branch's reads predicated on its side of the test, then selp —
+        what nvcc makes of c ? a[i] : 0.  Written only where a read's bounds
+        guard meets the test (`_If`): branches around such a nested guard
+        cost ptxas a reconvergence block each, where it predicates the others."""
+        with self._guarded(cond), self._holding(e.cond, env):
+            then = self.value(e.then, env).parts
+        otherwise = e.otherwise
+        with self._guarded(self.op("not.pred", PRED, cond) if self.effects.reads(otherwise) else None):
+            other = self.value(otherwise, env).parts
+        t = concrete(e.type)
+        return Value(t, [self.op(f"selp.{k.name if k is not F16 else 'b16'}", k, a, b, cond) for k, a, b in zip(leaves(t), then, other)])
+
+    @contextmanager
+    def _guarded(self, guard: str | None):
+        outer = self.guard
+        if guard is not None:
+            self.guard = guard if outer is None else self.op("and.pred", PRED, outer, guard)
+        try:
+            yield
+        finally:
+            self.guard = outer
 
     def condition(self, e: ir.Expr, env) -> str:
         return self.in_register(PRED, self.value(e, env).parts[0])
@@ -1049,6 +1098,9 @@ def _operand(registers: list[str]) -> str:
     """One register, or a vector operand {%a, %b, …}."""
     return registers[0] if len(registers) == 1 else "{" + ", ".join(registers) + "}"
 
+
+#: the most IR nodes a branch of a 若 value may have to be computed whichever way the test goes
+SPECULATED = 24
 
 #: the unsigned builtins whose results `Writer._bound` bounds from their operands'
 BOUNDS = frozenset({"余", "除", "乘", "加", "减", "最小"})
