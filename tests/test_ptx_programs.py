@@ -246,6 +246,52 @@ def test_loops_swaps_nesting_and_short_circuits(tmp_path):
                                    int(inside and x[i] > 0), int(not inside or x[i] == 0)], i
 
 
+UNROLLED = (storage("入", "无三二", 0, "只读") + storage("出", "无三二", 1) + """
+「展」乃化「全局调用号」为「有」者也。
+「展」者得「号」而
+　令「i」为「号」中「零」而
+　令「x」为「读数组」于「入」于「i」而
+　令「短」为得「k」又得「s」而
+　　若「k」小于（「新无三二」于「六」）则「短」于（「k」加（「新无三二」于「一」））于（（「s」乘（「新无三二」于「三」））加「k」）
+　　否则「s」
+　而
+　令「长」为得「k」又得「s」而
+　　若「k」小于（「新无三二」于「二〇」）则「长」于（「k」加（「新无三二」于「一」））于（「s」加（「k」乘「x」））
+　　否则「s」
+　而
+　令「套」为得「a」又得「t」而
+　　若「a」小于（「新无三二」于「三」）则（
+　　　令「里」为得「b」又得「u」而
+　　　　若「b」小于（「新无三二」于「四」）则「里」于（「b」加（「新无三二」于「一」））于（「u」加（「a」乘「b」）加「x」）
+　　　　否则「u」
+　　　而「套」于（「a」加（「新无三二」于「一」））于（「里」于（「新无三二」于「零」）于「t」）
+　　）
+　　否则「t」
+　而
+　「写数组」于「出」于（「i」乘（「新无三二」于「三」））于（「短」于（「新无三二」于「零」）于「x」）；
+　「写数组」于「出」于（「i」乘（「新无三二」于「三」）加（「新无三二」于「一」））于（「长」于（「新无三二」于「零」）于「x」）；
+　「写数组」于「出」于（「i」乘（「新无三二」于「三」）加（「新无三二」于「二」））于（「套」于（「新无三二」于「零」）于「x」）
+也。
+""" + entry("展", "三二"))
+
+
+def test_loops_with_known_rounds_are_written_out_and_compute_the_same(tmp_path):
+    """Six rounds, and three rounds of four, with a runtime value carried
+    along, are written out (unroll.py); twenty rounds are past the budget and
+    stay a loop.  The values are the loops' (u32, wrapping)."""
+    result = build(tmp_path, UNROLLED)
+    assert result.text.count("_loop:") == 1
+    x = (np.arange(32, dtype=np.uint64) * 2654435761 % 2 ** 32).astype(np.uint32)
+    got = execute(result, {(0, 0): x, (0, 1): np.zeros(96, np.uint32)}, 1)[(0, 1)].reshape(32, 3)
+    for i, v in enumerate(x.tolist()):
+        short = v
+        for k in range(6):
+            short = (short * 3 + k) % 2 ** 32
+        long = (v + sum(k * v for k in range(20))) % 2 ** 32
+        nested = (v + sum(a * b + v for a in range(3) for b in range(4))) % 2 ** 32
+        assert got[i].tolist() == [short, long, nested], i
+
+
 # ---------------------------------------------------------------- groups, uniform and workgroup structs
 
 RESOURCES = """

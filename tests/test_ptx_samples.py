@@ -218,3 +218,33 @@ def test_tile_indices_need_no_bounds_checks():
     text = _sample_ptx("分块矩阵乘")
     assert re.findall(r"[ls]t\.shared", text) and not re.findall(r"@%p\d+ [ls]t\.shared", text)
 
+
+
+def test_loops_the_constant_evaluator_follows_are_written_out():
+    """归约's strides 128 … 1, 前缀和's offsets 1 … 128 and 子组归约's butterfly
+    distances (its value carried from round to round in registers) are known:
+    each round is written with them as immediates, no loop is left, and 局 加 跨
+    under 若「局」小于「跨」 (局 减 偏移 under 不小于) needs no bounds check."""
+    for name, rounds in (("归约", 8), ("前缀和", 8), ("子组归约", 5)):
+        text = _sample_ptx(name)
+        assert "_loop:" not in text, name
+    reduction = _sample_ptx("归约")
+    assert [int(n) for n in re.findall(r"setp\.lt\.u32 %p\d+, %r\d+, (\d+);", reduction)][-8:] == \
+        [128, 64, 32, 16, 8, 4, 2, 1]
+    assert not re.findall(r"@%p\d+ ld\.shared", reduction)
+    assert not re.findall(r"@%p\d+ ld\.shared", _sample_ptx("前缀和"))
+    assert len(re.findall(r"shfl\.sync\.bfly", _sample_ptx("子组归约"))) >= 5
+
+
+def test_loops_with_a_runtime_trip_count_stay_loops():
+    """矩阵向量积's trip count is a runtime value; 分块矩阵乘's outer loop too."""
+    for name in ("矩阵向量积", "分块矩阵乘"):
+        assert "_loop:" in _sample_ptx(name), name
+
+
+def test_a_guarded_read_in_a_value_branch_is_predicated_not_branched():
+    """若 行 小于 M 且 ak 小于 K 则 读数组 … 否则 0: the read is predicated on the
+    test and its own bounds guard, the value chosen by selp — no else block."""
+    text = _sample_ptx("分块矩阵乘")
+    assert len(re.findall(r"selp\.f32 %r\d+, %r\d+, 0\.0, %p\d+;", text)) == 2
+    assert "_else:" not in text
