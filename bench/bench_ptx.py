@@ -4,7 +4,7 @@ algorithm (bench/cuda/名.cu, idiomatic: __restrict__ const inputs,
 __launch_bounds__ of the same block) are both built for sm_80 — ours by
 ptxas from our PTX, the CUDA one by nvcc — and compared by what ptxas reports
 (registers, spills, shared memory) and the static SASS size of the cubin
-(compiler/backends/ptx/profile.py).  The figures are printed for our PTX as it is, with
+(compiler/backends/ptx/profile.py); ours must keep at least nvcc's occupancy.  The figures are printed for our PTX as it is, with
 the bounds checks off (`千手 --不查界`, `Options(bounds=False)`), and,
 with --基线 REV, for the golden PTX of an earlier revision (its samples/名。千手),
 each as a ratio to nvcc's; the last line is the geometric mean.
@@ -24,6 +24,7 @@ Needs nvcc and ptxas on PATH (no GPU).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import re
 import shutil
@@ -36,7 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / ".shim"))
 
 from sass_paths import SourceLoop, executed  # noqa: E402
-from zhuose.compiler.backends.ptx.profile import assemble, disassemble, nvdisasm, sass_counts  # noqa: E402
+from zhuose.compiler.backends.ptx.profile import (KernelProfile, assemble, disassemble, nvdisasm,  # noqa: E402
+                                                  parse_verbose, profile_entries, sass_counts)
 from zhuose.compiler.backends.ptx.writer import Writer  # noqa: E402
 from zhuose.compiler.backends.targets import Options  # noqa: E402
 from zhuose.compiler.workspace import Workspace  # noqa: E402
@@ -60,8 +62,9 @@ ARCH = "sm_80"
 MARKERS = ("<!-- bench_ptx:begin -->", "<!-- bench_ptx:end -->")
 
 
-def nvcc_kernel(name: str) -> tuple[int, int, int, int | None]:
-    """(registers, spill bytes, SASS instructions, executed instructions) of bench/cuda/名.cu built by nvcc -O3."""
+def nvcc_kernel(name: str) -> tuple[int, int, int, int | None, KernelProfile]:
+    """(registers, spill bytes, SASS instructions, executed instructions, ptxas's report) of
+    bench/cuda/名.cu built by nvcc -O3."""
     with tempfile.TemporaryDirectory() as folder:
         cubin = Path(folder) / "k.cubin"
         done = subprocess.run(["nvcc", f"-arch={ARCH}", "-O3", "-cubin", "-Xptxas", "-v", "-o", str(cubin),
@@ -73,7 +76,8 @@ def nvcc_kernel(name: str) -> tuple[int, int, int, int | None]:
         binary = cubin.read_bytes()
         (sass,) = sass_counts(binary).values()
         listing = disassemble(binary)
-    return registers, spills, sass, listing and executed(next(iter(listing.values())), LOOPS.get(name, []))
+    (report,) = parse_verbose(done.stderr, ARCH).values()
+    return registers, spills, sass, listing and executed(next(iter(listing.values())), LOOPS.get(name, [])), report
 
 
 def ours(ws: Workspace, name: str, bounds: bool = True, fast_math: bool = False) -> str:
@@ -83,10 +87,21 @@ def ours(ws: Workspace, name: str, bounds: bool = True, fast_math: bool = False)
     return result.text
 
 
-def function_of(ws: Workspace, name: str) -> str:
+def entry_of(ws: Workspace, name: str):
     path = SAMPLES / f"{name}。着色器。豫"
     entries = Writer(ws.validate(path)).translate().entries
-    return next(e.function for e in entries if e.item == KERNELS[name])
+    return next(e for e in entries if e.item == KERNELS[name])
+
+
+def function_of(ws: Workspace, name: str) -> str:
+    return entry_of(ws, name).function
+
+
+def check_occupancy(ws: Workspace, name: str, report: KernelProfile) -> None:
+    """Ours (registers, shared memory, the entry's block) keeps at least as many warps per SM as nvcc's."""
+    (mine,) = profile_entries(ours(ws, name), [entry_of(ws, name)], ARCH)
+    theirs = dataclasses.replace(report, block=mine.block)
+    assert mine.occupancy()[0] >= theirs.occupancy()[0], f"{name} 的占用低于 nvcc：{mine.occupancy()} 对 {theirs.occupancy()}"
 
 
 def baseline(revision: str, name: str) -> str | None:
@@ -129,7 +144,8 @@ def table(revision: str | None) -> str:
         return f"{ours_ / theirs:.2f}"
 
     for name in KERNELS:
-        regs, spills, sass, theirs = nvcc_kernel(name)
+        regs, spills, sass, theirs, report = nvcc_kernel(name)
+        check_occupancy(ws, name, report)
         function = function_of(ws, name)
         r, s, n = figures(ours(ws, name), function)
         _, _, unchecked = figures(ours(ws, name, bounds=False), function)
