@@ -248,3 +248,11 @@ def test_a_guarded_read_in_a_value_branch_is_predicated_not_branched():
     text = _sample_ptx("分块矩阵乘")
     assert len(re.findall(r"selp\.f32 %r\d+, %r\d+, 0\.0, %p\d+;", text)) == 2
     assert "_else:" not in text
+
+
+def test_a_clamped_index_is_checked_once_against_an_empty_array():
+    """读数组 于 输入 于（最小 于 序 于（长 减 1））is inside unless 长 is 0."""
+    for name in ("归约", "子组归约"):
+        text = _sample_ptx(name)
+        (length,) = re.findall(r"ld\.param\.u32 (%r\d+), \[p_g0_b0_n\];", text)
+        assert f"setp.ne.u32 %p1, {length}, 0;" in text, name

@@ -285,7 +285,9 @@ class Writer:
         self.below: dict[str, int] = {}       # register → a number its value is known to be less than
         self.guard: str | None = None         # while a branch is computed speculatively: the loads' predicate
         self.nested_guards = 0                # loads whose own bounds guard met such a predicate
-        self.at_least: set[tuple[str, str]] = set()   # (register, operand) the register is known not below
+        self.at_least: set[tuple[str, str]] = set()
+        self.one_less: dict[str, str] = {}    # register → the register it is one less than (长 减 1)
+        self.clamped: dict[str, str] = {}     # register → a length it is below unless that length is 0   # (register, operand) the register is known not below
         self.round_locals: dict[int, object] = {}   # in a loop written out round by round: its variables' values
         self.round_values: dict[int, object] = {}   # … and every node's value that follows from them (unroll.py)
 
@@ -499,7 +501,10 @@ class Writer:
             if self.below.get(index, array.args[1] + 1) <= array.args[1]:
                 return None       # the local invocation index of an array as long as the workgroup
             return self.op("setp.lt.u32", PRED, index, str(array.args[1]))
-        return self.op("setp.gt.u32", PRED, self.buffer_length(resource), index)
+        length = self.buffer_length(resource)
+        if self.clamped.get(index) == length:
+            return self.op("setp.ne.u32", PRED, length, "0")
+        return self.op("setp.gt.u32", PRED, length, index)
 
     def load(self, space: str, address: str, offset: int, t: Type, guard: str | None = None) -> list[str]:
         """The registers of a value read from memory; under `guard`, zero where it fails."""
@@ -866,6 +871,7 @@ class Writer:
         bounds check against an array as long as the workgroup."""
         if result in self.below or result in operands or is_immediate(result):
             return        # only a fresh register, written once, keeps its bound
+        self._clamp(name, result, operands)
         a, b = (self._below(x) for x in operands)
         divisor = int(operands[1]) if operands[1].isdigit() and int(operands[1]) > 0 else None
         if name == "余":            # x % 0 is x (WGSL): only a nonzero constant divisor bounds it
@@ -882,6 +888,17 @@ class Writer:
             bound = (a - 1) * (b - 1) + 1 if name == "乘" else a + b - 1
         if bound is not None and bound <= 2 ** 32:
             self.below[result] = bound
+
+    def _clamp(self, name: str, result: str, operands: list[str]) -> None:
+        """最小 于 i 于 （长 减 1） is below 长 unless 长 is 0 (then 长 减 1 wraps
+        to the largest number): its bounds check against an array 长 long is
+        长 ≠ 0, once, whatever i is (归约's and 子组归约's clamped read)."""
+        if name == "减" and operands[1] == "1" and not is_immediate(operands[0]):
+            self.one_less[result] = operands[0]
+        elif name == "最小":
+            lengths = [self.one_less[x] for x in operands if x in self.one_less]
+            if lengths:
+                self.clamped[result] = lengths[0]
 
     def _contracted(self, e: ir.Call, env) -> Value | None:
         """With --快速数学, a float 加/减 one of whose operands is a float 乘 of
