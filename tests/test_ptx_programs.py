@@ -292,6 +292,38 @@ def test_loops_with_known_rounds_are_written_out_and_compute_the_same(tmp_path):
         assert got[i].tolist() == [short, long, nested], i
 
 
+COUNTED = (storage("入", "无三二", 0, "只读") + storage("出", "无三二", 1) + """
+「数」乃化「全局调用号」为「有」者也。
+「数」者得「号」而
+　令「i」为「号」中「零」而
+　令「n」为「i」余（「新无三二」于「一一」）而
+　令「环」为得「k」又得「和」又得「积」而
+　　若「k」小于「n」则「环」于（「k」加（「新无三二」于「一」））于（「和」加（「读数组」于「入」于「k」））
+　　　于（「积」乘（「新无三二」于「三」）加「k」）
+　　否则「和」乘（「新无三二」于「一〇〇〇」）加「积」
+　而
+　「写数组」于「出」于「i」于（「环」于（「i」余（「新无三二」于「三」））于（「新无三二」于「零」）于（「新无三二」于「一」））
+也。
+""" + entry("数", "三二"))
+
+
+def test_a_counted_loop_runs_four_rounds_at_a_time_then_the_rest(tmp_path):
+    """若 k 小于 n … k 加 1 with n the same every round: four rounds in one
+    straight line while k + 3 < n, the loop for the rest (n from 0 to 10, k
+    from 0 to 2, so some threads skip the four and some the loop).  The input
+    has 8 elements: k from 8 on reads 0 (each read still checked)."""
+    x = np.array([5, 7, 11, 13, 17, 19, 23, 29], np.uint32)
+    result = build(tmp_path, COUNTED)
+    assert "_by4:" in result.text and '.pragma "nounroll";' in result.text
+    got = execute(result, {(0, 0): x, (0, 1): np.zeros(32, np.uint32)}, 1)[(0, 1)]
+    for i in range(32):
+        total, product = 0, 1
+        for k in range(i % 3, i % 11):
+            total += int(x[k]) if k < 8 else 0
+            product = (product * 3 + k) % 2 ** 32
+        assert got[i] == (total * 1000 + product) % 2 ** 32, i
+
+
 # ---------------------------------------------------------------- groups, uniform and workgroup structs
 
 RESOURCES = """

@@ -31,7 +31,7 @@ def known_rounds(loop: ir.Loop, global_value, outer: dict) -> list[list] | None:
     values = [evaluator.value(a) for a in loop.args]
     rounds: list[list] = []
     while True:
-        if len(rounds) >= ROUNDS or (len(rounds) + 1) * size > BUDGET:
+        if len(rounds) > ROUNDS or len(rounds) * size > BUDGET:
             return None
         rounds.append(values)
         following = _round_end(loop.body, round_evaluator(loop, values, global_value, outer))
