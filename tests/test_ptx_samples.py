@@ -256,3 +256,11 @@ def test_a_clamped_index_is_checked_once_against_an_empty_array():
         text = _sample_ptx(name)
         (length,) = re.findall(r"ld\.param\.u32 (%r\d+), \[p_g0_b0_n\];", text)
         assert f"setp.ne.u32 %p1, {length}, 0;" in text, name
+
+
+def test_a_write_back_of_the_same_element_tests_its_bounds_once():
+    """数据[序] 乘 2 written back to 数据[序]: one test branches around the
+    statement (an out-of-bounds write is dropped, so its value is not needed)."""
+    text = _sample_ptx("加倍")
+    assert len(re.findall(r"setp\.gt\.u32", text)) == 1 and re.search(r"@!%p1 bra L\d+_skip;", text)
+    assert not re.findall(r"@%p\d+ (ld|st)\.global", text)

@@ -287,6 +287,7 @@ class Writer:
         self.nested_guards = 0                # loads whose own bounds guard met such a predicate
         self.at_least: set[tuple[str, str]] = set()
         self.steps: dict[str, tuple[str, int]] = {}   # in `_four_at_a_time`: register → (counter, k) it is counter + k, unwrapped
+        self.known_inside: set[tuple[int, str]] = set()   # (resource, index register) already tested in bounds
         self.one_less: dict[str, str] = {}    # register → the register it is one less than (长 减 1)
         self.clamped: dict[str, str] = {}     # register → a length it is below unless that length is 0   # (register, operand) the register is known not below
         self.round_locals: dict[int, object] = {}   # in a loop written out round by round: its variables' values
@@ -498,7 +499,8 @@ class Writer:
         from its p_gX_bY_n parameter, a fixed one's is a constant — or None
         where the index is an immediate known to be inside."""
         array = concrete(resource.inner)
-        if not self.options.bounds or not (isinstance(array, TCon) and array.name in ("数组", "定长数组")):
+        if not self.options.bounds or not (isinstance(array, TCon) and array.name in ("数组", "定长数组")) \
+                or (id(resource), index) in self.known_inside:
             return None
         if array.name == "定长数组":
             if is_immediate(index):
@@ -803,11 +805,43 @@ class Writer:
             fused = self._contracted(e, env)
             if fused is not None:
                 return fused
+        if e.name in READ_BACK and self._reads_back(e):
+            return self._written_back(e, env, emitter)
         args = [self.value(a, env) for a in e.args]
         parts = emitter(self, e, args)
         if e.name in BOUNDS and leaves(t) == [U32] and all(len(a.parts) == 1 for a in args):
             self._bound(e.name, parts[0], [a.parts[0] for a in args])
         return Value(t, parts)
+
+    def _reads_back(self, e: ir.Call) -> bool:
+        """A write of element i whose value reads element i of the same array
+        (数据[i] 乘 2 written back to 数据[i]) and does nothing else that shows."""
+        array, index, value = e.args
+        return (isinstance(index, ir.LocalRef) and isinstance(array, ir.GlobalRef)
+                and not self.effects.must_run(value) and not self.effects.calls(value)
+                and any(isinstance(n, ir.Call) and n.kind == "builtin" and n.name == READ_BACK[e.name]
+                        and isinstance(n.args[0], ir.GlobalRef) and (n.args[0].module, n.args[0].name)
+                        == (array.module, array.name) and isinstance(n.args[1], ir.LocalRef)
+                        and n.args[1].var is index.var for n in ir.walk(value)))
+
+    def _written_back(self, e: ir.Call, env: dict, emitter) -> Value:
+        """Out of bounds the write is dropped, so its value need not be computed:
+        one bounds test branches around the whole statement, and the read of the
+        same element inside needs none (nvcc's if (i < n) a[i] *= 2)."""
+        array, index = self.value(e.args[0], env), self.value(e.args[1], env)
+        guard = self.inside(array.resource, index.parts[0])
+        skip = self.new_labels("skip")[0] if guard is not None else None
+        if skip is not None:
+            self.emit(f"@!{guard} bra {skip}")
+        key = (id(array.resource), index.parts[0])
+        self.known_inside.add(key)
+        try:
+            parts = emitter(self, e, [array, index, self.value(e.args[2], env)])
+        finally:
+            self.known_inside.discard(key)
+        if skip is not None:
+            self.label(skip)
+        return Value(concrete(e.type), parts)
 
     @contextmanager
     def _holding(self, cond: ir.Expr, env: dict):
@@ -1192,6 +1226,9 @@ def _operand(registers: list[str]) -> str:
     """One register, or a vector operand {%a, %b, …}."""
     return registers[0] if len(registers) == 1 else "{" + ", ".join(registers) + "}"
 
+
+#: a write → the read of the same array that `Writer._written_back` lets share its bounds test
+READ_BACK = {"写数组": "读数组", "写共享数组": "读共享数组"}
 
 #: a counted loop (`Writer._counted`) runs this many rounds as one straight line while it can …
 COUNTED_BY = 4
