@@ -324,6 +324,40 @@ def test_a_counted_loop_runs_four_rounds_at_a_time_then_the_rest(tmp_path):
         assert got[i] == (total * 1000 + product) % 2 ** 32, i
 
 
+OPTIONED = (storage("甲", "浮三二", 0, "只读") + storage("出", "浮三二", 1) + """
+「乘加」乃化「全局调用号」为「有」者也。
+「乘加」者得「号」而
+　令「i」为「号」中「零」而
+　「写数组」于「出」于「i」于（（「读数组」于「甲」于「i」）乘（「读数组」于「甲」于「i」）加（「新浮三二」于「一」））
+也。
+
+「乘加入口」乃「计算入口」也。
+「乘加入口」者「计算入口项」于「乘加」于（「组值」【「工作组大小」者「三二」也，{options}】）也。
+""")
+
+
+def test_an_entry_item_sets_the_modules_translation_options(tmp_path):
+    """「快速数学」者「阳」 and 「不查界」者「阳」 in the entry item's options are
+    --快速数学 and --不查界 for the whole module (PTX and MSL); 阴 changes nothing."""
+    from zhuose.compiler.backends import translate
+    _, _, plain = compile_(tmp_path, OPTIONED.replace("，{options}", ""), "甲")
+    assert "fma.rn.f32" not in plain.text and "setp.gt.u32" in plain.text
+    ws, path, ptx = compile_(tmp_path, OPTIONED.replace("{options}", "「快速数学」者「阳」也，「不查界」者「阳」也"), "乙")
+    assert "fma.rn.f32" in ptx.text and "setp.gt.u32" not in ptx.text
+    msl = translate(ws, path, "msl").text
+    assert "fma(" in msl and "数组长度" not in msl
+    _, _, off = compile_(tmp_path, OPTIONED.replace("{options}", "「快速数学」者「阴」也"), "丙")
+    assert off.text == plain.text
+
+
+def test_an_entry_option_is_written_yang_or_yin(tmp_path):
+    from zhuose.compiler.workspace import Workspace
+    path = tmp_path / "程序。着色器。豫"
+    path.write_text(HEAD + OPTIONED.replace("{options}", "「不查界」者（「一」等于「一」）也"), encoding="utf-8")
+    messages = [d.message for d in Workspace(tmp_path).diagnostics(path)]
+    assert "计算入口项的「不查界」须直接写「阳」或「阴」" in messages, messages
+
+
 # ---------------------------------------------------------------- groups, uniform and workgroup structs
 
 RESOURCES = """
