@@ -264,3 +264,10 @@ def test_a_write_back_of_the_same_element_tests_its_bounds_once():
     text = _sample_ptx("加倍")
     assert len(re.findall(r"setp\.gt\.u32", text)) == 1 and re.search(r"@!%p1 bra L\d+_skip;", text)
     assert not re.findall(r"@%p\d+ (ld|st)\.global", text)
+
+
+def test_a_read_under_its_own_length_test_is_not_tested_again():
+    """若「序」小于（「数组长度」于「数据」）则 …「读数组」于「数据」于「序」…: the 若 is the bounds check."""
+    text = _sample_ptx("共享直方图")
+    assert re.search(r"^\tld\.global\.nc\.u32 %r\d+, \[%rd\d+\];$", text, re.M)
+    assert not re.search(r"@%p\d+ ld\.global", text)

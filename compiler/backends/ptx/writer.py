@@ -846,6 +846,14 @@ class Writer:
     @contextmanager
     def _holding(self, cond: ir.Expr, env: dict):
         """While the branch that `cond` guards is written, the bound it proves holds."""
+        tested = self._tested_inside(cond, env)
+        if tested is not None and tested not in self.known_inside:
+            self.known_inside.add(tested)
+            try:
+                yield
+            finally:
+                self.known_inside.discard(tested)
+            return
         floor = self._held_floor(cond, env)
         if floor is not None and floor not in self.at_least:
             self.at_least.add(floor)
@@ -868,6 +876,20 @@ class Writer:
                 del self.below[register]
             else:
                 self.below[register] = before
+
+    def _tested_inside(self, cond: ir.Expr, env: dict) -> tuple[int, str] | None:
+        """(resource, index register) where a test is 「变量」小于（「数组长度」于 数组）:
+        inside the branch it guards, element 变量 of that array needs no bounds check."""
+        if not (isinstance(cond, ir.Call) and cond.kind == "builtin" and cond.name == "小于"
+                and isinstance(cond.args[0], ir.LocalRef) and leaves(cond.args[0].type) == [U32]):
+            return None
+        length = cond.args[1]
+        if not (isinstance(length, ir.Call) and length.kind == "builtin" and length.name == "数组长度"
+                and isinstance(length.args[0], ir.GlobalRef)):
+            return None
+        (register,) = env[id(cond.args[0].var)].parts
+        resource = self.value(length.args[0], env).resource
+        return None if resource is None or is_immediate(register) else (id(resource), register)
 
     def _held_floor(self, cond: ir.Expr, env: dict) -> tuple[str, str] | None:
         """(register, operand) where a test is 「变量」不小于 something: inside the
