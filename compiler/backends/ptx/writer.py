@@ -287,6 +287,7 @@ class Writer:
         self.nested_guards = 0                # loads whose own bounds guard met such a predicate
         self.at_least: set[tuple[str, str]] = set()
         self.steps: dict[str, tuple[str, int]] = {}   # in `_four_at_a_time`: register → (counter, k) it is counter + k, unwrapped
+        self.zero_unless: dict[str, str] = {}   # a read's register → the branch predicate without which it stays 0
         self.known_inside: set[tuple[int, str]] = set()   # (resource, index register) already tested in bounds
         self.one_less: dict[str, str] = {}    # register → the register it is one less than (长 减 1)
         self.clamped: dict[str, str] = {}     # register → a length it is below unless that length is 0   # (register, operand) the register is known not below
@@ -530,6 +531,8 @@ class Writer:
             if guard is not None:
                 for dest in dests:
                     self.move(word, dest, ZERO[word.name])
+                    if self.guard is not None:
+                        self.zero_unless[dest] = self.guard
             self.emit(f"{prefix}ld.{space}{_vector(run)}.{'u32' if kind is PRED else kind.mem} "
                       f"{_operand(dests)}, {address_text(address, off)}")
             parts.extend(self.op("setp.ne.u32", PRED, dest, "0") if kind is PRED else dest for dest in dests)
@@ -743,12 +746,14 @@ class Writer:
         guard meets the test (`_If`): branches around such a nested guard
         cost ptxas a reconvergence block each, where it predicates the others."""
         with self._guarded(cond), self._holding(e.cond, env):
-            then = self.value(e.then, env).parts
+            then, guard = self.value(e.then, env).parts, self.guard
         otherwise = e.otherwise
         with self._guarded(self.op("not.pred", PRED, cond) if self.effects.reads(otherwise) else None):
             other = self.value(otherwise, env).parts
         t = concrete(e.type)
-        return Value(t, [self.op(f"selp.{k.name if k is not F16 else 'b16'}", k, a, b, cond) for k, a, b in zip(leaves(t), then, other)])
+        return Value(t, [a if self.zero_unless.get(a) == guard and b in POSITIVE_ZEROS
+                         else self.op(f"selp.{k.name if k is not F16 else 'b16'}", k, a, b, cond)
+                         for k, a, b in zip(leaves(t), then, other)])
 
     @contextmanager
     def _guarded(self, guard: str | None):
@@ -1248,6 +1253,9 @@ def _operand(registers: list[str]) -> str:
     """One register, or a vector operand {%a, %b, …}."""
     return registers[0] if len(registers) == 1 else "{" + ", ".join(registers) + "}"
 
+
+#: how +0 is written as an immediate (never −0: a read that fails gives +0)
+POSITIVE_ZEROS = frozenset({"0", "0.0", "0f00000000", "0x0000"})
 
 #: a write → the read of the same array that `Writer._written_back` lets share its bounds test
 READ_BACK = {"写数组": "读数组", "写共享数组": "读共享数组"}
