@@ -4,7 +4,8 @@ algorithm (bench/cuda/名.cu, idiomatic: __restrict__ const inputs,
 __launch_bounds__ of the same block) are both built for sm_80 — ours by
 ptxas from our PTX, the CUDA one by nvcc — and compared by what ptxas reports
 (registers, spills, shared memory) and the static SASS size of the cubin
-(compiler/backends/ptx/profile.py); ours must keep at least nvcc's occupancy.  The figures are printed for our PTX as it is, with
+(compiler/backends/ptx/profile.py); ours must keep at least nvcc's occupancy.
+The figures are printed for our PTX as it is, with
 the bounds checks off (`千手 --不查界`, `Options(bounds=False)`), and,
 with --基线 REV, for the golden PTX of an earlier revision (its samples/名。千手),
 each as a ratio to nvcc's; the last line is the geometric mean.
@@ -156,7 +157,8 @@ def table(revision: str | None) -> str:
             mine = executed_ours(ours(ws, name), function, name)
             loose = executed_ours(ours(ws, name, bounds=False), function, name)
             fast = executed_ours(ours(ws, name, fast_math=True), function, name)
-            row += [str(theirs), str(mine), ratio("run", mine, theirs), str(loose), ratio("run unchecked", loose, theirs),
+            row += [str(theirs), str(mine), ratio("run", mine, theirs),
+                    str(loose), ratio("run unchecked", loose, theirs),
                     str(fast), ratio("run fast", fast, theirs)]
         if revision:
             old = baseline(revision, name)

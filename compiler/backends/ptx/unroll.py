@@ -20,18 +20,20 @@ BUDGET = 1024        # … and at most this many IR nodes, rounds × body
 DONE = "done"
 
 
-def known_rounds(loop: ir.Loop, global_value, outer: dict) -> list[list] | None:
+def known_rounds(loop: ir.Loop, global_value, outer: dict, scale: int = 1) -> list[list] | None:
     """The loop variables' values in each round (None for one the evaluator
     does not know), or None when the loop is not written out (a test
     unknown, too many rounds, too big a body);
-    `outer` holds the variables of loops around it that are written out too."""
+    `outer` holds the variables of loops around it that are written out too,
+    `scale` how many times they write this loop (their rounds multiplied),
+    which counts against the budget as well."""
     size = sum(1 for _ in ir.walk(loop.body))
     evaluator = ConstEvaluator(global_value, lambda *_: None)
     evaluator.locals.update(outer)
     values = [evaluator.value(a) for a in loop.args]
     rounds: list[list] = []
     while True:
-        if len(rounds) > ROUNDS or len(rounds) * size > BUDGET:
+        if len(rounds) > ROUNDS or len(rounds) * size * scale > BUDGET:
             return None
         rounds.append(values)
         following = _round_end(loop.body, round_evaluator(loop, values, global_value, outer))

@@ -285,14 +285,15 @@ class Writer:
         self.below: dict[str, int] = {}       # register → a number its value is known to be less than
         self.guard: str | None = None         # while a branch is computed speculatively: the loads' predicate
         self.nested_guards = 0                # loads whose own bounds guard met such a predicate
-        self.at_least: set[tuple[str, str]] = set()
-        self.steps: dict[str, tuple[str, int]] = {}   # in `_four_at_a_time`: register → (counter, k) it is counter + k, unwrapped
+        self.at_least: set[tuple[str, str]] = set()   # (register, operand) the register is known not below
+        self.steps: dict[str, tuple[str, int]] = {}   # in `_four_at_a_time`: register → (counter, k), = counter + k
         self.zero_unless: dict[str, str] = {}   # a read's register → the branch predicate without which it stays 0
         self.known_inside: set[tuple[int, str]] = set()   # (resource, index register) already tested in bounds
         self.one_less: dict[str, str] = {}    # register → the register it is one less than (长 减 1)
-        self.clamped: dict[str, str] = {}     # register → a length it is below unless that length is 0   # (register, operand) the register is known not below
+        self.clamped: dict[str, str] = {}     # register → a length it is below unless that length is 0
         self.round_locals: dict[int, object] = {}   # in a loop written out round by round: its variables' values
         self.round_values: dict[int, object] = {}   # … and every node's value that follows from them (unroll.py)
+        self.written_out = 1                  # how many times the loops written out around here write this code
 
     @contextmanager
     def _at(self, site: Site):
@@ -478,7 +479,7 @@ class Writer:
         space, base = self.location(resource)
         if is_immediate(index):
             return space, base, int(index) * stride
-        if self.steps.get(index, (index, 0))[1]:    # counter 加 k: counter's address (ptxas computes it once), k·stride on
+        if self.steps.get(index, (index, 0))[1]:    # counter 加 k: counter's address (computed once), k·stride on
             root, k = self.steps[index]
             space, address, offset = self.element_address(resource, root, stride)
             return space, address, offset + k * stride
@@ -1040,7 +1041,7 @@ class Writer:
             _no_aliasing_value(concrete(p.type), f"局部递归函数「{fun.name}」的参数「{p.name}」")
         result_type = concrete(fun.result)
         _no_aliasing_value(result_type, f"局部递归函数「{fun.name}」的值")
-        rounds = known_rounds(e, self.known.global_value, self.round_locals)
+        rounds = known_rounds(e, self.known.global_value, self.round_locals, self.written_out)
         if rounds is not None:
             return self._unrolled(e, rounds, env)
         args = [self.value(a, env) for a in e.args]
@@ -1072,6 +1073,7 @@ class Writer:
         result = [self.reg(k) for k in leaves(result_type)]
         outer = self.round_locals, self.round_values
         values = [self.value(a, env) for a in e.args]
+        self.written_out *= len(rounds)
         try:
             for known in rounds:
                 evaluator = round_evaluator(e, known, self.known.global_value, outer[0])
@@ -1081,6 +1083,7 @@ class Writer:
                 values = self._round(e.body, round_env, evaluator, result)
         finally:
             self.round_locals, self.round_values = outer
+            self.written_out //= len(rounds)
         return Value(result_type, result)
 
     def _round(self, e: ir.Expr | None, env: dict, evaluator, result: list[str]) -> list[Value] | None:
