@@ -358,6 +358,28 @@ def test_an_entry_option_is_written_yang_or_yin(tmp_path):
     assert "计算入口项的「不查界」须直接写「阳」或「阴」" in messages, messages
 
 
+LEAPS = (storage("出", "无三二", 0) + """
+「跳」乃化「全局调用号」为「有」者也。
+「跳」者得「号」而
+　令「i」为「号」中「零」而
+　令「n」为「i」余（「新无三二」于「一〇」）而
+　令「环」为得「k」又得「j」而
+　　若「k」小于「n」则「环」于「j」于（「j」加（「新无三二」于「二」））否则「k」
+　而
+　「写数组」于「出」于「i」于（「环」于（「新无三二」于「零」）于（「新无三二」于「一」））
+也。
+""" + entry("跳", "三二"))
+
+
+def test_a_loop_whose_counter_takes_another_variable_is_not_counted(tmp_path):
+    """k takes j's value, not k 加 1: a plain loop, not four rounds at a time."""
+    result = build(tmp_path, LEAPS)
+    assert "_by4:" not in result.text
+    got = execute(result, {(0, 0): np.zeros(32, np.uint32)}, 1)[(0, 0)]
+    sequence = [0, 1, 3, 5, 7, 9, 11]
+    assert got.tolist() == [next(v for v in sequence if v >= i % 10) for i in range(32)]
+
+
 # ---------------------------------------------------------------- groups, uniform and workgroup structs
 
 RESOURCES = """

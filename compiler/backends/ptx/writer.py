@@ -1135,11 +1135,11 @@ class Writer:
                 or any(isinstance(n, ir.Loop) for n in ir.walk(test.then)):
             return None
         step = tail.args[index]
-        one = self._constant(step.args[1]) if isinstance(step, ir.Call) and len(step.args) == 2 else None
-        if not (step.kind == "builtin" and step.name == "加" and isinstance(step.args[0], ir.LocalRef)
-                and step.args[0].var is params[index] and one is not None and one.parts == ["1"]):
+        if not (isinstance(step, ir.Call) and step.kind == "builtin" and step.name == "加"
+                and isinstance(step.args[0], ir.LocalRef) and step.args[0].var is params[index]):
             return None
-        return index, limit
+        one = self._constant(step.args[1])
+        return (index, limit) if one is not None and one.parts == ["1"] else None
 
     def _four_at_a_time(self, e: ir.Loop, test: ir.If, env: dict, loop: Loop, index: int, limit: ir.Expr) -> None:
         """While i 加 3 is still below N, four rounds are one straight line
