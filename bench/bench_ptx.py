@@ -4,10 +4,18 @@ algorithm (bench/cuda/名.cu, idiomatic: __restrict__ const inputs,
 __launch_bounds__ of the same block) are both built for sm_80 — ours by
 ptxas from our PTX, the CUDA one by nvcc — and compared by what ptxas reports
 (registers, spills, shared memory) and the static SASS size of the cubin
-(compiler/backends/ptx/profile.py).  The figures are printed for our PTX as it is, with
+(compiler/backends/ptx/profile.py); ours must keep at least nvcc's occupancy.
+The figures are printed for our PTX as it is, with
 the bounds checks off (`千手 --不查界`, `Options(bounds=False)`), and,
 with --基线 REV, for the golden PTX of an earlier revision (its samples/名。千手),
 each as a ratio to nvcc's; the last line is the geometric mean.
+
+When nvdisasm is found (PATH, or the pip package nvidia-cuda-nvdisasm in
+site-packages), the instructions a thread executes are counted too: trip
+count × body along the path that enters every conditional body
+(bench/sass_paths.py), at the launch sizes in LOOPS — for ours as it is, with
+the bounds checks off, and with --快速数学 (nvcc contracts a*b+c into FFMA by
+default, our default keeps the two roundings).
 
     python bench/bench_ptx.py [--基线 REV] [--写入README]
 
@@ -17,6 +25,7 @@ Needs nvcc and ptxas on PATH (no GPU).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import re
 import shutil
@@ -28,7 +37,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / ".shim"))
 
-from zhuose.compiler.backends.ptx.profile import assemble, sass_counts  # noqa: E402
+from sass_paths import SourceLoop, executed  # noqa: E402
+from zhuose.compiler.backends.ptx.profile import (KernelProfile, assemble, disassemble, nvdisasm,  # noqa: E402
+                                                  parse_verbose, profile_entries, sass_counts)
 from zhuose.compiler.backends.ptx.writer import Writer  # noqa: E402
 from zhuose.compiler.backends.targets import Options  # noqa: E402
 from zhuose.compiler.workspace import Workspace  # noqa: E402
@@ -39,12 +50,22 @@ CUDA = Path(__file__).resolve().parent / "cuda"
 KERNELS = {"加倍": "加倍入口", "乘加": "乘加入口", "归约": "归约入口", "前缀和": "扫描入口",
            "分块矩阵乘": "分块乘入口", "模糊": "模糊入口", "矩阵向量积": "行积入口",
            "共享直方图": "统计入口", "子组归约": "子组归约入口"}
+#: sample → its loops' trip counts at the launch sizes measured, outermost first, each with the SASS
+#: instructions one round issues (the marker that tells which SASS loop it is and how far it was unrolled)
+LOOPS = {
+    "分块矩阵乘": [SourceLoop(64 // 16, ("BAR",), 2), SourceLoop(16, ("FFMA", "FMUL"))],   # M = N = K = 64
+    "矩阵向量积": [SourceLoop(64, ("FFMA", "FMUL"))],                                     # 64 columns
+    "归约": [SourceLoop(8, ("BAR",))],                                                    # strides 128 … 1
+    "前缀和": [SourceLoop(8, ("BAR",), 2)],                                                # offsets 1 … 128
+    "子组归约": [SourceLoop(5, ("FMNMX",)), SourceLoop(5, ("SHFL",))],                     # distances 16 … 1
+}
 ARCH = "sm_80"
 MARKERS = ("<!-- bench_ptx:begin -->", "<!-- bench_ptx:end -->")
 
 
-def nvcc_kernel(name: str) -> tuple[int, int, int]:
-    """(registers, spill bytes, SASS instructions) of bench/cuda/名.cu built by nvcc -O3."""
+def nvcc_kernel(name: str) -> tuple[int, int, int, int | None, KernelProfile]:
+    """(registers, spill bytes, SASS instructions, executed instructions, ptxas's report) of
+    bench/cuda/名.cu built by nvcc -O3."""
     with tempfile.TemporaryDirectory() as folder:
         cubin = Path(folder) / "k.cubin"
         done = subprocess.run(["nvcc", f"-arch={ARCH}", "-O3", "-cubin", "-Xptxas", "-v", "-o", str(cubin),
@@ -53,21 +74,35 @@ def nvcc_kernel(name: str) -> tuple[int, int, int]:
             raise SystemExit(done.stderr)
         registers = int(re.search(r"Used (\d+) registers", done.stderr).group(1))
         spills = sum(int(v) for v in re.findall(r"(\d+) bytes spill", done.stderr))
-        (sass,) = sass_counts(cubin.read_bytes()).values()
-    return registers, spills, sass
+        binary = cubin.read_bytes()
+        (sass,) = sass_counts(binary).values()
+        listing = disassemble(binary)
+    (report,) = parse_verbose(done.stderr, ARCH).values()
+    return registers, spills, sass, listing and executed(next(iter(listing.values())), LOOPS.get(name, [])), report
 
 
-def ours(ws: Workspace, name: str, bounds: bool = True) -> str:
+def ours(ws: Workspace, name: str, bounds: bool = True, fast_math: bool = False) -> str:
     path = SAMPLES / f"{name}。着色器。豫"
-    result = Writer(ws.validate(path), Options(bounds=bounds)).translate()
+    result = Writer(ws.validate(path), Options(bounds=bounds, fast_math=fast_math)).translate()
     assert result.text is not None, result.diagnostics
     return result.text
 
 
-def function_of(ws: Workspace, name: str) -> str:
+def entry_of(ws: Workspace, name: str):
     path = SAMPLES / f"{name}。着色器。豫"
     entries = Writer(ws.validate(path)).translate().entries
-    return next(e.function for e in entries if e.item == KERNELS[name])
+    return next(e for e in entries if e.item == KERNELS[name])
+
+
+def function_of(ws: Workspace, name: str) -> str:
+    return entry_of(ws, name).function
+
+
+def check_occupancy(ws: Workspace, name: str, report: KernelProfile) -> None:
+    """Ours (registers, shared memory, the entry's block) keeps at least as many warps per SM as nvcc's."""
+    (mine,) = profile_entries(ours(ws, name), [entry_of(ws, name)], ARCH)
+    theirs = dataclasses.replace(report, block=mine.block)
+    assert mine.occupancy()[0] >= theirs.occupancy()[0], f"{name} 的占用低于 nvcc：{mine.occupancy()} 对 {theirs.occupancy()}"
 
 
 def baseline(revision: str, name: str) -> str | None:
@@ -81,36 +116,62 @@ def figures(ptx: str, function: str) -> tuple[int, int, int]:
     return k.registers, k.spills, k.sass
 
 
+def executed_ours(ptx: str, function: str, name: str) -> int | None:
+    """Executed instructions per thread of our kernel (None without nvdisasm)."""
+    with tempfile.TemporaryDirectory() as folder:
+        source, cubin = Path(folder) / "k.ptx", Path(folder) / "k.cubin"
+        source.write_text(ptx, encoding="ascii")
+        subprocess.run(["ptxas", f"-arch={ARCH}", str(source), "-o", str(cubin)], check=True, timeout=300)
+        listing = disassemble(cubin.read_bytes())
+    return listing and executed(listing[function], LOOPS.get(name, []))
+
+
 def geometric_mean(values: list[float]) -> float:
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
 def table(revision: str | None) -> str:
     ws = Workspace(SAMPLES)
+    counted = nvdisasm() is not None
     head = ["样例", "nvcc 寄存器/SASS", "我们 寄存器/SASS", "比", "不查界 SASS", "比"]
+    if counted:
+        head += ["nvcc 执行", "我们 执行", "比", "不查界 执行", "比", "快速数学 执行", "比"]
     if revision:
         head += [f"基线 {revision[:7]} SASS", "比"]
-    rows, ratios = [], {"now": [], "unchecked": [], "base": []}
+    rows, ratios = [], {}
+
+    def ratio(key: str, ours_: float, theirs: float) -> str:
+        ratios.setdefault(key, []).append(ours_ / theirs)
+        return f"{ours_ / theirs:.2f}"
+
     for name in KERNELS:
-        regs, spills, sass = nvcc_kernel(name)
+        regs, spills, sass, theirs, report = nvcc_kernel(name)
+        check_occupancy(ws, name, report)
         function = function_of(ws, name)
         r, s, n = figures(ours(ws, name), function)
         _, _, unchecked = figures(ours(ws, name, bounds=False), function)
         assert s == 0 and spills == 0, f"{name} 溢出了寄存器"
-        ratios["now"].append(n / sass)
-        ratios["unchecked"].append(unchecked / sass)
-        row = [name, f"{regs} / {sass}", f"{r} / {n}", f"{n / sass:.2f}", str(unchecked), f"{unchecked / sass:.2f}"]
+        row = [name, f"{regs} / {sass}", f"{r} / {n}", ratio("now", n, sass),
+               str(unchecked), ratio("unchecked", unchecked, sass)]
+        if counted:
+            mine = executed_ours(ours(ws, name), function, name)
+            loose = executed_ours(ours(ws, name, bounds=False), function, name)
+            fast = executed_ours(ours(ws, name, fast_math=True), function, name)
+            row += [str(theirs), str(mine), ratio("run", mine, theirs),
+                    str(loose), ratio("run unchecked", loose, theirs),
+                    str(fast), ratio("run fast", fast, theirs)]
         if revision:
             old = baseline(revision, name)
             _, _, b = figures(old, function) if old else (0, 0, 0)
-            ratios["base"].append(b / sass)
-            row += [str(b), f"{b / sass:.2f}"]
+            row += [str(b), ratio("base", b, sass)]
         rows.append(row)
-    mean = ["几何平均", "", "", f"{geometric_mean(ratios['now']):.2f}", "",
-            f"{geometric_mean(ratios['unchecked']):.2f}"]
+    mean = {key: f"{geometric_mean(values):.2f}" for key, values in ratios.items()}
+    last = ["几何平均", "", "", mean["now"], "", mean["unchecked"]]
+    if counted:
+        last += ["", "", mean["run"], "", mean["run unchecked"], "", mean["run fast"]]
     if revision:
-        mean += ["", f"{geometric_mean(ratios['base']):.2f}"]
-    rows.append(mean)
+        last += ["", mean["base"]]
+    rows.append(last)
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines)

@@ -360,6 +360,7 @@ class Entry(Decl):
     workgroup_size: int | None = None # invocations per workgroup (x·y·z)
     workgroup_shape: tuple[int, int, int] = (1, 1, 1)   # 「工作组大小」 as (x, y, z)
     value: Expr | None = None         # the checked constructor call (for the editor)
+    options: frozenset[str] = frozenset()   # 「快速数学」「不查界」 written 阳 in its options (the module's translation)
 
 
 @dataclass(eq=False)

@@ -23,7 +23,8 @@ INTEGER = "子组整矩阵片"
 
 def test_the_integer_sample_uses_m16n8k32_twice_per_product():
     text = translate(WS, sample_path(INTEGER), "ptx").text
-    assert text.count("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32") == 4
+    # two products, each over two K blocks (a loop the PTX writer writes out round by round), two mma each
+    assert text.count("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32") == 2 * 2 * 2
     assert "ldmatrix.sync.aligned.m8n8.x4.shared.b16" in text and "cvt.rn.f32.s32" not in text
 
 

@@ -104,3 +104,36 @@ def test_an_entry_using_local_memory_gets_a_warning_on_its_item(tmp_path, monkey
     monkeypatch.setattr(profile, "profile_entries",
                         lambda ptx, entries, arch: [profile.KernelProfile(e.function, arch) for e in entries])
     assert validate.local_memory_diagnostics(p, key) == []
+
+
+LISTING = """
+        .section        .text.k,"ax",@progbits
+k:
+        /*0000*/                   S2R R0, SR_TID.X ;
+        /*0010*/                   ISETP.GE.U32.AND P0, PT, R0, c[0x0][0x168], PT ;
+        /*0020*/               @P0 EXIT ;
+.L_x_0:
+        /*0030*/                   LDG.E.CONSTANT R2, [R4.64] ;
+        /*0040*/                   FFMA R3, R2, R2, R3 ;
+        /*0050*/                   FFMA R3, R2, R2, R3 ;
+        /*0060*/                   ISETP.NE.AND P1, PT, R0, RZ, PT ;
+        /*0070*/               @P1 BRA `(.L_x_0) ;
+        /*0080*/                   STG.E [R4.64], R3 ;
+        /*0090*/                   EXIT ;
+.L_x_1:
+        /*00a0*/                   BRA `(.L_x_1);
+        /*00b0*/                   NOP;
+"""
+
+
+def test_nvdisasm_listing_is_read_by_kind_and_walked_by_trip_count():
+    """剖析's SASS kinds, and bench/sass_paths.py's executed count: a loop unrolled
+    twice (two FFMA a round) of 8 source rounds runs 4 times."""
+    import sys
+    sys.path.insert(0, str(SAMPLES.parent / "bench"))
+    from sass_paths import SourceLoop, executed
+    (name, code), = profile.parse_disassembly(LISTING).items()
+    assert name == "k" and len(code) == 11 and code[7].target == 0x30 and code[2].predicated
+    kinds = profile.kinds_of(code)
+    assert (kinds["全局读"], kinds["全局写"], kinds["分支"]) == (1, 1, 2)
+    assert executed(code, [SourceLoop(8, ("FFMA",))]) == 3 + 4 * 5 + 2

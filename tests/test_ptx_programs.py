@@ -246,6 +246,140 @@ def test_loops_swaps_nesting_and_short_circuits(tmp_path):
                                    int(inside and x[i] > 0), int(not inside or x[i] == 0)], i
 
 
+UNROLLED = (storage("入", "无三二", 0, "只读") + storage("出", "无三二", 1) + """
+「展」乃化「全局调用号」为「有」者也。
+「展」者得「号」而
+　令「i」为「号」中「零」而
+　令「x」为「读数组」于「入」于「i」而
+　令「短」为得「k」又得「s」而
+　　若「k」小于（「新无三二」于「六」）则「短」于（「k」加（「新无三二」于「一」））于（（「s」乘（「新无三二」于「三」））加「k」）
+　　否则「s」
+　而
+　令「长」为得「k」又得「s」而
+　　若「k」小于（「新无三二」于「二〇」）则「长」于（「k」加（「新无三二」于「一」））于（「s」加（「k」乘「x」））
+　　否则「s」
+　而
+　令「套」为得「a」又得「t」而
+　　若「a」小于（「新无三二」于「三」）则（
+　　　令「里」为得「b」又得「u」而
+　　　　若「b」小于（「新无三二」于「四」）则「里」于（「b」加（「新无三二」于「一」））于（「u」加（「a」乘「b」）加「x」）
+　　　　否则「u」
+　　　而「套」于（「a」加（「新无三二」于「一」））于（「里」于（「新无三二」于「零」）于「t」）
+　　）
+　　否则「t」
+　而
+　「写数组」于「出」于（「i」乘（「新无三二」于「三」））于（「短」于（「新无三二」于「零」）于「x」）；
+　「写数组」于「出」于（「i」乘（「新无三二」于「三」）加（「新无三二」于「一」））于（「长」于（「新无三二」于「零」）于「x」）；
+　「写数组」于「出」于（「i」乘（「新无三二」于「三」）加（「新无三二」于「二」））于（「套」于（「新无三二」于「零」）于「x」）
+也。
+""" + entry("展", "三二"))
+
+
+def test_loops_with_known_rounds_are_written_out_and_compute_the_same(tmp_path):
+    """Six rounds, and three rounds of four, with a runtime value carried
+    along, are written out (unroll.py); twenty rounds are past the budget and
+    stay a loop.  The values are the loops' (u32, wrapping)."""
+    result = build(tmp_path, UNROLLED)
+    assert result.text.count("_loop:") == 1
+    x = (np.arange(32, dtype=np.uint64) * 2654435761 % 2 ** 32).astype(np.uint32)
+    got = execute(result, {(0, 0): x, (0, 1): np.zeros(96, np.uint32)}, 1)[(0, 1)].reshape(32, 3)
+    for i, v in enumerate(x.tolist()):
+        short = v
+        for k in range(6):
+            short = (short * 3 + k) % 2 ** 32
+        long = (v + sum(k * v for k in range(20))) % 2 ** 32
+        nested = (v + sum(a * b + v for a in range(3) for b in range(4))) % 2 ** 32
+        assert got[i].tolist() == [short, long, nested], i
+
+
+COUNTED = (storage("入", "无三二", 0, "只读") + storage("出", "无三二", 1) + """
+「数」乃化「全局调用号」为「有」者也。
+「数」者得「号」而
+　令「i」为「号」中「零」而
+　令「n」为「i」余（「新无三二」于「一一」）而
+　令「环」为得「k」又得「和」又得「积」而
+　　若「k」小于「n」则「环」于（「k」加（「新无三二」于「一」））于（「和」加（「读数组」于「入」于「k」））
+　　　于（「积」乘（「新无三二」于「三」）加「k」）
+　　否则「和」乘（「新无三二」于「一〇〇〇」）加「积」
+　而
+　「写数组」于「出」于「i」于（「环」于（「i」余（「新无三二」于「三」））于（「新无三二」于「零」）于（「新无三二」于「一」））
+也。
+""" + entry("数", "三二"))
+
+
+def test_a_counted_loop_runs_four_rounds_at_a_time_then_the_rest(tmp_path):
+    """若 k 小于 n … k 加 1 with n the same every round: four rounds in one
+    straight line while k + 3 < n, the loop for the rest (n from 0 to 10, k
+    from 0 to 2, so some threads skip the four and some the loop).  The input
+    has 8 elements: k from 8 on reads 0 (each read still checked)."""
+    x = np.array([5, 7, 11, 13, 17, 19, 23, 29], np.uint32)
+    result = build(tmp_path, COUNTED)
+    assert "_by4:" in result.text and '.pragma "nounroll";' in result.text
+    got = execute(result, {(0, 0): x, (0, 1): np.zeros(32, np.uint32)}, 1)[(0, 1)]
+    for i in range(32):
+        total, product = 0, 1
+        for k in range(i % 3, i % 11):
+            total += int(x[k]) if k < 8 else 0
+            product = (product * 3 + k) % 2 ** 32
+        assert got[i] == (total * 1000 + product) % 2 ** 32, i
+
+
+OPTIONED = (storage("甲", "浮三二", 0, "只读") + storage("出", "浮三二", 1) + """
+「乘加」乃化「全局调用号」为「有」者也。
+「乘加」者得「号」而
+　令「i」为「号」中「零」而
+　「写数组」于「出」于「i」于（（「读数组」于「甲」于「i」）乘（「读数组」于「甲」于「i」）加（「新浮三二」于「一」））
+也。
+
+「乘加入口」乃「计算入口」也。
+「乘加入口」者「计算入口项」于「乘加」于（「组值」【「工作组大小」者「三二」也，{options}】）也。
+""")
+
+
+def test_an_entry_item_sets_the_modules_translation_options(tmp_path):
+    """「快速数学」者「阳」 and 「不查界」者「阳」 in the entry item's options are
+    --快速数学 and --不查界 for the whole module (PTX and MSL); 阴 changes nothing."""
+    from zhuose.compiler.backends import translate
+    _, _, plain = compile_(tmp_path, OPTIONED.replace("，{options}", ""), "甲")
+    assert "fma.rn.f32" not in plain.text and "setp.gt.u32" in plain.text
+    ws, path, ptx = compile_(tmp_path, OPTIONED.replace("{options}", "「快速数学」者「阳」也，「不查界」者「阳」也"), "乙")
+    assert "fma.rn.f32" in ptx.text and "setp.gt.u32" not in ptx.text
+    msl = translate(ws, path, "msl").text
+    assert "fma(" in msl and "数组长度" not in msl
+    _, _, off = compile_(tmp_path, OPTIONED.replace("{options}", "「快速数学」者「阴」也"), "丙")
+    assert off.text == plain.text
+
+
+def test_an_entry_option_is_written_yang_or_yin(tmp_path):
+    from zhuose.compiler.workspace import Workspace
+    path = tmp_path / "程序。着色器。豫"
+    path.write_text(HEAD + OPTIONED.replace("{options}", "「不查界」者（「一」等于「一」）也"), encoding="utf-8")
+    messages = [d.message for d in Workspace(tmp_path).diagnostics(path)]
+    assert "计算入口项的「不查界」须直接写「阳」或「阴」" in messages, messages
+
+
+LEAPS = (storage("出", "无三二", 0) + """
+「跳」乃化「全局调用号」为「有」者也。
+「跳」者得「号」而
+　令「i」为「号」中「零」而
+　令「n」为「i」余（「新无三二」于「一〇」）而
+　令「环」为得「k」又得「j」而
+　　若「k」小于「n」则「环」于「j」于（「j」加（「新无三二」于「二」））否则「k」
+　而
+　「写数组」于「出」于「i」于（「环」于（「新无三二」于「零」）于（「新无三二」于「一」））
+也。
+""" + entry("跳", "三二"))
+
+
+def test_a_loop_whose_counter_takes_another_variable_is_not_counted(tmp_path):
+    """k takes j's value, not k 加 1: a plain loop, not four rounds at a time."""
+    result = build(tmp_path, LEAPS)
+    assert "_by4:" not in result.text
+    got = execute(result, {(0, 0): np.zeros(32, np.uint32)}, 1)[(0, 0)]
+    sequence = [0, 1, 3, 5, 7, 9, 11]
+    assert got.tolist() == [next(v for v in sequence if v >= i % 10) for i in range(32)]
+
+
 # ---------------------------------------------------------------- groups, uniform and workgroup structs
 
 RESOURCES = """

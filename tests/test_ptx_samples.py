@@ -222,3 +222,58 @@ def test_tile_indices_need_no_bounds_checks():
     text = _sample_ptx("分块矩阵乘")
     assert re.findall(r"[ls]t\.shared", text) and not re.findall(r"@%p\d+ [ls]t\.shared", text)
 
+
+
+def test_loops_the_constant_evaluator_follows_are_written_out():
+    """归约's strides 128 … 1, 前缀和's offsets 1 … 128 and 子组归约's butterfly
+    distances (its value carried from round to round in registers) are known:
+    each round is written with them as immediates, no loop is left, and 局 加 跨
+    under 若「局」小于「跨」 (局 减 偏移 under 不小于) needs no bounds check."""
+    for name, rounds in (("归约", 8), ("前缀和", 8), ("子组归约", 5)):
+        text = _sample_ptx(name)
+        assert "_loop:" not in text, name
+    reduction = _sample_ptx("归约")
+    assert [int(n) for n in re.findall(r"setp\.lt\.u32 %p\d+, %r\d+, (\d+);", reduction)][-8:] == \
+        [128, 64, 32, 16, 8, 4, 2, 1]
+    assert not re.findall(r"@%p\d+ ld\.shared", reduction)
+    assert not re.findall(r"@%p\d+ ld\.shared", _sample_ptx("前缀和"))
+    assert len(re.findall(r"shfl\.sync\.bfly", _sample_ptx("子组归约"))) >= 5
+
+
+def test_loops_with_a_runtime_trip_count_stay_loops():
+    """矩阵向量积's trip count is a runtime value; 分块矩阵乘's outer loop too."""
+    for name in ("矩阵向量积", "分块矩阵乘"):
+        assert "_loop:" in _sample_ptx(name), name
+
+
+def test_a_guarded_read_in_a_value_branch_is_predicated_not_branched():
+    """若 行 小于 M 且 ak 小于 K 则 读数组 … 否则 0: the read is predicated on the
+    test and its own bounds guard — no else block, and no selp either, as the
+    read's register already holds 0 wherever the test fails."""
+    text = _sample_ptx("分块矩阵乘")
+    guarded = re.findall(r"and\.pred (%p\d+), %p\d+, %p\d+;\n\tmov\.f32 %r\d+, 0f00000000;\n\t@\1 ld\.global", text)
+    assert len(guarded) == 2
+    assert "_else:" not in text and "selp.f32" not in text
+
+
+def test_a_clamped_index_is_checked_once_against_an_empty_array():
+    """读数组 于 输入 于（最小 于 序 于（长 减 1））is inside unless 长 is 0."""
+    for name in ("归约", "子组归约"):
+        text = _sample_ptx(name)
+        (length,) = re.findall(r"ld\.param\.u32 (%r\d+), \[p_g0_b0_n\];", text)
+        assert f"setp.ne.u32 %p1, {length}, 0;" in text, name
+
+
+def test_a_write_back_of_the_same_element_tests_its_bounds_once():
+    """数据[序] 乘 2 written back to 数据[序]: one test branches around the
+    statement (an out-of-bounds write is dropped, so its value is not needed)."""
+    text = _sample_ptx("加倍")
+    assert len(re.findall(r"setp\.gt\.u32", text)) == 1 and re.search(r"@!%p1 bra L\d+_skip;", text)
+    assert not re.findall(r"@%p\d+ (ld|st)\.global", text)
+
+
+def test_a_read_under_its_own_length_test_is_not_tested_again():
+    """若「序」小于（「数组长度」于「数据」）则 …「读数组」于「数据」于「序」…: the 若 is the bounds check."""
+    text = _sample_ptx("共享直方图")
+    assert re.search(r"^\tld\.global\.nc\.u32 %r\d+, \[%rd\d+\];$", text, re.M)
+    assert not re.search(r"@%p\d+ ld\.global", text)

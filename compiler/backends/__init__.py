@@ -11,8 +11,10 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 
+from .. import ir
 from ..diagnostics import INTERFACE_FILE, Diagnostic
 from .targets import BY_NAME, DEFAULT_OPTIONS, TARGETS, Options, Target  # noqa: F401 (the target records are public here)
+from .targets import with_module_options
 
 INTERFACE_ONLY = "着色内建声明（接口文件）只有声明，没有可翻译的内容"
 
@@ -54,4 +56,6 @@ def translate(ws, path, target: str, options: Options = DEFAULT_OPTIONS) -> Tran
         return Translation(None, [], errors)
     if checked.module.is_interface:
         return Translation(None, [], [Diagnostic(checked.module.path, 0, 0, INTERFACE_ONLY, code=INTERFACE_FILE)])
+    entries = [d for d in checked.module.decls if isinstance(d, ir.Entry)]
+    options = with_module_options(options, entries)
     return ws.translation(path, target, lambda info: backend.translate(info, options), options)

@@ -4,6 +4,7 @@ instead of keeping their own copies."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from .names import MSL_WORDS, WGSL_WORDS
@@ -41,6 +42,16 @@ class Options:
 
 
 DEFAULT_OPTIONS = Options()
+
+#: the options a compute entry item may set for its module's translation (docs/扩展.md), as Options fields
+ENTRY_OPTIONS = {"快速数学": ("fast_math", True), "不查界": ("bounds", False)}
+
+
+def with_module_options(options: Options, entries) -> Options:
+    """`options` with what the module's compute entry items ask for: 「快速数学」者「阳」
+    turns fused multiply-add on, 「不查界」者「阳」 the bounds checks off, for the whole module."""
+    changes = {ENTRY_OPTIONS[name][0]: ENTRY_OPTIONS[name][1] for e in entries for name in e.options}
+    return dataclasses.replace(options, **changes) if changes else options
 
 #: MSL's [[buffer(30)]]: the array lengths 「数组长度」 reads (here so the command line's help needs no back end)
 LENGTHS_SLOT = 30

@@ -187,7 +187,7 @@ CLASSES: dict[str, tuple[Callable[[TypeOrIndex], bool], str]] = {
     "单精": (lambda t: _scalar_or_vector(t, {"float"}) and _component_width(t) != 16, "「浮三二」或它的向量"),
     "浮向量": (lambda t: vector_parts(t) is not None and _kind(vector_parts(t)[0]) == "float",
              "浮点向量"),
-    "计算选项": (lambda t: _compute_options(t), "「计算选项」（工作组大小是一个、两个或三个整数或整数常量）"),
+    "计算选项": (lambda t: _compute_options(t), "「计算选项」（工作组大小是一个、两个或三个整数或整数常量；可另有「快速数学」「不查界」，是爻）"),
     "原子数组": (lambda t: atomic_element(t) is not None,
              "读写的存储缓冲里「原子」的「数组」或「定长数组」，或工作组变量里「原子」的「定长数组」"),
     "原子值": (lambda t: resolve(t) in (TCon(UINT, (32,)), TCon(INT, (32,))), "「无三二」或「整三二」"),
@@ -204,10 +204,19 @@ CLASSES: dict[str, tuple[Callable[[TypeOrIndex], bool], str]] = {
 }
 
 
+#: the translation options a compute entry item may also give, each 爻 (docs/扩展.md)
+ENTRY_FLAGS = ("快速数学", "不查界")
+
+
 def _compute_options(t: Type) -> bool:
-    """「计算选项」, or a record whose only field 「工作组大小」 holds one, two
-    or three integers (workgroups in two and three dimensions, an extension)."""
-    if not isinstance(t, TRecord) or [n for n, _ in t.fields] != ["工作组大小"]:
+    """「计算选项」, or a record whose first field 「工作组大小」 holds one, two
+    or three integers (workgroups in two and three dimensions, an extension),
+    then optionally 「快速数学」 and 「不查界」 of 爻 (an extension)."""
+    if not isinstance(t, TRecord) or not t.fields or t.fields[0][0] != "工作组大小":
+        return False
+    flags = [n for n, _ in t.fields[1:]]
+    if any(n not in ENTRY_FLAGS for n in flags) or len(set(flags)) != len(flags) \
+            or not all(isinstance(resolve(ft), TCon) and resolve(ft).name == "爻" for _, ft in t.fields[1:]):
         return False
     size = resolve(t.fields[0][1])
     items = [resolve(i) for i in size.items] if isinstance(size, TTuple) else [size]

@@ -511,6 +511,8 @@ class ModuleChecker:
                     if shape:
                         decl.workgroup_shape = tuple(s or 1 for s in shape)    # a constant's: 1 until validated
                         decl.workgroup_size = math.prod(decl.workgroup_shape)
+                elif _entry_flag(checker, f.name, _strip(f.value)):
+                    decl.options |= {f.name}
             _name_seed_options(value)
         fn_entry = self.scope.value(function) if function else None
         if fn_entry is not None and isinstance(resolve(fn_entry.type), TFun):
@@ -664,6 +666,14 @@ def _name_seed_options(call: ir.Call) -> None:
         if isinstance(arg, ir.MakeRecord) and isinstance(t, TRecord) and t.alias is None \
                 and [n for n, _ in t.fields] == ["工作组大小"] and not isinstance(resolve(t.fields[0][1]), TTuple):
             arg.type = t.named("计算选项")
+
+
+def _entry_flag(checker: ItemChecker, name: str, value) -> bool:
+    """A translation option of the entry item (「快速数学」「不查界」, docs/扩展.md): 阳 or 阴, written as such."""
+    if isinstance(value, ast.Name) and value.name in ("阳", "阴"):
+        return value.name == "阳"
+    checker.error(value, f"计算入口项的「{name}」须直接写「阳」或「阴」", ENTRY)
+    return False
 
 
 def _workgroup_shape(checker: ItemChecker, value, scope: Scope) -> tuple[int, int, int] | None:

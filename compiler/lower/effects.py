@@ -44,6 +44,7 @@ _LOCAL_CALLS = (ir.Inline, ir.Loop, ir.Next)
 #: nodes that compute a value without control flow of their own
 _VALUE_NODES = (ir.Literal, ir.LocalRef, ir.BuiltinValue, ir.GlobalRef, ir.Project, ir.MakeTuple, ir.Splat,
                 ir.MakeRecord)
+VALUE_NODES = _VALUE_NODES     # for a back end that asks what else a branch holds
 
 
 @cache

@@ -116,8 +116,8 @@ def parse(text: str) -> dict[str, Kernel]:
         elif line.startswith(".shared"):
             m = re.match(r"\.shared \.align (\d+) \.b8 (\w+)\[(\d+)\];", line)
             kernel.shared[m.group(2)] = (int(m.group(1)), int(m.group(3)))
-        elif line.startswith(".reg") or line in ("{", "}"):
-            continue
+        elif line.startswith((".reg", ".pragma")) or line in ("{", "}"):
+            continue              # a .pragma ("nounroll") only steers ptxas
         elif line.endswith(":"):
             kernel.labels[line[:-1]] = len(kernel.code)
         else:

@@ -6,7 +6,10 @@ puts them beside nvcc's for hand-written CUDA C++.
 
 The SASS count is read from the cubin's `.text.<kernel>` sections (sm_70 and
 later encode every instruction in 16 bytes); the NOPs that pad a section to
-its alignment are not counted.  No nvdisasm is needed.
+its alignment are not counted.  No nvdisasm is needed for that; when nvdisasm
+is found (on PATH, or from the pip package `nvidia-cuda-nvdisasm` in
+site-packages) the SASS is also read instruction by instruction, counted by
+kind, and split into basic blocks (bench/sass_paths.py walks them).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import re
 import shutil
 import struct
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +62,7 @@ class KernelProfile:
     barriers: int = 0
     sass: int = 0
     block: int = 1
+    kinds: dict[str, int] | None = None    # SASS instructions by kind (KINDS), when nvdisasm is found
 
     @property
     def spills(self) -> int:
@@ -73,7 +78,14 @@ class KernelProfile:
         warps, limit = self.occupancy()
         spills = f"溢出 {self.spill_stores}+{self.spill_loads} 字节" if self.spills else "无溢出"
         return (f"{self.arch}：寄存器 {self.registers}，{spills}，栈 {self.stack} 字节，共享内存 {self.shared} 字节，"
-                f"SASS {self.sass} 条，占用 {warps}/64 线程束（受{limit}所限）")
+                f"SASS {self.sass} 条{self.kinds_text()}，占用 {warps}/64 线程束（受{limit}所限）")
+
+    def kinds_text(self) -> str:
+        """「（全局读 2、…）」: the kinds present, in KINDS order; nothing without nvdisasm."""
+        if not self.kinds:
+            return ""
+        present = [f"{kind} {self.kinds[kind]}" for kind in KINDS if self.kinds.get(kind)]
+        return f"（{'、'.join(present) or '无访存与分支'}）"
 
     def occupancy(self) -> tuple[int, str]:
         """(resident warps per SM, what limits it) for blocks of `block` threads."""
@@ -120,6 +132,97 @@ def parse_verbose(text: str, arch: str) -> dict[str, KernelProfile]:
     return kernels
 
 
+#: SASS kind → the opcodes (modifiers dropped) counted under it in 剖析
+KINDS = {"全局读": ("LDG",), "全局写": ("STG",), "全局原子": ("ATOMG", "RED", "ATOM"),
+         "共享读": ("LDS", "LDSM"), "共享写": ("STS",), "共享原子": ("ATOMS",),
+         "局部内存": ("LDL", "STL"), "洗牌": ("SHFL",), "屏障": ("BAR",),
+         "分支": ("BRA", "BRX", "JMP", "JMX", "CALL", "RET")}
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """One SASS instruction as nvdisasm prints it."""
+
+    offset: int
+    opcode: str                 # the mnemonic without modifiers: "LDG" for LDG.E.CONSTANT
+    predicated: bool            # guarded by @P/@!P (a BRA or EXIT that may fall through)
+    target: int | None          # a branch's destination offset
+    text: str
+
+
+_LINE = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)[^;]*;")
+_LABEL = re.compile(r"^(\.L_x_\d+):")
+_TARGET = re.compile(r"`\((\.L_x_\d+)\)")
+_SECTION = re.compile(r"\.section\s+\.text\.(\w+),")
+
+
+def nvdisasm() -> str | None:
+    """nvdisasm on PATH, or the one the pip package nvidia-cuda-nvdisasm puts under site-packages/nvidia/*/bin."""
+    found = shutil.which("nvdisasm")
+    if found:
+        return found
+    for folder in sys.path:
+        for candidate in sorted(Path(folder or ".").glob("nvidia/*/bin/nvdisasm")):
+            if candidate.is_file():
+                return str(candidate)
+    return None
+
+
+def parse_disassembly(text: str) -> dict[str, list[Instruction]]:
+    """nvdisasm's listing, kernel by kernel, the alignment NOPs at the end left out."""
+    kernels: dict[str, list[tuple[int, str, bool, str | None, str]]] = {}
+    labels: dict[str, int] = {}
+    current = None
+    pending: list[str] = []
+    for line in text.splitlines():
+        section = _SECTION.search(line)
+        if section:
+            current = kernels.setdefault(section.group(1), [])
+            continue
+        label = _LABEL.match(line.strip())
+        if label:
+            pending.append(label.group(1))
+            continue
+        m = _LINE.search(line)
+        if m is None or current is None:
+            continue
+        offset = int(m.group(1), 16)
+        labels.update((name, offset) for name in pending)
+        pending = []
+        target = _TARGET.search(line)
+        current.append((offset, m.group(3), bool(m.group(2)), target and target.group(1), m.group(0)))
+    result = {}
+    for name, rows in kernels.items():
+        while rows and rows[-1][1] == "NOP":
+            rows.pop()
+        result[name] = [Instruction(o, op, p, labels.get(t) if t else None, line) for o, op, p, t, line in rows]
+    return result
+
+
+def kinds_of(instructions: list[Instruction]) -> dict[str, int]:
+    """SASS instructions counted by KINDS."""
+    by_opcode = {op: kind for kind, ops in KINDS.items() for op in ops}
+    counts = dict.fromkeys(KINDS, 0)
+    for ins in instructions:
+        if ins.opcode in by_opcode:
+            counts[by_opcode[ins.opcode]] += 1
+    return counts
+
+
+def disassemble(cubin: bytes) -> dict[str, list[Instruction]] | None:
+    """The cubin's kernels instruction by instruction, or None without nvdisasm."""
+    tool = nvdisasm()
+    if tool is None:
+        return None
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "k.cubin"
+        path.write_bytes(cubin)
+        done = subprocess.run([tool, "-c", str(path)], capture_output=True, text=True, timeout=300)
+    if done.returncode != 0:
+        raise RuntimeError(f"nvdisasm 失败：{done.stderr.strip()}")
+    return parse_disassembly(done.stdout)
+
+
 def sass_counts(cubin: bytes) -> dict[str, int]:
     """Instructions per kernel in an ELF64 cubin, the alignment NOPs at the end left out."""
     shoff, = struct.unpack_from("<Q", cubin, 0x28)
@@ -160,9 +263,13 @@ def assemble(ptx: str, arch: str = "sm_80") -> dict[str, KernelProfile]:
         if done.returncode != 0:
             raise RuntimeError(f"ptxas 失败：{done.stderr.strip()}")
         kernels = parse_verbose(done.stdout + done.stderr, arch)
-        for name, sass in sass_counts(cubin.read_bytes()).items():
-            if name in kernels:
-                kernels[name].sass = sass
+        binary = cubin.read_bytes()
+    for name, sass in sass_counts(binary).items():
+        if name in kernels:
+            kernels[name].sass = sass
+    for name, instructions in (disassemble(binary) or {}).items():
+        if name in kernels:
+            kernels[name].kinds = kinds_of(instructions)
     return kernels
 
 
