@@ -32,7 +32,7 @@ def test_one_two_or_three_numbers(tmp_path, size, shape):
     ("「六四」与「三二」", ["工作组大小须在 1 至 1024 之间，这里是 2048（64×32）"]),
     ("「一」与「一」与「一二八」", ["工作组的第三维至多 64，这里是 128"]),
     ("「八」与「零」", ["工作组大小须在 1 至 1024 之间，这里是 0"]),
-    ("「八」与（「新无三二」于「八」）", ["「计算选项」"]),
+    ("「八」与（「新无三二」于「八」）", ["元组须是向量", "「整数」与「无三二」"]),   # a typed number beside a literal
 ])
 def test_shapes_beyond_the_limits_are_errors(tmp_path, size, words):
     msgs = messages(tmp_path, FN.format(size))
