@@ -167,17 +167,17 @@ def test_fuzz_the_public_api(tmp_path):
 
 
 def _buffers_for(ws, path, entry) -> dict:
-    """Data for every buffer the entry uses: 64 elements of zeros for a runtime array, the
-    WGSL size of anything else (compiler/layout.py)."""
-    from zhuose.compiler.layout import element_stride, size_align
+    """Data for every buffer the entry uses: 64 elements of zeros for a runtime array (after the
+    header fields of a record that ends in one), the WGSL size of anything else (compiler/layout.py)."""
+    from zhuose.compiler.layout import size_align, trailing_array
     from zhuose.compiler.types import resolve
     info = ws.validate(path)
     data = {}
     for _, r in info.entry_resources(entry.function):
         if r.kind in ("storage", "uniform"):
             t = resolve(r.inner)
-            stride = element_stride(t)
-            data[(r.group, r.binding)] = bytes(64 * stride if stride else size_align(t)[0])
+            trailing = trailing_array(t)
+            data[(r.group, r.binding)] = bytes(trailing[0] + 64 * trailing[1] if trailing else size_align(t)[0])
     return data
 
 

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from support.metal_shim.host import prepare, results
-from support.metal_shim.runner import CLANG, FLAGS, SHIM, Kernel, Runner, require_clang
+from support.metal_shim.runner import CLANG, FLAGS, SHIM, Kernel, Runner, as_cpp, require_clang
 from zhuose.compiler import ir
 from zhuose.compiler.backends import translate
 from zhuose.compiler.backends.names import target_name
@@ -176,7 +176,7 @@ def _measure(tmp: Path, translations) -> dict[tuple[str, str], tuple[int, int, l
     for i, (_, text, structs) in enumerate(translations):
         if not structs:
             continue
-        (tmp / f"t{i}.metal").write_text(text, encoding="utf-8")
+        (tmp / f"t{i}.metal").write_text(as_cpp(text), encoding="utf-8")
         parts.append(f'namespace yy_t{i} {{\n#include "t{i}.metal"\n}}\n')
         for s in structs:
             t = f"yy_t{i}::{s.msl}"
