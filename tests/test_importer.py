@@ -100,7 +100,7 @@ def test_a_clean_import_exits_zero_and_prints_the_program(tmp_path):
     result = _cli("导入", str(ROOT / "samples" / "加倍.wgsl"), cwd=tmp_path)
     assert result.returncode == 0 and result.stderr == ""
     assert result.stdout.startswith("寻观「点染」之「点染本」之书。\n")
-    assert "「写数组」于「数据」于「序」于（（「读数组」于「数据」于「序」）乘（「新无三二」于「二」））" in result.stdout
+    assert "「写数组」于「数据」于「序」于（「读数组」于「数据」于「序」乘「新无三二」于「二」）" in result.stdout
 
 
 @pytest.mark.parametrize("wgsl, expected", [

@@ -29,7 +29,7 @@ from .types import (AFLOAT, AINT, BOOL, CONSTRUCTOR, DIGIT, F32, I32, IO_TEXTURE
 # 着色 precedence levels (higher binds tighter); see /work/shared/spec §5
 ATOM, PROJ, APP, UNARY = 100, 90, 80, 70
 TUPLE, BRANCH = 5, 3
-#: an operand or argument below this is parenthesised (applications included, as the samples write them)
+#: an argument below this is parenthesised (an application, an operation)
 OPERAND = 81
 
 BINARY = {  # WGSL operator → (着色 operator, level)
@@ -55,6 +55,13 @@ class Ex:
 
 def wrap(x: Ex, least: int) -> str:
     return x.text if x.prec >= least else f"（{x.text}）"
+
+
+def operation(x: Ex, word: str, level: int, y: Ex, comparison: bool = False) -> str:
+    """`x word y` with only the parentheses the grammar needs: operators group to the left
+    (a right operand at the same level keeps its parentheses, so nothing is regrouped) and
+    comparisons do not chain (either operand at their level keeps them)."""
+    return f"{wrap(x, level + comparison)}{word}{wrap(y, level + 1)}"
 
 
 @dataclass
@@ -133,7 +140,9 @@ class Importer:
         self.comments: list = []       # the module's comments (lexer.Comment), for function bodies
         self.pending: dict = {}        # id(statement) → the comments just before it, until written
         self.cells: set[str] = set()
-        self.loop_states: dict = {}
+        self.loop_states: dict = {}    # id(loop) → LoopState
+        self.selects: dict = {}        # id(if) → the names it chooses values for
+        self.threaded: set = set()     # id(if) whose following statements go into its branches
         self.current = (None, None)
         self.discovering = False
         self.hoisted: list[str] | None = None    # 令 lines a statement needs before it (None: none allowed here)
@@ -401,7 +410,9 @@ class Importer:
         def written():
             self.locals = [{}]
             self.current = (name, ret_ty)
-            self.cells, self.loop_states = mutated_deeper(body)
+            shapes = mutated_deeper(body, self.has_effects, self.wants_uniformity)
+            self.cells, self.loop_states, self.selects, self.threaded = \
+                shapes.cells, shapes.loops, shapes.selects, shapes.threaded
             out: list[str] = []
             if stage:
                 head, bind = self.entry_head(name, stage, params, ret_ty, ret_attrs, attrs, node_at(d))
@@ -562,14 +573,16 @@ class Importer:
         if kind == "switch":
             return self.if_statement(self.switch_as_if(s), rest, flow)
         if kind in ("for_", "while_", "loop"):
-            if any(isinstance(x, Tree) and x.data == "return_" for x in _walk(s)):
+            shape = self.loop_states.get(id(s), LoopState([], None))
+            if shape.tail or any(isinstance(x, Tree) and x.data == "return_" for x in _walk(s)):
                 return self.loop(s, flow, rest)
-            _, result = self.loop_states.get(id(s), ([], None))
+            result = shape.result
             if result is not None:
                 ty = self.lookup(result).ty
                 lines = self.loop(s, flow)
                 self.locals[-1][result] = Local(ty)
-                return [f"令「{result}」为（"] + lines + ["）而"] + self._block(rest, flow)
+                after = self._block(rest, flow)
+                return lines if after == [f"「{result}」"] else [f"令「{result}」为（"] + lines + ["）而"] + after
             return self.sequence(self.loop(s, flow), rest, flow)
         if kind in ("assign", "compound_assign", "incdec"):
             return self.assignment(s, rest, flow)
@@ -632,7 +645,10 @@ class Importer:
                 raise Refusal(at, "指针")
             text = f"令「{name}」为{value.text}而"
             self.locals[-1][name] = Local(ty)
-        return before + [text] + self._block(rest, flow)
+        after = self._block(rest, flow)
+        if s.data == "local_var" and not values and not any(f"「{name}」" in line for line in after):
+            return after    # declared for a loop to set as it ends, read nowhere else: its zero is never used
+        return before + [text] + after
 
     def zero(self, ty, at) -> Ex:
         if ty[0] == "scalar":
@@ -657,14 +673,7 @@ class Importer:
         if s.data != "assign" and any(isinstance(x, Tree) and x.data == "index" and self.has_effects(x.children[1])
                                       for x in _walk(target)):
             raise Refusal(at, "下标有副作用的复合赋值（着色要把下标写两遍：读一次、写一次）")
-        if s.data == "incdec":
-            op = "+" if str(s.children[1]) == "++" else "-"
-            value_of = lambda ty: self.binary_text(op, target, None, ty, at, literal_one=True)
-        elif s.data == "compound_assign":
-            op = COMPOUND[str(s.children[1])]
-            value_of = lambda ty: self.binary_text(op, target, s.children[2], ty, at)
-        else:
-            value_of = lambda ty: self.expr(s.children[-1], ty)
+        value_of = lambda ty: self.assigned_value(s, ty)
         before: list[str] = []
 
         def value_with(ty):
@@ -694,7 +703,7 @@ class Importer:
             if local.cell:
                 return self.sequence([f"「写格」于「{name}」于{wrap(value, OPERAND)}"], rest, flow)
             self.locals[-1][name] = Local(local.ty)
-            return [f"令「{name}」为{value.text}而"] + self._block(rest, flow)
+            return bound(name, value.text, self._block(rest, flow))
         if isinstance(target, Tree) and target.data == "index" and self.array_resource(target.children[0])[0]:
             written = self.element_write(target, value_of, at)
             return self.sequence([written], rest, flow)
@@ -801,16 +810,49 @@ class Importer:
         arms = [(parts[i], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
         otherwise = parts[-1] if len(parts) % 2 else None
         branches = [kids(body) for _, body in arms] + [kids(otherwise) if otherwise is not None else []]
+        if id(s) in self.selects:
+            return self.chosen(s, self.selects[id(s)], rest, flow)
+        if id(s) in self.threaded:
+            return self.if_lines(arms, otherwise, flow, rest)
         if not any(jumps(b) for b in branches):
             inner = Flow(["「元」"], flow.on_break, flow.on_continue, flow.in_loop)
             return self.sequence(self.if_lines(arms, otherwise, inner, []), rest, flow)
         falling = [b for b in branches if not always_jumps(b)]
-        small = len(rest) <= 2 and not any(isinstance(x, Tree) and x.data in ("for_", "while_", "loop", "if_stmt",
-                                                                                "switch") for r in rest for x in _walk(r))
-        if rest and len(falling) > 1 and not small:
+        if rest and len(falling) > 1 and not small(rest):
             raise Refusal(node_at(s), "只在部分分支里跳出（return/break/continue）且后面还有多条语句的 if"
                                       "（着色要把其后的语句写进每个不跳出的分支）")
         return self.if_lines(arms, otherwise, flow, rest)
+
+    def chosen(self, s: Tree, names: list[str], rest: list, flow: Flow) -> list[str]:
+        """An if that only chooses values: 令「x」为若 c 则 v 否则「x」而 for each name it assigns
+        (see `select_names`)."""
+        conditions, branches = if_parts(s)
+        lines: list[str] = []
+        for name in names:
+            ty = self.lookup(name).ty
+            values = []
+            for stmts in branches:
+                t = next((t for t in stmts if str(strip(t.children[0]).children[0]) == name), None)
+                if t is None:
+                    values.append(f"「{name}」")
+                    continue
+                x, before = self.statement_value_of(lambda: self.assigned_value(t, ty))
+                lines += before
+                values.append(x.text)
+            text = "".join(("若" if n == 0 else "否则若") + f"{wrap(self.expr(c, BOOL), TUPLE + 1)}则{v}"
+                           for n, (c, v) in enumerate(zip(conditions, values)))
+            lines.append(f"令「{name}」为{text}否则{values[-1]}而")
+        return lines + self._block(rest, flow)
+
+    def assigned_value(self, t: Tree, ty) -> Ex:
+        """The new value of an assignment statement (`x = v`, `x += v`, `x++`) of type `ty`."""
+        at = node_at(t)
+        if t.data == "incdec":
+            return self.binary_text("+" if str(t.children[1]) == "++" else "-", t.children[0], None, ty, at,
+                                    literal_one=True)
+        if t.data == "compound_assign":
+            return self.binary_text(COMPOUND[str(t.children[1])], t.children[0], t.children[2], ty, at)
+        return self.expr(t.children[-1], ty)
 
     def if_lines(self, arms, otherwise, flow: Flow, rest: list) -> list[str]:
         out: list[str] = []
@@ -881,8 +923,6 @@ class Importer:
                     start = wrap(self.expr(init.children[-1], ty), OPERAND)
                     self.locals[-1][counter] = Local(ty)
                 elif init is not None:
-                    if init.data == "local_var":
-                        self.cells.add(str(tokens(init, "IDENT")[0]))
                     head = self.block_keep([init])
             elif s.data == "while_":
                 cond = s.children[-2]
@@ -897,8 +937,8 @@ class Importer:
                     continuing = [c for c in items if isinstance(c, Tree)]
                     stmts = stmts[:-1]
                 body = stmts
-            state, result = self.loop_states.get(id(s), ([], None))
-            state = [v for v in state if v not in self.cells]
+            shape = self.loop_states.get(id(s), LoopState([], None))
+            state, result = shape.state, shape.result
             for v in state:
                 self.locals[-1][v] = Local(self.lookup(v).ty)
             counted = param != "「次」"
@@ -999,6 +1039,21 @@ class Importer:
             if name in B.ATOMICS or name in B.UNIT_CALLS or name.startswith(("subgroup", "textureStore")):
                 return True
             if name in self.bodies and name not in seen and self.has_effects(self.bodies[name], seen | {name}):
+                return True
+        return False
+
+    def wants_uniformity(self, e, seen: frozenset = frozenset()) -> bool:
+        """Whether evaluating `e` reaches a barrier, a derivative or an operation among the
+        invocations of a subgroup (through the functions it calls): such statements stay
+        where they are, out of the branches of an if."""
+        for x in _walk(e):
+            if not (isinstance(x, Tree) and x.data == "call"):
+                continue
+            name = str(x.children[0])
+            if name in B.UNIT_CALLS or name == "workgroupUniformLoad" or \
+                    name.startswith(("subgroup", "quad", "dpd", "fwidth")) or name in DERIVATIVE_SAMPLING:
+                return True
+            if name in self.bodies and name not in seen and self.wants_uniformity(self.bodies[name], seen | {name}):
                 return True
         return False
 
@@ -1121,11 +1176,11 @@ class Importer:
             raise Refusal(node_at(e), "无符号数取负")
         if x.ty and is_abstract(x.ty):
             return Ex(f"-{x.text}", ATOM, x.ty)
-        return Ex(f"负{wrap(x, OPERAND)}", UNARY, x.ty)
+        return Ex(f"负{wrap(x, UNARY)}", UNARY, x.ty)
 
     def e_not_(self, e, want) -> Ex:
         x = self.expr(e.children[-1], BOOL)
-        return Ex(f"非{wrap(x, OPERAND)}", UNARY, x.ty)
+        return Ex(f"非{wrap(x, UNARY)}", UNARY, x.ty)
 
     def e_complement(self, e, want) -> Ex:
         x = self.expr(e.children[-1], want)
@@ -1192,8 +1247,7 @@ class Importer:
         ty = x.ty if x.ty and x.ty[0] == "vec" else y.ty if y.ty and y.ty[0] == "vec" else x.ty
         if op in COMPARISONS:
             ty = with_scalar(ty, "bool")
-        text = f"{wrap(x, max(level, OPERAND))}{word}{wrap(y, max(level + 1, OPERAND))}"
-        return Ex(text, level, ty)
+        return Ex(operation(x, word, level, y, op in COMPARISONS), level, ty)
 
     def matrix_arithmetic(self, op: str, x: Ex, y: Ex, at) -> Ex:
         """WGSL's matrix operators: m × v and m × m are 「矩阵乘」; m × s, s × m, m ± m are
@@ -1208,7 +1262,7 @@ class Importer:
         if not (op == "*" and "scalar" in kinds or op in "+-" and kinds == ("mat", "mat")):
             raise Refusal(at, f"矩阵的 {op}（WGSL 也没有）")
         ty = x.ty if kinds[0] == "mat" else y.ty
-        return Ex(f"{wrap(x, max(level, OPERAND))}{word}{wrap(y, max(level + 1, OPERAND))}", level, ty)
+        return Ex(operation(x, word, level, y), level, ty)
 
     def both_evaluated(self, op: str, x: Ex, y: Ex, left, right, at) -> Ex:
         """WGSL's `a & b` and `a | b` on 爻 evaluate both sides (且、或 short-circuit): written as
@@ -1527,6 +1581,13 @@ def comment_line(c) -> str:
     return f"「：{text}：」"
 
 
+def bound(name: str, text: str, after: list[str]) -> list[str]:
+    """`令「x」为 v 而 …`; when what follows is just「x」 (a value set as the loop is left), v itself."""
+    if after == [f"「{name}」"]:
+        return [text]
+    return [f"令「{name}」为{text}而"] + after
+
+
 def branch(head: str, lines: list[str]) -> list[str]:
     """A branch of 若: on the same line when it is one plain expression, else in （…）."""
     if len(lines) == 1 and not lines[0].endswith("；") and not lines[0].startswith(("令", "若")):
@@ -1587,6 +1648,9 @@ def _size(spelled: str):
         return ("vec", 3, "u32")
     return ("vec", 2, "u32")
 
+
+#: texture builtins that take implicit derivatives (uniform control flow only)
+DERIVATIVE_SAMPLING = {"textureSample", "textureSampleBias", "textureSampleCompare"}
 
 #: texture builtins whose argument after the coordinates (and layer) is a float: level, bias, depth reference
 FLOAT_AFTER_COORDINATES = {"textureSampleLevel", "textureSampleBias", "textureSampleCompare", "textureSampleCompareLevel",
@@ -1744,100 +1808,219 @@ def loop_lists(loop: Tree) -> list[list]:
     return [kids(parts["compound"]), kids(parts["for_update"])]
 
 
-def top_assigned(stmts: list) -> set[str]:
-    """Names assigned by the statements of a list, and of the branches of its ifs that always jump."""
-    out = set()
-    for t in stmts:
-        if not isinstance(t, Tree):
-            continue
-        name = _assigned_name(t)
-        if name and member_path(t.children[0])[0]:
-            out.add(name)
-        if t.data == "if_stmt":
-            for branch in subtrees(t, "compound"):
-                if always_jumps(kids(branch)):
-                    out |= top_assigned(kids(branch))
-    return out
+def assigned_anywhere(stmts: list) -> set[str]:
+    """Names any statement of these lists assigns, however deep."""
+    return {name for t in stmts for x in _walk(t) if (name := _assigned_name(x)) is not None}
 
 
-def mutated_deeper(body: Tree) -> tuple[set[str], dict]:
+def names_read(node) -> set[str]:
+    """Names a statement reads: all but the plain target of an `=`."""
+    skip = {id(x.children[0]) for x in _walk(node) if isinstance(x, Tree) and x.data == "assign"}
+    return {str(x.children[0]) for x in _walk(node)
+            if isinstance(x, Tree) and x.data == "name" and id(x) not in skip}
+
+
+def assigned_just_before_break(stmts: list, name: str) -> bool:
+    """Whether every assignment of `name` in these statements (and their blocks) is in a list
+    that ends with `break`: the value leaves the loop and never reaches the next iteration."""
+    real = [t for t in stmts if isinstance(t, Tree) and t.data != "empty"]
+    ends_in_break = bool(real) and real[-1].data == "break_"
+    for t in real:
+        if _assigned_name(t) == name and not ends_in_break:
+            return False
+        if t.data in (*LOOPS, "switch") and name in assigned_anywhere([t]):    # a switch's break is its own
+            return False
+        if any(not assigned_just_before_break(kids(c), name) for c in blocks(t)):
+            return False
+    return True
+
+
+def blocks(node: Tree):
+    """The outermost blocks inside a statement (an if's branches, a nested block)."""
+    for c in node.children:
+        if isinstance(c, Tree) and c.data == "compound":
+            yield c
+        elif isinstance(c, Tree) and c.data not in LOOPS:
+            yield from blocks(c)
+
+
+def small(rest: list) -> bool:
+    """Statements short and plain enough to be written again in each branch of an if before them."""
+    return len(rest) <= 2 and not any(isinstance(x, Tree) and x.data in ("for_", "while_", "loop", "if_stmt", "switch")
+                                      for r in rest for x in _walk(r))
+
+
+def if_parts(s: Tree) -> tuple[list, list[list]]:
+    """An if statement's conditions and its branches' statement lists (an absent else is empty)."""
+    parts = [c for c in s.children if isinstance(c, Tree) and c.data != "attribute"]
+    conditions = parts[0:len(parts) - 1:2] if len(parts) % 2 else parts[0::2]
+    bodies = parts[1::2] + ([parts[-1]] if len(parts) % 2 else [])
+    branches = [kids(b) for b in bodies] + ([] if len(parts) % 2 else [[]])
+    return conditions, branches
+
+
+def threadable(s: Tree, rest: list) -> bool:
+    """Whether the statements after an if can be written into each branch that does not jump
+    (how a branch's own re-bindings reach them): few of them, or only one branch falls through."""
+    _, branches = if_parts(s)
+    return not rest or small(rest) or sum(not always_jumps(b) for b in branches) <= 1
+
+
+def select_names(s: Tree, has_effects) -> list[str] | None:
+    """The variables an if assigns when it is only a choice of values: each branch plain
+    assignments to distinct names, nothing with an effect, no condition reading an assigned
+    name and no value reading another one.  Written `令 x 为 若 c 则 v 否则 x 而` per name
+    (the conditions are read again for each: the same value, nothing changed them)."""
+    conditions, branches = if_parts(s)
+    order: list[str] = []
+    for stmts in branches:
+        mine: list[str] = []
+        for t in stmts:
+            if not (isinstance(t, Tree) and t.data in ("assign", "compound_assign", "incdec")):
+                return None
+            target = strip(t.children[0])
+            if not (isinstance(target, Tree) and target.data == "name") or str(target.children[0]) in mine:
+                return None
+            mine.append(str(target.children[0]))
+            order += [n for n in mine if n not in order]
+    if not order:
+        return None
+    read = lambda e: {str(x.children[0]) for x in _walk(e) if isinstance(x, Tree) and x.data == "name"}
+    for c in conditions:
+        if read(c) & set(order) or has_effects(c):
+            return None
+    for stmts in branches:
+        for t in stmts:
+            target = str(strip(t.children[0]).children[0])
+            if t.data != "incdec" and (read(t.children[-1]) & (set(order) - {target}) or has_effects(t.children[-1])):
+                return None
+    return order
+
+
+@dataclass
+class Shapes:
+    """What `mutated_deeper` found: which variables are cells, each loop's state, and how
+    each if that assigns loop state or is a choice of values is written."""
+    cells: set
+    loops: dict       # id(loop) → LoopState
+    selects: dict     # id(if) → names chosen (see `select_names`)
+    threaded: set     # id(if) whose following statements go into its branches
+
+
+@dataclass
+class LoopState:
+    state: list            # the parameters after a for loop's counter, in order of declaration
+    #                        (not those only set just before a break: the loop's value, not its state)
+    result: str | None     # the one of them used after the loop: the loop's value
+    tail: bool = False     # several used after: the statements after it are written at its exit
+
+
+def mutated_deeper(body: Tree, has_effects, wants_uniformity) -> Shapes:
     """Variables assigned other than by a statement of the list that declares them: those
     become cells (the rest are re-bound with 令).  A variable declared before a loop in the
-    same list and assigned only by statements at the top of the loop's body is the loop's
-    state instead (a parameter of 「环」); of those, one used after the loop is its result.
-    Returns (cells, {id(loop): (state names in order, result name or None)})."""
+    same list and assigned in it (outside a nested loop) is the loop's state, a parameter of
+    「环」: an if in the loop that assigns it takes the statements after it into its branches
+    (where few enough), or is a choice of values.  Of the state, one used after the loop is
+    its value; several make the loop the last thing of its list, with the statements after it
+    at its one exit (only outside other loops).  What none of these reach is a cell (so does a
+    variable whose if would take a barrier or a derivative into its branches)."""
     cells: set[str] = set()
-    candidates: dict[int, tuple[list[str], set[str]]] = {}
+    candidates: dict[int, tuple] = {}
+    shapes = Shapes(cells, {}, {}, set())
 
-    def visit(stmts: list, scopes: list[set[str]], allowed: frozenset = frozenset()):
-        here: set[str] = set()
-        order: list[str] = []
-        scopes = scopes + [here]
+    def visit(stmts: list, allowed: frozenset, tail: list, in_loop: bool):
+        here: list[str] = []
         for k, s in enumerate(stmts):
             if not isinstance(s, Tree):
                 continue
+            rest = stmts[k + 1:] + tail
             if s.data == "local_var":
-                here.add(str(tokens(s, "IDENT")[0]))
-                order.append(str(tokens(s, "IDENT")[0]))
+                here.append(str(tokens(s, "IDENT")[0]))
+            mine = allowed | frozenset(here)
             name = _assigned_name(s)
-            if name is not None:
-                direct = member_path(s.children[0])[0] is not None
-                if not (direct and (name in here or name in allowed)):
-                    cells.add(name)
-            if s.data in LOOPS and not any(isinstance(x, Tree) and x.data == "return_" for x in _walk(s)):
-                top = {n for lst in loop_lists(s) for n in top_assigned(lst)}
-                state = [v for v in order if v in top]
-                after = {str(x.children[0]) for t in stmts[k + 1:] for x in _walk(t)
-                         if isinstance(x, Tree) and x.data == "name"}
-                candidates[id(s)] = (state, after)
-                inside = frozenset(state)
-                for lst in loop_lists(s):
-                    visit(lst, scopes, inside)
-                for child in s.children:
-                    if isinstance(child, Tree) and child.data in ("for_init", "for_cond"):
-                        nested(child, scopes)
-                    if s.data == "while_" and child is s.children[-2]:
-                        nested(child, scopes)
+            if name is not None and (member_path(s.children[0])[0] is None or name not in mine):
+                cells.add(name)
+            if s.data in LOOPS:
+                loop_state(s, stmts[k + 1:], here, in_loop)
                 continue
-            if s.data == "if_stmt" and allowed:
-                # a branch that always jumps (continue, break) passes the loop state on as it is there
-                for child in s.children:
-                    if isinstance(child, Tree) and child.data == "compound":
-                        visit(kids(child), scopes, allowed if always_jumps(kids(child)) else frozenset())
-                    else:
-                        nested(child, scopes)
-                continue
+            if s.data == "if_stmt":
+                chosen = select_names(s, has_effects)
+                if chosen is not None and set(chosen) <= mine:
+                    shapes.selects[id(s)] = chosen
+                    continue
+                if in_loop and assigned_anywhere(sum(if_parts(s)[1], [])) & mine and threadable(s, rest) \
+                        and not any(wants_uniformity(t) for t in rest):
+                    shapes.threaded.add(id(s))
+                    for c in if_parts(s)[0]:
+                        nested(c)
+                    for b in if_parts(s)[1]:
+                        visit(b, mine, rest, in_loop)
+                    continue
             for child in s.children:
-                nested(child, scopes)
+                nested(child)
 
-    def nested(node, scopes):
+    def loop_state(s: Tree, after_stmts: list, here: list, in_loop: bool):
+        lists = loop_lists(s)
+        changed = assigned_anywhere([t for lst in lists for t in lst])
+        read = names_read(s)
+        leaving = [v for v in here if v in changed and v not in read and all(assigned_just_before_break(lst, v)
+                                                                            for lst in lists)]
+        state = [v for v in here if v in changed and v not in leaving]
+        init = next((c.children[0] for c in s.children if isinstance(c, Tree) and c.data == "for_init" and c.children), None)
+        counter = None
+        if s.data == "for_":
+            parts = {c.data: c for c in s.children if isinstance(c, Tree)}
+            update = parts["for_update"].children[0] if parts["for_update"].children else None
+            counter = counter_of(init, update, kids(parts["compound"]))
+            if init is not None and init.data == "local_var" and counter is None:
+                state.insert(0, str(tokens(init, "IDENT")[0]))
+        after = {str(x.children[0]) for t in after_stmts for x in _walk(t) if isinstance(x, Tree) and x.data == "name"}
+        returns = any(isinstance(x, Tree) and x.data == "return_" for x in _walk(s))
+        conditioned = s.data == "while_" or s.data == "for_" and bool(
+            next(c for c in s.children if isinstance(c, Tree) and c.data == "for_cond").children)
+        may_tail = not in_loop and exits(s, conditioned) == 1 and (counter is None or counter not in after)
+        candidates[id(s)] = (state, leaving, after, returns, may_tail)
+        inside = frozenset(state + leaving) | ({counter} if counter else set())
+        for lst in lists:
+            visit(lst, inside, [], True)
+        for child in s.children:
+            if isinstance(child, Tree) and child.data in ("for_init", "for_cond"):
+                nested(child)
+            if s.data == "while_" and child is s.children[-2]:
+                nested(child)
+
+    def nested(node):
         if not isinstance(node, Tree):
             return
         if node.data in ("compound", "compound_break"):
-            visit(kids(node), scopes)
+            visit(kids(node), frozenset(), [], False)
             return
         if node.data in ("for_init", "for_update"):
-            visit(kids(node), scopes + [set()])
+            visit(kids(node), frozenset(), [], False)
             return
         name = _assigned_name(node)
         if name is not None:
             cells.add(name)
         for child in node.children:
-            nested(child, scopes)
-    visit(kids(body), [])
-    states: dict = {}
+            nested(child)
+    visit(kids(body), frozenset(), [], False)
     changed = True
     while changed:
         changed = False
-        for key, (state, after) in candidates.items():
-            live = [v for v in state if v not in cells]
-            used = [v for v in live if v in after]
-            if len(used) > 1:
-                cells.update(live)
+        for key, chosen in shapes.selects.items():     # a choice is all re-bindings or all cells
+            if set(chosen) & cells and not set(chosen) <= cells:
+                cells.update(chosen)
                 changed = True
-                live, used = [], []
-            states[key] = (live, used[0] if used else None)
-    return cells, states
+        for key, (state, leaving, after, returns, may_tail) in candidates.items():
+            live = [v for v in state if v not in cells]
+            used = [v for v in live + leaving if v in after and v not in cells]
+            tail = len(used) > 1 and not returns
+            if tail and not may_tail:
+                cells.update(live + leaving)
+                changed = True
+                live, used, tail = [], [], False
+            shapes.loops[key] = LoopState(live, used[0] if len(used) == 1 and not returns else None, tail)
+    return shapes
 
 
 def jumps(stmts: list) -> bool:
