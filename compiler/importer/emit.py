@@ -16,6 +16,7 @@ Whatever has no exact counterpart raises `Refusal` at its WGSL offset."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 
@@ -703,7 +704,8 @@ class Importer:
             if local.cell:
                 return self.sequence([f"「写格」于「{name}」于{wrap(value, OPERAND)}"], rest, flow)
             self.locals[-1][name] = Local(local.ty)
-            return bound(name, value.text, self._block(rest, flow))
+            after = self._block(rest, flow)
+            return (not self.has_effects(s) and passed(name, value, after)) or bound(name, value.text, after)
         if isinstance(target, Tree) and target.data == "index" and self.array_resource(target.children[0])[0]:
             written = self.element_write(target, value_of, at)
             return self.sequence([written], rest, flow)
@@ -1581,6 +1583,25 @@ def comment_line(c) -> str:
     return f"「：{text}：」"
 
 
+#: a line that is only the call of a loop function (the next iteration)
+LOOP_CALL = re.compile(r"^「环[二三四五六七八九十]*」于[^；]*$")
+
+
+def passed(name: str, value: Ex, after: list[str]) -> list[str] | None:
+    """`令「n」为 v 而「环」于「n」于 …` as「环」于 v 于 …: the new value passed straight to the
+    next iteration, where the call is all that follows and reads the name once, as an argument
+    (`v` has no effect, so evaluating it among the arguments changes nothing)."""
+    token = f"「{name}」"
+    if len(after) != 1 or not LOOP_CALL.match(after[0]) or after[0].count(token) != 1:
+        return None
+    line = after[0]
+    k = line.index(token)
+    end = k + len(token)
+    if line[k - 1] != "于" or not (end == len(line) or line.startswith("于", end)):
+        return None
+    return [line[:k] + wrap(value, OPERAND) + line[end:]]
+
+
 def bound(name: str, text: str, after: list[str]) -> list[str]:
     """`令「x」为 v 而 …`; when what follows is just「x」 (a value set as the loop is left), v itself."""
     if after == [f"「{name}」"]:
@@ -1592,6 +1613,8 @@ def branch(head: str, lines: list[str]) -> list[str]:
     """A branch of 若: on the same line when it is one plain expression, else in （…）."""
     if len(lines) == 1 and not lines[0].endswith("；") and not lines[0].startswith(("令", "若")):
         return [head + lines[0]]
+    if head == "否则" and lines[0].startswith("若"):     # a block that is one 若 (a sequenced one is in （…）)
+        return ["否则" + lines[0]] + lines[1:]
     return [head + "（"] + lines + ["）"]
 
 
