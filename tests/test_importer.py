@@ -166,3 +166,69 @@ def test_the_guide_shows_what_the_importer_writes():
     wgsl = chapter.split("```wgsl\n", 1)[1].split("```", 1)[0]
     shown = chapter.split("```豫 程序 求和。着色器。豫\n", 1)[1].split("```", 1)[0]
     assert import_wgsl(wgsl).text == shown
+
+
+def test_a_small_loop_program_is_imported_as_a_person_writes_it():
+    """The loop state is the loop function's parameters, an if that assigns it is a choice of
+    values or takes the rest into its branches, the new values go straight into the next call,
+    and operands carry only the parentheses the grammar needs (its round trip is in the
+    lavapipe test above, like every program in tests/importer/)."""
+    wgsl = (ROOT / "tests" / "importer" / "小循环.wgsl").read_text(encoding="utf-8")
+    expected = (ROOT / "tests" / "importer" / "小循环。着色器。豫").read_text(encoding="utf-8")
+    assert import_wgsl(wgsl).text == expected
+    assert "格" not in expected and "「次」" not in expected
+
+
+def test_an_if_in_a_loop_that_assigns_the_state_takes_the_rest_into_its_branches():
+    text = import_wgsl((ROOT / "tests" / "importer" / "循环状态.wgsl").read_text(encoding="utf-8")).text
+    steps = text[text.index("「steps」者"):text.index("「first_above」乃")]
+    assert "令「环」为得「n」又得「i」而" in steps and "格" not in steps
+    assert "否则若「n」余「新无三二」于「二」等于「新无三二」于「零」则「环」于（「n」除「新无三二」于「二」）于（「i」加「新无三二」于「一」）" \
+        in steps
+
+
+def test_a_value_set_just_before_break_is_the_loops_value_not_its_state():
+    text = import_wgsl((ROOT / "tests" / "importer" / "循环状态.wgsl").read_text(encoding="utf-8")).text
+    first = text[text.index("「first_above」者"):text.index("「spread」乃")]
+    assert "令「环」为得「k」而" in first and "found" not in first      # declared without a value, set as it leaves
+    assert "若「读数组」于「table」于「k」大于「limit」则「k」" in first
+
+
+def test_several_values_after_a_loop_are_computed_at_its_exit():
+    text = import_wgsl((ROOT / "tests" / "importer" / "循环状态.wgsl").read_text(encoding="utf-8")).text
+    spread = text[text.index("「spread」者"):text.index("「grid」乃")]
+    assert "令「环」为得「i」又得「lo」又得「hi」而" in spread and "否则「hi」减「lo」" in spread
+
+
+def test_an_enclosing_loops_state_is_the_inner_loops_state_and_value():
+    text = import_wgsl((ROOT / "tests" / "importer" / "循环状态.wgsl").read_text(encoding="utf-8")).text
+    grid = text[text.index("「grid」者"):text.index("「clamp_pair」乃")]
+    assert "令「total」为（\n　　　　令「环二」为得「x」又得「total」而" in grid and "格" not in grid
+
+
+def test_an_if_that_only_chooses_values_is_a_binding_to_an_if():
+    text = import_wgsl((ROOT / "tests" / "importer" / "循环状态.wgsl").read_text(encoding="utf-8")).text
+    assert "　令「s」为若「a」大于「b」则「b」否则「s」而\n　令「t」为若「a」大于「b」则「a」否则「t」而\n" in text
+    assert "令「big」为若「t」大于「新浮三二」于「一零」则「t」否则「新浮三二」于「二」乘「s」而" in text
+
+
+def test_cells_remain_where_nothing_else_says_it():
+    """An if outside loops that assigns and also writes memory: its branches cannot re-bind
+    for the statements after it (they would be written again in each branch)."""
+    text = import_wgsl((ROOT / "tests" / "importer" / "循环状态.wgsl").read_text(encoding="utf-8")).text
+    cell = text[text.index("「kept_in_a_cell」者"):text.index("「main」乃")]
+    assert "令「best」为「新格」于「x」而" in cell and "「写格」于「best」于（「读格」于「best」乘「新无三二」于「二」）" in cell
+
+
+@pytest.mark.parametrize("wgsl, text", [
+    ("fn f(a: u32, b: u32, c: u32) -> u32 { return a - (b - c); }", "「a」减（「b」减「c」）"),
+    ("fn f(a: u32, b: u32, c: u32) -> u32 { return (a - b) - c; }", "「a」减「b」减「c」"),
+    ("fn f(a: f32, b: f32, c: f32) -> f32 { return a + b * c; }", "「a」加「b」乘「c」"),
+    ("fn f(a: f32, b: f32, c: f32) -> f32 { return (a + b) * c; }", "（「a」加「b」）乘「c」"),
+    ("fn f(a: u32, b: u32) -> bool { return (a & b) == 0u; }", "（「a」按位与「b」）等于「新无三二」于「零」"),
+    ("fn f(a: bool, b: bool, c: bool) -> bool { return (a == b) == c; }", "（「a」等于「b」）等于「c」"),
+    ("fn f(a: f32, b: f32) -> f32 { return -(a * b); }", "负（「a」乘「b」）"),
+    ("fn f(a: f32) -> f32 { return abs(a) * 2.0; }", "「绝对值」于「a」乘「新浮三二」于「二」"),
+])
+def test_operands_carry_only_the_parentheses_the_grammar_needs(wgsl, text):
+    assert f"　{text}\n也。" in import_wgsl(wgsl).text

@@ -1,14 +1,18 @@
 """The importer's writer: a parsed WGSL module as 着色 text.
 
-What WGSL writes as mutation the language writes as bindings: a `var` only
-assigned by statements of the block that declares it becomes successive
-令 bindings of the same name; one assigned deeper (in an if or a loop)
-becomes a cell (「新格」/「读格」/「写格」).  A loop becomes a local
-tail-recursive function 「环」 whose parameter is a `for` loop's counter (or
-the unit 「元」), `break` its result 「元」, `continue` and the end of the body
-its next call.  A statement list becomes one expression: 令 … 而 for
-bindings, ；for effects, and an `if` whose branch jumps (return, break,
-continue) takes the statements after it into its other branch.
+What WGSL writes as mutation the language writes as bindings: each
+assignment of a `var` is another 令 of the same name, and an if that only
+chooses values is 令 x 为 若 … 则 … 否则 x.  A loop becomes a local
+tail-recursive function 「环」 whose parameters are the loop's state (a
+`for` counter and the variables the loop assigns); an if in the loop that
+assigns the state takes the statements after it into its branches, each
+path that continues ends in the next call with the new values, and `break`
+gives the loop's value.  Only what none of that expresses is a cell
+(「新格」/「读格」/「写格」); `mutated_deeper` decides which.  A statement
+list becomes one expression: 令 … 而 for bindings, ；for effects, and an
+`if` whose branch jumps (return, break, continue) takes the statements
+after it into its other branch.  Operands are parenthesised only where the
+grammar needs it.
 
 Nothing is regrouped or folded: each WGSL operation is one 着色 operation on
 the same operands in the same order, so the result is bit-identical.
@@ -1892,8 +1896,9 @@ def threadable(s: Tree, rest: list) -> bool:
 def select_names(s: Tree, has_effects) -> list[str] | None:
     """The variables an if assigns when it is only a choice of values: each branch plain
     assignments to distinct names, nothing with an effect, no condition reading an assigned
-    name and no value reading another one.  Written `令 x 为 若 c 则 v 否则 x 而` per name
-    (the conditions are read again for each: the same value, nothing changed them)."""
+    name but the first (bound first) and no value reading another one.  Written
+    `令 x 为 若 c 则 v 否则 x 而` per name (the conditions are read again for each: the same
+    value, nothing they read has changed)."""
     conditions, branches = if_parts(s)
     order: list[str] = []
     for stmts in branches:
@@ -1910,7 +1915,7 @@ def select_names(s: Tree, has_effects) -> list[str] | None:
         return None
     read = lambda e: {str(x.children[0]) for x in _walk(e) if isinstance(x, Tree) and x.data == "name"}
     for c in conditions:
-        if read(c) & set(order) or has_effects(c):
+        if read(c) & set(order[1:]) or has_effects(c):
             return None
     for stmts in branches:
         for t in stmts:
@@ -1951,7 +1956,7 @@ def mutated_deeper(body: Tree, has_effects, wants_uniformity) -> Shapes:
     candidates: dict[int, tuple] = {}
     shapes = Shapes(cells, {}, {}, set())
 
-    def visit(stmts: list, allowed: frozenset, tail: list, in_loop: bool):
+    def visit(stmts: list, allowed: tuple, tail: list, in_loop: bool):
         here: list[str] = []
         for k, s in enumerate(stmts):
             if not isinstance(s, Tree):
@@ -1959,19 +1964,19 @@ def mutated_deeper(body: Tree, has_effects, wants_uniformity) -> Shapes:
             rest = stmts[k + 1:] + tail
             if s.data == "local_var":
                 here.append(str(tokens(s, "IDENT")[0]))
-            mine = allowed | frozenset(here)
+            mine = allowed + tuple(v for v in here if v not in allowed)
             name = _assigned_name(s)
             if name is not None and (member_path(s.children[0])[0] is None or name not in mine):
                 cells.add(name)
             if s.data in LOOPS:
-                loop_state(s, stmts[k + 1:], here, in_loop)
+                loop_state(s, stmts[k + 1:], here, allowed, in_loop)
                 continue
             if s.data == "if_stmt":
                 chosen = select_names(s, has_effects)
-                if chosen is not None and set(chosen) <= mine:
+                if chosen is not None and set(chosen) <= set(mine):
                     shapes.selects[id(s)] = chosen
                     continue
-                if in_loop and assigned_anywhere(sum(if_parts(s)[1], [])) & mine and threadable(s, rest) \
+                if in_loop and assigned_anywhere(sum(if_parts(s)[1], [])) & set(mine) and threadable(s, rest) \
                         and not any(wants_uniformity(t) for t in rest):
                     shapes.threaded.add(id(s))
                     for c in if_parts(s)[0]:
@@ -1982,13 +1987,14 @@ def mutated_deeper(body: Tree, has_effects, wants_uniformity) -> Shapes:
             for child in s.children:
                 nested(child)
 
-    def loop_state(s: Tree, after_stmts: list, here: list, in_loop: bool):
+    def loop_state(s: Tree, after_stmts: list, here: list, outer: tuple, in_loop: bool):
         lists = loop_lists(s)
         changed = assigned_anywhere([t for lst in lists for t in lst])
         read = names_read(s)
         leaving = [v for v in here if v in changed and v not in read and all(assigned_just_before_break(lst, v)
                                                                             for lst in lists)]
-        state = [v for v in here if v in changed and v not in leaving]
+        outer = [v for v in outer if v not in here]      # an enclosing loop's state, passed on by its next call
+        state = [v for v in outer + here if v in changed and v not in leaving]
         init = next((c.children[0] for c in s.children if isinstance(c, Tree) and c.data == "for_init" and c.children), None)
         counter = None
         if s.data == "for_":
@@ -1998,12 +2004,13 @@ def mutated_deeper(body: Tree, has_effects, wants_uniformity) -> Shapes:
             if init is not None and init.data == "local_var" and counter is None:
                 state.insert(0, str(tokens(init, "IDENT")[0]))
         after = {str(x.children[0]) for t in after_stmts for x in _walk(t) if isinstance(x, Tree) and x.data == "name"}
+        after |= set(outer)
         returns = any(isinstance(x, Tree) and x.data == "return_" for x in _walk(s))
         conditioned = s.data == "while_" or s.data == "for_" and bool(
             next(c for c in s.children if isinstance(c, Tree) and c.data == "for_cond").children)
         may_tail = not in_loop and exits(s, conditioned) == 1 and (counter is None or counter not in after)
         candidates[id(s)] = (state, leaving, after, returns, may_tail)
-        inside = frozenset(state + leaving) | ({counter} if counter else set())
+        inside = tuple(state + leaving) + ((counter,) if counter else ())
         for lst in lists:
             visit(lst, inside, [], True)
         for child in s.children:
@@ -2016,17 +2023,17 @@ def mutated_deeper(body: Tree, has_effects, wants_uniformity) -> Shapes:
         if not isinstance(node, Tree):
             return
         if node.data in ("compound", "compound_break"):
-            visit(kids(node), frozenset(), [], False)
+            visit(kids(node), (), [], False)
             return
         if node.data in ("for_init", "for_update"):
-            visit(kids(node), frozenset(), [], False)
+            visit(kids(node), (), [], False)
             return
         name = _assigned_name(node)
         if name is not None:
             cells.add(name)
         for child in node.children:
             nested(child)
-    visit(kids(body), frozenset(), [], False)
+    visit(kids(body), (), [], False)
     changed = True
     while changed:
         changed = False

@@ -1,0 +1,105 @@
+// Loop state as parameters: ifs that assign it, values set before a break, several values after a loop,
+// nested loops accumulating, ifs that only choose values; and what stays a cell.
+@group(0) @binding(0) var<storage, read_write> data: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@group(0) @binding(2) var<storage, read> table: array<u32>;
+
+fn steps(start: u32) -> u32 {
+  var n = start;
+  var i = 0u;
+  loop {
+    if (n <= 1u) {
+      break;
+    }
+    if (n % 2u == 0u) {
+      n = n / 2u;
+    } else {
+      if (n >= 1431655765u) {
+        return 4294967295u;
+      }
+      n = 3u * n + 1u;
+    }
+    i = i + 1u;
+  }
+  return i;
+}
+
+fn first_above(limit: u32) -> u32 {
+  var k: u32 = 0u;
+  var found: u32;
+  loop {
+    if k < arrayLength(&table) {
+      if table[k] > limit {
+        found = k;
+        break;
+      }
+      k += 1u;
+      continue;
+    } else {
+      found = 4294967295u;
+      break;
+    }
+  }
+  return found;
+}
+
+fn spread(x: f32) -> f32 {
+  var lo = x;
+  var hi = x;
+  for (var i = 0u; i < 4u; i++) {
+    let v = f32(table[i] % 1000u);
+    if (v < lo) {
+      lo = v;
+    }
+    if (v > hi) {
+      hi = v;
+    }
+  }
+  return hi - lo;
+}
+
+fn grid(w: u32) -> u32 {
+  var total = 0u;
+  for (var y = 0u; y < w; y++) {
+    for (var x = 0u; x < w; x++) {
+      total += x * y;
+    }
+  }
+  return total;
+}
+
+fn clamp_pair(a: f32, b: f32) -> f32 {
+  var s = a;
+  var t = b;
+  if (a > b) {
+    s = b;
+    t = a;
+  }
+  var big = 0.0;
+  if (t > 10.0) {
+    big = t;
+  } else {
+    big = 2.0 * s;
+  }
+  return s * 100.0 + t + big;
+}
+
+fn kept_in_a_cell(k: u32, x: u32) -> u32 {
+  var best = x;
+  if (x > 5u) {
+    best = best * 2u;
+    data[k + 128u] = best;
+  }
+  return best + 1u;
+}
+
+@compute @workgroup_size(8)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+  let k = id.x;
+  if (k >= 128u) {
+    return;
+  }
+  let v = table[k];
+  data[k] = steps(v % 1000u) + first_above(v) + grid(v % 7u) + kept_in_a_cell(k, v % 11u);
+  out[k] = spread(f32(v % 100u)) + clamp_pair(f32(table[k + 1u] % 50u), f32(v % 17u));
+}
