@@ -210,6 +210,9 @@ def test_an_if_that_only_chooses_values_is_a_binding_to_an_if():
     text = import_wgsl((ROOT / "tests" / "importer" / "循环状态.wgsl").read_text(encoding="utf-8")).text
     assert "　令「s」为若「a」大于「b」则「b」否则「s」而\n　令「t」为若「a」大于「b」则「a」否则「t」而\n" in text
     assert "令「big」为若「t」大于「新浮三二」于「一零」则「t」否则「新浮三二」于「二」乘「s」而" in text
+    assert ("　令「r」为\n　　若「m」等于「新无三二」于「零」则「a」\n"
+            "　　否则若「m」等于「新无三二」于「一」或「m」等于「新无三二」于「二」则「新浮三二」于「二」乘「a」\n"
+            "　　否则「新浮三二」于「一」而\n") in text     # a switch too
 
 
 def test_cells_remain_where_nothing_else_says_it():

@@ -415,7 +415,7 @@ class Importer:
         def written():
             self.locals = [{}]
             self.current = (name, ret_ty)
-            shapes = mutated_deeper(body, self.has_effects, self.wants_uniformity)
+            shapes = mutated_deeper(body, self.has_effects, self.wants_uniformity, self.switch_or_none)
             self.cells, self.loop_states, self.selects, self.threaded = \
                 shapes.cells, shapes.loops, shapes.selects, shapes.threaded
             out: list[str] = []
@@ -576,6 +576,8 @@ class Importer:
         if kind == "if_stmt":
             return self.if_statement(s, rest, flow)
         if kind == "switch":
+            if id(s) in self.selects:
+                return self.chosen(self.switch_as_if(s), self.selects[id(s)], rest, flow)
             return self.if_statement(self.switch_as_if(s), rest, flow)
         if kind in ("for_", "while_", "loop"):
             shape = self.loop_states.get(id(s), LoopState([], None))
@@ -838,17 +840,25 @@ class Importer:
             ty = self.lookup(name).ty
             values = []
             for stmts in branches:
-                t = next((t for t in stmts if str(strip(t.children[0]).children[0]) == name), None)
+                t = next((t for t in stmts if member_path(t.children[0])[0] == name), None)
                 if t is None:
                     values.append(f"「{name}」")
                     continue
-                x, before = self.statement_value_of(lambda: self.assigned_value(t, ty))
+                x, before = self.statement_value_of(lambda: self.chosen_value(t, name, ty))
                 lines += before
                 values.append(x.text)
-            text = "".join(("若" if n == 0 else "否则若") + f"{wrap(self.expr(c, BOOL), TUPLE + 1)}则{v}"
-                           for n, (c, v) in enumerate(zip(conditions, values)))
-            lines.append(f"令「{name}」为{text}否则{values[-1]}而")
+            arms = [("若" if n == 0 else "否则若") + f"{wrap(self.expr(c, BOOL), TUPLE + 1)}则{v}"
+                    for n, (c, v) in enumerate(zip(conditions, values))] + [f"否则{values[-1]}而"]
+            one = f"令「{name}」为" + "".join(arms)
+            lines += [one] if len(one) <= LINE else [f"令「{name}」为"] + arms
         return lines + self._block(rest, flow)
+
+    def chosen_value(self, t: Tree, name: str, ty) -> Ex:
+        """The whole new value of `name` after the assignment `t` (to it, or to a part of it)."""
+        path = member_path(t.children[0])[1]
+        if not path:
+            return self.assigned_value(t, ty)
+        return self.updated(Ex(f"「{name}」", ATOM, ty), path, lambda part: self.assigned_value(t, part), node_at(t))
 
     def assigned_value(self, t: Tree, ty) -> Ex:
         """The new value of an assignment statement (`x = v`, `x += v`, `x++`) of type `ty`."""
@@ -869,6 +879,13 @@ class Importer:
         if otherwise is not None or rest or flow.fall != ["「元」"]:
             out += branch("否则", self.block(tail + rest, flow))
         return out
+
+    def switch_or_none(self, s: Tree) -> Tree | None:
+        """The switch as an if, or None where it is refused (said when it is written)."""
+        try:
+            return self.switch_as_if(s)
+        except Refusal:
+            return None
 
     def switch_as_if(self, s: Tree) -> Tree:
         selector = s.children[1]
@@ -1587,6 +1604,9 @@ def comment_line(c) -> str:
     return f"「：{text}：」"
 
 
+#: characters of a 令 that chooses a value beyond which each choice is on its own line
+LINE = 60
+
 #: a line that is only the call of a loop function (the next iteration)
 LOOP_CALL = re.compile(r"^「环[二三四五六七八九十]*」于[^；]*$")
 
@@ -1895,7 +1915,7 @@ def threadable(s: Tree, rest: list) -> bool:
 
 def select_names(s: Tree, has_effects) -> list[str] | None:
     """The variables an if assigns when it is only a choice of values: each branch plain
-    assignments to distinct names, nothing with an effect, no condition reading an assigned
+    assignments to distinct variables (or to a field or component of one), nothing with an effect, no condition reading an assigned
     name but the first (bound first) and no value reading another one.  Written
     `令 x 为 若 c 则 v 否则 x 而` per name (the conditions are read again for each: the same
     value, nothing they read has changed)."""
@@ -1906,10 +1926,10 @@ def select_names(s: Tree, has_effects) -> list[str] | None:
         for t in stmts:
             if not (isinstance(t, Tree) and t.data in ("assign", "compound_assign", "incdec")):
                 return None
-            target = strip(t.children[0])
-            if not (isinstance(target, Tree) and target.data == "name") or str(target.children[0]) in mine:
+            root = member_path(t.children[0])[0]
+            if root is None or root in mine:
                 return None
-            mine.append(str(target.children[0]))
+            mine.append(root)
             order += [n for n in mine if n not in order]
     if not order:
         return None
@@ -1919,7 +1939,7 @@ def select_names(s: Tree, has_effects) -> list[str] | None:
             return None
     for stmts in branches:
         for t in stmts:
-            target = str(strip(t.children[0]).children[0])
+            target = member_path(t.children[0])[0]
             if t.data != "incdec" and (read(t.children[-1]) & (set(order) - {target}) or has_effects(t.children[-1])):
                 return None
     return order
@@ -1931,7 +1951,7 @@ class Shapes:
     each if that assigns loop state or is a choice of values is written."""
     cells: set
     loops: dict       # id(loop) → LoopState
-    selects: dict     # id(if) → names chosen (see `select_names`)
+    selects: dict     # id(if or switch) → names chosen (see `select_names`)
     threaded: set     # id(if) whose following statements go into its branches
 
 
@@ -1943,7 +1963,7 @@ class LoopState:
     tail: bool = False     # several used after: the statements after it are written at its exit
 
 
-def mutated_deeper(body: Tree, has_effects, wants_uniformity) -> Shapes:
+def mutated_deeper(body: Tree, has_effects, wants_uniformity, switch_as_if) -> Shapes:
     """Variables assigned other than by a statement of the list that declares them: those
     become cells (the rest are re-bound with 令).  A variable declared before a loop in the
     same list and assigned in it (outside a nested loop) is the loop's state, a parameter of
@@ -1971,6 +1991,11 @@ def mutated_deeper(body: Tree, has_effects, wants_uniformity) -> Shapes:
             if s.data in LOOPS:
                 loop_state(s, stmts[k + 1:], here, allowed, in_loop)
                 continue
+            if s.data == "switch" and (written := switch_as_if(s)) is not None:
+                chosen = select_names(written, has_effects)
+                if chosen is not None and set(chosen) <= set(mine):
+                    shapes.selects[id(s)] = chosen
+                    continue
             if s.data == "if_stmt":
                 chosen = select_names(s, has_effects)
                 if chosen is not None and set(chosen) <= set(mine):

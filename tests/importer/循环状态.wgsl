@@ -84,6 +84,23 @@ fn clamp_pair(a: f32, b: f32) -> f32 {
   return s * 100.0 + t + big;
 }
 
+fn pick(m: u32, a: f32) -> f32 {
+  var r = 0.0;
+  switch (m) {
+    case 0u: {
+      r = a;
+    }
+    case 1u, 2u: {
+      r = 2.0 * a;
+      break;
+    }
+    default: {
+      r = 1.0;
+    }
+  }
+  return r;
+}
+
 fn kept_in_a_cell(k: u32, x: u32) -> u32 {
   var best = x;
   if (x > 5u) {
@@ -101,5 +118,5 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
   }
   let v = table[k];
   data[k] = steps(v % 1000u) + first_above(v) + grid(v % 7u) + kept_in_a_cell(k, v % 11u);
-  out[k] = spread(f32(v % 100u)) + clamp_pair(f32(table[k + 1u] % 50u), f32(v % 17u));
+  out[k] = spread(f32(v % 100u)) + clamp_pair(f32(table[k + 1u] % 50u), f32(v % 17u)) + pick(v % 4u, f32(k));
 }
