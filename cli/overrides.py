@@ -44,6 +44,10 @@ def overrides(ws, path, specs: list[str]) -> dict[str, object]:
             raise OverrideProblem(f"「{name}」不是可覆盖常量；可覆盖常量有 {known}")
         if name in values:
             raise OverrideProblem(f"可覆盖常量「{name}」给了两次")
+        sized = _sized_entries(ws, path, name)
+        if sized:
+            raise OverrideProblem(f"可覆盖常量「{name}」定了入口项「{sized[0]}」的工作组大小：各目标与派发都按它的默认值，"
+                                  "运行时不能改它（要别的大小就改默认值）")
         values[name] = _value(declared[name].type, name, text.strip())
     return values
 
@@ -52,6 +56,12 @@ def pipeline_constants(ws, path, values: dict[str, object]) -> dict[str, object]
     """The same values keyed as WebGPU takes them: each constant's @id, as a string."""
     ids = {key[1]: n for key, n in _numbers(ws, path).items()}
     return {str(ids[name]): float(value) if not isinstance(value, bool) else value for name, value in values.items()}
+
+
+def _sized_entries(ws, path, name: str) -> list[str]:
+    """The file's compute entries whose workgroup size the constant `name` gives."""
+    return [e.name for e in ws.validate(path).entries
+            if any(isinstance(i, ir.GlobalRef) and i.name == name for i in ir.workgroup_items(e))]
 
 
 def _numbers(ws, path) -> dict[tuple[str, str], int]:

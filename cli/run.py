@@ -13,7 +13,7 @@ from pathlib import Path
 from ..compiler import ir
 from ..compiler.backends import translate
 from ..compiler.backends.targets import PTX, WGSL
-from ..compiler.layout import SCALAR_DTYPES, element_stride, leaf_dtype, size_align
+from ..compiler.layout import SCALAR_DTYPES, array_length, element_stride, leaf_dtype, size_align, trailing_array
 from ..compiler.generate.output import os_error_text, replace_atomically
 from ..compiler.runtime.wgpu import WebGPUError, buffer_for, run_compute
 from ..compiler.types import TCon, TRecord, TTuple, deep_resolve, resolve
@@ -298,6 +298,9 @@ def _check_size(array, spec: str, r) -> None:
     stride = element_stride(r.inner)
     if stride is not None:
         _check_elements(array, spec, r, stride)
+    place = trailing_array(r.inner)
+    if place is not None and place[0] > 0:
+        _check_header(array, spec, r, *place)
     fixed = size_align(r.inner)
     if fixed is None or array.nbytes == fixed[0]:
         return
@@ -325,6 +328,17 @@ def _check_elements(array, spec: str, r, stride: int) -> None:
         unit, amount, count = f"{stride} 字节（按 WGSL 的内存布局）", f"{array.nbytes} 字节", f"{stride} 字节"
     need = f"至少要一个元素（{count}）" if array.nbytes < stride else f"要整数个元素（{count}的倍数）"
     raise RunProblem(f"{_describe(r)}是运行期数组，每个元素 {unit}；{need}，{_given(spec)} {amount}")
+
+
+def _check_header(array, spec: str, r, offset: int, stride: int) -> None:
+    """A record whose header fields come before a runtime-sized array takes
+    the header's bytes and a whole number of elements, at least one, as a
+    plain runtime-sized array does."""
+    rest = array.nbytes - offset
+    if rest >= stride and rest % stride == 0:
+        return
+    raise RunProblem(f"{_describe(r)}是 {offset} 字节的头部字段后跟运行期数组，每个元素 {stride} 字节"
+                     f"（按 WGSL 的内存布局）；要 {offset} 字节加上整数个元素（至少一个），{_given(spec)} {array.nbytes} 字节")
 
 
 def _scalar_count(t) -> int:
@@ -362,9 +376,8 @@ def _groups(text: str | None, buffers, resources, arrays, shape: tuple[int, int,
         return (_cover(extent[0], shape[0]), _cover(extent[1], shape[1]), 1)
     elements = 0
     for b, r in zip(buffers, resources):
-        stride = element_stride(resolve(r.inner))
-        if stride:
-            elements = max(elements, len(b.data) // stride)
+        if trailing_array(r.inner) is not None:
+            elements = max(elements, array_length(len(b.data), r.inner))
     return (_cover(elements, shape[0] * shape[1] * shape[2]), 1, 1)
 
 

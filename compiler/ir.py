@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .types import TFun, TRecord, Type
+from .types import TCon, TFun, TRecord, Type, resolve
 
 # ---------------------------------------------------------------- expressions
 
@@ -116,6 +116,27 @@ class Splat(Expr):
     matrix's is a Splat of a Splat column (「m」乘「s」, `_matrix_operands`)."""
 
     value: Expr
+
+
+def is_buffer_field(e: Expr) -> bool:
+    """「缓冲」中「字段」: a field of the record a storage buffer holds, itself
+    a storage buffer (check/expressions.py `_buffer_field`, docs/扩展.md)."""
+    if not (isinstance(e, Project) and e.field is not None):
+        return False
+    t = resolve(e.base.type)
+    return isinstance(t, TCon) and t.name == "存储缓冲"
+
+
+def field_owner(e: Project) -> Type:
+    """The record type whose field e reads: its base's, or the one its buffer holds."""
+    return resolve(e.base.type).args[0] if is_buffer_field(e) else e.base.type
+
+
+def buffer_root(e: Expr) -> Expr:
+    """The buffer itself under any 「缓冲」中「字段」 views of it (e itself when it is none)."""
+    while is_buffer_field(e):
+        e = e.base
+    return e
 
 
 def splat_scalar(e: Expr) -> Expr:
@@ -380,6 +401,17 @@ class Module:
     imports: list[str] = field(default_factory=list)  # file paths, dependencies first
     decls: list[Decl] = field(default_factory=list)
     starts: dict[str, int] = field(default_factory=dict)
+
+
+def workgroup_items(entry: Entry) -> list[Expr]:
+    """The checked items of a compute entry's 「工作组大小」: integer literals,
+    or names of top-level constants (WGSL's @workgroup_size(块))."""
+    call = entry.value
+    options = call.args[1] if isinstance(call, Call) and len(call.args) > 1 else None
+    for name, value in options.fields if isinstance(options, MakeRecord) else []:
+        if name == "工作组大小":
+            return list(value.items) if isinstance(value, MakeTuple) else [value]
+    return []
 
 
 def item_start(modules: list[Module], key: tuple[str, str]) -> int:

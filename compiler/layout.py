@@ -78,6 +78,8 @@ def _size_align(t, scalar_size: ScalarSize, refuse: Refuse | None) -> tuple[int,
         return scalar[0] * n, scalar[0] * (2 if n == 2 else 4)
     if isinstance(t, TRecord):
         offsets = _field_offsets(t, scalar_size, refuse)
+        if offsets is not None and offsets[1] is None and refuse is not None:
+            refuse(deep_resolve(t.fields[-1][1]))    # a header before a runtime-sized array has no size
         return None if offsets is None else offsets[1]
     if refuse is not None:
         refuse(t)
@@ -85,9 +87,19 @@ def _size_align(t, scalar_size: ScalarSize, refuse: Refuse | None) -> tuple[int,
 
 
 def _field_offsets(t: TRecord, scalar_size: ScalarSize, refuse: Refuse | None):
-    """([offset of each field], (size, alignment)) of a struct, or None."""
+    """([offset of each field], (size, alignment)) of a struct, or None.  A
+    runtime-sized array may end it (a buffer's header fields before it): its
+    offset is rounded up to its element's alignment, and the struct has no
+    size, (offsets, None)."""
     offsets, end, align = [], 0, 1
-    for _, ft in t.fields:
+    for i, (_, ft) in enumerate(t.fields):
+        element = _runtime_element(ft)
+        if element is not None and i == len(t.fields) - 1:
+            field = _size_align(element, scalar_size, refuse)
+            if field is None:
+                return None
+            offsets.append(round_up(end, field[1]))
+            return offsets, None
         field = _size_align(ft, scalar_size, refuse)
         if field is None:
             return None
@@ -108,6 +120,32 @@ def stride(element, scalar_size: ScalarSize = host_scalar_size, refuse: Refuse |
     """The stride of an array of `element`: its size rounded up to its alignment."""
     found = size_align(element, scalar_size, refuse)
     return None if found is None else round_up(*found)
+
+
+def _runtime_element(t):
+    t = deep_resolve(t)
+    return t.args[0] if isinstance(t, TCon) and t.name == "数组" else None
+
+
+def trailing_array(t, scalar_size: ScalarSize = host_scalar_size, refuse: Refuse | None = None) -> tuple[int, int] | None:
+    """(byte offset, stride) of the runtime-sized array a buffer holds: at 0
+    when the buffer is that array, after the header fields when a struct
+    ends in one; None when there is none.  Its length is (buffer size −
+    offset) ÷ stride, for every host (WebGPU's arrayLength)."""
+    t = deep_resolve(t)
+    element = _runtime_element(t)
+    if element is not None:
+        return 0, stride(element, scalar_size, refuse)
+    if isinstance(t, TRecord) and t.fields and _runtime_element(t.fields[-1][1]) is not None:
+        offsets = field_offsets(t, scalar_size, refuse)
+        return None if offsets is None else (offsets[-1], stride(_runtime_element(t.fields[-1][1]), scalar_size, refuse))
+    return None
+
+
+def array_length(size: int, t) -> int:
+    """The element count of the runtime-sized array in a buffer of `size` bytes holding t."""
+    offset, step = trailing_array(t)
+    return max(size - offset, 0) // step
 
 
 def element_stride(t) -> int | None:

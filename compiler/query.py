@@ -25,7 +25,7 @@ from . import ir
 from .check.scope import Exports, Scope
 from .syntax import ast
 from .syntax.parser import ParsedItem, number_value
-from .types import TFun, TRecord, Type, resolve
+from .types import TFun, TRecord, Type, buffer_contents, resolve
 
 #: Symbols that live inside one item (compared by their binder's offset).
 ITEM_LOCAL = frozenset({"local", "param", "localfun", "typevar"})
@@ -109,7 +109,7 @@ class ItemIndexer:
         return Symbol("type", name, entry.module, detail="struct" if entry.is_struct else entry.kind)
 
     def field_symbol(self, record_type, label: str) -> Symbol | None:
-        t = resolve(record_type) if record_type is not None else None
+        t = buffer_contents(record_type) if record_type is not None else None
         if not isinstance(t, TRecord) or not t.alias or t.field_type(label) is None:
             return None
         owner = self.ctx.scope.type(t.alias)

@@ -225,6 +225,12 @@ def deep_resolve(t: TypeOrIndex) -> TypeOrIndex:
     return map_parts(t, deep_resolve)
 
 
+def buffer_contents(t: TypeOrIndex) -> TypeOrIndex:
+    """What a storage buffer type holds — whose fields 「缓冲」中「字段」 takes — or t itself, resolved."""
+    r = resolve(t)
+    return resolve(r.args[0]) if isinstance(r, TCon) and r.name == "存储缓冲" and r.args else r
+
+
 def is_unit(t: TypeOrIndex) -> bool:
     """「有」, the type of no value (a function that returns nothing, a 若 without 否则)."""
     t = resolve(t)

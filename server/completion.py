@@ -18,7 +18,7 @@ from lsprotocol import types as lsp
 from ..compiler import ir
 from ..compiler.check.scope import Exports
 from ..compiler.packages import INTERFACE_SUFFIX, SHADER_SUFFIX, module_stem
-from ..compiler.types import TError, TRecord, TTuple, chinese_number, contains_meta, deep_resolve, resolve
+from ..compiler.types import TError, TRecord, TTuple, buffer_contents, chinese_number, contains_meta, deep_resolve, resolve
 from ..compiler import query
 from .hover import plain, scheme_text
 from ..compiler.query import value_detail
@@ -148,7 +148,7 @@ class Completer:
 
     def fields(self, typing: Typing) -> list[lsp.CompletionItem]:
         base = self.projected_type(typing)
-        t = resolve(base) if base is not None else None
+        t = buffer_contents(base) if base is not None else None     # 「缓冲」中: the fields of the record it holds
         if isinstance(t, TRecord):
             return [self.item(n, lsp.CompletionItemKind.Field, self.type_text(ft), sort="0") for n, ft in t.fields]
         if isinstance(t, TTuple):

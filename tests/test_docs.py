@@ -266,7 +266,7 @@ def test_module_rules_of_zhe_si(tmp_path):
 def test_select_takes_a_bool_vector_condition(tmp_path):
     says("docs/语言.md", "「选择」的条件是「爻」，或与向量值同样长的爻向量")
     out = wgsl(tmp_path, "「g」乃化「二维浮」为「二维浮」者也。\n「g」者得「v」而「选择」于「v」于「v」于（「v」小于「v」）也。")
-    assert "select(v, v, v < v)" in out
+    assert "select(v, v, (v < v))" in out
 
 
 def test_missing_module_message_is_the_quoted_seed_text(tmp_path):

@@ -126,6 +126,26 @@ def test_a_messy_file_gets_the_canonical_layout_written_out_by_hand() -> None:
     assert formatted(MESSY_FORMATTED) == MESSY_FORMATTED
 
 
+LET_BODY_IN_A_BRANCH = """「步」者得「i」而
+　若「i」小于「n」则
+　　令「p」为「读数组」于「群」于「i」而
+　　「写数组」于「群」于「i」于「p」；
+　　「原子加」于「计」于「i」于「p」；
+　　「元」
+也。
+"""
+
+
+def test_a_let_body_in_a_branch_keeps_its_semicolon_statements_in_the_branch() -> None:
+    """着八: 若 c 则 令 x 为 v 而 a；b is 若 c 则 (令 x 为 v 而 (a；b)) — the 令's body takes
+    the ；, so the statements after it stay under the 则 (they run only when c holds)."""
+    assert formatted(LET_BODY_IN_A_BRANCH) == LET_BODY_IN_A_BRANCH
+    flat = LET_BODY_IN_A_BRANCH.replace("\u3000", "")
+    assert formatted(flat) == LET_BODY_IN_A_BRANCH
+    plain = "「步」者得「c」而\n　若「c」则「甲」于「a」；\n　「乙」于「b」\n也。\n"     # 若 c 则 a；b is (若 c 则 a)；b
+    assert formatted(plain) == plain
+
+
 def test_comments_survive_in_order_with_their_text(tmp_path: Path) -> None:
     out = formatted(MESSY)
     assert [t for k, t in pieces(out) if k == "注释"] == [t for k, t in pieces(MESSY) if k == "注释"]

@@ -101,7 +101,7 @@ def test_what_the_registry_says():
 
 
 def test_the_validation_pass_is_a_list_of_steps():
-    assert [s.__name__ for s in STEPS][:2] == ["call_graph", "stage_rules"]
+    assert [s.__name__ for s in STEPS][:3] == ["call_graph", "workgroup_sizes", "stage_rules"]
 
 
 # ---------------------------------------------------------------- constants

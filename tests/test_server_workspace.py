@@ -1,5 +1,5 @@
 """The language server over a workspace made of copies of the samples
-(compute, render 三角形/纹理/实例化, 子组归约, 子组矩阵片, 结构与记录, 类型别名 and the
+(compute, render 三角形/纹理/实例化, 子组归约, 子组矩阵片, 结构与记录, 类型别名, 头部与数组 and the
 two packages 包甲/包乙), plus two files written here: 「星」 (names with astral
 characters, nested multi-line comments) and 包甲/用射线 (a struct of 包乙 used
 after 中 from another package).
@@ -28,7 +28,7 @@ from zhuose.compiler.packages import builtin_interface_path
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
-SINGLE = ["三角形", "纹理", "实例化", "子组归约", "子组矩阵片", "结构与记录", "类型别名"]
+SINGLE = ["三角形", "纹理", "实例化", "子组归约", "子组矩阵片", "结构与记录", "类型别名", "头部与数组"]
 
 STAR = """「：𠀀注「：嵌套
 　两行：」
@@ -217,6 +217,7 @@ HOVERS = [
     ("三角形。着色器。豫", "「符号」小于", 1, ["「符号」乃「整三二」", "结构「片元入」的字段"]),
     ("纹理。着色器。豫", "「片元」中「零」", 1, ["「片元」乃「片元坐标」", "结构「全屏入」的字段"]),
     ("结构与记录。着色器。豫", "「速度」者「速」中", 1, ["「速度」乃「二维浮」", "结构「粒子」的字段"]),  # field in 组值
+    ("头部与数组。着色器。豫", "「步长」）而", 1, ["「步长」乃「浮三二」", "结构「粒子群类」的字段"]),  # 「缓冲」中「字段」
     (RAY, "「起点」也", 1, ["「起点」乃「点三」", "结构「射线」的字段"]),             # field of another package's struct
     (VECTOR, "「起点」乃", 1, ["「起点」乃「点三」", "结构「射线」的字段"]),
     # types in signatures: aliases shown as written
@@ -321,6 +322,7 @@ DEFINITIONS = [
     (RAY, "「起点」也", 1, VECTOR, "「射线」即", "「起点」"),                         # field after 中, across packages
     ("结构与记录。着色器。豫", "「重力」）", 1, "结构与记录。着色器。豫", "「步进参数」即", "「重力」"),
     ("结构与记录。着色器。豫", "「速度」者「速」中", 1, "结构与记录。着色器。豫", "「粒子」即", "「速度」"),
+    ("头部与数组。着色器。豫", "「步长」）而", 1, "头部与数组。着色器。豫", "「粒子群类」即", "「步长」"),
     ("子组归约。着色器。豫", "「一步」于「x」", 1, "子组归约。着色器。豫", "令「一步」为", "「一步」"),
     (MAIN, "「读数组」", 1, BUILTIN, "「读数组」乃", "「读数组」"),                   # builtins
     ("纹理。着色器。豫", "「采样纹理」于", 1, BUILTIN, "「采样纹理」乃", "「采样纹理」"),
@@ -602,6 +604,9 @@ async def test_completion_after_zhong_on_records_and_vectors(client, root):
     main = text_of(root, MAIN)
     items = await complete(client, root, MAIN, main, "「p」中「零」", len("「p」中"))
     assert list(items) == ["零", "一", "二", "三"] and {i.detail for i in items.values()} == {"「浮三二」"}
+    text = text_of(root, "头部与数组。着色器。豫")      # 「缓冲」中: the fields of the record the buffer holds
+    items = await complete(client, root, "头部与数组。着色器。豫", text, "「粒子群」中「代」）加", len("「粒子群」中"))
+    assert list(items) == ["个数", "步长", "代", "项"]
     text = text_of(root, "实例化。着色器。豫")
     items = await complete(client, root, "实例化。着色器。豫", text, "「vp」中「三」", len("「vp」中"))
     assert list(items) == ["零", "一", "二", "三"] and {i.detail for i in items.values()} == {"「四维浮」"}   # columns

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from support.frontend import bound_resources
 from support.metal_shim.runner import check as clang_check, require_clang
 from support.wgpu_device import validate
 from zhuose.compiler import interp
@@ -56,18 +57,12 @@ BODY = f"""「读遍」乃化「全局调用号」为「有」者也。
 
 
 def _program() -> str:
-    lines = ["寻观「点染」之「点染本」之书。"]
-    for k, (name, t, word) in enumerate(BOUND):
-        lines += [f"「{name}」乃{t}也。", f"「{name}」者「{word}」于（「组值」【「组」者「零」也，「号」者「{_digits(k)}」也】）也。"]
+    lines = ["寻观「点染」之「点染本」之书。", *bound_resources(BOUND)]
     lines += ["「出」乃「存储缓冲」于（「数组」于「浮三二」）也。",
               "「出」者「绑定」于（「组值」【「组」者「一」也，「号」者「零」也，「访问」者「读写」也】）也。",
               "「尺」乃「存储缓冲」于（「数组」于「无三二」）也。",
               "「尺」者「绑定」于（「组值」【「组」者「一」也，「号」者「一」也，「访问」者「读写」也】）也。"]
     return "\n".join(lines) + "\n" + BODY
-
-
-def _digits(n: int) -> str:
-    return "".join("零一二三四五六七八九"[int(c)] for c in str(n))
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from support.frontend import bound_resources
 from support.metal_shim.runner import check as clang_check, require_clang
 from support.references import REFERENCES, SAMPLES, StorageTexture, entry_resources
 from support.wgpu_device import device_for, render, validate
@@ -81,14 +82,8 @@ BODY = f"""「片」乃化「片元坐标」为「片元颜色」者也。
 
 
 def _program(body: str = BODY) -> str:
-    lines = ["寻观「点染」之「点染本」之书。"]
-    for k, (name, t, word) in enumerate(BOUND):
-        lines += [f"「{name}」乃{t}也。", f"「{name}」者「{word}」于（「组值」【「组」者「零」也，「号」者「{_digits(k)}」也】）也。"]
+    lines = ["寻观「点染」之「点染本」之书。", *bound_resources(BOUND)]
     return "\n".join(lines) + "\n" + body
-
-
-def _digits(n: int) -> str:
-    return "".join("零一二三四五六七八九"[int(c)] for c in str(n))
 
 
 @pytest.fixture

@@ -98,13 +98,15 @@ def _texture_size(args):
 
 def atomic_element(t: Type) -> Type | None:
     """T of 「存储缓冲」于（「数组」于（「原子」于 T）） or, beyond the seed,
-    「工作组变量」于（「定长数组」于（「原子」于 T）于 N）; else None."""
+    「工作组变量」于（「定长数组」于（「原子」于 T）于 N） and 「存储缓冲」于
+    （「定长数组」于（「原子」于 T）于 N） (a record's field beside others,
+    「缓冲」中「字段」); else None."""
     t = resolve(t)
-    wanted = {"存储缓冲": "数组", "工作组变量": "定长数组"}
+    wanted = {"存储缓冲": ("数组", "定长数组"), "工作组变量": ("定长数组",)}
     if not (isinstance(t, TCon) and t.name in wanted and t.args):
         return None
     array = resolve(t.args[0])
-    if not (isinstance(array, TCon) and array.name == wanted[t.name] and array.args):
+    if not (isinstance(array, TCon) and array.name in wanted[t.name] and array.args):
         return None
     atomic = resolve(array.args[0])
     if not (isinstance(atomic, TCon) and atomic.name == "原子" and atomic.args):

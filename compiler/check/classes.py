@@ -187,9 +187,9 @@ CLASSES: dict[str, tuple[Callable[[TypeOrIndex], bool], str]] = {
     "单精": (lambda t: _scalar_or_vector(t, {"float"}) and _component_width(t) != 16, "「浮三二」或它的向量"),
     "浮向量": (lambda t: vector_parts(t) is not None and _kind(vector_parts(t)[0]) == "float",
              "浮点向量"),
-    "计算选项": (lambda t: _compute_options(t), "「计算选项」（工作组大小是一个、两个或三个整数）"),
+    "计算选项": (lambda t: _compute_options(t), "「计算选项」（工作组大小是一个、两个或三个整数或整数常量）"),
     "原子数组": (lambda t: atomic_element(t) is not None,
-             "读写的存储缓冲里「原子」的「数组」，或工作组变量里「原子」的「定长数组」"),
+             "读写的存储缓冲里「原子」的「数组」或「定长数组」，或工作组变量里「原子」的「定长数组」"),
     "原子值": (lambda t: resolve(t) in (TCon(UINT, (32,)), TCon(INT, (32,))), "「无三二」或「整三二」"),
     "子组值": (lambda t: _subgroup_value(t, NUMERIC),
              "32 位标量（浮三二、无三二、整三二）、浮十六，或它们的向量（爻与其他位宽不行）"),
@@ -211,7 +211,12 @@ def _compute_options(t: Type) -> bool:
         return False
     size = resolve(t.fields[0][1])
     items = [resolve(i) for i in size.items] if isinstance(size, TTuple) else [size]
-    return len(items) in (1, 2, 3) and all(isinstance(i, TCon) and i.name == "整数" for i in items)
+    return len(items) in (1, 2, 3) and all(isinstance(i, TCon) and (i.name == "整数" or _integer32(i)) for i in items)
+
+
+def _integer32(t: Type) -> bool:
+    """「无三二」 or 「整三二」: a constant's type, when a workgroup size names the constant."""
+    return t in (TCon(UINT, (32,)), TCon(INT, (32,)))
 
 
 def satisfies(t: TypeOrIndex, bound: str) -> bool | None:

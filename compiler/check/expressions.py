@@ -78,6 +78,8 @@ RULE_METHODS = {"literal range": "_literal_range", "writable": "_writable",
 TEXEL_OFFSETS = range(-8, 8)
 #: builtin name → the ItemChecker method checking its call
 CALL_RULES = {name: RULE_METHODS[rule] for name, rule in registry.having("call_rule").items()}
+#: resources read only whole, by the builtin that reads them (「缓冲」中「字段」 is the storage buffer's)
+WHOLE_READS = {"均匀缓冲": "读均匀", "工作组变量": "读共享"}
 #: builtins that hold a whole buffer as one value (the registry's whole_value)
 WHOLE_VALUE = frozenset(registry.having("whole_value"))
 #: arithmetic operators whose operands may be a vector and a scalar (the registry's mixes_scalar)
@@ -430,6 +432,8 @@ class ItemChecker:
         label_span = (node.label_start, node.end)
         if isinstance(t, TError):
             return ir.Project(node.start, node.end, ERROR, base, None, None)
+        if isinstance(t, TCon) and t.name == "存储缓冲" and t.args:
+            return self._buffer_field(node, t, base, label_span)
         number = number_value(node.label)
         swizzle = swizzle_components(node.label)
         if swizzle is not None and vector_parts(t) is not None:
@@ -459,12 +463,33 @@ class ItemChecker:
             hint = "：元组的分量写成 中「零」、中「一」……" if isinstance(t, TTuple) and number is None else ""
             if hint and vector_parts(t) is not None:
                 hint += "；向量的分量也可按字母取：中「x」、中「xy」、中「bgr」……"
+            if isinstance(t, TCon) and t.name in WHOLE_READS:
+                hint = f"：{t.name}不能按字段取，先整个读出再取：（「{WHOLE_READS[t.name]}」于 {t.name}）中「{node.label}」"
             if isinstance(t, TCon) and t.name == "定长数组":
                 hint = "：中 只取向量的分量与结构的字段；数组的元素用「取元素」于 数组 于 序号（序号是「无三二」）"
                 self.error(label_span, f"{self.show(t)}没有{what}{hint}", ARRAY_PROJECTION, 类型=self.show(t))
                 return ir.Project(node.start, node.end, ERROR, base, None, None)
             self.error(label_span, f"{self.show(t)}没有{what}{hint}", NO_FIELD, 类型=self.show(t), 字段=node.label)
         return ir.Project(node.start, node.end, ERROR, base, None, None)
+
+    def _buffer_field(self, node: ast.Project, buffer: TCon, base: ir.Expr, label_span) -> ir.Project:
+        """「缓冲」中「字段」: a field of the record a storage buffer holds is a
+        storage buffer of the field's type (WGSL's `&缓冲.字段`), so every
+        buffer builtin applies to it unchanged — a header field read by
+        「读存储」, the trailing 「数组」 indexed and measured (docs/扩展.md)."""
+        record = resolve(buffer.args[0])
+        ft = record.field_type(node.label) if isinstance(record, TRecord) else None
+        if ft is not None:
+            return ir.Project(node.start, node.end, TCon("存储缓冲", (ft,)), base, None, node.label)
+        if isinstance(record, TRecord):
+            names = "、".join(f"「{n}」" for n, _ in record.fields)
+            self.error(label_span, f"存储缓冲里的{self.show(record)}没有字段「{node.label}」；它的字段有 {names}",
+                       NO_FIELD, 类型=self.show(record), 字段=node.label)
+        elif not isinstance(record, TError):
+            self.error(label_span, f"{self.show(buffer)}里装的不是记录，没有字段「{node.label}」：中 只取存储缓冲里记录的字段；"
+                                   f"要取读出的值的分量，先读再取：（「读存储」于 缓冲）中「{node.label}」",
+                       NO_FIELD, 类型=self.show(buffer), 字段=node.label)
+        return ir.Project(node.start, node.end, ERROR, base, None, node.label)
 
     def _swizzle(self, node: ast.Project, t: TTuple, base: ir.Expr, components: tuple[int, ...]) -> ir.Project:
         """「v」中「xy」: one letter is that component, several a vector of them (WGSL's swizzle)."""
@@ -848,9 +873,9 @@ class ItemChecker:
         type has one inside (a header before a 「数组」) is never read or
         written whole (`let h = 缓冲;` is no valid WGSL)."""
         t = resolve(buffer.type)
-        if isinstance(t, TCon) and t.args and _holds_runtime_array(t.args[0]):
+        if isinstance(t, TCon) and t.args and holds_runtime_array(t.args[0]):
             self.error(name_span, f"「{callee}」不能整体读写{self.show(t.args[0])}：它含运行期数组（「数组」），"
-                                  "目标语言不能把它当作一个值；把头部字段与运行期数组分成两个缓冲，数组用「读数组」「写数组」",
+                                  "目标语言不能把它当作一个值；头部字段用「读存储」于（缓冲 中「字段」）一个一个读写，数组用「读数组」于（缓冲 中「数组字段」）",
                        NOT_TRANSLATABLE)
 
     def _select_shape(self, callee: str, args: list[ir.Expr], name_span) -> None:
@@ -908,7 +933,7 @@ class ItemChecker:
 
     def _writable(self, callee: str, args: list[ir.Expr], name_span) -> None:
         """A builtin that writes memory needs a buffer declared 读写."""
-        target = args[0]
+        target = ir.buffer_root(args[0])
         if isinstance(target, ir.GlobalRef):
             entry = self.scope.value(target.name)
             if entry is not None and entry.access == "只读":
@@ -1121,15 +1146,15 @@ def _strip_parens(node):
     return node
 
 
-def _holds_runtime_array(t) -> bool:
+def holds_runtime_array(t) -> bool:
     """Whether type t is or contains a runtime-sized 「数组」."""
     t = resolve(t)
     if isinstance(t, TCon):
-        return t.name == "数组" or any(_holds_runtime_array(a) for a in t.args if not isinstance(a, int))
+        return t.name == "数组" or any(holds_runtime_array(a) for a in t.args if not isinstance(a, int))
     if isinstance(t, TRecord):
-        return any(_holds_runtime_array(ft) for _, ft in t.fields)
+        return any(holds_runtime_array(ft) for _, ft in t.fields)
     if isinstance(t, TTuple):
-        return any(_holds_runtime_array(i) for i in t.items)
+        return any(holds_runtime_array(i) for i in t.items)
     return False
 
 

@@ -26,18 +26,17 @@ from ..builtin.textures import TEXTURES
 from ..valid import registry
 from .classes import FAMILIES
 from .nesting import MESSAGE as NESTING_MESSAGE, too_deep
-from .expressions import ENTRY_CONSTRUCTORS, RESOURCE_CONSTRUCTORS, ItemChecker
+from .expressions import ENTRY_CONSTRUCTORS, RESOURCE_CONSTRUCTORS, ItemChecker, holds_runtime_array
 from .scope import Exports, Scope, TypeEntry, ValueEntry
+from ..valid.entries import MAX_WORKGROUP, MAX_WORKGROUP_Z
 from .typeexpr import TypeResolver, intrinsic_name, renamed
 
 RESOURCE_TYPES = {"存储缓冲": "storage", "均匀缓冲": "uniform", "工作组变量": "workgroup",
                   "采样器": "sampler", "比较采样器": "comparison_sampler",
                   **{name: shape.kind for name, shape in TEXTURES.items()}}
 ENTRY_TYPES = {"计算入口": "计算", "顶点入口": "顶点", "片元入口": "片元"}
-MAX_WORKGROUP = 1024
 #: the largest 组 and 号 of a resource: WebGPU guarantees 4 bind groups of 1000 bindings each
 BINDING_LIMITS = {"组": 3, "号": 999}
-MAX_WORKGROUP_Z = 64
 
 
 @dataclass(eq=False)
@@ -489,6 +488,9 @@ class ModuleChecker:
             decl.access = access.name if isinstance(access, ast.Name) else None
             if kind == "storage" and access is not None and not isinstance(access, ast.Name):
                 checker.error(access, "访问方式须直接写「只读」或「读写」", RESOURCE)
+        problem = _runtime_array_problem(inner, checker.show) if kind == "storage" and inner is not None else None
+        if problem:
+            checker.error(node.value, problem, RESOURCE)
         return ItemResult(decl, checker.diags)
 
     def _check_entry(self, item: ParsedItem, entry: ValueEntry) -> ItemResult:
@@ -505,10 +507,10 @@ class ModuleChecker:
             record = _record_arg(call)
             for f in record.fields if record and not checker.diags else []:   # a type error says enough
                 if f.name == "工作组大小":
-                    shape = _workgroup_shape(checker, _strip(f.value))
+                    shape = _workgroup_shape(checker, _strip(f.value), self.scope)
                     if shape:
-                        decl.workgroup_shape = shape
-                        decl.workgroup_size = math.prod(shape)
+                        decl.workgroup_shape = tuple(s or 1 for s in shape)    # a constant's: 1 until validated
+                        decl.workgroup_size = math.prod(decl.workgroup_shape)
             _name_seed_options(value)
         fn_entry = self.scope.value(function) if function else None
         if fn_entry is not None and isinstance(resolve(fn_entry.type), TFun):
@@ -664,19 +666,27 @@ def _name_seed_options(call: ir.Call) -> None:
             arg.type = t.named("计算选项")
 
 
-def _workgroup_shape(checker: ItemChecker, value) -> tuple[int, int, int] | None:
+def _workgroup_shape(checker: ItemChecker, value, scope: Scope) -> tuple[int, int, int] | None:
     """(x, y, z) of 「工作组大小」: one number (the seed's form) or, beyond the
     seed, two or three; each an integer literal, at most MAX_WORKGROUP
-    invocations in all and MAX_WORKGROUP_Z along z."""
+    invocations in all and MAX_WORKGROUP_Z along z.  An item may name a
+    top-level constant (WGSL's @workgroup_size(块)): its value is the
+    validation pass's to fill in (valid/__init__.py `workgroup_sizes`), as it
+    may change without this item being checked again."""
     items = [_strip(i) for i in value.items] if isinstance(value, ast.Tuple) else [value]
     sizes = []
     for lit in items:
+        if isinstance(lit, ast.Name) and getattr(scope.value(lit.name), "kind", None) == "const":
+            sizes.append(None)
+            continue
         if not isinstance(lit, ast.Number) or lit.is_float:
-            checker.error(lit, "工作组大小须是整数字面量", ENTRY)
+            checker.error(lit, "工作组大小须是整数字面量，或值为整数的顶层常量（可覆盖常量取它的默认值）", ENTRY)
             return None
         sizes.append(lit.value)
     if len(sizes) > 3:
         return None     # the type error (「计算选项」) already says so
+    if None in sizes:
+        return tuple(sizes + [1] * (3 - len(sizes)))       # a named size is filled in by the validation pass
     shape = tuple(sizes + [1] * (3 - len(sizes)))
     total = math.prod(shape)
     if not all(shape) or total > MAX_WORKGROUP:
@@ -700,6 +710,27 @@ def _call_head(node) -> str | None:
     while isinstance(node, (ast.Apply, ast.TypeArg)):
         node = _strip(node.fn)
     return node.name if isinstance(node, ast.Name) else None
+
+
+def _runtime_array_problem(inner, show) -> str | None:
+    """WGSL's rule: a runtime-sized 「数组」 is a storage buffer's whole
+    contents or the last field of the record it holds (header fields before
+    it, 「缓冲」中「字段」), never inside anything else."""
+    t = resolve(inner)
+    inside = [t]
+    if isinstance(t, TRecord) and t.fields:
+        for name, ft in t.fields[:-1]:
+            if holds_runtime_array(ft):
+                return (f"{show(t)}的字段「{name}」含运行期数组（「数组」），而它后面还有字段：运行期数组只能是"
+                        "存储缓冲所装记录的最后一个字段，把头部字段都写在它前面")
+        inside = [t.fields[-1][1]]
+    last = resolve(inside[0])
+    if isinstance(last, TCon) and last.name == "数组":
+        inside = [last.args[0]]
+    if holds_runtime_array(inside[0]):
+        return (f"运行期数组（「数组」）只能是存储缓冲的全部内容或它所装记录的最后一个字段，"
+                f"不能放在{show(inside[0])}里面")
+    return None
 
 
 def _record_arg(call) -> ast.Record | None:

@@ -276,6 +276,8 @@ class Machine:
 
     def _Project(self, e, mask):
         base = self.eval(e.base, mask)
+        if isinstance(base, Region):             # 「缓冲」中「字段」: the field's own region
+            return base.field(e.field)
         if e.components is not None:
             return tuple(base[i] for i in e.components)
         return base[e.field] if e.field is not None else base[e.index]
@@ -624,7 +626,7 @@ def _atomic(update):
         region, index, *rest = (m.eval(a, mask) for a in e.args)
         lanes, elems = m.element(e, region, index, mask)
         view = region.views(region.codec.dtype)
-        words = elems * region.stride // region.codec.dtype.itemsize
+        words = (elems * region.stride + region.offset) // region.codec.dtype.itemsize
         if update is None:
             m.note_read(e, region, lanes, elems, atomic=True)
             return _scatter(view[words], lanes, m.n)

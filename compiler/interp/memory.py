@@ -18,7 +18,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ..layout import SCALAR_DTYPES, field_offsets, round_up, size_align, stride as array_stride
+from ..layout import SCALAR_DTYPES, field_offsets, head_name, round_up, size_align, stride as array_stride, trailing_array
 from ..types import TCon, TRecord, TTuple, deep_resolve, matrix_parts, vector_parts
 
 
@@ -123,12 +123,32 @@ class Region:
     """One buffer or workgroup variable: raw bytes, its elements and their shadow."""
 
     def __init__(self, name: str, kind: str, raw: np.ndarray, element_type, stride: int, count: int,
-                 per_group: int = 0):
+                 per_group: int = 0, offset: int = 0):
         self.name, self.kind, self.raw = name, kind, raw
-        self.codec = codec(element_type)
+        self.type, self.offset = element_type, offset     # offset: where a buffer's field starts in `raw`
         self.stride, self.count = stride, count
         self.per_group = per_group           # workgroup variables: elements per workgroup
         self._views: dict[np.dtype, np.ndarray] = {}
+        self._fields: dict[str, Region] = {}
+
+    @cached_property
+    def codec(self):
+        """Made when first read: a header buffer's whole record (which ends in a runtime-sized array) has none."""
+        return codec(self.type, self.offset)
+
+    def field(self, name: str) -> "Region":
+        """「缓冲」中「字段」: a field of the record this buffer holds, over the
+        same bytes — the trailing runtime-sized array's elements, or the
+        field's whole value as one element — with shadows of its own (no two
+        fields overlap; a field and a field inside it are not compared)."""
+        found = self._fields.get(name)
+        if found is None:
+            record = deep_resolve(self.type)
+            names = [n for n, _ in record.fields]
+            at = self.offset + field_offsets(record)[names.index(name)]
+            found = self._fields[name] = _region_at(f"{self.name}」中「{name}", self.kind, self.raw,
+                                                    record.fields[names.index(name)][1], at)
+        return found
 
     @cached_property
     def write(self) -> Access:
@@ -155,16 +175,34 @@ class Region:
 
 
 def storage_region(name: str, kind: str, inner, data: bytes) -> Region:
-    """A storage or uniform buffer: a runtime-sized array's elements, or the whole value as one element."""
+    """A storage or uniform buffer: a runtime-sized array's elements, or the
+    whole value as one element; a record whose header fields come before a
+    runtime-sized array is read only through its fields (`Region.field`)."""
     t = deep_resolve(inner)
     raw = np.frombuffer(bytearray(data + bytes(-len(data) % 4)), np.uint8)
+    trailing = trailing_array(t)
+    if isinstance(t, TRecord) and trailing is not None:
+        raw = _at_least(raw, trailing[0])
+        return Region(name, kind, raw, t, max(len(raw), 4), 1)
+    if trailing is None:
+        raw = _at_least(raw, size_align(t)[0])
+    return _region_at(name, kind, raw, t, 0)
+
+
+def _at_least(raw: np.ndarray, size: int) -> np.ndarray:
+    """A buffer's bytes, zero-padded to `size` (what a host uploads, layout.padded)."""
+    return raw if len(raw) >= size else np.concatenate([raw, np.zeros(size - len(raw), np.uint8)])
+
+
+def _region_at(name: str, kind: str, raw: np.ndarray, t, offset: int) -> Region:
+    """A runtime-sized array's elements from `offset` to the end of `raw`, or a value of type t there."""
+    t = deep_resolve(t)
     if isinstance(t, TCon) and t.name == "数组":
         stride = array_stride(t.args[0])
-        return Region(name, kind, raw, t.args[0], stride, len(raw) // stride)
-    size = size_align(t)[0]
-    if len(raw) < size:
-        raw = np.concatenate([raw, np.zeros(size - len(raw), np.uint8)])
-    return Region(name, kind, raw, t, round_up(size, 4), 1)
+        return Region(name, kind, raw, t.args[0], stride, max(len(raw) - offset, 0) // stride, offset=offset)
+    if isinstance(t, TCon) and t.name == "定长数组" and head_name(t.args[0]) == "原子":    # never read whole
+        return Region(name, kind, raw, t.args[0], array_stride(t.args[0]), t.args[1], offset=offset)
+    return Region(name, kind, raw, t, round_up(size_align(t)[0], 4), 1, offset=offset)
 
 
 def workgroup_region(name: str, inner, groups: int) -> Region:

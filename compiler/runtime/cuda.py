@@ -145,7 +145,7 @@ def kernel_arguments(entry: EntryInfo, buffers: dict[tuple[int, int], bytes],
         if p.resource is not None and key not in buffers:
             raise CudaError(f"入口项「{entry.item}」用到组 {p.group} 号 {p.binding}「{p.resource}」，没有给出它的数据")
         if p.kind == "length":
-            values.append(ctypes.c_uint32(len(buffers[key]) // p.stride))
+            values.append(ctypes.c_uint32(max(len(buffers[key]) - p.offset, 0) // p.stride))
         else:
             values.append(ctypes.c_uint64(allocations.get(key, 0)))
     return values

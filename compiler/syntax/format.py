@@ -83,6 +83,7 @@ class _Frame:
     line: int = -1          # the output line it opened on
     first: bool = False     # opened by the first token of that line
     hung: bool = False      # its statement began on that line (see _hangs)
+    let_body: bool = False  # an if whose branch is a 令's body: a ； there continues that body
 
 
 class _Layout:
@@ -198,8 +199,9 @@ class _Layout:
             self._fresh(("let", "fn"))
         elif kind in ("THEN", "ELSE"):
             self._fresh(("if",))
+            self.stack[-1].let_body = False
         elif kind == "SEMI":
-            while self.stack[-1].kind == "if":
+            while self.stack[-1].kind == "if" and not self.stack[-1].let_body:
                 self.stack.pop()
             self.stack[-1].statement = None
         elif kind == "COMMA":
@@ -257,7 +259,10 @@ class _Layout:
         if frame.kind != "let":
             self.stack.append(_Frame("body", frame.base))
         else:
+            # a 令's body runs to the end of the enclosing construct, ； included (着八's grammar:
+            # 若 c 则 令 x 为 v 而 a；b is 若 c 则 (令 x 为 v 而 (a；b)))
             self.stack[-1].statement = None
+            self.stack[-1].let_body |= self.stack[-1].kind == "if"
 
 
 def _then_breaks(text: str, tokens: list[Token]) -> dict[int, bool]:

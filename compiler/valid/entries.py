@@ -8,11 +8,18 @@ an entry up by that name.
 
 from __future__ import annotations
 
+from numbers import Integral
+
 from .. import ir
 from ..diagnostics import ENTRY, Diagnostic
+from .consteval import KnownValues
 from .stages import Declarations
 
 Key = tuple[str, str]   # (module path, top-level name)
+
+#: invocations in a workgroup, in all and along z (WebGPU's guaranteed limits)
+MAX_WORKGROUP = 1024
+MAX_WORKGROUP_Z = 64
 
 
 def entry_problems(modules: list[ir.Module], declared: Declarations, entry_functions: dict,
@@ -51,3 +58,43 @@ def _called_entry_functions(modules: list[ir.Module], declared: Declarations, ke
             for base in [ir.item_start(modules, key)]
             for n in ir.walk(declared.by_key[key].body)
             if isinstance(n, ir.Call) and n.kind == "function" and (n.module, n.name) in keys]
+
+
+def named_workgroup_sizes(modules: list[ir.Module], entries: list[ir.Entry], decls: dict) -> list[Diagnostic]:
+    """Fill in the sizes the file's compute entries give by a constant's name
+    (the checker left 1 there, check/module.py `_workgroup_shape`): the
+    constant's value, an overridable one's default.  Such a value is no
+    written number, so its range is checked here."""
+    problems = []
+    known = KnownValues(decls)
+    for entry in entries:
+        items = ir.workgroup_items(entry)
+        if not any(isinstance(i, ir.GlobalRef) for i in items):
+            continue
+        sizes = [_size_of(i, decls, known) for i in items]
+        shape = tuple(sizes + [1] * (3 - len(sizes)))
+        total = None if None in shape else shape[0] * shape[1] * shape[2]
+        message = None
+        if total is None or not 1 <= total <= MAX_WORKGROUP:
+            shown = "×".join("？" if s is None else str(s) for s in sizes)
+            message = f"工作组大小须在 1 至 {MAX_WORKGROUP} 之间，这里是 {shown}"
+        elif shape[2] > MAX_WORKGROUP_Z:
+            message = f"工作组的第三维至多 {MAX_WORKGROUP_Z}，这里是 {shape[2]}"
+        if message is None:
+            entry.workgroup_shape, entry.workgroup_size = shape, total
+            continue
+        start = modules[-1].starts[entry.name]
+        problems.append(Diagnostic(modules[-1].path, start, start + entry.name_end, message, entry.name, code=ENTRY))
+    return problems
+
+
+def _size_of(item: ir.GlobalRef, decls: dict, known: KnownValues) -> int | None:
+    """The value of the constant named (an overridable one's default), when it is an integer."""
+    decl = decls.get((item.module, item.name))
+    default = ir.override_default(decl)
+    if default is not None:
+        known.evaluate(default)
+        value = ir.literal_value(default) if known.of(default) is None else known.of(default)
+    else:
+        value = known.global_value(item)
+    return int(value) if isinstance(value, Integral) and not isinstance(value, bool) else None

@@ -161,7 +161,7 @@ def body_facts(decl: ir.Function) -> BodyFacts:
         lengths, unknown, passed = frozenset(), False, names
         if measured:
             lengths, unknown = _measured(decl.body, measured)
-            direct = {id(a) for a in measured}
+            direct = {id(ir.buffer_root(a)) for a in measured}
             passed = frozenset((n.module, n.name) for n in staged if isinstance(n, ir.GlobalRef) and id(n) not in direct)
         facts = _FACTS[decl] = BodyFacts(tuple(calls), names, tuple(staged), lengths, passed, unknown)
     return facts
@@ -171,6 +171,7 @@ def _measured(body: ir.Expr, args: list) -> tuple[frozenset, bool]:
     """The globals 「数组长度」 reads through `args` (its arguments in a body),
     followed through 令 and the parameters of the body's local functions;
     and whether some argument stays unknown (a top-level function's parameter)."""
+    args = [ir.buffer_root(a) for a in args]     # a header buffer's array is measured in its buffer
     if all(isinstance(a, ir.GlobalRef) for a in args):
         return frozenset((a.module, a.name) for a in args), False
     lets, params, local_calls = {}, {}, {}
@@ -189,6 +190,8 @@ def _measured(body: ir.Expr, args: list) -> tuple[frozenset, bool]:
         seen.add(id(e))
         if isinstance(e, ir.GlobalRef):
             found.add((e.module, e.name))
+        elif ir.is_buffer_field(e):
+            todo.append(e.base)
         elif isinstance(e, ir.LocalRef) and id(e.var) in lets:
             todo.append(lets[id(e.var)])
         elif isinstance(e, ir.LocalRef) and id(e.var) in params:

@@ -596,8 +596,9 @@ class FunctionWalk:
         if scope_of(e.name) == SUBGROUP:
             # uniform within its subgroup (as far as its arguments are: WGSL's analysis, and Tint, say no more)
             return Taint(Source(f"「{e.name}」的结果只在子组内一致，各子组不同", *where))
-        if e.name in STORAGE_READS and e.args and isinstance(e.args[0], ir.GlobalRef):
-            key = (e.args[0].module, e.args[0].name)
+        buffer = ir.buffer_root(e.args[0]) if e.args else None
+        if e.name in STORAGE_READS and isinstance(buffer, ir.GlobalRef):
+            key = (buffer.module, buffer.name)
             resource = self.analysis.decls.get(key)
             self.resources[key] = resource_facts(resource)
             if isinstance(resource, ir.Resource) and resource.kind == "storage" and resource.access != "只读":

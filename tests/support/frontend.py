@@ -72,3 +72,18 @@ def check_text(tmp_path: Path, text: str, name: str = "测。着色器。豫", p
 
 def messages(tmp_path: Path, text: str, **kw) -> list[str]:
     return check_text(tmp_path, text, **kw)[1]
+
+
+def chinese_number(n: int) -> str:
+    """A number as the digit words bindings are written with: 12 → 一二."""
+    return "".join("零一二三四五六七八九"[int(c)] for c in str(n))
+
+
+def bound_resources(bound) -> list[str]:
+    """The declaration and binding lines of (name, type, binding word) resources, numbered
+    from 0 in group 0 — the head of the texture tests' programs."""
+    lines = []
+    for k, (name, t, word) in enumerate(bound):
+        lines += [f"「{name}」乃{t}也。",
+                  f"「{name}」者「{word}」于（「组值」【「组」者「零」也，「号」者「{chinese_number(k)}」也】）也。"]
+    return lines

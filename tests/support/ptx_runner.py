@@ -20,9 +20,9 @@ from support.references import SAMPLES, grid, sample_path
 from zhuose.compiler import ir
 from zhuose.compiler.backends import DEFAULT_OPTIONS, Options, translate
 from zhuose.compiler.backends.ptx.layout import layout_of
+from zhuose.compiler.layout import trailing_array
 from zhuose.compiler.lower.types import concrete
 from zhuose.compiler.runtime import cuda as runtime
-from zhuose.compiler.types import TCon
 from zhuose.compiler.workspace import Workspace
 
 PTXAS = shutil.which("ptxas")
@@ -149,7 +149,7 @@ def upload(data: np.ndarray, resource: ir.Resource) -> bytes:
     """The bytes of a buffer: as given; a fixed-size buffer at least its type's size."""
     raw = np.ascontiguousarray(data).tobytes()
     inner = concrete(resource.inner)
-    if not (isinstance(inner, TCon) and inner.name == "数组"):
+    if trailing_array(inner) is None:       # no runtime-sized array, after a header or alone
         raw += bytes(max(0, layout_of(inner).size - len(raw)))
     return raw
 

@@ -1123,6 +1123,38 @@ def 索贝尔(run):
 
 
 @reference
+def 头部与数组(run):
+    """Header fields before a storage buffer's runtime-sized array (「缓冲」中「字段」): 粒子群's particles
+    start at byte 16 (a 12-byte header rounded up to their 8-byte alignment), 权重's floats at byte 4,
+    统计's atomic counters at byte 8 after a one-element atomic array; integers and halves keep the float
+    arithmetic exact."""
+    n, count, counters = 100, 90, 7
+    particles = rng().integers(-50, 50, (n, 4)).astype(np.float32)
+    weights = rng(2).integers(-8, 8, n).astype(np.float32)
+    header = np.concatenate([u32(count), f32(0.5).view(np.uint32), u32(41, 0xDEADBEEF)])   # 个数 步长 代, padding
+    group = np.concatenate([header, particles.view(np.uint32).ravel()])
+    weighted = np.concatenate([f32(-0.25), weights]).view(np.uint32)
+    stats = np.concatenate([u32(0xFFFFFFFF, 0), np.zeros(counters, np.uint32)])    # 长度 总数 计数
+    out = run("头部与数组", "步进入口", {"粒子群": group, "权重": weighted, "统计": stats}, 2)
+    m = min(count, n)
+    moved = particles.copy()
+    moved[:m, :2] = (particles[:m, :2] + particles[:m, 2:] * np.float32(0.5)) + (weights[:m] - np.float32(0.25))[:, None]
+    same(out["粒子群"][:4], u32(count, header[1], 42, 0xDEADBEEF))
+    same(out["粒子群"][4:].view(np.float32).reshape(n, 4), moved)
+    same(out["统计"], np.concatenate([u32(n, m), np.bincount(np.arange(m) % counters, minlength=counters).astype(np.uint32)]))
+
+
+@reference
+def 工作组常量(run):
+    """A workgroup size given by constants (8 × 4 from an overridable constant's default and a constant):
+    each invocation reads its neighbour's local index from workgroup memory."""
+    groups = 4
+    out = run("工作组常量", "轮转入口", {"输出": np.zeros(32 * groups, np.uint32)}, groups)
+    g, local = np.divmod(np.arange(32 * groups), 32)
+    same(out["输出"], ((local + 1) % 32 + 100 * g).astype(np.uint32))
+
+
+@reference
 def 结构与记录(run):
     particles = rng().uniform(-1, 1, (100, 4)).astype(np.float32)
     particles[:10, 1] = -0.001       # some reach the ground

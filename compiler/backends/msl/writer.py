@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from ... import ir
 from ...builtin.formats import storage_format
+from ...layout import trailing_array
 from ...builtin.textures import GATHER_COMPONENT, TEXTURES
 from ...builtin.io import BUILTIN_IO, INTERPOLATIONS, located_fields, next_location
 from ...diagnostics import TARGET_BINDING, TARGET_BUILTIN, TARGET_TYPE, TRANSLATION, Diagnostic
@@ -125,12 +126,15 @@ def constant_text(value, scalar) -> str | None:
 class MslEntry(EntryInfo):
     """An entry as the host sees it: `parameters` are (type, name, attribute)
     of the MSL function; `lengths` the (buffer slot, resource) pairs whose
-    element counts the host writes into [[buffer(30)]] for 「数组长度」."""
+    element counts the host writes into [[buffer(30)]] for 「数组长度」 —
+    (bytes − offset) ÷ stride where `header_arrays` names an array after
+    header fields, bytes ÷ stride otherwise."""
 
     workgroup_size: int | None = None
     parameters: list[tuple[str, str, str]] = field(default_factory=list)
     lengths: list[tuple[int, str]] = field(default_factory=list)
     workgroup_shape: tuple[int, int, int] = (1, 1, 1)
+    header_arrays: dict[int, tuple[int, int]] = field(default_factory=dict)   # slot → (offset, stride) after a header
 
     def host_details(self) -> str:
         """The threadgroup shape the host dispatches with when it is not
@@ -140,7 +144,8 @@ class MslEntry(EntryInfo):
         if self.workgroup_shape[1:] != (1, 1):
             parts.append("线程组=" + "×".join(map(str, self.workgroup_shape)))
         if self.lengths:
-            pairs = "，".join(f"{slot}={name}" for slot, name in self.lengths)
+            pairs = "，".join(f"{slot}={name}" + ("（（字节数－{}）÷{}）".format(*self.header_arrays[slot])
+                                                  if slot in self.header_arrays else "") for slot, name in self.lengths)
             parts.append(f"数组长度缓冲={LENGTHS_SLOT}：{pairs}")
         return "；".join(parts)
 
@@ -184,8 +189,13 @@ INT_FROM_FLOAT = {
 
 def storage_array(decl: ir.Resource):
     """The element type when a storage buffer holds a runtime array."""
-    inner = deep_resolve(decl.inner)
-    return inner.args[0] if head(inner) == "数组" else None
+    return runtime_element(decl.inner)
+
+
+def runtime_element(t):
+    """The element type of a runtime-sized 「数组」 type, else None."""
+    t = deep_resolve(t)
+    return t.args[0] if head(t) == "数组" else None
 
 
 def holds_atomics(t) -> bool:
@@ -507,6 +517,10 @@ class MslWriter(StatementWriter):
         lines = [f"struct {name} {{"]
         locations = {field: location for field, _, location in located_fields(decl.type)}
         for field_name, t in decl.type.fields:
+            element = runtime_element(t)
+            if element is not None:     # a buffer's trailing array: SPIRV-Cross's one-element member, indexed past its end
+                lines.append(f"{INDENT}{self.type_text(element, self.at_name(decl))} {fields[field_name]}[1];")
+                continue
             text = self.type_text(t, self.at_name(decl))
             if text in PACKED_ALIGN and decl.name in self.buffer_structs:
                 text = f"alignas({PACKED_ALIGN[text]}) packed_{text}"
@@ -653,7 +667,7 @@ class MslWriter(StatementWriter):
         if stage_in_struct is not None:
             lines[:0] = self._stage_in_struct(stage_in_struct, stage_in) + [""]
         self.table.append(MslEntry(entry.name, name, entry.stage, entry.workgroup_size, params, lengths,
-                                   entry.workgroup_shape))
+                                   entry.workgroup_shape, self._header_arrays(lengths)))
         return "\n".join(lines)
 
     def _entry_inputs(self, decl: ir.Function, entry: ir.Entry, stage_in_name: str, params, stage_in) -> None:
@@ -745,6 +759,17 @@ class MslWriter(StatementWriter):
                                                          f"它已绑定给别的缓冲（组 1 号 14）：换一个绑定号")
         params.append(("constant uint*", self.lengths_name, f"buffer({LENGTHS_SLOT})"))
         return lengths
+
+    def _header_arrays(self, lengths: list[tuple[int, str]]) -> dict[int, tuple[int, int]]:
+        """Buffer slot → (byte offset, stride) of each measured array that
+        follows header fields (the struct's layout is WGSL's, layout.py)."""
+        places = {}
+        for slot, name in lengths:
+            inner = next(self.decls[r].inner for r in self.resources if r[1] == name)
+            offset, stride = trailing_array(inner)
+            if offset:
+                places[slot] = (offset, stride)
+        return places
 
     def zero_workgroup(self, e: ir.ZeroWorkgroup) -> None:
         """Each thread clears every N-th byte of every threadgroup variable,
@@ -848,6 +873,9 @@ class MslWriter(StatementWriter):
             if not isinstance(value, ir.LocalRef):
                 raise TranslationFailure((value.start, value.end), "格只能由「新格」创建，再用 令 绑定")
             self.bound[id(var)] = self.bound[id(value.var)]
+            return
+        if ir.is_buffer_field(value):      # 「缓冲」中「字段」 names the field again: a const copy could not be written
+            self.bound[id(var)] = self.expr(value)
             return
         code = self.expr(value)
         name = self.scope.claim(var.name)
@@ -984,7 +1012,7 @@ class MslWriter(StatementWriter):
         return Code(texts[e.name])
 
     def field_names(self, e: ir.Project) -> dict[str, str]:
-        struct = self._struct_name(e.base.type)
+        struct = self._struct_name(ir.field_owner(e))
         if struct is None:
             raise self.missing_type((e.start, e.end), f"金属写不出没有名字的记录类型{self.show(e.base.type)}", e.base.type)
         return self.structs[struct][2]
@@ -1394,7 +1422,7 @@ class MslWriter(StatementWriter):
 
     def _builtin_array_length(self, call: ir.Call) -> Code:
         """Element n of the lengths buffer is the length of the array at [[buffer(n)]]."""
-        target = call.args[0]
+        target = ir.buffer_root(call.args[0])    # of a header buffer's array: the host subtracts the header
         resource = self.decls.get((target.module, target.name)) if isinstance(target, ir.GlobalRef) else None
         if not isinstance(resource, ir.Resource) or resource.group is None or resource.binding is None:
             raise TranslationFailure((call.start, call.end), "「数组长度」的实参须是绑定的存储缓冲")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...layout import field_offsets as shared_offsets, round_up, size_align, stride
+from ...layout import field_offsets as shared_offsets, round_up, size_align, stride, trailing_array
 from ...lower.types import concrete
 from ...types import TCon, TRecord, TTuple, Type
 from .scalars import PRED, Scalar, Unsupported, scalar_of
@@ -44,6 +44,11 @@ def field_offsets(t: TRecord) -> list[int]:
 def stride_of(element: Type) -> int:
     """The stride of an array of `element`."""
     return stride(concrete(element), _scalar_size, _refuse)
+
+
+def array_place(t: Type) -> tuple[int, int]:
+    """(byte offset, stride) of the runtime-sized array a buffer of type t holds (after a header's fields)."""
+    return trailing_array(concrete(t), _scalar_size, _refuse)
 
 
 def memory_leaves(t: Type, base: int = 0) -> list[tuple[int, Scalar]]:

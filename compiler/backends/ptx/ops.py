@@ -737,12 +737,12 @@ def _write_element(w, call, args):
 
 def _read_whole(w, call, args):
     space, base = w.location(args[0].resource)
-    return w.load(space, base, 0, concrete(call.type))
+    return w.load(space, base, getattr(args[0].resource, "offset", 0), concrete(call.type))
 
 
 def _write_whole(w, call, args):
     space, base = w.location(args[0].resource)
-    w.store(space, base, 0, concrete(args[1].type), args[1].parts)
+    w.store(space, base, getattr(args[0].resource, "offset", 0), concrete(args[1].type), args[1].parts)
     return []
 
 

@@ -26,7 +26,7 @@ from ..targets import DEFAULT_OPTIONS, Options
 from ...lower.loops import lowering
 from ...lower.types import concrete
 from ..names import target_name
-from .layout import layout_of, memory_leaves, round_up, stride_of, vector_runs
+from .layout import array_place, field_offsets, layout_of, memory_leaves, round_up, stride_of, vector_runs
 from .mangle import ENTRY_PREFIX, OVERRIDE_PREFIX, SHARED_PREFIX, mangle
 from .ops import BARRIER, CONTRACTED, ENTRY_INPUTS, LOGIC, OPS, UNAVAILABLE, literal_argument
 from .subgroups import FULL_WARP
@@ -95,8 +95,11 @@ class PtxParam:
     binding: int
     resource: str | None      # None: a placeholder binding the entry does not use
     stride: int | None = None  # bytes per element, for a length parameter
+    offset: int = 0            # where the array starts: after a header's fields
 
     def describe(self) -> str:
+        if self.kind == "length" and self.offset:
+            return f"{self.name}=「{self.resource}」的元素个数（.u32，（缓冲字节数－{self.offset}）÷{self.stride}）"
         if self.kind == "length":
             return f"{self.name}=「{self.resource}」的元素个数（.u32，缓冲字节数÷{self.stride}）"
         if self.resource is None:
@@ -115,6 +118,23 @@ class PtxEntryInfo(EntryInfo):
         """The block the host launches with and the kernel's parameters in order (`千手 --详细`)."""
         params = "，".join(p.describe() for p in self.params) or "（无）"
         return f"块 {'×'.join(map(str, self.block))}；参数 {params}"
+
+
+@dataclass(eq=False)
+class FieldView(ir.Resource):
+    """「缓冲」中「字段」 as a kernel sees it: the buffer's binding, the field's
+    type as `inner`, `offset` bytes into the buffer (its header fields before it)."""
+
+    offset: int = 0
+
+
+def field_view(resource: ir.Resource, name: str, view_type: Type) -> FieldView:
+    """The field `name` of the record `resource` holds, laid out as WGSL lays it out."""
+    record = concrete(resource.inner)
+    k = [n for n, _ in record.fields].index(name)
+    offset = getattr(resource, "offset", 0) + field_offsets(record)[k]
+    return FieldView(resource.name, kind=resource.kind, type=view_type, inner=record.fields[k][1],
+                     group=resource.group, binding=resource.binding, access=resource.access, offset=offset)
 
 
 @dataclass
@@ -313,8 +333,8 @@ class Writer:
             path, resource = buffers[(g, b)]
             checked = (g, b) in self.buffers and self.buffers[(g, b)].length is not None   # bounds safety
             if (path, resource.name) in lengths or checked:
-                stride = stride_of(concrete(resource.inner).args[0])
-                params.append(PtxParam(f"p_g{g}_b{b}_n", "length", g, b, resource.name, stride))
+                offset, stride = array_place(resource.inner)
+                params.append(PtxParam(f"p_g{g}_b{b}_n", "length", g, b, resource.name, stride, offset))
         return params
 
     def _assemble(self, name: str, info: PtxEntryInfo) -> str:
@@ -462,14 +482,16 @@ class Writer:
                           "（纹理与采样器是待办事项，着十）", type=resource.type)
 
     def element_address(self, resource: ir.Resource, index: str, stride: int) -> tuple[str, str, int]:
-        """(space, address operand, constant offset) of element `index`."""
+        """(space, address operand, constant offset) of element `index` (of a
+        buffer's field: after the header, `FieldView.offset`)."""
         space, base = self.location(resource)
+        at = getattr(resource, "offset", 0)
         if is_immediate(index):
-            return space, base, int(index) * stride
+            return space, base, at + int(index) * stride
         if space == "shared":      # .shared addresses fit 32 bits: one mad, no 64-bit arithmetic
             return space, self.op("mad.lo.u32", U32, index, str(stride), self.shared_base(base)), 0
         scaled = self.op("mul.wide.u32", U64, index, str(stride))
-        return space, self.op("add.s64", U64, base, scaled), 0
+        return space, self.op("add.s64", U64, base, scaled), at
 
     def shared_base(self, symbol: str) -> str:
         """The 32-bit .shared address of a workgroup array, set once in the prologue."""
@@ -633,6 +655,8 @@ class Writer:
 
     def _Project(self, e: ir.Project, env) -> Value:
         base = self.value(e.base, env)
+        if ir.is_buffer_field(e):
+            return Value(concrete(e.type), [], field_view(base.resource, e.field, e.type))
         t = concrete(e.base.type)
         if e.components is not None:
             return Value(concrete(e.type), [p for i in e.components for p in self.part(base, i).parts])

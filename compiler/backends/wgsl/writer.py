@@ -452,10 +452,32 @@ class Writer(StatementWriter):
         self.into(body, RETURN)
         header = []
         if entry is not None:
-            header.append(f"@compute @workgroup_size({_workgroup_size(entry.workgroup_shape)})" if entry.stage == "计算"
+            header.append(f"@compute @workgroup_size({self._workgroup_size(entry)})" if entry.stage == "计算"
                           else STAGE_ATTRIBUTE[entry.stage])
         header.append(f"fn {self.globals[key]}({', '.join(params)}){result} {{")
         return "\n".join(header + self.lines + ["}"])
+
+    def _workgroup_size(self, entry: ir.Entry) -> str:
+        """As written: numbers, or the names of the constants that give them
+        (an overridable one stays overridable when the pipeline is made; the
+        checker lets names and numbers not mix)."""
+        names = self._workgroup_names(entry)
+        return ", ".join(names) if names else _workgroup_size(entry.workgroup_shape)
+
+    def _workgroup_step(self, entry: ir.Entry) -> str:
+        """Invocations per workgroup as a u32: a number, or the product of the
+        named sizes when an overridable constant gives one (it may be set otherwise)."""
+        items = ir.workgroup_items(entry)
+        if not any(isinstance(i, ir.GlobalRef) and ir.override_default(self.decls.get((i.module, i.name)))
+                   for i in items):
+            return f"{entry.workgroup_size}u"
+        unsigned = resolve(items[0].type) == TCon("定长无符号", (32,))
+        return " * ".join(name if unsigned else f"u32({name})" for name in self._workgroup_names(entry))
+
+    def _workgroup_names(self, entry: ir.Entry) -> list[str]:
+        """The constants' names a compute entry's size is given by, as WGSL spells them; none for numbers."""
+        return [self.globals.get((i.module, i.name), i.name) for i in ir.workgroup_items(entry)
+                if isinstance(i, ir.GlobalRef)]
 
     def _begin_item(self) -> None:
         self.lines, self.depth = [], 0
@@ -484,7 +506,7 @@ class Writer(StatementWriter):
             t = resolve(inner)
             if isinstance(t, TCon) and t.name == "定长数组":
                 i = self.scope.claim("yy_i")
-                self.line(f"for (var {i} = {index}; {i} < {t.args[1]}u; {i} += {entry.workgroup_size}u) {{")
+                self.line(f"for (var {i} = {index}; {i} < {t.args[1]}u; {i} += {self._workgroup_step(entry)}) {{")
                 place, t = f"{name}[{i}]", t.args[0]
             else:
                 self.line(f"if {index} == 0u {{")
@@ -639,8 +661,8 @@ class Writer(StatementWriter):
 
     def _reference(self, e: ir.Expr) -> Code:
         """A cell or resource named again: WGSL has no such values, only the
-        variable itself, so it must be a name."""
-        if not isinstance(e, (ir.LocalRef, ir.GlobalRef)):
+        variable itself, so it must be a name (or a field of a buffer so named)."""
+        if not isinstance(ir.buffer_root(e), (ir.LocalRef, ir.GlobalRef)):
             self.error((e.start, e.end), f"WGSL 里{self.show(e.type)}不是能复制或选择的值：这里只能直接写它的名字")
             return Code("?")
         return self.expr(e)
@@ -762,7 +784,7 @@ class Writer(StatementWriter):
         return super()._expr_Project(e)
 
     def field_names(self, e: ir.Project) -> dict[str, str] | None:
-        t = deep_resolve(e.base.type)
+        t = deep_resolve(ir.field_owner(e))
         struct = self._struct_key(t)
         if struct is None:
             self.type_text(t, (e.base.start, e.base.end))

@@ -17,7 +17,7 @@ from support.metal_shim.runner import TEXTURE_SLOTS
 from zhuose.compiler import ir
 from zhuose.compiler.backends import translate
 from zhuose.compiler.backends.msl.writer import LENGTHS_SLOT
-from zhuose.compiler.layout import element_stride, size_align
+from zhuose.compiler.layout import element_stride, size_align, trailing_array
 from zhuose.compiler.builtin.formats import STORAGE_FORMATS
 from zhuose.compiler.builtin.textures import texture_shape
 from zhuose.compiler.types import TCon, TRecord, TTuple, deep_resolve, matrix_parts, vector_parts
@@ -93,16 +93,34 @@ def prepare(ws, path, item: str, data: dict[str, np.ndarray], groups) -> Dispatc
     if entry.lengths:
         lengths = np.zeros(32, np.uint32)
         for slot, name in entry.lengths:
-            element = resources[name].inner.args[0]
-            lengths[slot] = data[name].nbytes // metal_layout(element)[0]
+            offset, stride = metal_array_place(resources[name].inner)
+            lengths[slot] = (data[name].nbytes - offset) // stride
         buffers[LENGTHS_SLOT] = lengths.tobytes()
     return Dispatch(result.text, entry, buffers, returned, grid(groups))
+
+
+def metal_array_place(t) -> tuple[int, int]:
+    """(byte offset, stride) of the runtime-sized array a buffer holds in Metal:
+    after a header's fields (the struct's one-element last member), or at 0."""
+    t = deep_resolve(t)
+    if isinstance(t, TRecord):
+        end = 0
+        for _, ft in t.fields[:-1]:
+            size, a = metal_layout(ft)
+            if (vector_parts(deep_resolve(ft)) or (None, 0))[1] == 3:
+                size = size * 3 // 4      # packed_float3, as metal_layout
+            end = (end + a - 1) // a * a + size
+        size, align = metal_layout(deep_resolve(t.fields[-1][1]).args[0])
+        return (end + align - 1) // align * align, size
+    return 0, metal_layout(t.args[0])[0]
 
 
 def _same_layout(r: ir.Resource) -> None:
     """The test data follows WGSL's layout; Metal must read the same bytes."""
     inner = deep_resolve(r.inner)
-    if isinstance(inner, TCon) and inner.name == "数组":
+    if trailing_array(inner) is not None:
+        wgsl, metal = trailing_array(inner), metal_array_place(inner)
+    elif isinstance(inner, TCon) and inner.name == "数组":
         wgsl, metal = element_stride(inner), metal_layout(inner.args[0])[0]
     else:
         wgsl, metal = size_align(inner)[0], metal_layout(inner)[0]
