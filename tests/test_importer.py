@@ -202,7 +202,7 @@ def test_several_values_after_a_loop_are_computed_at_its_exit():
 
 def test_an_enclosing_loops_state_is_the_inner_loops_state_and_value():
     text = import_wgsl((ROOT / "tests" / "importer" / "循环状态.wgsl").read_text(encoding="utf-8")).text
-    grid = text[text.index("「grid」者"):text.index("「clamp_pair」乃")]
+    grid = text[text.index("「grid」者"):text.index("「pair_sums」乃")]
     assert "令「total」为（\n　　　　令「环二」为得「x」又得「total」而" in grid and "格" not in grid
 
 
@@ -235,3 +235,18 @@ def test_cells_remain_where_nothing_else_says_it():
 ])
 def test_operands_carry_only_the_parentheses_the_grammar_needs(wgsl, text):
     assert f"　{text}\n也。" in import_wgsl(wgsl).text
+
+
+def test_several_values_of_one_type_after_an_inner_loop_are_a_vector():
+    text = import_wgsl((ROOT / "tests" / "importer" / "循环状态.wgsl").read_text(encoding="utf-8")).text
+    pairs = text[text.index("「pair_sums」者"):text.index("「mixed_sums」乃")]
+    assert "否则「total」与「count」" in pairs and "格" not in pairs
+    assert "）而\n　　　令「count」为「total」中「y」而\n　　　令「total」为「total」中「x」而\n" in pairs
+    mixed = text[text.index("「mixed_sums」者"):text.index("「odd_and_seen」乃")]     # 浮三二 and 无三二: no vector
+    assert "令「total」为「新格」于（「新浮三二」于「零」）而" in mixed and "令「环二」为得「x」而" in mixed
+
+
+def test_a_loop_with_several_exits_writes_a_lone_return_after_it_at_each():
+    text = import_wgsl((ROOT / "tests" / "importer" / "循环状态.wgsl").read_text(encoding="utf-8")).text
+    flags = text[text.index("「odd_and_seen」者"):text.index("「clamp_pair」乃")]
+    assert flags.count("「seen」异或「odd」") == 2 and "格" not in flags

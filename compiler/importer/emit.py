@@ -21,7 +21,7 @@ Whatever has no exact counterpart raises `Refusal` at its WGSL offset."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, localcontext
 
 from lark import Token, Tree
@@ -67,6 +67,15 @@ def operation(x: Ex, word: str, level: int, y: Ex, comparison: bool = False) -> 
     (a right operand at the same level keeps its parentheses, so nothing is regrouped) and
     comparisons do not chain (either operand at their level keeps them)."""
     return f"{wrap(x, level + comparison)}{word}{wrap(y, level + 1)}"
+
+
+class NotAVector(Exception):
+    """A loop's several values are not all of one scalar type, so they make no vector: the
+    function is written again with them as cells."""
+
+    def __init__(self, loop: int):
+        super().__init__(loop)
+        self.loop = loop
 
 
 @dataclass
@@ -148,6 +157,7 @@ class Importer:
         self.loop_states: dict = {}    # id(loop) → LoopState
         self.selects: dict = {}        # id(if) → the names it chooses values for
         self.threaded: set = set()     # id(if) whose following statements go into its branches
+        self.mixed: set = set()        # id(loop) whose several values are not one scalar type (no vector)
         self.current = (None, None)
         self.discovering = False
         self.hoisted: list[str] | None = None    # 令 lines a statement needs before it (None: none allowed here)
@@ -398,14 +408,19 @@ class Importer:
                 self.struct_roles[ret_ty[1]] = "vertex_out" if stage == "vertex" else "out"
 
         def write():
-            """The function, or its first refusal carrying the others (each statement is read)."""
-            self.collected = None if self.discovering else []
-            try:
-                lines = written()
-            except Refusal as refusal:
-                collected, self.collected = self.collected or [], None
-                refusal.more = [r for r in collected if (r.offset, r.what) != (refusal.offset, refusal.what)]
-                raise
+            """The function, or its first refusal carrying the others (each statement is read);
+            written again when a loop's several values turn out not to make a vector."""
+            while True:
+                self.collected = None if self.discovering else []
+                try:
+                    lines = written()
+                    break
+                except NotAVector as mixed:
+                    self.mixed.add(mixed.loop)
+                except Refusal as refusal:
+                    collected, self.collected = self.collected or [], None
+                    refusal.more = [r for r in collected if (r.offset, r.what) != (refusal.offset, refusal.what)]
+                    raise
             collected, self.collected = self.collected, None
             if collected:
                 collected[0].more = collected[1:]
@@ -415,7 +430,7 @@ class Importer:
         def written():
             self.locals = [{}]
             self.current = (name, ret_ty)
-            shapes = mutated_deeper(body, self.has_effects, self.wants_uniformity, self.switch_or_none)
+            shapes = mutated_deeper(body, self.has_effects, self.wants_uniformity, self.switch_or_none, self.mixed)
             self.cells, self.loop_states, self.selects, self.threaded = \
                 shapes.cells, shapes.loops, shapes.selects, shapes.threaded
             out: list[str] = []
@@ -536,7 +551,7 @@ class Importer:
         try:
             return self._statement(s, rest, flow)
         except Exception as refusal:     # said once; the statements after it are still read
-            if not isinstance(refusal, (Refusal, Skipped)) and not self.collected:
+            if isinstance(refusal, NotAVector) or not isinstance(refusal, (Refusal, Skipped)) and not self.collected:
                 raise       # the importer's own mistake, said as such at the declaration
             if isinstance(refusal, Refusal) and all((r.offset, r.what) != (refusal.offset, refusal.what)
                                                     for r in self.collected):
@@ -583,6 +598,8 @@ class Importer:
             shape = self.loop_states.get(id(s), LoopState([], None))
             if shape.tail or any(isinstance(x, Tree) and x.data == "return_" for x in _walk(s)):
                 return self.loop(s, flow, rest)
+            if shape.several:
+                return self.vector_result(s, shape.several, flow, rest)
             result = shape.result
             if result is not None:
                 ty = self.lookup(result).ty
@@ -605,6 +622,21 @@ class Importer:
         if kind == "discard":
             return self.sequence(["「舍弃」于「元」"], rest, flow)
         raise Refusal(at, f"语句 {kind}")
+
+    def vector_result(self, s: Tree, names: list[str], flow: Flow, rest: list) -> list[str]:
+        """A loop whose several values are used after it, where those statements cannot go to its
+        exit: its value is the vector of them (着色's tuples of one scalar type), taken apart
+        again under the first name — 令「a」为（…）而 令「b」为「a」中「y」而 令「a」为「a」中「x」而."""
+        types = [self.lookup(v).ty for v in names]
+        if types[0][0] != "scalar" or any(t != types[0] for t in types):
+            raise NotAVector(id(s))
+        lines = self.loop(s, flow)
+        first = names[0]
+        parts = [f"令「{v}」为「{first}」中「{COMPONENTS[k]}」而" for k, v in enumerate(names) if k] + \
+            [f"令「{first}」为「{first}」中「x」而"]
+        for v, t in zip(names, types):
+            self.locals[-1][v] = Local(t)
+        return [f"令「{first}」为（"] + lines + ["）而"] + parts + self._block(rest, flow)
 
     def block_keep(self, stmts: list) -> list[str]:
         """Statements whose bindings the following code sees (a for loop's init): their lines
@@ -970,7 +1002,8 @@ class Importer:
             firsts = [f"（{self.update_expr(update, param)}）"] if update is not None and counted else \
                 [start] if counted else []
             next_call = [f"{name}于" + "于".join(firsts + [f"「{v}」" for v in state] or ["「元」"])]
-            leave = [f"「{result}」"] if result else ["「元」"]
+            leave = ["与".join(f"「{v}」" for v in shape.several)] if shape.several else \
+                [f"「{result}」"] if result else ["「元」"]
             if after is not None:
                 if param != "「次」" and any(isinstance(x, Tree) and x.data == "name" and f"「{x.children[0]}」" == param
                                            for a in after for x in _walk(a)):
@@ -1891,6 +1924,14 @@ def blocks(node: Tree):
             yield from blocks(c)
 
 
+def one_line(stmts: list) -> bool:
+    """Statements written as one line wherever they go: a lone return of a value that names
+    no vector part first (see `named_part`), which a loop with several exits writes at each."""
+    return len(stmts) == 1 and isinstance(stmts[0], Tree) and stmts[0].data == "return_" and not any(
+        isinstance(x, Tree) and x.data == "call" and str(x.children[0]).startswith(("vec", "mat", "array"))
+        for x in _walk(stmts[0]))
+
+
 def small(rest: list) -> bool:
     """Statements short and plain enough to be written again in each branch of an if before them."""
     return len(rest) <= 2 and not any(isinstance(x, Tree) and x.data in ("for_", "while_", "loop", "if_stmt", "switch")
@@ -1961,9 +2002,10 @@ class LoopState:
     #                        (not those only set just before a break: the loop's value, not its state)
     result: str | None     # the one of them used after the loop: the loop's value
     tail: bool = False     # several used after: the statements after it are written at its exit
+    several: list = field(default_factory=list)   # several used after, where that cannot be: a vector of them
 
 
-def mutated_deeper(body: Tree, has_effects, wants_uniformity, switch_as_if) -> Shapes:
+def mutated_deeper(body: Tree, has_effects, wants_uniformity, switch_as_if, mixed: set) -> Shapes:
     """Variables assigned other than by a statement of the list that declares them: those
     become cells (the rest are re-bound with 令).  A variable declared before a loop in the
     same list and assigned in it (outside a nested loop) is the loop's state, a parameter of
@@ -2033,7 +2075,8 @@ def mutated_deeper(body: Tree, has_effects, wants_uniformity, switch_as_if) -> S
         returns = any(isinstance(x, Tree) and x.data == "return_" for x in _walk(s))
         conditioned = s.data == "while_" or s.data == "for_" and bool(
             next(c for c in s.children if isinstance(c, Tree) and c.data == "for_cond").children)
-        may_tail = not in_loop and exits(s, conditioned) == 1 and (counter is None or counter not in after)
+        may_tail = not in_loop and (exits(s, conditioned) == 1 or one_line(after_stmts)) and \
+            (counter is None or counter not in after)
         candidates[id(s)] = (state, leaving, after, returns, may_tail)
         inside = tuple(state + leaving) + ((counter,) if counter else ())
         for lst in lists:
@@ -2070,11 +2113,15 @@ def mutated_deeper(body: Tree, has_effects, wants_uniformity, switch_as_if) -> S
             live = [v for v in state if v not in cells]
             used = [v for v in live + leaving if v in after and v not in cells]
             tail = len(used) > 1 and not returns
+            several = []
             if tail and not may_tail:
-                cells.update(live + leaving)
-                changed = True
-                live, used, tail = [], [], False
-            shapes.loops[key] = LoopState(live, used[0] if len(used) == 1 and not returns else None, tail)
+                if len(used) <= 4 and key not in mixed:
+                    several, tail = used, False
+                else:       # only these: the rest of the state stays parameters
+                    cells.update(used)
+                    changed = True
+                    live, used, tail = [v for v in live if v not in used], [], False
+            shapes.loops[key] = LoopState(live, used[0] if len(used) == 1 and not returns else None, tail, several)
     return shapes
 
 

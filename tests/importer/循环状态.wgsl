@@ -68,6 +68,54 @@ fn grid(w: u32) -> u32 {
   return total;
 }
 
+fn pair_sums(w: u32) -> u32 {
+  var total = 0u;
+  var count = 0u;
+  for (var y = 0u; y < w; y++) {
+    var x = 0u;
+    while (x < y) {
+      total += x;
+      count++;
+      x++;
+    }
+  }
+  return total * 1000u + count;
+}
+
+fn mixed_sums(w: u32) -> f32 {
+  var total = 0.0;
+  var count = 0u;
+  for (var y = 0u; y < w; y++) {
+    var x = 0u;
+    while (x < y) {
+      total += f32(x) * 0.5;
+      count++;
+      x++;
+    }
+  }
+  return total + f32(count);
+}
+
+fn odd_and_seen(n: u32) -> u32 {
+  var seen = 0u;
+  var odd = 0u;
+  var k = 0u;
+  loop {
+    if (k >= n) { break; }
+    let v = table[k];
+    if ((v & 1u) == 1u) {
+      odd += 1u;
+      if (odd > 5u) {
+        break;
+      }
+    } else {
+      seen = seen | v;
+    }
+    k++;
+  }
+  return seen ^ odd;
+}
+
 fn clamp_pair(a: f32, b: f32) -> f32 {
   var s = a;
   var t = b;
@@ -117,6 +165,6 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     return;
   }
   let v = table[k];
-  data[k] = steps(v % 1000u) + first_above(v) + grid(v % 7u) + kept_in_a_cell(k, v % 11u);
-  out[k] = spread(f32(v % 100u)) + clamp_pair(f32(table[k + 1u] % 50u), f32(v % 17u)) + pick(v % 4u, f32(k));
+  data[k] = steps(v % 1000u) + first_above(v) + grid(v % 7u) + kept_in_a_cell(k, v % 11u) + pair_sums(v % 6u) + odd_and_seen(v % 20u);
+  out[k] = spread(f32(v % 100u)) + clamp_pair(f32(table[k + 1u] % 50u), f32(v % 17u)) + pick(v % 4u, f32(k)) + mixed_sums(v % 5u);
 }
