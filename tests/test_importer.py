@@ -250,3 +250,12 @@ def test_a_loop_with_several_exits_writes_a_lone_return_after_it_at_each():
     text = import_wgsl((ROOT / "tests" / "importer" / "循环状态.wgsl").read_text(encoding="utf-8")).text
     flags = text[text.index("「odd_and_seen」者"):text.index("「clamp_pair」乃")]
     assert flags.count("「seen」异或「odd」") == 2 and "格" not in flags
+
+
+def test_a_choice_of_several_values_whose_condition_reads_one_of_them_is_not_a_binding_to_an_if():
+    """令「lo」为若 v < lo … 而 令「hi」为若 v < lo … would test the new「lo」 the second time."""
+    text = import_wgsl("fn f(v: f32, x: f32) -> f32 {\n  var lo = 1.0;\n  var hi = 2.0;\n"
+                       "  if (v < lo) {\n    lo = v;\n    hi = x;\n  }\n  return lo + hi;\n}\n").text
+    assert "令「hi」为若" not in text and "「新格」" in text
+    one = import_wgsl("fn f(v: f32) -> f32 {\n  var lo = 1.0;\n  if (v < lo) {\n    lo = v;\n  }\n  return lo;\n}\n").text
+    assert "　令「lo」为若「v」小于「lo」则「v」否则「lo」而\n" in one

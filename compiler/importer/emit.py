@@ -685,7 +685,7 @@ class Importer:
             text = f"令「{name}」为{value.text}而"
             self.locals[-1][name] = Local(ty)
         after = self._block(rest, flow)
-        if s.data == "local_var" and not values and not any(f"「{name}」" in line for line in after):
+        if s.data == "local_var" and not values and rest and not any(f"「{name}」" in line for line in after):
             return after    # declared for a loop to set as it ends, read nowhere else: its zero is never used
         return before + [text] + after
 
@@ -1956,10 +1956,10 @@ def threadable(s: Tree, rest: list) -> bool:
 
 def select_names(s: Tree, has_effects) -> list[str] | None:
     """The variables an if assigns when it is only a choice of values: each branch plain
-    assignments to distinct variables (or to a field or component of one), nothing with an effect, no condition reading an assigned
-    name but the first (bound first) and no value reading another one.  Written
-    `令 x 为 若 c 则 v 否则 x 而` per name (the conditions are read again for each: the same
-    value, nothing they read has changed)."""
+    assignments to distinct variables (or to a field or component of one), nothing with an effect,
+    no value reading another assigned name and, where there are several, no condition reading
+    one.  Written `令 x 为 若 c 则 v 否则 x 而` per name (the conditions are read again for
+    each: the same value, nothing they read has changed)."""
     conditions, branches = if_parts(s)
     order: list[str] = []
     for stmts in branches:
@@ -1976,7 +1976,7 @@ def select_names(s: Tree, has_effects) -> list[str] | None:
         return None
     read = lambda e: {str(x.children[0]) for x in _walk(e) if isinstance(x, Tree) and x.data == "name"}
     for c in conditions:
-        if read(c) & set(order[1:]) or has_effects(c):
+        if read(c) & set(order if len(order) > 1 else ()) or has_effects(c):
             return None
     for stmts in branches:
         for t in stmts:
