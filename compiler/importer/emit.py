@@ -591,7 +591,7 @@ class Importer:
         if kind == "if_stmt":
             return self.if_statement(s, rest, flow)
         if kind == "switch":
-            if id(s) in self.selects:
+            if self.choice(s):
                 return self.chosen(self.switch_as_if(s), self.selects[id(s)], rest, flow)
             return self.if_statement(self.switch_as_if(s), rest, flow)
         if kind in ("for_", "while_", "loop"):
@@ -850,7 +850,7 @@ class Importer:
         arms = [(parts[i], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
         otherwise = parts[-1] if len(parts) % 2 else None
         branches = [kids(body) for _, body in arms] + [kids(otherwise) if otherwise is not None else []]
-        if id(s) in self.selects:
+        if self.choice(s):
             return self.chosen(s, self.selects[id(s)], rest, flow)
         if id(s) in self.threaded:
             return self.if_lines(arms, otherwise, flow, rest)
@@ -862,6 +862,10 @@ class Importer:
             raise Refusal(node_at(s), "只在部分分支里跳出（return/break/continue）且后面还有多条语句的 if"
                                       "（着色要把其后的语句写进每个不跳出的分支）")
         return self.if_lines(arms, otherwise, flow, rest)
+
+    def choice(self, s: Tree) -> bool:
+        """Whether an if or switch is written as a choice of values (none of its names a cell)."""
+        return id(s) in self.selects and not set(self.selects[id(s)]) & self.cells
 
     def chosen(self, s: Tree, names: list[str], rest: list, flow: Flow) -> list[str]:
         """An if that only chooses values: 令「x」为若 c 则 v 否则「x」而 for each name it assigns
