@@ -687,6 +687,10 @@ class Importer:
         after = self._block(rest, flow)
         if s.data == "local_var" and not values and rest and not any(f"「{name}」" in line for line in after):
             return after    # declared for a loop to set as it ends, read nowhere else: its zero is never used
+        if values and not before and not self.locals[-1][name].cell and not self.has_effects(values[0]):
+            passed_on = passed(name, value, after)
+            if passed_on:
+                return passed_on
         return before + [text] + after
 
     def zero(self, ty, at) -> Ex:
