@@ -158,6 +158,7 @@ class Importer:
         self.selects: dict = {}        # id(if) → the names it chooses values for
         self.threaded: set = set()     # id(if) whose following statements go into its branches
         self.mixed: set = set()        # id(loop) whose several values are not one scalar type (no vector)
+        self.initial: dict = {}        # a loop state's value, written as the loop's first argument (`starts_loop`)
         self.current = (None, None)
         self.discovering = False
         self.hoisted: list[str] | None = None    # 令 lines a statement needs before it (None: none allowed here)
@@ -429,6 +430,7 @@ class Importer:
 
         def written():
             self.locals = [{}]
+            self.initial = {}
             self.current = (name, ret_ty)
             shapes = mutated_deeper(body, self.has_effects, self.wants_uniformity, self.switch_or_none, self.mixed)
             self.cells, self.loop_states, self.selects, self.threaded = \
@@ -684,6 +686,9 @@ class Importer:
                 raise Refusal(at, "指针")
             text = f"令「{name}」为{value.text}而"
             self.locals[-1][name] = Local(ty)
+            if not before and self.starts_loop(s, name, values, rest):
+                self.initial[name] = wrap(value, OPERAND)
+                return self._block(rest, flow)
         after = self._block(rest, flow)
         if s.data == "local_var" and not values and rest and not any(f"「{name}」" in line for line in after):
             return after    # declared for a loop to set as it ends, read nowhere else: its zero is never used
@@ -692,6 +697,34 @@ class Importer:
             if passed_on:
                 return passed_on
         return before + [text] + after
+
+    def starts_loop(self, s: Tree, name: str, values: list, rest: list) -> bool:
+        """Whether a `var`'s value is written as its loop's first argument instead of a 令: the
+        var is that loop's state, only bindings without effects stand between (none reading it
+        or binding what its value reads), and after the loop it is read only as the loop gives
+        it back (its value, or the statements written at its exits)."""
+        if s.data != "local_var" or values and self.has_effects(values[0]):
+            return False
+        reads = names_read(values[0]) if values else set()
+        k = 0
+        while k < len(rest) and isinstance(rest[k], Tree) and rest[k].data in ("local_var", "local_let", "local_const"):
+            between = rest[k]
+            if name in names_read(between) or str(tokens(between, "IDENT")[0]) in reads or self.has_effects(between):
+                return False
+            k += 1
+        if k == len(rest) or rest[k].data not in LOOPS:
+            return False
+        loop, after = rest[k], rest[k + 1:]
+        shape = self.loop_states.get(id(loop))
+        if shape is None or name not in shape.state:
+            return False
+        init = [c for c in loop.children if isinstance(c, Tree) and c.data == "for_init"]
+        if init and (name in names_read(init[0]) or {str(t) for t in _walk(init[0]) if isinstance(t, Token)
+                                                        and t.type == "IDENT"} & reads):
+            return False
+        gives_back = shape.result == name or name in shape.several or shape.tail or \
+            any(isinstance(x, Tree) and x.data == "return_" for x in _walk(loop))
+        return gives_back or not any(name in names_read(t) for t in after)
 
     def zero(self, ty, at) -> Ex:
         if ty[0] == "scalar":
@@ -1006,7 +1039,7 @@ class Importer:
                 self.locals[-1][v] = Local(self.lookup(v).ty)
             counted = param != "「次」"
             params = ([param] if counted else []) + [f"「{v}」" for v in state] or ["「次」"]
-            starts = ([start] if counted else []) + [f"「{v}」" for v in state] or ["「元」"]
+            starts = ([start] if counted else []) + [self.initial.pop(v, f"「{v}」") for v in state] or ["「元」"]
             firsts = [f"（{self.update_expr(update, param)}）"] if update is not None and counted else \
                 [start] if counted else []
             next_call = [f"{name}于" + "于".join(firsts + [f"「{v}」" for v in state] or ["「元」"])]
