@@ -34,6 +34,8 @@ from .types import (AFLOAT, AINT, BOOL, CONSTRUCTOR, DIGIT, F32, I32, IO_TEXTURE
 # 着色 precedence levels (higher binds tighter); see /work/shared/spec §5
 ATOM, PROJ, APP, UNARY = 100, 90, 80, 70
 TUPLE, BRANCH = 5, 3
+#: an item of a tuple below this is parenthesised (an item is an or-expression: only 若 and tuples)
+ITEM = 11
 #: an argument below this is parenthesised (an application, an operation)
 OPERAND = 81
 
@@ -733,7 +735,7 @@ class Importer:
             return Ex(f"「{CONSTRUCTOR[ty[1]]}」于「零」", APP, ty)
         if ty[0] == "vec":
             one = self.zero(("scalar", ty[2]), at)
-            return Ex("与".join([wrap(one, OPERAND)] * ty[1]), TUPLE, ty)
+            return Ex("与".join([wrap(one, ITEM)] * ty[1]), TUPLE, ty)
         if ty[0] == "struct":
             parts = [f"「{f}」者{self.zero(t, at).text}也" for f, t in self.structs[ty[1]]]
             return Ex("「组值」【" + "，".join(parts) + "】", ATOM, ty)
@@ -829,7 +831,7 @@ class Importer:
                     part = value if len(first) == 1 else Ex(f"{wrap(value, PROJ)}中「{'xyzw'[j]}」", PROJ, None)
                 else:
                     part = Ex(f"{wrap(current, PROJ)}中「{letter}」", PROJ, None)
-                parts.append(wrap(part, OPERAND))
+                parts.append(wrap(part, ITEM))
             return Ex("与".join(parts), TUPLE, ty)
         raise Refusal(at, "给分量、字段赋值")
 
@@ -1487,7 +1489,7 @@ class Importer:
             x = self.scalar_as(self.expr(args[0], ("scalar", s)), s, at)
             if not simple(args[0]):
                 x = self.named_part(args[0], x, at)
-            return Ex("与".join([wrap(x, OPERAND)] * n), TUPLE, ty)
+            return Ex("与".join([wrap(x, ITEM)] * n), TUPLE, ty)
         parts: list[str] = []
         for a in args:
             t = self.peek(a)
@@ -1500,7 +1502,7 @@ class Importer:
                 parts += [f"{wrap(x, PROJ)}中「{COMPONENTS[k]}」" for k in range(t[1])]
             else:
                 x = self.scalar_as(self.expr(a, ("scalar", s)), s, node_at(a))
-                parts.append(wrap(x, OPERAND))
+                parts.append(wrap(x, ITEM))
         if len(parts) != n:
             raise Refusal(at, "分量个数不对的向量构造")
         return Ex("与".join(parts), TUPLE, ty)
@@ -1517,9 +1519,9 @@ class Importer:
         be flattened into this one); the whole ascribed unless 着色 already expects its type."""
         if len(parts) < 2:
             raise Refusal(at, "一个元素的数组字面量（着色的元组至少两项）")
-        texts = [wrap(x, OPERAND) for x in parts[:-1]]
+        texts = [wrap(x, ITEM) for x in parts[:-1]]
         last = parts[-1]
-        texts.append(f"（{last.text}也{spell(last.ty, at)}）" if last.prec <= TUPLE else wrap(last, OPERAND))
+        texts.append(f"（{last.text}也{spell(last.ty, at)}）" if last.prec <= TUPLE else wrap(last, ITEM))
         text = "与".join(texts)
         if id(e) in self.expected:
             return Ex(text, TUPLE, ty)
@@ -1564,7 +1566,7 @@ class Importer:
             parts = []
             for k in range(c):
                 items = [self.scalar_as(self.expr(a, ("scalar", s)), s, node_at(a)) for a in args[k * r:(k + 1) * r]]
-                parts.append(Ex("与".join(wrap(x, OPERAND) for x in items), TUPLE, column))
+                parts.append(Ex("与".join(wrap(x, ITEM) for x in items), TUPLE, column))
         else:
             raise Refusal(at, "列数或元素个数不对的矩阵构造")
         return self.typed_tuple(e, parts, ty, at)
