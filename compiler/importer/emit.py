@@ -991,8 +991,9 @@ class Importer:
 
     def loop(self, s: Tree, flow: Flow, after: list | None = None) -> list[str]:
         """The loop as 令「环」为得 参数 而 … 而「环」于 初值.  With `after` (the statements after a
-        loop that returns), the loop function is the function's value: a return inside it is
-        that value and leaving the loop runs `after` (written at each exit)."""
+        loop that returns, or after one that leaves several values to them), the loop function is
+        the rest of its list: a return inside it is that value and leaving the loop runs `after`
+        (written at each exit)."""
         at = node_at(s)
         if after is not None and flow.in_loop:
             raise Refusal(at, "嵌套循环里的 return（着色的循环是局部函数，不能从中返回外层函数）")
