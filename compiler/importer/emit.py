@@ -1,14 +1,18 @@
 """The importer's writer: a parsed WGSL module as 着色 text.
 
-What WGSL writes as mutation the language writes as bindings: a `var` only
-assigned by statements of the block that declares it becomes successive
-令 bindings of the same name; one assigned deeper (in an if or a loop)
-becomes a cell (「新格」/「读格」/「写格」).  A loop becomes a local
-tail-recursive function 「环」 whose parameter is a `for` loop's counter (or
-the unit 「元」), `break` its result 「元」, `continue` and the end of the body
-its next call.  A statement list becomes one expression: 令 … 而 for
-bindings, ；for effects, and an `if` whose branch jumps (return, break,
-continue) takes the statements after it into its other branch.
+What WGSL writes as mutation the language writes as bindings: each
+assignment of a `var` is another 令 of the same name, and an if that only
+chooses values is 令 x 为 若 … 则 … 否则 x.  A loop becomes a local
+tail-recursive function 「环」 whose parameters are the loop's state (a
+`for` counter and the variables the loop assigns); an if in the loop that
+assigns the state takes the statements after it into its branches, each
+path that continues ends in the next call with the new values, and `break`
+gives the loop's value.  Only what none of that expresses is a cell
+(「新格」/「读格」/「写格」); `mutated_deeper` decides which.  A statement
+list becomes one expression: 令 … 而 for bindings, ；for effects, and an
+`if` whose branch jumps (return, break, continue) takes the statements
+after it into its other branch.  Operands are parenthesised only where the
+grammar needs it.
 
 Nothing is regrouped or folded: each WGSL operation is one 着色 operation on
 the same operands in the same order, so the result is bit-identical.
@@ -16,7 +20,8 @@ Whatever has no exact counterpart raises `Refusal` at its WGSL offset."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from decimal import Decimal, localcontext
 
 from lark import Token, Tree
@@ -29,7 +34,9 @@ from .types import (AFLOAT, AINT, BOOL, CONSTRUCTOR, DIGIT, F32, I32, IO_TEXTURE
 # 着色 precedence levels (higher binds tighter); see /work/shared/spec §5
 ATOM, PROJ, APP, UNARY = 100, 90, 80, 70
 TUPLE, BRANCH = 5, 3
-#: an operand or argument below this is parenthesised (applications included, as the samples write them)
+#: an item of a tuple below this is parenthesised (an item is an or-expression: only 若 and tuples)
+ITEM = 11
+#: an argument below this is parenthesised (an application, an operation)
 OPERAND = 81
 
 BINARY = {  # WGSL operator → (着色 operator, level)
@@ -55,6 +62,22 @@ class Ex:
 
 def wrap(x: Ex, least: int) -> str:
     return x.text if x.prec >= least else f"（{x.text}）"
+
+
+def operation(x: Ex, word: str, level: int, y: Ex, comparison: bool = False) -> str:
+    """`x word y` with only the parentheses the grammar needs: operators group to the left
+    (a right operand at the same level keeps its parentheses, so nothing is regrouped) and
+    comparisons do not chain (either operand at their level keeps them)."""
+    return f"{wrap(x, level + comparison)}{word}{wrap(y, level + 1)}"
+
+
+class NotAVector(Exception):
+    """A loop's several values are not all of one scalar type, so they make no vector: the
+    function is written again with them as cells."""
+
+    def __init__(self, loop: int):
+        super().__init__(loop)
+        self.loop = loop
 
 
 @dataclass
@@ -133,7 +156,11 @@ class Importer:
         self.comments: list = []       # the module's comments (lexer.Comment), for function bodies
         self.pending: dict = {}        # id(statement) → the comments just before it, until written
         self.cells: set[str] = set()
-        self.loop_states: dict = {}
+        self.loop_states: dict = {}    # id(loop) → LoopState
+        self.selects: dict = {}        # id(if) → the names it chooses values for
+        self.threaded: set = set()     # id(if) whose following statements go into its branches
+        self.mixed: set = set()        # id(loop) whose several values are not one scalar type (no vector)
+        self.initial: dict = {}        # a loop state's value, written as the loop's first argument (`starts_loop`)
         self.current = (None, None)
         self.discovering = False
         self.hoisted: list[str] | None = None    # 令 lines a statement needs before it (None: none allowed here)
@@ -384,14 +411,19 @@ class Importer:
                 self.struct_roles[ret_ty[1]] = "vertex_out" if stage == "vertex" else "out"
 
         def write():
-            """The function, or its first refusal carrying the others (each statement is read)."""
-            self.collected = None if self.discovering else []
-            try:
-                lines = written()
-            except Refusal as refusal:
-                collected, self.collected = self.collected or [], None
-                refusal.more = [r for r in collected if (r.offset, r.what) != (refusal.offset, refusal.what)]
-                raise
+            """The function, or its first refusal carrying the others (each statement is read);
+            written again when a loop's several values turn out not to make a vector."""
+            while True:
+                self.collected = None if self.discovering else []
+                try:
+                    lines = written()
+                    break
+                except NotAVector as mixed:
+                    self.mixed.add(mixed.loop)
+                except Refusal as refusal:
+                    collected, self.collected = self.collected or [], None
+                    refusal.more = [r for r in collected if (r.offset, r.what) != (refusal.offset, refusal.what)]
+                    raise
             collected, self.collected = self.collected, None
             if collected:
                 collected[0].more = collected[1:]
@@ -400,8 +432,11 @@ class Importer:
 
         def written():
             self.locals = [{}]
+            self.initial = {}
             self.current = (name, ret_ty)
-            self.cells, self.loop_states = mutated_deeper(body)
+            shapes = mutated_deeper(body, self.has_effects, self.wants_uniformity, self.switch_or_none, self.mixed)
+            self.cells, self.loop_states, self.selects, self.threaded = \
+                shapes.cells, shapes.loops, shapes.selects, shapes.threaded
             out: list[str] = []
             if stage:
                 head, bind = self.entry_head(name, stage, params, ret_ty, ret_attrs, attrs, node_at(d))
@@ -520,7 +555,7 @@ class Importer:
         try:
             return self._statement(s, rest, flow)
         except Exception as refusal:     # said once; the statements after it are still read
-            if not isinstance(refusal, (Refusal, Skipped)) and not self.collected:
+            if isinstance(refusal, NotAVector) or not isinstance(refusal, (Refusal, Skipped)) and not self.collected:
                 raise       # the importer's own mistake, said as such at the declaration
             if isinstance(refusal, Refusal) and all((r.offset, r.what) != (refusal.offset, refusal.what)
                                                     for r in self.collected):
@@ -560,16 +595,22 @@ class Importer:
         if kind == "if_stmt":
             return self.if_statement(s, rest, flow)
         if kind == "switch":
+            if self.choice(s):
+                return self.chosen(self.switch_as_if(s), self.selects[id(s)], rest, flow)
             return self.if_statement(self.switch_as_if(s), rest, flow)
         if kind in ("for_", "while_", "loop"):
-            if any(isinstance(x, Tree) and x.data == "return_" for x in _walk(s)):
+            shape = self.loop_states.get(id(s), LoopState([], None))
+            if shape.tail or any(isinstance(x, Tree) and x.data == "return_" for x in _walk(s)):
                 return self.loop(s, flow, rest)
-            _, result = self.loop_states.get(id(s), ([], None))
+            if shape.several:
+                return self.vector_result(s, shape.several, flow, rest)
+            result = shape.result
             if result is not None:
                 ty = self.lookup(result).ty
                 lines = self.loop(s, flow)
                 self.locals[-1][result] = Local(ty)
-                return [f"令「{result}」为（"] + lines + ["）而"] + self._block(rest, flow)
+                after = self._block(rest, flow)
+                return lines if after == [f"「{result}」"] else [f"令「{result}」为（"] + lines + ["）而"] + after
             return self.sequence(self.loop(s, flow), rest, flow)
         if kind in ("assign", "compound_assign", "incdec"):
             return self.assignment(s, rest, flow)
@@ -585,6 +626,21 @@ class Importer:
         if kind == "discard":
             return self.sequence(["「舍弃」于「元」"], rest, flow)
         raise Refusal(at, f"语句 {kind}")
+
+    def vector_result(self, s: Tree, names: list[str], flow: Flow, rest: list) -> list[str]:
+        """A loop whose several values are used after it, where those statements cannot go to its
+        exit: its value is the vector of them (着色's tuples of one scalar type), taken apart
+        again under the first name — 令「a」为（…）而 令「b」为「a」中「y」而 令「a」为「a」中「x」而."""
+        types = [self.lookup(v).ty for v in names]
+        if types[0][0] != "scalar" or any(t != types[0] for t in types):
+            raise NotAVector(id(s))
+        lines = self.loop(s, flow)
+        first = names[0]
+        parts = [f"令「{v}」为「{first}」中「{COMPONENTS[k]}」而" for k, v in enumerate(names) if k] + \
+            [f"令「{first}」为「{first}」中「x」而"]
+        for v, t in zip(names, types):
+            self.locals[-1][v] = Local(t)
+        return [f"令「{first}」为（"] + lines + ["）而"] + parts + self._block(rest, flow)
 
     def block_keep(self, stmts: list) -> list[str]:
         """Statements whose bindings the following code sees (a for loop's init): their lines
@@ -632,7 +688,45 @@ class Importer:
                 raise Refusal(at, "指针")
             text = f"令「{name}」为{value.text}而"
             self.locals[-1][name] = Local(ty)
-        return before + [text] + self._block(rest, flow)
+            if not before and self.starts_loop(s, name, values, rest):
+                self.initial[name] = wrap(value, OPERAND)
+                return self._block(rest, flow)
+        after = self._block(rest, flow)
+        if s.data == "local_var" and not values and rest and not any(f"「{name}」" in line for line in after):
+            return after    # declared for a loop to set as it ends, read nowhere else: its zero is never used
+        if values and not before and not self.locals[-1][name].cell and not self.has_effects(values[0]):
+            passed_on = passed(name, value, after)
+            if passed_on:
+                return passed_on
+        return before + [text] + after
+
+    def starts_loop(self, s: Tree, name: str, values: list, rest: list) -> bool:
+        """Whether a `var`'s value is written as its loop's first argument instead of a 令: the
+        var is that loop's state, only bindings without effects stand between (none reading it
+        or binding what its value reads), and after the loop it is read only as the loop gives
+        it back (its value, or the statements written at its exits)."""
+        if s.data != "local_var" or values and self.has_effects(values[0]):
+            return False
+        reads = names_read(values[0]) if values else set()
+        k = 0
+        while k < len(rest) and isinstance(rest[k], Tree) and rest[k].data in ("local_var", "local_let", "local_const"):
+            between = rest[k]
+            if name in names_read(between) or str(tokens(between, "IDENT")[0]) in reads or self.has_effects(between):
+                return False
+            k += 1
+        if k == len(rest) or rest[k].data not in LOOPS:
+            return False
+        loop, after = rest[k], rest[k + 1:]
+        shape = self.loop_states.get(id(loop))
+        if shape is None or name not in shape.state:
+            return False
+        init = [c for c in loop.children if isinstance(c, Tree) and c.data == "for_init"]
+        if init and (name in names_read(init[0]) or {str(t) for t in _walk(init[0]) if isinstance(t, Token)
+                                                        and t.type == "IDENT"} & reads):
+            return False
+        gives_back = shape.result == name or name in shape.several or shape.tail or \
+            any(isinstance(x, Tree) and x.data == "return_" for x in _walk(loop))
+        return gives_back or not any(name in names_read(t) for t in after)
 
     def zero(self, ty, at) -> Ex:
         if ty[0] == "scalar":
@@ -641,7 +735,7 @@ class Importer:
             return Ex(f"「{CONSTRUCTOR[ty[1]]}」于「零」", APP, ty)
         if ty[0] == "vec":
             one = self.zero(("scalar", ty[2]), at)
-            return Ex("与".join([wrap(one, OPERAND)] * ty[1]), TUPLE, ty)
+            return Ex("与".join([wrap(one, ITEM)] * ty[1]), TUPLE, ty)
         if ty[0] == "struct":
             parts = [f"「{f}」者{self.zero(t, at).text}也" for f, t in self.structs[ty[1]]]
             return Ex("「组值」【" + "，".join(parts) + "】", ATOM, ty)
@@ -657,14 +751,7 @@ class Importer:
         if s.data != "assign" and any(isinstance(x, Tree) and x.data == "index" and self.has_effects(x.children[1])
                                       for x in _walk(target)):
             raise Refusal(at, "下标有副作用的复合赋值（着色要把下标写两遍：读一次、写一次）")
-        if s.data == "incdec":
-            op = "+" if str(s.children[1]) == "++" else "-"
-            value_of = lambda ty: self.binary_text(op, target, None, ty, at, literal_one=True)
-        elif s.data == "compound_assign":
-            op = COMPOUND[str(s.children[1])]
-            value_of = lambda ty: self.binary_text(op, target, s.children[2], ty, at)
-        else:
-            value_of = lambda ty: self.expr(s.children[-1], ty)
+        value_of = lambda ty: self.assigned_value(s, ty)
         before: list[str] = []
 
         def value_with(ty):
@@ -694,7 +781,8 @@ class Importer:
             if local.cell:
                 return self.sequence([f"「写格」于「{name}」于{wrap(value, OPERAND)}"], rest, flow)
             self.locals[-1][name] = Local(local.ty)
-            return [f"令「{name}」为{value.text}而"] + self._block(rest, flow)
+            after = self._block(rest, flow)
+            return (not self.has_effects(s) and passed(name, value, after)) or bound(name, value.text, after)
         if isinstance(target, Tree) and target.data == "index" and self.array_resource(target.children[0])[0]:
             written = self.element_write(target, value_of, at)
             return self.sequence([written], rest, flow)
@@ -743,7 +831,7 @@ class Importer:
                     part = value if len(first) == 1 else Ex(f"{wrap(value, PROJ)}中「{'xyzw'[j]}」", PROJ, None)
                 else:
                     part = Ex(f"{wrap(current, PROJ)}中「{letter}」", PROJ, None)
-                parts.append(wrap(part, OPERAND))
+                parts.append(wrap(part, ITEM))
             return Ex("与".join(parts), TUPLE, ty)
         raise Refusal(at, "给分量、字段赋值")
 
@@ -801,16 +889,61 @@ class Importer:
         arms = [(parts[i], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
         otherwise = parts[-1] if len(parts) % 2 else None
         branches = [kids(body) for _, body in arms] + [kids(otherwise) if otherwise is not None else []]
+        if self.choice(s):
+            return self.chosen(s, self.selects[id(s)], rest, flow)
+        if id(s) in self.threaded:
+            return self.if_lines(arms, otherwise, flow, rest)
         if not any(jumps(b) for b in branches):
             inner = Flow(["「元」"], flow.on_break, flow.on_continue, flow.in_loop)
             return self.sequence(self.if_lines(arms, otherwise, inner, []), rest, flow)
         falling = [b for b in branches if not always_jumps(b)]
-        small = len(rest) <= 2 and not any(isinstance(x, Tree) and x.data in ("for_", "while_", "loop", "if_stmt",
-                                                                                "switch") for r in rest for x in _walk(r))
-        if rest and len(falling) > 1 and not small:
+        if rest and len(falling) > 1 and not small(rest):
             raise Refusal(node_at(s), "只在部分分支里跳出（return/break/continue）且后面还有多条语句的 if"
                                       "（着色要把其后的语句写进每个不跳出的分支）")
         return self.if_lines(arms, otherwise, flow, rest)
+
+    def choice(self, s: Tree) -> bool:
+        """Whether an if or switch is written as a choice of values (none of its names a cell)."""
+        return id(s) in self.selects and not set(self.selects[id(s)]) & self.cells
+
+    def chosen(self, s: Tree, names: list[str], rest: list, flow: Flow) -> list[str]:
+        """An if that only chooses values: 令「x」为若 c 则 v 否则「x」而 for each name it assigns
+        (see `select_names`)."""
+        conditions, branches = if_parts(s)
+        lines: list[str] = []
+        for name in names:
+            ty = self.lookup(name).ty
+            values = []
+            for stmts in branches:
+                t = next((t for t in stmts if member_path(t.children[0])[0] == name), None)
+                if t is None:
+                    values.append(f"「{name}」")
+                    continue
+                x, before = self.statement_value_of(lambda: self.chosen_value(t, name, ty))
+                lines += before
+                values.append(x.text)
+            arms = [("若" if n == 0 else "否则若") + f"{wrap(self.expr(c, BOOL), TUPLE + 1)}则{v}"
+                    for n, (c, v) in enumerate(zip(conditions, values))] + [f"否则{values[-1]}而"]
+            one = f"令「{name}」为" + "".join(arms)
+            lines += [one] if len(one) <= LINE else [f"令「{name}」为"] + arms
+        return lines + self._block(rest, flow)
+
+    def chosen_value(self, t: Tree, name: str, ty) -> Ex:
+        """The whole new value of `name` after the assignment `t` (to it, or to a part of it)."""
+        path = member_path(t.children[0])[1]
+        if not path:
+            return self.assigned_value(t, ty)
+        return self.updated(Ex(f"「{name}」", ATOM, ty), path, lambda part: self.assigned_value(t, part), node_at(t))
+
+    def assigned_value(self, t: Tree, ty) -> Ex:
+        """The new value of an assignment statement (`x = v`, `x += v`, `x++`) of type `ty`."""
+        at = node_at(t)
+        if t.data == "incdec":
+            return self.binary_text("+" if str(t.children[1]) == "++" else "-", t.children[0], None, ty, at,
+                                    literal_one=True)
+        if t.data == "compound_assign":
+            return self.binary_text(COMPOUND[str(t.children[1])], t.children[0], t.children[2], ty, at)
+        return self.expr(t.children[-1], ty)
 
     def if_lines(self, arms, otherwise, flow: Flow, rest: list) -> list[str]:
         out: list[str] = []
@@ -821,6 +954,13 @@ class Importer:
         if otherwise is not None or rest or flow.fall != ["「元」"]:
             out += branch("否则", self.block(tail + rest, flow))
         return out
+
+    def switch_or_none(self, s: Tree) -> Tree | None:
+        """The switch as an if, or None where it is refused (said when it is written)."""
+        try:
+            return self.switch_as_if(s)
+        except Refusal:
+            return None
 
     def switch_as_if(self, s: Tree) -> Tree:
         selector = s.children[1]
@@ -851,8 +991,9 @@ class Importer:
 
     def loop(self, s: Tree, flow: Flow, after: list | None = None) -> list[str]:
         """The loop as 令「环」为得 参数 而 … 而「环」于 初值.  With `after` (the statements after a
-        loop that returns), the loop function is the function's value: a return inside it is
-        that value and leaving the loop runs `after` (written at each exit)."""
+        loop that returns, or after one that leaves several values to them), the loop function is
+        the rest of its list: a return inside it is that value and leaving the loop runs `after`
+        (written at each exit)."""
         at = node_at(s)
         if after is not None and flow.in_loop:
             raise Refusal(at, "嵌套循环里的 return（着色的循环是局部函数，不能从中返回外层函数）")
@@ -881,8 +1022,6 @@ class Importer:
                     start = wrap(self.expr(init.children[-1], ty), OPERAND)
                     self.locals[-1][counter] = Local(ty)
                 elif init is not None:
-                    if init.data == "local_var":
-                        self.cells.add(str(tokens(init, "IDENT")[0]))
                     head = self.block_keep([init])
             elif s.data == "while_":
                 cond = s.children[-2]
@@ -897,17 +1036,18 @@ class Importer:
                     continuing = [c for c in items if isinstance(c, Tree)]
                     stmts = stmts[:-1]
                 body = stmts
-            state, result = self.loop_states.get(id(s), ([], None))
-            state = [v for v in state if v not in self.cells]
+            shape = self.loop_states.get(id(s), LoopState([], None))
+            state, result = shape.state, shape.result
             for v in state:
                 self.locals[-1][v] = Local(self.lookup(v).ty)
             counted = param != "「次」"
             params = ([param] if counted else []) + [f"「{v}」" for v in state] or ["「次」"]
-            starts = ([start] if counted else []) + [f"「{v}」" for v in state] or ["「元」"]
+            starts = ([start] if counted else []) + [self.initial.pop(v, f"「{v}」") for v in state] or ["「元」"]
             firsts = [f"（{self.update_expr(update, param)}）"] if update is not None and counted else \
                 [start] if counted else []
             next_call = [f"{name}于" + "于".join(firsts + [f"「{v}」" for v in state] or ["「元」"])]
-            leave = [f"「{result}」"] if result else ["「元」"]
+            leave = ["与".join(f"「{v}」" for v in shape.several)] if shape.several else \
+                [f"「{result}」"] if result else ["「元」"]
             if after is not None:
                 if param != "「次」" and any(isinstance(x, Tree) and x.data == "name" and f"「{x.children[0]}」" == param
                                            for a in after for x in _walk(a)):
@@ -999,6 +1139,21 @@ class Importer:
             if name in B.ATOMICS or name in B.UNIT_CALLS or name.startswith(("subgroup", "textureStore")):
                 return True
             if name in self.bodies and name not in seen and self.has_effects(self.bodies[name], seen | {name}):
+                return True
+        return False
+
+    def wants_uniformity(self, e, seen: frozenset = frozenset()) -> bool:
+        """Whether evaluating `e` reaches a barrier, a derivative or an operation among the
+        invocations of a subgroup (through the functions it calls): such statements stay
+        where they are, out of the branches of an if."""
+        for x in _walk(e):
+            if not (isinstance(x, Tree) and x.data == "call"):
+                continue
+            name = str(x.children[0])
+            if name in B.UNIT_CALLS or name == "workgroupUniformLoad" or \
+                    name.startswith(("subgroup", "quad", "dpd", "fwidth")) or name in DERIVATIVE_SAMPLING:
+                return True
+            if name in self.bodies and name not in seen and self.wants_uniformity(self.bodies[name], seen | {name}):
                 return True
         return False
 
@@ -1121,11 +1276,11 @@ class Importer:
             raise Refusal(node_at(e), "无符号数取负")
         if x.ty and is_abstract(x.ty):
             return Ex(f"-{x.text}", ATOM, x.ty)
-        return Ex(f"负{wrap(x, OPERAND)}", UNARY, x.ty)
+        return Ex(f"负{wrap(x, UNARY)}", UNARY, x.ty)
 
     def e_not_(self, e, want) -> Ex:
         x = self.expr(e.children[-1], BOOL)
-        return Ex(f"非{wrap(x, OPERAND)}", UNARY, x.ty)
+        return Ex(f"非{wrap(x, UNARY)}", UNARY, x.ty)
 
     def e_complement(self, e, want) -> Ex:
         x = self.expr(e.children[-1], want)
@@ -1192,8 +1347,7 @@ class Importer:
         ty = x.ty if x.ty and x.ty[0] == "vec" else y.ty if y.ty and y.ty[0] == "vec" else x.ty
         if op in COMPARISONS:
             ty = with_scalar(ty, "bool")
-        text = f"{wrap(x, max(level, OPERAND))}{word}{wrap(y, max(level + 1, OPERAND))}"
-        return Ex(text, level, ty)
+        return Ex(operation(x, word, level, y, op in COMPARISONS), level, ty)
 
     def matrix_arithmetic(self, op: str, x: Ex, y: Ex, at) -> Ex:
         """WGSL's matrix operators: m × v and m × m are 「矩阵乘」; m × s, s × m, m ± m are
@@ -1208,7 +1362,7 @@ class Importer:
         if not (op == "*" and "scalar" in kinds or op in "+-" and kinds == ("mat", "mat")):
             raise Refusal(at, f"矩阵的 {op}（WGSL 也没有）")
         ty = x.ty if kinds[0] == "mat" else y.ty
-        return Ex(f"{wrap(x, max(level, OPERAND))}{word}{wrap(y, max(level + 1, OPERAND))}", level, ty)
+        return Ex(operation(x, word, level, y), level, ty)
 
     def both_evaluated(self, op: str, x: Ex, y: Ex, left, right, at) -> Ex:
         """WGSL's `a & b` and `a | b` on 爻 evaluate both sides (且、或 short-circuit): written as
@@ -1336,7 +1490,7 @@ class Importer:
             x = self.scalar_as(self.expr(args[0], ("scalar", s)), s, at)
             if not simple(args[0]):
                 x = self.named_part(args[0], x, at)
-            return Ex("与".join([wrap(x, OPERAND)] * n), TUPLE, ty)
+            return Ex("与".join([wrap(x, ITEM)] * n), TUPLE, ty)
         parts: list[str] = []
         for a in args:
             t = self.peek(a)
@@ -1349,7 +1503,7 @@ class Importer:
                 parts += [f"{wrap(x, PROJ)}中「{COMPONENTS[k]}」" for k in range(t[1])]
             else:
                 x = self.scalar_as(self.expr(a, ("scalar", s)), s, node_at(a))
-                parts.append(wrap(x, OPERAND))
+                parts.append(wrap(x, ITEM))
         if len(parts) != n:
             raise Refusal(at, "分量个数不对的向量构造")
         return Ex("与".join(parts), TUPLE, ty)
@@ -1366,9 +1520,9 @@ class Importer:
         be flattened into this one); the whole ascribed unless 着色 already expects its type."""
         if len(parts) < 2:
             raise Refusal(at, "一个元素的数组字面量（着色的元组至少两项）")
-        texts = [wrap(x, OPERAND) for x in parts[:-1]]
+        texts = [wrap(x, ITEM) for x in parts[:-1]]
         last = parts[-1]
-        texts.append(f"（{last.text}也{spell(last.ty, at)}）" if last.prec <= TUPLE else wrap(last, OPERAND))
+        texts.append(f"（{last.text}也{spell(last.ty, at)}）" if last.prec <= TUPLE else wrap(last, ITEM))
         text = "与".join(texts)
         if id(e) in self.expected:
             return Ex(text, TUPLE, ty)
@@ -1413,7 +1567,7 @@ class Importer:
             parts = []
             for k in range(c):
                 items = [self.scalar_as(self.expr(a, ("scalar", s)), s, node_at(a)) for a in args[k * r:(k + 1) * r]]
-                parts.append(Ex("与".join(wrap(x, OPERAND) for x in items), TUPLE, column))
+                parts.append(Ex("与".join(wrap(x, ITEM) for x in items), TUPLE, column))
         else:
             raise Refusal(at, "列数或元素个数不对的矩阵构造")
         return self.typed_tuple(e, parts, ty, at)
@@ -1527,10 +1681,41 @@ def comment_line(c) -> str:
     return f"「：{text}：」"
 
 
+#: characters of a 令 that chooses a value beyond which each choice is on its own line
+LINE = 60
+
+#: a line that is only the call of a loop function (the next iteration)
+LOOP_CALL = re.compile(r"^「环[二三四五六七八九十]*」于[^；]*$")
+
+
+def passed(name: str, value: Ex, after: list[str]) -> list[str] | None:
+    """`令「n」为 v 而「环」于「n」于 …` as「环」于 v 于 …: the new value passed straight to the
+    next iteration, where the call is all that follows and reads the name once, as an argument
+    (`v` has no effect, so evaluating it among the arguments changes nothing)."""
+    token = f"「{name}」"
+    if len(after) != 1 or not LOOP_CALL.match(after[0]) or after[0].count(token) != 1:
+        return None
+    line = after[0]
+    k = line.index(token)
+    end = k + len(token)
+    if line[k - 1] != "于" or not (end == len(line) or line.startswith("于", end)):
+        return None
+    return [line[:k] + wrap(value, OPERAND) + line[end:]]
+
+
+def bound(name: str, text: str, after: list[str]) -> list[str]:
+    """`令「x」为 v 而 …`; when what follows is just「x」 (a value set as the loop is left), v itself."""
+    if after == [f"「{name}」"]:
+        return [text]
+    return [f"令「{name}」为{text}而"] + after
+
+
 def branch(head: str, lines: list[str]) -> list[str]:
     """A branch of 若: on the same line when it is one plain expression, else in （…）."""
     if len(lines) == 1 and not lines[0].endswith("；") and not lines[0].startswith(("令", "若")):
         return [head + lines[0]]
+    if head == "否则" and lines[0].startswith("若"):     # a block that is one 若 (a sequenced one is in （…）)
+        return ["否则" + lines[0]] + lines[1:]
     return [head + "（"] + lines + ["）"]
 
 
@@ -1587,6 +1772,9 @@ def _size(spelled: str):
         return ("vec", 3, "u32")
     return ("vec", 2, "u32")
 
+
+#: texture builtins that take implicit derivatives (uniform control flow only)
+DERIVATIVE_SAMPLING = {"textureSample", "textureSampleBias", "textureSampleCompare"}
 
 #: texture builtins whose argument after the coordinates (and layer) is a float: level, bias, depth reference
 FLOAT_AFTER_COORDINATES = {"textureSampleLevel", "textureSampleBias", "textureSampleCompare", "textureSampleCompareLevel",
@@ -1744,100 +1932,241 @@ def loop_lists(loop: Tree) -> list[list]:
     return [kids(parts["compound"]), kids(parts["for_update"])]
 
 
-def top_assigned(stmts: list) -> set[str]:
-    """Names assigned by the statements of a list, and of the branches of its ifs that always jump."""
-    out = set()
-    for t in stmts:
-        if not isinstance(t, Tree):
-            continue
-        name = _assigned_name(t)
-        if name and member_path(t.children[0])[0]:
-            out.add(name)
-        if t.data == "if_stmt":
-            for branch in subtrees(t, "compound"):
-                if always_jumps(kids(branch)):
-                    out |= top_assigned(kids(branch))
-    return out
+def assigned_anywhere(stmts: list) -> set[str]:
+    """Names any statement of these lists assigns, however deep."""
+    return {name for t in stmts for x in _walk(t) if (name := _assigned_name(x)) is not None}
 
 
-def mutated_deeper(body: Tree) -> tuple[set[str], dict]:
+def names_read(node) -> set[str]:
+    """Names a statement reads: all but the plain target of an `=`."""
+    skip = {id(x.children[0]) for x in _walk(node) if isinstance(x, Tree) and x.data == "assign"}
+    return {str(x.children[0]) for x in _walk(node)
+            if isinstance(x, Tree) and x.data == "name" and id(x) not in skip}
+
+
+def assigned_just_before_break(stmts: list, name: str) -> bool:
+    """Whether every assignment of `name` in these statements (and their blocks) is in a list
+    that ends with `break`: the value leaves the loop and never reaches the next iteration."""
+    real = [t for t in stmts if isinstance(t, Tree) and t.data != "empty"]
+    ends_in_break = bool(real) and real[-1].data == "break_"
+    for t in real:
+        if _assigned_name(t) == name and not ends_in_break:
+            return False
+        if t.data in (*LOOPS, "switch") and name in assigned_anywhere([t]):    # a switch's break is its own
+            return False
+        if any(not assigned_just_before_break(kids(c), name) for c in blocks(t)):
+            return False
+    return True
+
+
+def blocks(node: Tree):
+    """The outermost blocks inside a statement (an if's branches, a nested block)."""
+    for c in node.children:
+        if isinstance(c, Tree) and c.data == "compound":
+            yield c
+        elif isinstance(c, Tree) and c.data not in LOOPS:
+            yield from blocks(c)
+
+
+def one_line(stmts: list) -> bool:
+    """Statements written as one line wherever they go: a lone return of a value that names
+    no vector part first (see `named_part`), which a loop with several exits writes at each."""
+    return len(stmts) == 1 and isinstance(stmts[0], Tree) and stmts[0].data == "return_" and not any(
+        isinstance(x, Tree) and x.data == "call" and str(x.children[0]).startswith(("vec", "mat", "array"))
+        for x in _walk(stmts[0]))
+
+
+def small(rest: list) -> bool:
+    """Statements short and plain enough to be written again in each branch of an if before them."""
+    return len(rest) <= 2 and not any(isinstance(x, Tree) and x.data in ("for_", "while_", "loop", "if_stmt", "switch")
+                                      for r in rest for x in _walk(r))
+
+
+def if_parts(s: Tree) -> tuple[list, list[list]]:
+    """An if statement's conditions and its branches' statement lists (an absent else is empty)."""
+    parts = [c for c in s.children if isinstance(c, Tree) and c.data != "attribute"]
+    conditions = parts[0:len(parts) - 1:2] if len(parts) % 2 else parts[0::2]
+    bodies = parts[1::2] + ([parts[-1]] if len(parts) % 2 else [])
+    branches = [kids(b) for b in bodies] + ([] if len(parts) % 2 else [[]])
+    return conditions, branches
+
+
+def threadable(s: Tree, rest: list) -> bool:
+    """Whether the statements after an if can be written into each branch that does not jump
+    (how a branch's own re-bindings reach them): few of them, or only one branch falls through."""
+    _, branches = if_parts(s)
+    return not rest or small(rest) or sum(not always_jumps(b) for b in branches) <= 1
+
+
+def select_names(s: Tree, has_effects) -> list[str] | None:
+    """The variables an if assigns when it is only a choice of values: each branch plain
+    assignments to distinct variables (or to a field or component of one), nothing with an effect,
+    no value reading another assigned name and, where there are several, no condition reading
+    one.  Written `令 x 为 若 c 则 v 否则 x 而` per name (the conditions are read again for
+    each: the same value, nothing they read has changed)."""
+    conditions, branches = if_parts(s)
+    order: list[str] = []
+    for stmts in branches:
+        mine: list[str] = []
+        for t in stmts:
+            if not (isinstance(t, Tree) and t.data in ("assign", "compound_assign", "incdec")):
+                return None
+            root = member_path(t.children[0])[0]
+            if root is None or root in mine:
+                return None
+            mine.append(root)
+            order += [n for n in mine if n not in order]
+    if not order:
+        return None
+    read = lambda e: {str(x.children[0]) for x in _walk(e) if isinstance(x, Tree) and x.data == "name"}
+    for c in conditions:
+        if read(c) & set(order if len(order) > 1 else ()) or has_effects(c):
+            return None
+    for stmts in branches:
+        for t in stmts:
+            target = member_path(t.children[0])[0]
+            if t.data != "incdec" and (read(t.children[-1]) & (set(order) - {target}) or has_effects(t.children[-1])):
+                return None
+    return order
+
+
+@dataclass
+class Shapes:
+    """What `mutated_deeper` found: which variables are cells, each loop's state, and how
+    each if that assigns loop state or is a choice of values is written."""
+    cells: set
+    loops: dict       # id(loop) → LoopState
+    selects: dict     # id(if or switch) → names chosen (see `select_names`)
+    threaded: set     # id(if) whose following statements go into its branches
+
+
+@dataclass
+class LoopState:
+    state: list            # the parameters after a for loop's counter, in order of declaration
+    #                        (not those only set just before a break: the loop's value, not its state)
+    result: str | None     # the one of them used after the loop: the loop's value
+    tail: bool = False     # several used after: the statements after it are written at its exit
+    several: list = field(default_factory=list)   # several used after, where that cannot be: a vector of them
+
+
+def mutated_deeper(body: Tree, has_effects, wants_uniformity, switch_as_if, mixed: set) -> Shapes:
     """Variables assigned other than by a statement of the list that declares them: those
     become cells (the rest are re-bound with 令).  A variable declared before a loop in the
-    same list and assigned only by statements at the top of the loop's body is the loop's
-    state instead (a parameter of 「环」); of those, one used after the loop is its result.
-    Returns (cells, {id(loop): (state names in order, result name or None)})."""
+    same list and assigned in it (outside a nested loop) is the loop's state, a parameter of
+    「环」: an if in the loop that assigns it takes the statements after it into its branches
+    (where few enough), or is a choice of values.  Of the state, one used after the loop is
+    its value; several make the loop the last thing of its list, with the statements after it
+    at its one exit (only outside other loops).  What none of these reach is a cell (so does a
+    variable whose if would take a barrier or a derivative into its branches)."""
     cells: set[str] = set()
-    candidates: dict[int, tuple[list[str], set[str]]] = {}
+    candidates: dict[int, tuple] = {}
+    shapes = Shapes(cells, {}, {}, set())
 
-    def visit(stmts: list, scopes: list[set[str]], allowed: frozenset = frozenset()):
-        here: set[str] = set()
-        order: list[str] = []
-        scopes = scopes + [here]
+    def visit(stmts: list, allowed: tuple, tail: list, in_loop: bool):
+        here: list[str] = []
         for k, s in enumerate(stmts):
             if not isinstance(s, Tree):
                 continue
+            rest = stmts[k + 1:] + tail
             if s.data == "local_var":
-                here.add(str(tokens(s, "IDENT")[0]))
-                order.append(str(tokens(s, "IDENT")[0]))
+                here.append(str(tokens(s, "IDENT")[0]))
+            mine = allowed + tuple(v for v in here if v not in allowed)
             name = _assigned_name(s)
-            if name is not None:
-                direct = member_path(s.children[0])[0] is not None
-                if not (direct and (name in here or name in allowed)):
-                    cells.add(name)
-            if s.data in LOOPS and not any(isinstance(x, Tree) and x.data == "return_" for x in _walk(s)):
-                top = {n for lst in loop_lists(s) for n in top_assigned(lst)}
-                state = [v for v in order if v in top]
-                after = {str(x.children[0]) for t in stmts[k + 1:] for x in _walk(t)
-                         if isinstance(x, Tree) and x.data == "name"}
-                candidates[id(s)] = (state, after)
-                inside = frozenset(state)
-                for lst in loop_lists(s):
-                    visit(lst, scopes, inside)
-                for child in s.children:
-                    if isinstance(child, Tree) and child.data in ("for_init", "for_cond"):
-                        nested(child, scopes)
-                    if s.data == "while_" and child is s.children[-2]:
-                        nested(child, scopes)
+            if name is not None and (member_path(s.children[0])[0] is None or name not in mine):
+                cells.add(name)
+            if s.data in LOOPS:
+                loop_state(s, stmts[k + 1:], here, allowed, in_loop)
                 continue
-            if s.data == "if_stmt" and allowed:
-                # a branch that always jumps (continue, break) passes the loop state on as it is there
-                for child in s.children:
-                    if isinstance(child, Tree) and child.data == "compound":
-                        visit(kids(child), scopes, allowed if always_jumps(kids(child)) else frozenset())
-                    else:
-                        nested(child, scopes)
-                continue
+            if s.data == "switch" and (written := switch_as_if(s)) is not None:
+                chosen = select_names(written, has_effects)
+                if chosen is not None and set(chosen) <= set(mine):
+                    shapes.selects[id(s)] = chosen
+                    continue
+            if s.data == "if_stmt":
+                chosen = select_names(s, has_effects)
+                if chosen is not None and set(chosen) <= set(mine):
+                    shapes.selects[id(s)] = chosen
+                    continue
+                if in_loop and assigned_anywhere(sum(if_parts(s)[1], [])) & set(mine) and threadable(s, rest) \
+                        and not any(wants_uniformity(t) for t in rest):
+                    shapes.threaded.add(id(s))
+                    for c in if_parts(s)[0]:
+                        nested(c)
+                    for b in if_parts(s)[1]:
+                        visit(b, mine, rest, in_loop)
+                    continue
             for child in s.children:
-                nested(child, scopes)
+                nested(child)
 
-    def nested(node, scopes):
+    def loop_state(s: Tree, after_stmts: list, here: list, outer: tuple, in_loop: bool):
+        lists = loop_lists(s)
+        changed = assigned_anywhere([t for lst in lists for t in lst])
+        read = names_read(s)
+        leaving = [v for v in here if v in changed and v not in read and all(assigned_just_before_break(lst, v)
+                                                                            for lst in lists)]
+        outer = [v for v in outer if v not in here]      # an enclosing loop's state, passed on by its next call
+        state = [v for v in outer + here if v in changed and v not in leaving]
+        init = next((c.children[0] for c in s.children if isinstance(c, Tree) and c.data == "for_init" and c.children), None)
+        counter = None
+        if s.data == "for_":
+            parts = {c.data: c for c in s.children if isinstance(c, Tree)}
+            update = parts["for_update"].children[0] if parts["for_update"].children else None
+            counter = counter_of(init, update, kids(parts["compound"]))
+            if init is not None and init.data == "local_var" and counter is None:
+                state.insert(0, str(tokens(init, "IDENT")[0]))
+        after = {str(x.children[0]) for t in after_stmts for x in _walk(t) if isinstance(x, Tree) and x.data == "name"}
+        after |= set(outer)
+        returns = any(isinstance(x, Tree) and x.data == "return_" for x in _walk(s))
+        conditioned = s.data == "while_" or s.data == "for_" and bool(
+            next(c for c in s.children if isinstance(c, Tree) and c.data == "for_cond").children)
+        may_tail = not in_loop and (exits(s, conditioned) == 1 or one_line(after_stmts)) and \
+            (counter is None or counter not in after)
+        candidates[id(s)] = (state, leaving, after, returns, may_tail)
+        inside = tuple(state + leaving) + ((counter,) if counter else ())
+        for lst in lists:
+            visit(lst, inside, [], True)
+        for child in s.children:
+            if isinstance(child, Tree) and child.data in ("for_init", "for_cond"):
+                nested(child)
+            if s.data == "while_" and child is s.children[-2]:
+                nested(child)
+
+    def nested(node):
         if not isinstance(node, Tree):
             return
         if node.data in ("compound", "compound_break"):
-            visit(kids(node), scopes)
+            visit(kids(node), (), [], False)
             return
         if node.data in ("for_init", "for_update"):
-            visit(kids(node), scopes + [set()])
+            visit(kids(node), (), [], False)
             return
         name = _assigned_name(node)
         if name is not None:
             cells.add(name)
         for child in node.children:
-            nested(child, scopes)
-    visit(kids(body), [])
-    states: dict = {}
+            nested(child)
+    visit(kids(body), (), [], False)
     changed = True
     while changed:
         changed = False
-        for key, (state, after) in candidates.items():
-            live = [v for v in state if v not in cells]
-            used = [v for v in live if v in after]
-            if len(used) > 1:
-                cells.update(live)
+        for key, chosen in shapes.selects.items():     # a choice is all re-bindings or all cells
+            if set(chosen) & cells and not set(chosen) <= cells:
+                cells.update(chosen)
                 changed = True
-                live, used = [], []
-            states[key] = (live, used[0] if used else None)
-    return cells, states
+        for key, (state, leaving, after, returns, may_tail) in candidates.items():
+            live = [v for v in state if v not in cells]
+            used = [v for v in live + leaving if v in after and v not in cells]
+            tail = len(used) > 1 and not returns
+            several = []
+            if tail and not may_tail:
+                if len(used) <= 4 and key not in mixed:
+                    several, tail = used, False
+                else:       # only these: the rest of the state stays parameters
+                    cells.update(used)
+                    changed = True
+                    live, used, tail = [v for v in live if v not in used], [], False
+            shapes.loops[key] = LoopState(live, used[0] if len(used) == 1 and not returns else None, tail, several)
+    return shapes
 
 
 def jumps(stmts: list) -> bool:

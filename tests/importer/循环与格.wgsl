@@ -1,4 +1,4 @@
-// Loops of every kind, vars assigned in nested blocks (cells) and in the declaring block (let chains).
+// Loops of every kind, vars assigned in nested blocks (loop state and choices of values) and in the declaring block (let chains).
 @group(0) @binding(0) var<storage, read> input: array<f32>;
 @group(0) @binding(1) var<storage, read_write> output: array<f32>;
 @group(0) @binding(2) var<storage, read_write> counts: array<u32>;
