@@ -86,6 +86,7 @@ class Resource:
     ty: tuple
     field: str | None = None   # a storage struct whose one member is the runtime array read through it
     single: bool = False       # one value (a scalar, an atomic) held as the only element of an array
+    header: bool = False       # a storage struct with header fields before its runtime array: 「缓冲」中「字段」
 
 
 @dataclass
@@ -386,7 +387,7 @@ class Importer:
             if len(members) == 1 and members[0][1][0] == "array" and members[0][1][2] is None:
                 return Resource("storage", members[0][1], field=members[0][0])
             if any(m[1][0] == "array" and m[1][2] is None for m in members):
-                raise Refusal(at, "运行期数组与别的字段同在一个存储缓冲的结构里")
+                return Resource("storage", ty, header=True)
         return Resource("storage", ty)
 
     # ---- functions ------------------------------------------------------------------------
@@ -510,15 +511,28 @@ class Importer:
             raise Refusal(at, "入口的几个结构参数有同名字段（着色把它们并成一个结构）")
         return fields, bind
 
+    def workgroup_size(self, items) -> str:
+        """@workgroup_size as 「工作组大小」: numbers (a const's value written out), or the names of
+        overridable constants as they stand (着色 takes either, not both in one size)."""
+        overridable = [isinstance(a, Tree) and a.data == "name" and str(a.children[0]) in self.consts
+                       and str(a.children[0]) not in self.const_values for a in items]
+        if not any(overridable):
+            sizes = [self.constant_int(a) for a in items]
+            while len(sizes) > 1 and sizes[-1] == 1:
+                sizes.pop()
+            return "与".join(number(s) for s in sizes)
+        while len(items) > 1 and not overridable[-1] and self.constant_int(items[-1]) == 1:
+            items, overridable = items[:-1], overridable[:-1]
+        if not all(overridable):
+            raise Refusal(node_at(items[0]), "工作组大小里可覆盖常量与数混写（着色要么都写数，要么都写常量名）")
+        return "与".join(f"「{a.children[0]}」" for a in items)
+
     def entry_item(self, name, stage, attrs, at) -> list[str]:
         item = f"「{name}入口」"
         if stage == "compute":
             if "workgroup_size" not in attrs:
                 raise Refusal(at, "没有 @workgroup_size 的计算入口")
-            sizes = [self.constant_int(a) for a in attribute_args(attrs["workgroup_size"])]
-            while len(sizes) > 1 and sizes[-1] == 1:
-                sizes.pop()
-            size = "与".join(number(s) for s in sizes)
+            size = self.workgroup_size(attribute_args(attrs["workgroup_size"]))
             return ["", f"{item}乃「计算入口」也。",
                     f"{item}者「计算入口项」于「{name}」于（「组值」【「工作组大小」者{size}也】）也。"]
         word = {"vertex": "顶点", "fragment": "片元"}[stage]
@@ -792,6 +806,12 @@ class Importer:
             raise Refusal(at, "解引用 *（着色没有指针）")
         if root in self.refused:
             raise Refusal(at, self.refused[root])
+        if local is None and len(path) == 1 and isinstance(target, Tree) and target.data == "member":
+            field = self.header_field(self.resources.get(root), str(target.children[1]))
+            if field is not None and not (field[0] == "array" and field[2] is None):
+                value = value_of(field)
+                return self.sequence([f"「写存储」于（「{root}」中「{target.children[1]}」）于{wrap(value, OPERAND)}"],
+                                     rest, flow)
         if local is None:
             raise Refusal(at, "给缓冲里的字段或分量、或经指针赋值（着色整体写回缓冲）")
         current = Ex(f"「读格」于「{root}」", APP, local.ty) if local.cell else Ex(f"「{root}」", ATOM, local.ty)
@@ -855,27 +875,38 @@ class Importer:
 
     def element_write(self, target: Tree, value_of, at) -> str:
         base, index = target.children
-        resource, name = self.array_resource(base)
+        resource, handle = self.array_resource(base)
         element = resource.ty[1]
         i = self.index(index)
         value = value_of(element)
         word = "写共享数组" if resource.kind == "workgroup" else "写数组"
-        return f"「{word}」于「{name}」于{wrap(i, OPERAND)}于{wrap(value, OPERAND)}"
+        return f"「{word}」于{handle}于{wrap(i, OPERAND)}于{wrap(value, OPERAND)}"
 
     def array_resource(self, base) -> tuple[Resource | None, str | None]:
-        """The buffer or workgroup array an index goes into: `a`, or `s.data` for a wrapped runtime array."""
+        """The buffer or workgroup array an index goes into, and how 着色 names it as an operand:
+        `a`; `s.data` for a runtime array that is its struct's one member (the buffer itself);
+        `s.items` after header fields (（「s」中「items」）), or a fixed array field there."""
         if isinstance(base, Tree) and base.data == "name" and self.lookup(str(base.children[0])) is None:
             name = str(base.children[0])
             res = self.resources.get(name)
             if res and res.kind in ("storage", "workgroup") and res.ty[0] == "array" and res.field is None:
-                return res, name
+                return res, f"「{name}」"
         if isinstance(base, Tree) and base.data == "member":
             inner, field_name = base.children
             if isinstance(inner, Tree) and inner.data == "name" and self.lookup(str(inner.children[0])) is None:
                 res = self.resources.get(str(inner.children[0]))
                 if res and res.field == str(field_name):
-                    return res, str(inner.children[0])
+                    return res, f"「{inner.children[0]}」"
+                field = self.header_field(res, str(field_name))
+                if field is not None and field[0] == "array":
+                    return Resource("storage", field), f"（「{inner.children[0]}」中「{field_name}」）"
         return None, None
+
+    def header_field(self, res: Resource | None, field_name: str) -> tuple | None:
+        """The type of a field of a buffer with header fields (None for any other resource)."""
+        if res is None or not res.header:
+            return None
+        return dict(self.structs[res.ty[1]]).get(field_name)
 
     def index(self, e) -> Ex:
         ty = self.peek(e)
@@ -1219,6 +1250,8 @@ class Importer:
             res = self.resources[name]
             if res.kind == "uniform":
                 return Ex(f"「读均匀」于「{name}」", APP, res.ty)
+            if res.header:
+                raise Refusal(at, f"整个读出带运行期数组的缓冲「{name}」（着色按字段读：「{name}」中「字段」）")
             if res.kind == "storage" and res.ty[0] != "array":
                 return Ex(f"「读存储」于「{name}」", APP, res.ty)
             if res.kind == "handle":
@@ -1233,6 +1266,10 @@ class Importer:
     def e_member(self, e, want) -> Ex:
         base, field_tok = e.children
         field_name = str(field_tok)
+        if isinstance(base, Tree) and base.data == "name" and self.lookup(str(base.children[0])) is None:
+            field = self.header_field(self.resources.get(str(base.children[0])), field_name)
+            if field is not None and not (field[0] == "array" and field[2] is None):
+                return Ex(f"「读存储」于（「{base.children[0]}」中「{field_name}」）", APP, field)
         inner = self.expr(base, None)
         ty = inner.ty
         if ty is not None and ty[0] == "struct":
@@ -1251,13 +1288,13 @@ class Importer:
 
     def e_index(self, e, want) -> Ex:
         base, index = e.children
-        resource, name = self.array_resource(base)
+        resource, handle = self.array_resource(base)
         if resource is not None:
             i = self.index(index)
             word = "读共享数组" if resource.kind == "workgroup" else "读数组"
             if resource.ty[1][0] == "atomic":
                 raise Refusal(node_at(e), "不经 atomicLoad 读原子")
-            return Ex(f"「{word}」于「{name}」于{wrap(i, OPERAND)}", APP, resource.ty[1])
+            return Ex(f"「{word}」于{handle}于{wrap(i, OPERAND)}", APP, resource.ty[1])
         inner = self.expr(base, None)
         ty = inner.ty
         if ty is None or ty[0] not in ("vec", "array", "mat"):
@@ -1423,10 +1460,10 @@ class Importer:
             return Ex(f"「{B.UNIT_CALLS[name]}」于「元」", APP, BOOL if name == "subgroupElect" else None)
         if name == "arrayLength":
             inner = args[0].children[-1] if args and args[0].data == "address" else None
-            res, rname = self.array_resource_of_name(inner)
+            res, handle = self.array_resource_of_name(inner)
             if res is None:
                 raise Refusal(at, "arrayLength 的实参")
-            return Ex(f"「数组长度」于「{rname}」", APP, U32)
+            return Ex(f"「数组长度」于{handle}", APP, U32)
         if name in B.ATOMICS:
             return self.atomic(name, args, at)
         if name.startswith("texture"):
@@ -1445,7 +1482,7 @@ class Importer:
         if isinstance(e, Tree) and e.data == "name":
             res = self.resources.get(str(e.children[0]))
             if res and res.ty[0] == "array" and res.ty[2] is None and res.field is None:
-                return res, str(e.children[0])
+                return res, f"「{e.children[0]}」"
             return None, None
         return self.array_resource(e)
 
@@ -1609,16 +1646,18 @@ class Importer:
         target = strip(args[0].children[-1]) if args and args[0].data == "address" else None
         single = self.resources.get(str(target.children[0])) if target is not None and target.data == "name" else None
         if single is not None and single.single and single.ty[1][0] == "atomic":
-            res, rname, index = single, str(target.children[0]), Ex("「新无三二」于「零」", APP, U32)
+            res, handle, index = single, f"「{target.children[0]}」", Ex("「新无三二」于「零」", APP, U32)
         else:
+            if target is not None and target.data == "member":
+                raise Refusal(at, "结构字段里的单个原子（着色的原子按下标：写成一个元素的原子定长数组）")
             if target is None or target.data != "index":
                 raise Refusal(at, f"{name} 的实参不是 &数组[下标] 或单个原子")
-            res, rname = self.array_resource(target.children[0])
+            res, handle = self.array_resource(target.children[0])
             if res is None or res.ty[1][0] != "atomic":
                 raise Refusal(at, f"{name} 的数组")
             index = self.index(target.children[1])
         element = ("scalar", res.ty[1][1])
-        parts = [f"「{rname}」", wrap(index, OPERAND)]
+        parts = [handle, wrap(index, OPERAND)]
         parts += [wrap(self.expr(a, element), OPERAND) for a in args[1:]]
         result = None if name == "atomicStore" else ("record", name, element) if name in B.RECORDS else element
         return Ex(f"「{B.ATOMICS[name]}」于" + "于".join(parts), APP, result)

@@ -26,9 +26,10 @@ LANGUAGE_LACKS = (
     "矩阵类型", "矩阵的类型转换",                                # only f32 square matrices
     "const_assert", "没有默认值的 override", "override 的 @id",   # overrides have defaults, numbered in order
     "结构字段的 @align/@size", "@invariant", "只写的存储缓冲", "地址空间",
-    "运行期数组与别的字段同在", "给缓冲里的字段或分量",         # buffers are read and written by whole elements
+    "给缓冲里的字段或分量",                                      # elements are read and written whole
+    "结构字段里的单个原子",                                      # atomics are indexed: a one-element array
     "不是定长数组、标量、向量或原子的工作组变量",
-    "不是整数字面量的长度或工作组大小",                          # sizes are literals
+    "不是整数字面量的长度或工作组大小", "工作组大小里可覆盖常量与数混写",   # sizes are literals or constants' names
     "抽象常量", "多步的抽象浮点常量算式",                        # a constant has one type; no wider evaluation
     "内建量 @builtin", "指令", "类型「", "存储纹理格式", "返回值的 @location",
     "workgroupUniformLoad", "subgroupBroadcast", "sinh", "cosh", "asinh", "acosh", "atanh", "degrees", "radians",
