@@ -179,8 +179,9 @@ class Binding:
     ty: tuple
 
 
-def compute_entries(wgsl: str):
-    """(entry name, its buffer bindings, or None where it binds a texture or something else) per compute entry."""
+def _scan(wgsl: str) -> tuple[Importer, dict[str, Binding | None], dict[str, Tree]]:
+    """The module's types (an importer that has read its structs and constants), its resource
+    bindings by name (None where not a buffer) and its functions by name."""
     tree, _ = parse_wgsl(wgsl)
     importer = Importer()
     bindings: dict[str, Binding | None] = {}
@@ -197,6 +198,12 @@ def compute_entries(wgsl: str):
             bindings[str(tokens(decl, "IDENT")[0])] = _binding(importer, decl)
         if decl.data == "function":
             functions[str(tokens(decl, "IDENT")[0])] = decl
+    return importer, bindings, functions
+
+
+def compute_entries(wgsl: str):
+    """(entry name, its buffer bindings, or None where it binds a texture or something else) per compute entry."""
+    _, bindings, functions = _scan(wgsl)
     for name, decl in functions.items():
         if "compute" not in attributes(decl):
             continue
@@ -209,22 +216,7 @@ def render_pairs(wgsl: str):
     """(vertex, fragment, their buffer bindings, the vertex entry's (location, type) inputs) for the
     first vertex entry whose location inputs are 32-bit scalars or vectors and the first fragment
     entry, where every binding they reach is a buffer."""
-    tree, _ = parse_wgsl(wgsl)
-    importer = Importer()
-    bindings: dict[str, Binding | None] = {}
-    functions: dict[str, Tree] = {}
-    for decl in tree.children:
-        if not isinstance(decl, Tree):
-            continue
-        try:
-            if decl.data in ("struct", "alias", "global_const"):
-                getattr(importer, "decl_" + decl.data)(decl)
-        except Refusal:
-            pass
-        if decl.data == "global_var":
-            bindings[str(tokens(decl, "IDENT")[0])] = _binding(importer, decl)
-        if decl.data == "function":
-            functions[str(tokens(decl, "IDENT")[0])] = decl
+    importer, bindings, functions = _scan(wgsl)
     inputs = {n: _vertex_inputs(importer, d) for n, d in functions.items() if "vertex" in attributes(d)}
     vertices = [n for n, located in inputs.items() if located is not None]
     fragments = [n for n, d in functions.items() if "fragment" in attributes(d)]
