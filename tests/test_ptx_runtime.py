@@ -63,6 +63,24 @@ def test_doubling_a_buffer_whose_length_is_not_a_multiple_of_the_workgroup_stays
     np.testing.assert_array_equal(out["数据"], x * np.uint32(2))
 
 
+@pytest.mark.parametrize("rows, columns, matrix, vector", [(5, 9, 40, 9), (5, 9, 45, 6), (3, 13, 30, 13), (2, 3, 0, 3)])
+def test_a_matrix_vector_product_over_short_buffers_reads_zeros_past_their_ends(rows, columns, matrix, vector):
+    """矩阵向量积's four-columns-at-a-time rounds skip their bounds checks only
+    while both arrays hold the elements (tested once before the loop); the
+    rounds after that are checked, so a matrix or vector shorter than the
+    sizes say reads zero past its end (the emulator fails on any access outside)."""
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal(matrix).astype(np.float32)
+    x = rng.standard_normal(vector).astype(np.float32)
+    out = ptx_run(DEVICES["模拟"])("矩阵向量积", "行积入口", {"尺寸": np.array([rows, columns], np.uint32), "矩阵": a,
+                                                          "向量": x, "结果": np.zeros(rows, np.float32)}, 1)
+    full_a = np.zeros(rows * columns, np.float32)
+    full_a[:min(matrix, rows * columns)] = a[:rows * columns]
+    full_x = np.zeros(columns, np.float32)
+    full_x[:min(vector, columns)] = x[:columns]
+    np.testing.assert_allclose(out["结果"], full_a.reshape(rows, columns) @ full_x, atol=1e-5)
+
+
 def test_the_emulator_fails_on_the_unchecked_doubling():
     """Without the bounds check the same dispatch writes past the buffer, and the emulator says so."""
     result = translate(WS, SAMPLES / "加倍。着色器。豫", "ptx", Options(bounds=False))
