@@ -81,6 +81,19 @@ def test_a_matrix_vector_product_over_short_buffers_reads_zeros_past_their_ends(
     np.testing.assert_allclose(out["结果"], full_a.reshape(rows, columns) @ full_x, atol=1e-5)
 
 
+@pytest.mark.parametrize("rows, columns", [(70, 9), (3, 37), (2, 2)])
+def test_the_unchecked_matrix_vector_product_runs_like_numpy(rows, columns):
+    """Without bounds checks the four rounds still stop where row start 加 column 加 3
+    would wrap (one address per four rounds); in bounds the product is the same."""
+    rng = np.random.default_rng(6)
+    a = rng.standard_normal((rows, columns)).astype(np.float32)
+    x = rng.standard_normal(columns).astype(np.float32)
+    out = ptx_run(DEVICES["模拟"], Options(bounds=False))(
+        "矩阵向量积", "行积入口", {"尺寸": np.array([rows, columns], np.uint32), "矩阵": a.ravel(), "向量": x,
+                             "结果": np.zeros(rows, np.float32)}, -(-rows // 64))
+    np.testing.assert_allclose(out["结果"], a @ x, atol=1e-5)
+
+
 def test_the_emulator_fails_on_the_unchecked_doubling():
     """Without the bounds check the same dispatch writes past the buffer, and the emulator says so."""
     result = translate(WS, SAMPLES / "加倍。着色器。豫", "ptx", Options(bounds=False))

@@ -1226,9 +1226,15 @@ class Writer:
     def _room(self, n: str, accesses: list) -> str:
         """N lowered to where every array the loop indexes by (base 加) counter
         still holds the element: four rounds at a time then need no bounds
-        checks (tested here once), the rolled loop after them checks the rest."""
+        checks (tested here once), the rolled loop after them checks the rest.
+        Without bounds checks, lowered to where base 加 counter 加 3 does not wrap."""
         for resource, base in accesses:
             array = concrete(resource.inner)
+            if not self.options.bounds:   # base 加 counter 加 3 must not wrap for one address per four rounds
+                if base is not None:
+                    n = self.op("min.u32", U32, n, self.op("not.b32", U32, self.in_register(U32, base)))
+                    self.unchecked.add((id(resource), base))
+                continue
             if not (isinstance(array, TCon) and array.name == "数组"):
                 continue
             length = self.buffer_length(resource)
@@ -1250,8 +1256,7 @@ class Writer:
         index by the counter hold the elements (`_room`), unchecked."""
         counter = loop.params[index][0]
         n = self.in_register(U32, self.value(limit, env).parts[0])
-        if self.options.bounds:
-            n = self._room(n, accesses)
+        n = self._room(n, accesses)
         room = self.op("setp.gt.u32", PRED, n, str(COUNTED_BY - 1))
         last = self.op("sub.u32", U32, n, str(COUNTED_BY - 1))
         main, rest = self.new_labels("by4", "rest")
