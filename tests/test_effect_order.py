@@ -168,6 +168,44 @@ def test_only_compute_entries_with_workgroup_memory_start_by_clearing_it():
             if used:
                 cleared[path.name.split("。")[0]] = bool(zeroed)
     assert cleared["前缀和"] is False and cleared["分块矩阵乘"] is True and cleared["共享直方图"] is True
+    assert cleared["模糊"] is False     # 局 加 1 by everyone, the two ends by invocation 0
+
+
+@pytest.mark.parametrize("writes, cleared", [
+    ("「写共享数组」于「共」于（「序」加（「新无三二」于「一」））于「五」；\n"
+     "　（若「序」等于（「新无三二」于「零」）则「写共享数组」于「共」于（「新无三二」于「零」）于「五」）；", False),
+    ("「写共享数组」于「共」于（「序」加（「新无三二」于「一」））于「五」；", True),     # element 0 unwritten
+    ("「写共享数组」于「共」于（「序」加（「新无三二」于「一」））于「五」；\n"
+     "　（若「序」等于（「新无三二」于「八」）则「写共享数组」于「共」于（「新无三二」于「零」）于「五」）；", True),  # no invocation 8
+    ("「写共享数组」于「共」于（「序」加（「新无三二」于「一」））于「五」；\n"
+     "　（若「序」小于（「新无三二」于「一」）则「写共享数组」于「共」于（「新无三二」于「零」）于「五」）；", True),  # not proved
+    ("「写共享数组」于「共」于（「序」加（「新无三二」于「一」））于（「读共享数组」于「共」于「序」）；\n"
+     "　「写共享数组」于「共」于（「新无三二」于「零」）于「五」；", True),                # reads before the barrier
+])
+def test_the_clearing_is_skipped_where_the_writes_before_the_barrier_cover_every_element(tmp_path, writes, cleared):
+    """Writes before the first barrier, none reading the variable, may share
+    the work: each invocation 序 加 1, invocation 0 the first element (模糊's tile)."""
+    from zhuose.compiler import ir
+    from zhuose.compiler.lower.loops import lowering
+    from zhuose.compiler.workspace import Workspace
+    text = HEADER + buffer("数据", "零") + f"""「共」乃「工作组变量」于（「定长数组」于「无三二」于「九」）也。
+「共」者「工作组共享」于「元」也。
+
+「核」乃化「局部调用序」为「有」者也。
+「核」者得「序」而
+　令「五」为「新无三二」于「五」而
+　{writes}
+　「工作组屏障」于「元」；
+　「写数组」于「数据」于「序」于（「读共享数组」于「共」于「序」）
+也。
+""" + entry("核", "八")
+    path = tmp_path / "核。着色器。豫"
+    path.write_text(text, encoding="utf-8")
+    ws = Workspace(tmp_path)
+    info = ws.validate(path)
+    e = next(d for d in info.module.decls if isinstance(d, ir.Entry))
+    body = lowering(info).entry(e, info.decls[ir.function_key(info.modules, e.function)].body, None)
+    assert any(isinstance(n, ir.ZeroWorkgroup) for n in ir.walk(body)) is cleared
 
 
 @pytest.mark.parametrize("index, cleared", [

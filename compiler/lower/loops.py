@@ -80,29 +80,32 @@ class Lowering:
 
     def _written_first(self, key: tuple[str, str], body: ir.Expr, entry: ir.Entry, params: set[int]) -> bool:
         """Whether clearing workgroup variable `key` is provably useless (a
-        conservative proof): along the body's straight-line statements, the
-        first one that touches it is a write by every invocation of element
-        「局部调用序」 (or of the whole variable) that covers all of it, and
-        the next one that touches it comes after a 「工作组屏障」 statement,
-        so no invocation reads an element before its writer has written it.
+        conservative proof): along the body's straight-line statements, every
+        one that touches it before the first 「工作组屏障」 statement is a write
+        whose value does not read it (`_written_elements`), those writes
+        together cover every element, and the barrier comes before any other
+        touch, so no invocation reads an element before its writer has written
+        it (模糊: each invocation writes 局 加 1, invocation 0 the two ends).
         `params`: the entry function's parameters (by id), where 「局部调用序」 comes in;
         a 令 that names it on the way (令「局」为「调」中「局」) names it too."""
         length = _fixed_length(self.decls.get(key))
-        if length is None or not entry.workgroup_size or length > entry.workgroup_size:
+        if length is None or not entry.workgroup_size:
             return False
-        written, indices = False, set(params)
+        covered: set[int] = set()
+        indices = set(params)
         for statement in _straight_line(body):
             if isinstance(statement, ir.Let):
                 if _is_local_index(statement.value, indices):
                     indices.add(id(statement.var))
                 statement = statement.value
-            if written and _is_call(statement, "工作组屏障"):
-                return True
+            if covered and _is_call(statement, "工作组屏障"):
+                return covered >= set(range(length))
             if not _mentions(statement, key):
                 continue
-            if written or not _covering_write(statement, key, indices):
+            elements = _written_elements(statement, key, indices, entry.workgroup_size, length)
+            if elements is None:
                 return False
-            written = True
+            covered |= elements
         return False
 
     def _lower(self, e: ir.Expr, loops: frozenset[int]) -> ir.Expr:
@@ -163,13 +166,65 @@ def _is_variable(e: ir.Expr, key: tuple[str, str]) -> bool:
     return isinstance(e, ir.GlobalRef) and (e.module, e.name) == key
 
 
-def _covering_write(e: ir.Expr, key: tuple[str, str], indices: set[int]) -> bool:
-    """写共享 of the whole variable, or 写共享数组 at 「局部调用序」, whose value does not read it."""
+def _written_elements(e: ir.Expr, key: tuple[str, str], indices: set[int], size: int, length: int) -> set[int] | None:
+    """The elements of `key` a statement run by every invocation of a
+    workgroup of `size` surely writes without reading it: 写共享 of the whole
+    variable, 写共享数组 at 「局部调用序」 加 a constant c (c … c + size − 1)
+    or at a constant, and constant-index writes under 若「局部调用序」等于 j
+    (j < size: invocation j runs them); None for anything else that touches it."""
     if _is_call(e, "写共享"):
-        return _is_variable(e.args[0], key) and not _mentions(e.args[1], key)
+        return set(range(length)) if _is_variable(e.args[0], key) and not _mentions(e.args[1], key) else None
     if _is_call(e, "写共享数组"):
-        return _is_variable(e.args[0], key) and _is_local_index(e.args[1], indices) and not _mentions(e.args[2], key)
-    return False
+        if not _is_variable(e.args[0], key) or _mentions(e.args[1], key) or _mentions(e.args[2], key):
+            return None
+        start = _local_offset(e.args[1], indices)
+        if start is not None:
+            return set(range(start, start + size))
+        constant = _constant_u32(e.args[1])
+        return None if constant is None else {constant}
+    if isinstance(e, ir.If) and e.otherwise is None and _one_invocation(e.cond, indices, size) \
+            and not _mentions(e.cond, key):
+        elements: set[int] = set()
+        for statement in _straight_line(e.then):
+            if not _mentions(statement, key):
+                continue
+            if not (_is_call(statement, "写共享数组") and _constant_u32(statement.args[1]) is not None):
+                return None
+            written = _written_elements(statement, key, indices, size, length)
+            if written is None:
+                return None
+            elements |= written
+        return elements
+    return None
+
+
+def _local_offset(e: ir.Expr, indices: set[int]) -> int | None:
+    """c where an index is 「局部调用序」 (c = 0) or 「局部调用序」加 a constant c, else None."""
+    if _is_local_index(e, indices):
+        return 0
+    if _is_call(e, "加") and len(e.args) == 2:
+        for local, other in (e.args, e.args[::-1]):
+            c = _constant_u32(other)
+            if _is_local_index(local, indices) and c is not None:
+                return c
+    return None
+
+
+def _one_invocation(cond: ir.Expr, indices: set[int], size: int) -> bool:
+    """「局部调用序」等于 j with j < size: the one invocation j passes it."""
+    if not (_is_call(cond, "等于") and len(cond.args) == 2):
+        return False
+    return any(_is_local_index(local, indices) and (_constant_u32(other) or 0) < size and _constant_u32(other) is not None
+               for local, other in (cond.args, cond.args[::-1]))
+
+
+def _constant_u32(e: ir.Expr) -> int | None:
+    """An unsigned index written as a literal or 「新无三二」于 a literal."""
+    if _is_call(e, "新无三二") and len(e.args) == 1:
+        e = e.args[0]
+    if isinstance(e, ir.Literal) and not e.is_float and isinstance(e.value, int) and 0 <= e.value < 2 ** 32:
+        return e.value
+    return None
 
 
 def _is_local_index(e: ir.Expr, indices: set[int]) -> bool:
