@@ -94,6 +94,16 @@ def test_the_unchecked_matrix_vector_product_runs_like_numpy(rows, columns):
     np.testing.assert_allclose(out["结果"], a @ x, atol=1e-5)
 
 
+@pytest.mark.parametrize("n", [1, 0])
+def test_a_blur_of_a_tiny_input_reads_its_clamped_neighbours_or_zero(n):
+    """模糊 reads 输入 at 夹紧 于 i 于 0 于（长 减 1）: checked once by the sign of
+    长 减 1, so with one element every read is that element, with none (长 减 1
+    is −1) every read is zero — never outside the buffer (the emulator fails on that)."""
+    x = np.full(n, 6, np.float32)
+    out = ptx_run(DEVICES["模拟"])("模糊", "模糊入口", {"输入": x, "输出": np.zeros(4, np.float32)}, 1)
+    np.testing.assert_array_equal(out["输出"], np.full(4, 6 if n else 0, np.float32))
+
+
 def test_the_emulator_fails_on_the_unchecked_doubling():
     """Without the bounds check the same dispatch writes past the buffer, and the emulator says so."""
     result = translate(WS, SAMPLES / "加倍。着色器。豫", "ptx", Options(bounds=False))

@@ -314,6 +314,8 @@ class Writer:
         self.known_inside: set[tuple[int, str]] = set()   # (resource, index register) already tested in bounds
         self.one_less: dict[str, str] = {}    # register → the register it is one less than (长 减 1)
         self.clamped: dict[str, str] = {}     # register → a length it is below unless that length is 0
+        self.signed_one_less: dict[str, str] = {}   # s32 register → the length it is one less than
+        self.signed_clamped: dict[str, tuple[str, str]] = {}   # register → (长 减 1, 长): inside when 长 减 1 ≥ 0
         self.round_locals: dict[int, object] = {}   # in a loop written out round by round: its variables' values
         self.round_values: dict[int, object] = {}   # … and every node's value that follows from them (unroll.py)
         self.written_out = 1                  # how many times the loops written out around here write this code
@@ -542,6 +544,8 @@ class Writer:
         length = self.buffer_length(resource)
         if self.clamped.get(index) == length:
             return self.op("setp.ne.u32", PRED, length, "0")
+        if self.signed_clamped.get(index, (None, None))[1] == length:
+            return self.op("setp.ge.s32", PRED, self.signed_clamped[index][0], "0")
         return self.op("setp.gt.u32", PRED, length, index)
 
     def _counted_inside(self, resource: ir.Resource, index: str) -> bool:
@@ -856,7 +860,18 @@ class Writer:
         parts = emitter(self, e, args)
         if e.name in BOUNDS and leaves(t) == [U32] and all(len(a.parts) == 1 for a in args):
             self._bound(e.name, parts[0], [a.parts[0] for a in args])
+        elif e.name in ("减", "夹紧") and leaves(t) == [S32] and all(len(a.parts) == 1 for a in args):
+            self._signed_clamp(e.name, parts[0], [a.parts[0] for a in args])
         return Value(t, parts)
+
+    def _signed_clamp(self, name: str, result: str, operands: list[str]) -> None:
+        """夹紧 于 i 于 0 于（长 减 1）in 整三二 (模糊's clamped read) lies in
+        0 … 长 − 1 whenever 长 减 1 is not negative, that is 1 ≤ 长 ≤ 2³¹: its
+        bounds check against an array 长 long is that one sign test, whatever i is."""
+        if name == "减" and operands[1] == "1" and not is_immediate(operands[0]) and result not in operands:
+            self.signed_one_less[result] = operands[0]
+        elif name == "夹紧" and operands[1] == "0" and operands[2] in self.signed_one_less and result not in operands:
+            self.signed_clamped[result] = (operands[2], self.signed_one_less[operands[2]])
 
     def _reads_back(self, e: ir.Call) -> bool:
         """A write of element i whose value reads element i of the same array
