@@ -25,13 +25,6 @@ struct 分块调用 {
 
 @compute @workgroup_size(256)
 fn 分块乘(调: 分块调用) {
-  for (var yy_i = 调.序; yy_i < 256u; yy_i += 256u) {
-    甲瓦[yy_i] = f32();
-  }
-  for (var yy_i_2 = 调.序; yy_i_2 < 256u; yy_i_2 += 256u) {
-    乙瓦[yy_i_2] = f32();
-  }
-  workgroupBarrier();
   let 尺 = 尺寸;
   let tx = 调.序 % 边;
   let ty = 调.序 / 边;

@@ -17,10 +17,6 @@ fn 夹紧读(i: i32) -> f32 {
 
 @compute @workgroup_size(64)
 fn 模糊(调: 模糊调用) {
-  for (var yy_i = 调.局; yy_i < 66u; yy_i += 64u) {
-    瓦片[yy_i] = f32();
-  }
-  workgroupBarrier();
   let 局 = 调.局;
   let 全 = 调.全.x;
   let 块首 = i32(调.组.x * 64u);

@@ -146,8 +146,8 @@ def test_workgroup_memory_reads_zero_before_any_write_on_every_executor():
 def test_only_compute_entries_with_workgroup_memory_start_by_clearing_it():
     """The one place the clearing is decided: Lowering.entry puts ir.ZeroWorkgroup first exactly when
     the entry uses workgroup variables (valid/ ModuleInfo.workgroup) that it cannot prove each
-    invocation writes before anyone reads (前缀和 writes its element, then meets; 分块矩阵乘 cannot
-    be proved), and names those variables in the order the entry uses them."""
+    invocation writes before anyone reads (前缀和 writes its element, then meets; 分块矩阵乘 each
+    round of its loop; 共享直方图's atomics cannot be proved), and names those variables in the order the entry uses them."""
     from support.references import SAMPLES, translatable
     from zhuose.compiler import ir
     from zhuose.compiler.lower.loops import lowering
@@ -167,7 +167,90 @@ def test_only_compute_entries_with_workgroup_memory_start_by_clearing_it():
                 assert [v for v in used if v in zeroed[0].variables] == list(zeroed[0].variables)
             if used:
                 cleared[path.name.split("。")[0]] = bool(zeroed)
-    assert cleared["前缀和"] is False and cleared["分块矩阵乘"] is True and cleared["共享直方图"] is True
+    assert cleared["前缀和"] is False and cleared["分块矩阵乘"] is False and cleared["共享直方图"] is True
+    assert cleared["模糊"] is False     # 局 加 1 by everyone, the two ends by invocation 0
+
+
+LOOP = """　令「ty」为「序」除「边」而
+　令「tx」为「序」余「边」而
+　令「瓦序」为「ty」乘「边」加「tx」而
+　令「环」为得「i」而
+　　若「i」小于（「新无三二」于「三」）则（
+　　　「写共享数组」于「共」于{index}于「i」；
+　　　「工作组屏障」于「元」；
+　　　「写数组」于「数据」于「序」于（「读共享数组」于「共」于（「新无三二」于「七」减「序」））；
+　　　「工作组屏障」于「元」；
+　　　「环」于（「i」加（「新无三二」于「一」））
+　　）
+　而
+　「环」于（「新无三二」于「零」）{after}"""
+
+
+@pytest.mark.parametrize("index, after, cleared", [
+    ("「瓦序」", "", False),                                   # ty 乘 边 加 tx is 序 again
+    ("「序」", "", False),
+    ("「tx」", "", True),                                      # 序 余 边 misses elements
+    ("「瓦序」", "；\n　「写数组」于「数据」于「序」于（「读共享数组」于「共」于「序」）", True),   # read after a loop of no rounds
+])
+def test_a_loop_that_writes_every_element_before_its_barrier_each_round_is_not_cleared(tmp_path, index, after, cleared):
+    """分块矩阵乘's tiles: each round writes element ty 乘 边 加 tx (= 序) before its barrier."""
+    from zhuose.compiler import ir
+    from zhuose.compiler.lower.loops import lowering
+    from zhuose.compiler.workspace import Workspace
+    text = HEADER + buffer("数据", "零") + """「共」乃「工作组变量」于（「定长数组」于「无三二」于「八」）也。
+「共」者「工作组共享」于「元」也。
+「边」乃「无三二」也。
+「边」者「新无三二」于「四」也。
+
+「核」乃化「局部调用序」为「有」者也。
+「核」者得「序」而
+""" + LOOP.format(index=index, after=after) + """
+也。
+""" + entry("核", "八")
+    path = tmp_path / "核。着色器。豫"
+    path.write_text(text, encoding="utf-8")
+    ws = Workspace(tmp_path)
+    info = ws.validate(path)
+    e = next(d for d in info.module.decls if isinstance(d, ir.Entry))
+    body = lowering(info).entry(e, info.decls[ir.function_key(info.modules, e.function)].body, None)
+    assert any(isinstance(n, ir.ZeroWorkgroup) for n in ir.walk(body)) is cleared
+
+
+@pytest.mark.parametrize("writes, cleared", [
+    ("「写共享数组」于「共」于（「序」加（「新无三二」于「一」））于「五」；\n"
+     "　（若「序」等于（「新无三二」于「零」）则「写共享数组」于「共」于（「新无三二」于「零」）于「五」）；", False),
+    ("「写共享数组」于「共」于（「序」加（「新无三二」于「一」））于「五」；", True),     # element 0 unwritten
+    ("「写共享数组」于「共」于（「序」加（「新无三二」于「一」））于「五」；\n"
+     "　（若「序」等于（「新无三二」于「八」）则「写共享数组」于「共」于（「新无三二」于「零」）于「五」）；", True),  # no invocation 8
+    ("「写共享数组」于「共」于（「序」加（「新无三二」于「一」））于「五」；\n"
+     "　（若「序」小于（「新无三二」于「一」）则「写共享数组」于「共」于（「新无三二」于「零」）于「五」）；", True),  # not proved
+    ("「写共享数组」于「共」于（「序」加（「新无三二」于「一」））于（「读共享数组」于「共」于「序」）；\n"
+     "　「写共享数组」于「共」于（「新无三二」于「零」）于「五」；", True),                # reads before the barrier
+])
+def test_the_clearing_is_skipped_where_the_writes_before_the_barrier_cover_every_element(tmp_path, writes, cleared):
+    """Writes before the first barrier, none reading the variable, may share
+    the work: each invocation 序 加 1, invocation 0 the first element (模糊's tile)."""
+    from zhuose.compiler import ir
+    from zhuose.compiler.lower.loops import lowering
+    from zhuose.compiler.workspace import Workspace
+    text = HEADER + buffer("数据", "零") + f"""「共」乃「工作组变量」于（「定长数组」于「无三二」于「九」）也。
+「共」者「工作组共享」于「元」也。
+
+「核」乃化「局部调用序」为「有」者也。
+「核」者得「序」而
+　令「五」为「新无三二」于「五」而
+　{writes}
+　「工作组屏障」于「元」；
+　「写数组」于「数据」于「序」于（「读共享数组」于「共」于「序」）
+也。
+""" + entry("核", "八")
+    path = tmp_path / "核。着色器。豫"
+    path.write_text(text, encoding="utf-8")
+    ws = Workspace(tmp_path)
+    info = ws.validate(path)
+    e = next(d for d in info.module.decls if isinstance(d, ir.Entry))
+    body = lowering(info).entry(e, info.decls[ir.function_key(info.modules, e.function)].body, None)
+    assert any(isinstance(n, ir.ZeroWorkgroup) for n in ir.walk(body)) is cleared
 
 
 @pytest.mark.parametrize("index, cleared", [

@@ -63,6 +63,47 @@ def test_doubling_a_buffer_whose_length_is_not_a_multiple_of_the_workgroup_stays
     np.testing.assert_array_equal(out["数据"], x * np.uint32(2))
 
 
+@pytest.mark.parametrize("rows, columns, matrix, vector", [(5, 9, 40, 9), (5, 9, 45, 6), (3, 13, 30, 13), (2, 3, 0, 3)])
+def test_a_matrix_vector_product_over_short_buffers_reads_zeros_past_their_ends(rows, columns, matrix, vector):
+    """矩阵向量积's four-columns-at-a-time rounds skip their bounds checks only
+    while both arrays hold the elements (tested once before the loop); the
+    rounds after that are checked, so a matrix or vector shorter than the
+    sizes say reads zero past its end (the emulator fails on any access outside)."""
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal(matrix).astype(np.float32)
+    x = rng.standard_normal(vector).astype(np.float32)
+    out = ptx_run(DEVICES["模拟"])("矩阵向量积", "行积入口", {"尺寸": np.array([rows, columns], np.uint32), "矩阵": a,
+                                                          "向量": x, "结果": np.zeros(rows, np.float32)}, 1)
+    full_a = np.zeros(rows * columns, np.float32)
+    full_a[:min(matrix, rows * columns)] = a[:rows * columns]
+    full_x = np.zeros(columns, np.float32)
+    full_x[:min(vector, columns)] = x[:columns]
+    np.testing.assert_allclose(out["结果"], full_a.reshape(rows, columns) @ full_x, atol=1e-5)
+
+
+@pytest.mark.parametrize("rows, columns", [(70, 9), (3, 37), (2, 2)])
+def test_the_unchecked_matrix_vector_product_runs_like_numpy(rows, columns):
+    """Without bounds checks the four rounds still stop where row start 加 column 加 3
+    would wrap (one address per four rounds); in bounds the product is the same."""
+    rng = np.random.default_rng(6)
+    a = rng.standard_normal((rows, columns)).astype(np.float32)
+    x = rng.standard_normal(columns).astype(np.float32)
+    out = ptx_run(DEVICES["模拟"], Options(bounds=False))(
+        "矩阵向量积", "行积入口", {"尺寸": np.array([rows, columns], np.uint32), "矩阵": a.ravel(), "向量": x,
+                             "结果": np.zeros(rows, np.float32)}, -(-rows // 64))
+    np.testing.assert_allclose(out["结果"], a @ x, atol=1e-5)
+
+
+@pytest.mark.parametrize("n", [1, 0])
+def test_a_blur_of_a_tiny_input_reads_its_clamped_neighbours_or_zero(n):
+    """模糊 reads 输入 at 夹紧 于 i 于 0 于（长 减 1）: checked once by the sign of
+    长 减 1, so with one element every read is that element, with none (长 减 1
+    is −1) every read is zero — never outside the buffer (the emulator fails on that)."""
+    x = np.full(n, 6, np.float32)
+    out = ptx_run(DEVICES["模拟"])("模糊", "模糊入口", {"输入": x, "输出": np.zeros(4, np.float32)}, 1)
+    np.testing.assert_array_equal(out["输出"], np.full(4, 6 if n else 0, np.float32))
+
+
 def test_the_emulator_fails_on_the_unchecked_doubling():
     """Without the bounds check the same dispatch writes past the buffer, and the emulator says so."""
     result = translate(WS, SAMPLES / "加倍。着色器。豫", "ptx", Options(bounds=False))

@@ -80,30 +80,66 @@ class Lowering:
 
     def _written_first(self, key: tuple[str, str], body: ir.Expr, entry: ir.Entry, params: set[int]) -> bool:
         """Whether clearing workgroup variable `key` is provably useless (a
-        conservative proof): along the body's straight-line statements, the
-        first one that touches it is a write by every invocation of element
-        「局部调用序」 (or of the whole variable) that covers all of it, and
-        the next one that touches it comes after a 「工作组屏障」 statement,
-        so no invocation reads an element before its writer has written it.
+        conservative proof): along the body's straight-line statements, every
+        one that touches it before the first 「工作组屏障」 statement is a write
+        whose value does not read it (`_written_elements`), those writes
+        together cover every element, and the barrier comes before any other
+        touch, so no invocation reads an element before its writer has written
+        it (模糊: each invocation writes 局 加 1, invocation 0 the two ends).
+        Or the one statement that touches it is a loop each round of which
+        does so before its first barrier (`_written_each_round`).
         `params`: the entry function's parameters (by id), where 「局部调用序」 comes in;
         a 令 that names it on the way (令「局」为「调」中「局」) names it too."""
         length = _fixed_length(self.decls.get(key))
-        if length is None or not entry.workgroup_size or length > entry.workgroup_size:
+        if length is None or not entry.workgroup_size:
             return False
-        written, indices = False, set(params)
-        for statement in _straight_line(body):
+        statements = list(_straight_line(body))
+        indices = set(params)
+        for at, statement in enumerate(statements):
             if isinstance(statement, ir.Let):
-                if _is_local_index(statement.value, indices):
-                    indices.add(id(statement.var))
+                _name_index(statement, indices, self.decls)
+            if not _mentions(_own(statement), key):
+                continue
+            if isinstance(_own(statement), ir.Loop):    # the first statement that touches it
+                return not any(_mentions(_own(s), key) for s in statements[at + 1:]) \
+                    and self._written_each_round(_own(statement), key, indices, entry, length)
+            break
+        return self._covered_before_barrier(statements, key, set(params), entry, length)
+
+    def _covered_before_barrier(self, statements: list, key: tuple[str, str], indices: set, entry: ir.Entry,
+                                length: int) -> bool:
+        """Whether the writes among `statements` before the first barrier cover
+        every element of `key` and nothing else touches it before that barrier.
+        `indices` gathers the variables the 令 on the way bind to 「局部调用序」 (`_name_index`)."""
+        covered: set[int] = set()
+        for statement in statements:
+            if isinstance(statement, ir.Let):
+                _name_index(statement, indices, self.decls)
                 statement = statement.value
-            if written and _is_call(statement, "工作组屏障"):
-                return True
+            if covered and _is_call(statement, "工作组屏障"):
+                return covered >= set(range(length))
             if not _mentions(statement, key):
                 continue
-            if written or not _covering_write(statement, key, indices):
+            elements = _written_elements(statement, key, indices, entry.workgroup_size, length)
+            if elements is None:
                 return False
-            written = True
+            covered |= elements
         return False
+
+    def _written_each_round(self, loop: ir.Loop, key: tuple[str, str], indices: set, entry: ir.Entry,
+                            length: int) -> bool:
+        """A loop whose every round (its body one 若, the test not touching the
+        variable) covers every element before its first barrier (分块矩阵乘's
+        tiles, written at ty 乘 边 加 tx): no round reads an element before this
+        round's writer has written it.  The barrier is in uniform control flow
+        (the validator's rule), so every invocation runs the same rounds."""
+        body = loop.body
+        while isinstance(body, ir.Block):
+            body = body.body
+        if any(_mentions(a, key) for a in loop.args) or not isinstance(body, ir.If) or _mentions(body.cond, key) \
+                or (body.otherwise is not None and _mentions(body.otherwise, key)):
+            return False
+        return self._covered_before_barrier(list(_straight_line(body.then)), key, indices, entry, length)
 
     def _lower(self, e: ir.Expr, loops: frozenset[int]) -> ir.Expr:
         key = (id(e), loops, self._at)
@@ -151,6 +187,33 @@ def _straight_line(e: ir.Expr):
         yield e
 
 
+def _own(statement: ir.Expr) -> ir.Expr:
+    """What a statement of `_straight_line` runs itself: a 令's value (its body follows as further statements)."""
+    return statement.value if isinstance(statement, ir.Let) else statement
+
+
+def _name_index(let: ir.Let, indices: set, decls: dict) -> None:
+    """Record what a 令 binds: 「局部调用序」 itself (its id), its quotient or
+    remainder by a nonzero constant c (("商" or "余", id, c)), or 商 乘 c 加 余
+    of the same c, which is 「局部调用序」 again (("同", id)): 分块矩阵乘's
+    瓦序 为 ty 乘 边 加 tx with ty 为 序 除 边, tx 为 序 余 边."""
+    v = let.value
+    if _is_local_index(v, indices):
+        indices.add(id(let.var))
+        return
+    for name, part in (("除", "商"), ("余", "余")):
+        if _is_call(v, name) and len(v.args) == 2 and _is_local_index(v.args[0], indices) \
+                and _constant_u32(v.args[1], decls):
+            indices.add((part, id(let.var), _constant_u32(v.args[1], decls)))
+            return
+    if _is_call(v, "加") and len(v.args) == 2 and _is_call(v.args[0], "乘") and len(v.args[0].args) == 2:
+        (quotient, c), remainder = v.args[0].args, v.args[1]
+        c = _constant_u32(c, decls)
+        if c and isinstance(quotient, ir.LocalRef) and isinstance(remainder, ir.LocalRef) \
+                and ("商", id(quotient.var), c) in indices and ("余", id(remainder.var), c) in indices:
+            indices.add(("同", id(let.var)))
+
+
 def _mentions(e: ir.Expr, key: tuple[str, str]) -> bool:
     return _is_variable(e, key) or any(_mentions(c, key) for c in ir.children(e))
 
@@ -163,19 +226,77 @@ def _is_variable(e: ir.Expr, key: tuple[str, str]) -> bool:
     return isinstance(e, ir.GlobalRef) and (e.module, e.name) == key
 
 
-def _covering_write(e: ir.Expr, key: tuple[str, str], indices: set[int]) -> bool:
-    """写共享 of the whole variable, or 写共享数组 at 「局部调用序」, whose value does not read it."""
+def _written_elements(e: ir.Expr, key: tuple[str, str], indices: set, size: int, length: int) -> set[int] | None:
+    """The elements of `key` a statement run by every invocation of a
+    workgroup of `size` surely writes without reading it: 写共享 of the whole
+    variable, 写共享数组 at 「局部调用序」 加 a constant c (c … c + size − 1)
+    or at a constant, and constant-index writes under 若「局部调用序」等于 j
+    (j < size: invocation j runs them); None for anything else that touches it."""
     if _is_call(e, "写共享"):
-        return _is_variable(e.args[0], key) and not _mentions(e.args[1], key)
+        return set(range(length)) if _is_variable(e.args[0], key) and not _mentions(e.args[1], key) else None
     if _is_call(e, "写共享数组"):
-        return _is_variable(e.args[0], key) and _is_local_index(e.args[1], indices) and not _mentions(e.args[2], key)
-    return False
+        if not _is_variable(e.args[0], key) or _mentions(e.args[1], key) or _mentions(e.args[2], key):
+            return None
+        start = _local_offset(e.args[1], indices)
+        if start is not None:
+            return set(range(start, start + size))
+        constant = _constant_u32(e.args[1])
+        return None if constant is None else {constant}
+    if isinstance(e, ir.If) and e.otherwise is None and _one_invocation(e.cond, indices, size) \
+            and not _mentions(e.cond, key):
+        elements: set[int] = set()
+        for statement in _straight_line(e.then):
+            if not _mentions(statement, key):
+                continue
+            if not (_is_call(statement, "写共享数组") and _constant_u32(statement.args[1]) is not None):
+                return None
+            written = _written_elements(statement, key, indices, size, length)
+            if written is None:
+                return None
+            elements |= written
+        return elements
+    return None
 
 
-def _is_local_index(e: ir.Expr, indices: set[int]) -> bool:
+def _local_offset(e: ir.Expr, indices: set) -> int | None:
+    """c where an index is 「局部调用序」 (c = 0) or 「局部调用序」加 a constant c, else None."""
+    if _is_local_index(e, indices):
+        return 0
+    if _is_call(e, "加") and len(e.args) == 2:
+        for local, other in (e.args, e.args[::-1]):
+            c = _constant_u32(other)
+            if _is_local_index(local, indices) and c is not None:
+                return c
+    return None
+
+
+def _one_invocation(cond: ir.Expr, indices: set, size: int) -> bool:
+    """「局部调用序」等于 j with j < size: the one invocation j passes it."""
+    if not (_is_call(cond, "等于") and len(cond.args) == 2):
+        return False
+    return any(_is_local_index(local, indices) and (_constant_u32(other) or 0) < size and _constant_u32(other) is not None
+               for local, other in (cond.args, cond.args[::-1]))
+
+
+def _constant_u32(e: ir.Expr, decls: dict | None = None) -> int | None:
+    """An unsigned index written as a literal or 「新无三二」于 a literal, or a
+    top-level constant (in `decls`) whose value is one (not an overridable one)."""
+    if isinstance(e, ir.GlobalRef) and decls is not None:
+        decl = decls.get((e.module, e.name))
+        return _constant_u32(decl.value) if isinstance(decl, ir.Const) and decl.value is not None else None
+    if _is_call(e, "新无三二") and len(e.args) == 1:
+        e = e.args[0]
+    if isinstance(e, ir.Literal) and not e.is_float and isinstance(e.value, int) and 0 <= e.value < 2 ** 32:
+        return e.value
+    return None
+
+
+def _is_local_index(e: ir.Expr, indices: set) -> bool:
     """The entry's own 「局部调用序」 input — a parameter, a field of a struct parameter, or a
     variable bound to one (`indices`) — and not merely a value of that type: 「最小」于「序」于 3
     carries the alias too but misses elements."""
+    if isinstance(e, ir.LocalRef) and ("同", id(e.var)) in indices:
+        return True
     if getattr(e.type, "alias", None) != "局部调用序":
         return False
     base = e.base if isinstance(e, ir.Project) and e.field is not None else e

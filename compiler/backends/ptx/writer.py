@@ -307,10 +307,15 @@ class Writer:
         self.nested_guards = 0                # loads whose own bounds guard met such a predicate
         self.at_least: set[tuple[str, str]] = set()   # (register, operand) the register is known not below
         self.steps: dict[str, tuple[str, int]] = {}   # in `_four_at_a_time`: register → (counter, k), = counter + k
+        self.offsets: dict[str, tuple[str, str, int]] = {}   # … register → (base, counter, k), = base + counter + k
+        self.unchecked: set[tuple[int, str | None]] = set()   # … (resource, base) the rounds stay inside (`_room`)
+        self.hoisted: dict[int, Value] = {}   # in a counted loop: a loop-invariant index base computed before it
         self.zero_unless: dict[str, str] = {}   # a read's register → the branch predicate without which it stays 0
         self.known_inside: set[tuple[int, str]] = set()   # (resource, index register) already tested in bounds
         self.one_less: dict[str, str] = {}    # register → the register it is one less than (长 减 1)
         self.clamped: dict[str, str] = {}     # register → a length it is below unless that length is 0
+        self.signed_one_less: dict[str, str] = {}   # s32 register → the length it is one less than
+        self.signed_clamped: dict[str, tuple[str, str]] = {}   # register → (长 减 1, 长): inside when 长 减 1 ≥ 0
         self.round_locals: dict[int, object] = {}   # in a loop written out round by round: its variables' values
         self.round_values: dict[int, object] = {}   # … and every node's value that follows from them (unroll.py)
         self.written_out = 1                  # how many times the loops written out around here write this code
@@ -505,6 +510,10 @@ class Writer:
             root, k = self.steps[index]
             space, address, offset = self.element_address(resource, root, stride)
             return space, address, offset + k * stride
+        if self.offsets.get(index, (None, None, 0))[2] and self._counted_inside(resource, index):
+            base, root, k = self.offsets[index]     # inside, base 加 counter 加 k does not wrap: the same
+            space, address, offset = self.element_address(resource, self.op("add.u32", U32, base, root), stride)
+            return space, address, offset + k * stride
         if space == "shared":      # .shared addresses fit 32 bits: one mad, no 64-bit arithmetic
             return space, self.op("mad.lo.u32", U32, index, str(stride), self.shared_base(base)), 0
         scaled = self.op("mul.wide.u32", U64, index, str(stride))
@@ -524,7 +533,7 @@ class Writer:
         where the index is an immediate known to be inside."""
         array = concrete(resource.inner)
         if not self.options.bounds or not (isinstance(array, TCon) and array.name in ("数组", "定长数组")) \
-                or (id(resource), index) in self.known_inside:
+                or (id(resource), index) in self.known_inside or self._counted_inside(resource, index):
             return None
         if array.name == "定长数组":
             if is_immediate(index):
@@ -535,7 +544,15 @@ class Writer:
         length = self.buffer_length(resource)
         if self.clamped.get(index) == length:
             return self.op("setp.ne.u32", PRED, length, "0")
+        if self.signed_clamped.get(index, (None, None))[1] == length:
+            return self.op("setp.ge.s32", PRED, self.signed_clamped[index][0], "0")
         return self.op("setp.gt.u32", PRED, length, index)
+
+    def _counted_inside(self, resource: ir.Resource, index: str) -> bool:
+        """Element counter 加 k or base 加 counter 加 k (k < 4) of an array that
+        `_room` bounded four rounds at a time by: inside, tested once before the loop."""
+        step = self.offsets.get(index) or ((None, *self.steps[index]) if index in self.steps else None)
+        return step is not None and step[2] < COUNTED_BY and (id(resource), step[0]) in self.unchecked
 
     def load(self, space: str, address: str, offset: int, t: Type, guard: str | None = None) -> list[str]:
         """The registers of a value read from memory; under `guard`, zero where it fails."""
@@ -625,6 +642,8 @@ class Writer:
         known = self._constant(e)
         if known is not None:
             return known
+        if id(e) in self.hoisted:
+            return self.hoisted[id(e)]
         try:
             return getattr(self, "_" + type(e).__name__)(e, env)
         except Unsupported as err:
@@ -841,7 +860,18 @@ class Writer:
         parts = emitter(self, e, args)
         if e.name in BOUNDS and leaves(t) == [U32] and all(len(a.parts) == 1 for a in args):
             self._bound(e.name, parts[0], [a.parts[0] for a in args])
+        elif e.name in ("减", "夹紧") and leaves(t) == [S32] and all(len(a.parts) == 1 for a in args):
+            self._signed_clamp(e.name, parts[0], [a.parts[0] for a in args])
         return Value(t, parts)
+
+    def _signed_clamp(self, name: str, result: str, operands: list[str]) -> None:
+        """夹紧 于 i 于 0 于（长 减 1）in 整三二 (模糊's clamped read) lies in
+        0 … 长 − 1 whenever 长 减 1 is not negative, that is 1 ≤ 长 ≤ 2³¹: its
+        bounds check against an array 长 long is that one sign test, whatever i is."""
+        if name == "减" and operands[1] == "1" and not is_immediate(operands[0]) and result not in operands:
+            self.signed_one_less[result] = operands[0]
+        elif name == "夹紧" and operands[1] == "0" and operands[2] in self.signed_one_less and result not in operands:
+            self.signed_clamped[result] = (operands[2], self.signed_one_less[operands[2]])
 
     def _reads_back(self, e: ir.Call) -> bool:
         """A write of element i whose value reads element i of the same array
@@ -989,6 +1019,8 @@ class Writer:
             root, k = self.steps[operands[0]]
             if k + int(operands[1]) <= COUNTED_BY:
                 self.steps[result] = (root, k + int(operands[1]))
+        elif name == "加" and operands[1] in self.steps and operands[0] not in self.steps:
+            self.offsets[result] = (operands[0], *self.steps[operands[1]])
 
     def _clamp(self, name: str, result: str, operands: list[str]) -> None:
         """最小 于 i 于 （长 减 1） is below 长 unless 长 is 0 (then 长 减 1 wraps
@@ -1082,9 +1114,12 @@ class Writer:
             self._tail(e.body, env, loop)
         else:
             counted = self._counted(test, fun.params)
-            if counted is not None:
-                self._four_at_a_time(e, test, env, loop, *counted)
-            self._rotated(test, env, loop, rolled=counted is not None)
+            if counted is None:
+                self._rotated(test, env, loop)
+            else:
+                with self._hoisting(test.then, env, fun.params[counted[0]]) as accesses:
+                    self._four_at_a_time(e, test, env, loop, *counted, accesses)
+                    self._rotated(test, env, loop, rolled=True)
         self.label(exit_)
         return Value(result_type, result)
 
@@ -1165,14 +1200,78 @@ class Writer:
         one = self._constant(step.args[1])
         return (index, limit) if one is not None and one.parts == ["1"] else None
 
-    def _four_at_a_time(self, e: ir.Loop, test: ir.If, env: dict, loop: Loop, index: int, limit: ir.Expr) -> None:
+    @contextmanager
+    def _hoisting(self, body: ir.Expr, env: dict, counter: ir.LocalVar):
+        """The arrays a counted loop indexes by its counter or by base 加 counter,
+        as (resource, base register or None): each base that reads no loop
+        variable and no memory is computed once before the loop (矩阵向量积's
+        row start 行 乘 列数, a mad per round before)."""
+        outer, self.hoisted = self.hoisted, dict(self.hoisted)
+        accesses = []
+        for n in ir.walk(body):
+            if not (isinstance(n, ir.Call) and n.kind == "builtin" and n.name in ELEMENT_ACCESSES
+                    and isinstance(n.args[0], ir.GlobalRef)):
+                continue
+            index = n.args[1]
+            if isinstance(index, ir.LocalRef) and index.var is counter:
+                base = None
+            elif isinstance(index, ir.Call) and index.kind == "builtin" and index.name == "加" \
+                    and isinstance(index.args[1], ir.LocalRef) and index.args[1].var is counter \
+                    and self._invariant(index.args[0], env, counter):
+                base = index.args[0]
+            else:
+                continue
+            resource = self.value(n.args[0], env).resource
+            if resource is None:
+                continue
+            if base is not None and id(base) not in self.hoisted:
+                self.hoisted[id(base)] = self.value(base, env)
+            accesses.append((resource, None if base is None else self.hoisted[id(base)].parts[0]))
+        try:
+            yield accesses
+        finally:
+            self.hoisted = outer
+
+    def _invariant(self, e: ir.Expr, env: dict, counter: ir.LocalVar) -> bool:
+        """An unsigned value the same in every round: only variables bound
+        before the loop other than the counter, no memory, no effects."""
+        return leaves(e.type) == [U32] and self.effects.eager(e) and all(
+            n.var is not counter and id(n.var) in env for n in ir.walk(e) if isinstance(n, ir.LocalRef))
+
+    def _room(self, n: str, accesses: list) -> str:
+        """N lowered to where every array the loop indexes by (base 加) counter
+        still holds the element: four rounds at a time then need no bounds
+        checks (tested here once), the rolled loop after them checks the rest.
+        Without bounds checks, lowered to where base 加 counter 加 3 does not wrap."""
+        for resource, base in accesses:
+            array = concrete(resource.inner)
+            if not self.options.bounds:   # base 加 counter 加 3 must not wrap for one address per four rounds
+                if base is not None:
+                    n = self.op("min.u32", U32, n, self.op("not.b32", U32, self.in_register(U32, base)))
+                    self.unchecked.add((id(resource), base))
+                continue
+            if not (isinstance(array, TCon) and array.name == "数组"):
+                continue
+            length = self.buffer_length(resource)
+            if base is not None:      # length − base, or 0 where base is past the end
+                start = self.in_register(U32, base)
+                length = self.op("sub.u32", U32, self.op("max.u32", U32, length, start), start)
+            n = self.op("min.u32", U32, n, length)
+            self.unchecked.add((id(resource), base))
+        return n
+
+    def _four_at_a_time(self, e: ir.Loop, test: ir.If, env: dict, loop: Loop, index: int, limit: ir.Expr,
+                        accesses: list) -> None:
         """While i 加 3 is still below N, four rounds are one straight line
         (each round's values feed the next in registers), then the loop as
         written takes the last zero to three rounds: what nvcc's unroller
         writes.  Left to ptxas, the counted loop comes back peeled and
-        unrolled with three kinds of remainder (矩阵向量积: 132 SASS for nvcc's 75)."""
+        unrolled with three kinds of remainder (矩阵向量积: 132 SASS for nvcc's 75).
+        With bounds checks, the four rounds run only while the arrays they
+        index by the counter hold the elements (`_room`), unchecked."""
         counter = loop.params[index][0]
         n = self.in_register(U32, self.value(limit, env).parts[0])
+        n = self._room(n, accesses)
         room = self.op("setp.gt.u32", PRED, n, str(COUNTED_BY - 1))
         last = self.op("sub.u32", U32, n, str(COUNTED_BY - 1))
         main, rest = self.new_labels("by4", "rest")
@@ -1186,7 +1285,7 @@ class Writer:
                 values = self._round(test.then, {**env, **{id(p): v for p, v in zip(e.fun.params, values)}},
                                      evaluator, [])
         finally:
-            self.steps = {}
+            self.steps, self.offsets, self.unchecked = {}, {}, set()
         self._assign(loop, [v.parts for v in values])
         self.emit(f"@{self.op('and.pred', PRED, room, self.op('setp.lt.u32', PRED, counter, last))} bra {main}")
         self.label(rest)
@@ -1289,6 +1388,8 @@ READ_BACK = {"写数组": "读数组", "写共享数组": "读共享数组"}
 
 #: a counted loop (`Writer._counted`) runs this many rounds as one straight line while it can …
 COUNTED_BY = 4
+#: the builtins whose second argument indexes the array that is their first (bounds-checked by `Writer.inside`)
+ELEMENT_ACCESSES = frozenset({"读数组", "写数组", "读共享数组", "写共享数组"})
 #: … when its round has at most this many IR nodes
 COUNTED_NODES = 48
 
