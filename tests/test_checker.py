@@ -225,7 +225,11 @@ def test_resource_rules(tmp_path):
     assert "是只读存储缓冲" in one(tmp_path, res + bind.format("只读") + write_fn)
     ok(tmp_path, res + bind.format("读写") + write_fn)
     twice = res + bind.format("读写") + res.replace("数据", "其它") + bind.format("读写").replace("数据", "其它")
-    assert "已绑定给「数据」" in one(tmp_path, twice)
+    ok(tmp_path, twice)                 # one slot, two resources: fine while no entry binds both
+    both = ("「k」乃化「全局调用号」为「有」者也。\n「k」者得「号」而「写数组」于「其它」于（「号」中「零」）于"
+            "（「读数组」于「数据」于（「号」中「零」））也。\n「e」乃「计算入口」也。\n"
+            "「e」者「计算入口项」于「k」于（「组值」【「工作组大小」者「四」也】）也。\n")
+    assert "「数据」与「其它」都绑定在组 0 号 0" in one(tmp_path, twice + both)
     assert "只能作资源的顶层定义" in one(tmp_path, FN + "「f」者得「x」而 令「b」为「工作组共享」于「元」而「x」也。")
     nonlit = res + "「零号」者「零」也。\n" + bind.format("读写").replace("「组」者「零」", "「组」者「零号」")
     assert "整数字面量" in one(tmp_path, nonlit)

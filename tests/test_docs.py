@@ -242,7 +242,7 @@ def test_lexical_rules_empty_bom_bad_utf8_ascii(tmp_path):
 
 
 def test_module_rules_of_zhe_si(tmp_path):
-    says("docs/语言.md", "同一组号绑定号只能绑定一个资源")
+    says("docs/语言.md", "一个入口用到的资源里同一组号绑定号只能有一个")
     says("docs/语言.md", "计算入口：工作组大小是 1 至 1024 的整数字面量")
     says("docs/语言.md", "写只读存储缓冲（写数组、写存储、原子操作）报错，提示改为「读写」")
     buf = ("「数」乃「存储缓冲」于（「数组」于「无三二」）也。\n"
@@ -255,8 +255,11 @@ def test_module_rules_of_zhe_si(tmp_path):
     [m] = messages(tmp_path, buf % "只读" + entry % "一")
     assert "「读写」" in m
     dup = buf % "读写" + (buf % "读写").replace("「数」", "「乙」")
-    [m] = messages(tmp_path, dup)
-    assert m.startswith("4:1: 在「乙」中：") and "「数」" in m
+    assert messages(tmp_path, dup) == []                 # no entry binds both
+    both = entry.replace("「写数组」于「数」于（「号」中「零」）于（「号」中「零」）",
+                         "「写数组」于「数」于（「号」中「零」）于（「读数组」于「乙」于（「号」中「零」））") % "一"
+    [m] = messages(tmp_path, dup + both)
+    assert m.startswith("8:1: 在「入」中：") and "「数」与「乙」都绑定在组 0 号 0" in m
     [m] = messages(tmp_path, "「甲」立「无三二」也。")
     assert "立" in m
     [m] = messages(tmp_path, "「新无三二」于「一」。")

@@ -73,7 +73,7 @@ def test_a_use_of_a_refused_declaration_names_the_same_construct():
 
 @pytest.mark.parametrize("what, lacks", [
     ("var<private>（着色没有模块级的可变变量）", True), ("指针类型 ptr<…>", True), ("向量乘矩阵", True),
-    ("组 0 号 1 已绑定给「t」：每个资源位只能绑定一个资源", True),
+    ("入口「e」用到的「t」与「u」都绑定在组 0 号 1：一个入口用到的资源各占一个资源位（不同入口可以共用）", True),
     ("函数「f」", False), ("选择子有副作用的 switch", False), ("语句 x", False),
 ])
 def test_refusals_say_whether_the_language_or_the_importer_lacks_the_construct(what, lacks):

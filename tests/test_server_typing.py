@@ -338,9 +338,8 @@ async def test_pasting_a_whole_file_and_undoing_it(client, root, where):
     ed.insert(at, pasted)
     for offset in range(at, at + len(pasted) + 1, 97):
         await probe(ed, offset)
-    errors = await agrees_with_cli(ed, root, name)
-    # both files bind a buffer to group 0, binding 0 (「数据」 and 「起」)
-    assert any("组 0 号 0 已绑定给「数据」" in message for _, _, message in errors), errors
+    await agrees_with_cli(ed, root, name)      # both files bind group 0, binding 0 (「数据」, 「起」): fine, as
+    # different entries bind them; what the server shows is what 检查 says of the same text
 
     ed.delete(at, at + len(pasted))
     assert ed.text == host

@@ -731,3 +731,20 @@ def test_a_less_than_in_an_argument_list_is_not_read_as_a_template(tmp_path):
     assert "select((a < 二号), a > 1u, 小)" in text
     out = run(tmp_path, "比入口", {"甲": np.zeros(4, np.uint32)}, 4)
     np.testing.assert_array_equal(out["甲"], [0, 0, 1, 0])     # a < 3 ? a > 1 : a < 2
+
+
+def test_entries_may_share_a_binding_slot_one_entry_may_not(tmp_path):
+    """WGSL lets different entry points bind different resources at one (group, binding):
+    the module declares both, each pipeline binds its own.  One entry using two resources at
+    one slot is refused by 检查 (samples/错误/重复绑定)."""
+    text = wgsl(tmp_path, buffer("甲", 0) + buffer("乙", 0, "整三二") + """
+「加一」乃化「全局调用号」为「有」者也。
+「加一」者得「号」而「写数组」于「甲」于（「号」中「x」）于（「读数组」于「甲」于（「号」中「x」）加（「新无三二」于「一」））也。
+「减一」乃化「全局调用号」为「有」者也。
+「减一」者得「号」而「写数组」于「乙」于（「号」中「x」）于（「读数组」于「乙」于（「号」中「x」）减（「新整三二」于「一」））也。
+""" + compute_entry("加一") + compute_entry("减一"))
+    assert text.count("@group(0) @binding(0)") == 2
+    out = run(tmp_path, "加一入口", {"甲": np.arange(4, dtype=np.uint32)}, 4)
+    np.testing.assert_array_equal(out["甲"], [1, 2, 3, 4])
+    out = run(tmp_path, "减一入口", {"乙": np.arange(4, dtype=np.int32)}, 4)
+    np.testing.assert_array_equal(out["乙"], [-1, 0, 1, 2])

@@ -574,7 +574,6 @@ class ModuleChecker:
 
     def _module_rules(self, items: list[ParsedItem]) -> None:
         functions = {}
-        bindings: dict[tuple[int, int], str] = {}
         for item in items:
             result = self.results.get(id(item))
             if result is None:
@@ -584,12 +583,6 @@ class ModuleChecker:
             decl = result.decl
             if isinstance(decl, ir.Function):
                 functions[decl.name] = (item, decl)
-            if isinstance(decl, ir.Resource) and decl.group is not None and decl.binding is not None:
-                key = (decl.group, decl.binding)
-                if key in bindings:
-                    self.report(item, 0, item.name_end,
-                                f"组 {key[0]} 号 {key[1]} 已绑定给「{bindings[key]}」：每个资源位只能绑定一个资源", RESOURCE)
-                bindings[key] = decl.name
         self._recursion(functions)
         self._constant_cycles(items)
 

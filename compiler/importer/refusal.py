@@ -36,7 +36,7 @@ LANGUAGE_LACKS = (
 )
 
 #: what the checker says of an imported program for a rule of the language that WGSL does not have
-LANGUAGE_RULES = ("每个资源位只能绑定一个资源", "须在一致控制流中执行")
+LANGUAGE_RULES = ("一个入口用到的资源各占一个资源位", "须在一致控制流中执行")
 
 
 def language_lacks(what: str) -> bool:

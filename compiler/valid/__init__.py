@@ -31,7 +31,7 @@ from ..diagnostics import Diagnostic
 from ..types import Printer
 from .consteval import KnownValues
 from .limits import flagged_declarations, limit_problems
-from .entries import entry_callers, entry_problems, named_workgroup_sizes
+from .entries import binding_conflicts, entry_callers, entry_problems, named_workgroup_sizes
 from .stages import (NO_USES, Declarations, Uses, UsesTable, body_facts, function_key, reachable, resources_in_order,
                      sorted_declarations, stage_problems, workgroup_variables)
 from .uniformity import Round, UniformityCache, uniformity_problems
@@ -155,6 +155,12 @@ def entry_rules(info: ModuleInfo) -> None:
     info.diagnostics += entry_problems(info.modules, info.declared, info.entry_functions, info.entry_callers)
 
 
+def entry_bindings(info: ModuleInfo) -> None:
+    """No two resources at one slot in what one entry binds; the module may hold both
+    when different entries use them (entries.py `binding_conflicts`)."""
+    info.diagnostics += binding_conflicts(info.modules, info.entries, info.entry_resources)
+
+
 def workgroup_sizes(info: ModuleInfo) -> None:
     """A 「工作组大小」 that names a top-level constant takes its value — an
     overridable constant's default, which every target but WGSL (that writes
@@ -197,7 +203,8 @@ def target_limits(info: ModuleInfo) -> None:
     info.diagnostics += limit_problems(info, info.over_limits)
 
 
-STEPS = [call_graph, workgroup_sizes, stage_rules, entry_rules, uniform_control_flow, constant_values, target_limits]
+STEPS = [call_graph, workgroup_sizes, stage_rules, entry_rules, entry_bindings, uniform_control_flow, constant_values,
+         target_limits]
 
 
 def validate(module: ir.Module, imports: list[ir.Module], show: Printer,

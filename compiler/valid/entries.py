@@ -11,7 +11,7 @@ from __future__ import annotations
 from numbers import Integral
 
 from .. import ir
-from ..diagnostics import ENTRY, Diagnostic
+from ..diagnostics import ENTRY, RESOURCE, Diagnostic
 from .consteval import KnownValues
 from .stages import Declarations
 
@@ -98,3 +98,25 @@ def _size_of(item: ir.GlobalRef, decls: dict, known: KnownValues) -> int | None:
     else:
         value = known.global_value(item)
     return int(value) if isinstance(value, Integral) and not isinstance(value, bool) else None
+
+
+def binding_conflicts(modules: list[ir.Module], entries: list[ir.Entry], resources_of) -> list[Diagnostic]:
+    """Two resources at one (group, binding) used by the same entry: WGSL lets
+    different entry points share a slot (each pipeline binds its own), so a
+    module may declare both, but one entry cannot see two things at one slot.
+    `resources_of(function)` is what the entry binds (ModuleInfo.entry_resources)."""
+    problems = []
+    for entry in entries:
+        seen: dict[tuple[int, int], str] = {}
+        for _, r in resources_of(entry.function):
+            if r.group is None or r.binding is None:        # workgroup variables have no slot
+                continue
+            key = (r.group, r.binding)
+            if key in seen and seen[key] != r.name:
+                start = modules[-1].starts[entry.name]
+                problems.append(Diagnostic(
+                    modules[-1].path, start, start + entry.name_end,
+                    f"入口「{entry.name}」用到的「{seen[key]}」与「{r.name}」都绑定在组 {key[0]} 号 {key[1]}："
+                    "一个入口用到的资源各占一个资源位（不同入口可以共用）", entry.name, code=RESOURCE))
+            seen.setdefault(key, r.name)
+    return problems
