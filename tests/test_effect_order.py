@@ -194,9 +194,6 @@ LOOP = """　令「ty」为「序」除「边」而
 ])
 def test_a_loop_that_writes_every_element_before_its_barrier_each_round_is_not_cleared(tmp_path, index, after, cleared):
     """分块矩阵乘's tiles: each round writes element ty 乘 边 加 tx (= 序) before its barrier."""
-    from zhuose.compiler import ir
-    from zhuose.compiler.lower.loops import lowering
-    from zhuose.compiler.workspace import Workspace
     text = HEADER + buffer("数据", "零") + """「共」乃「工作组变量」于（「定长数组」于「无三二」于「八」）也。
 「共」者「工作组共享」于「元」也。
 「边」乃「无三二」也。
@@ -207,13 +204,7 @@ def test_a_loop_that_writes_every_element_before_its_barrier_each_round_is_not_c
 """ + LOOP.format(index=index, after=after) + """
 也。
 """ + entry("核", "八")
-    path = tmp_path / "核。着色器。豫"
-    path.write_text(text, encoding="utf-8")
-    ws = Workspace(tmp_path)
-    info = ws.validate(path)
-    e = next(d for d in info.module.decls if isinstance(d, ir.Entry))
-    body = lowering(info).entry(e, info.decls[ir.function_key(info.modules, e.function)].body, None)
-    assert any(isinstance(n, ir.ZeroWorkgroup) for n in ir.walk(body)) is cleared
+    assert _clears(tmp_path, text) is cleared
 
 
 @pytest.mark.parametrize("writes, cleared", [
@@ -230,9 +221,6 @@ def test_a_loop_that_writes_every_element_before_its_barrier_each_round_is_not_c
 def test_the_clearing_is_skipped_where_the_writes_before_the_barrier_cover_every_element(tmp_path, writes, cleared):
     """Writes before the first barrier, none reading the variable, may share
     the work: each invocation 序 加 1, invocation 0 the first element (模糊's tile)."""
-    from zhuose.compiler import ir
-    from zhuose.compiler.lower.loops import lowering
-    from zhuose.compiler.workspace import Workspace
     text = HEADER + buffer("数据", "零") + f"""「共」乃「工作组变量」于（「定长数组」于「无三二」于「九」）也。
 「共」者「工作组共享」于「元」也。
 
@@ -244,13 +232,7 @@ def test_the_clearing_is_skipped_where_the_writes_before_the_barrier_cover_every
 　「写数组」于「数据」于「序」于（「读共享数组」于「共」于「序」）
 也。
 """ + entry("核", "八")
-    path = tmp_path / "核。着色器。豫"
-    path.write_text(text, encoding="utf-8")
-    ws = Workspace(tmp_path)
-    info = ws.validate(path)
-    e = next(d for d in info.module.decls if isinstance(d, ir.Entry))
-    body = lowering(info).entry(e, info.decls[ir.function_key(info.modules, e.function)].body, None)
-    assert any(isinstance(n, ir.ZeroWorkgroup) for n in ir.walk(body)) is cleared
+    assert _clears(tmp_path, text) is cleared
 
 
 @pytest.mark.parametrize("index, cleared", [
@@ -262,9 +244,6 @@ def test_the_clearing_is_skipped_where_the_writes_before_the_barrier_cover_every
 def test_the_clearing_is_skipped_only_where_each_invocation_writes_its_own_element(tmp_path, index, cleared):
     """「序」乘 2 still has the type 「局部调用序」 but leaves the odd elements unwritten: only the
     entry's own index (or a 令 naming it) proves that the workgroup writes every element."""
-    from zhuose.compiler import ir
-    from zhuose.compiler.lower.loops import lowering
-    from zhuose.compiler.workspace import Workspace
     text = HEADER + buffer("数据", "零") + f"""「共」乃「工作组变量」于（「定长数组」于「无三二」于「八」）也。
 「共」者「工作组共享」于「元」也。
 
@@ -276,10 +255,17 @@ def test_the_clearing_is_skipped_only_where_each_invocation_writes_its_own_eleme
 　「写数组」于「数据」于「序」于（「读共享数组」于「共」于「序」）
 也。
 """ + entry("核", "八")
+    assert _clears(tmp_path, text) is cleared
+
+
+def _clears(tmp_path, text: str) -> bool:
+    """Whether the lowering starts the file's one compute entry by clearing its workgroup variables."""
+    from zhuose.compiler import ir
+    from zhuose.compiler.lower.loops import lowering
+    from zhuose.compiler.workspace import Workspace
     path = tmp_path / "核。着色器。豫"
     path.write_text(text, encoding="utf-8")
-    ws = Workspace(tmp_path)
-    info = ws.validate(path)
+    info = Workspace(tmp_path).validate(path)
     e = next(d for d in info.module.decls if isinstance(d, ir.Entry))
     body = lowering(info).entry(e, info.decls[ir.function_key(info.modules, e.function)].body, None)
-    assert any(isinstance(n, ir.ZeroWorkgroup) for n in ir.walk(body)) is cleared
+    return any(isinstance(n, ir.ZeroWorkgroup) for n in ir.walk(body))

@@ -908,19 +908,13 @@ class Writer:
         """While the branch that `cond` guards is written, the bound it proves holds."""
         tested = self._tested_inside(cond, env)
         if tested is not None and tested not in self.known_inside:
-            self.known_inside.add(tested)
-            try:
+            with _held_in(self.known_inside, tested):
                 yield
-            finally:
-                self.known_inside.discard(tested)
             return
         floor = self._held_floor(cond, env)
         if floor is not None and floor not in self.at_least:
-            self.at_least.add(floor)
-            try:
+            with _held_in(self.at_least, floor):
                 yield
-            finally:
-                self.at_least.discard(floor)
             return
         held = self._held_bound(cond, env)
         if held is None:
@@ -1421,3 +1415,13 @@ def _no_aliasing_value(t: Type, what: str) -> None:
     if isinstance(t, TCon) and (t.name in ("存储缓冲", "均匀缓冲", "工作组变量", "采样器", "比较采样器")
                                 or t.name in TEXTURES):
         raise Unsupported(f"千手目标不支持以资源作{what}：资源须直接写出")
+
+
+@contextmanager
+def _held_in(facts: set, fact) -> None:
+    """`fact` is among `facts` while the body is written."""
+    facts.add(fact)
+    try:
+        yield
+    finally:
+        facts.discard(fact)
