@@ -163,10 +163,15 @@ PORTS = {
 }
 
 
+def _buffer_data(buffers: dict) -> list[BufferData]:
+    """The buffer bindings of a run or a draw, in (group, binding) order."""
+    return [BufferData(g, b, np.ascontiguousarray(a).tobytes(), uniform=u, writable=w)
+            for (g, b), (a, w, u) in sorted(buffers.items())]
+
+
 def _run(wgsl: str, function: str, d: Dispatch) -> list[bytes]:
     """Every output of one dispatch, in binding order: writable buffers, then storage textures."""
-    buffers = [BufferData(g, b, np.ascontiguousarray(a).tobytes(), uniform=u, writable=w)
-               for (g, b), (a, w, u) in sorted(d.buffers.items())]
+    buffers = _buffer_data(d.buffers)
     formats = {f.wgsl: f for f in STORAGE_FORMATS.values()}
     images = {key: StorageImage(formats[fmt], w, h) for key, (fmt, w, h) in d.storage.items()}
     out = run_compute(wgsl, function, buffers, d.groups, [(g, b, image.make) for (g, b), image in images.items()],
@@ -175,8 +180,7 @@ def _run(wgsl: str, function: str, d: Dispatch) -> list[bytes]:
 
 
 def _draw(wgsl: str, vertex: str, fragment: str, d: Draw) -> list[bytes]:
-    buffers = [BufferData(g, b, np.ascontiguousarray(a).tobytes(), uniform=u, writable=w)
-               for (g, b), (a, w, u) in sorted(d.buffers.items())]
+    buffers = _buffer_data(d.buffers)
     picture, _, _ = render(wgsl, vertex, fragment, (64, 64), d.vertices, buffers, d.others, inputs=d.inputs,
                            instances=d.instances)
     return [picture.rgba]

@@ -948,32 +948,35 @@ class Writer:
     def _held_floor(self, cond: ir.Expr, env: dict) -> tuple[str, str] | None:
         """(register, operand) where a test is 「变量」不小于 something: inside the
         branch it guards, 变量 减 that cannot wrap, so it stays below 变量's bound."""
-        if not (isinstance(cond, ir.Call) and cond.kind == "builtin" and cond.name == "不小于"
-                and isinstance(cond.args[0], ir.LocalRef) and leaves(cond.args[0].type) == [U32]):
-            return None
-        (register,) = env[id(cond.args[0].var)].parts
-        limit = cond.args[1]
-        known = self._constant(limit)
-        operand = known.parts[0] if known else env[id(limit.var)].parts[0] if isinstance(limit, ir.LocalRef) else None
-        return None if operand is None or is_immediate(register) else (register, operand)
+        compared = self._compared_local(cond, "不小于", env)
+        return None if compared is None or compared[1] is None else compared
 
     def _held_bound(self, cond: ir.Expr, env: dict) -> tuple[str, int] | None:
         """(register, bound) where a test is 「变量」小于 a known bound, tighter
         than what is known of it: inside the branch it guards (a rotated loop's
         round, a 若's then) the variable is below it (a loop variable's register
         changes only in the moves that end the round), which `inside` uses."""
-        if not (isinstance(cond, ir.Call) and cond.kind == "builtin" and cond.name == "小于"
+        compared = self._compared_local(cond, "小于", env)
+        if compared is None or compared[1] is None:
+            return None
+        register, operand = compared
+        bound = self._below(operand)
+        if bound is None:
+            return None
+        bound = bound - 1 if operand.isdigit() else bound
+        return (register, bound) if bound < self.below.get(register, 2 ** 32 + 1) else None
+
+    def _compared_local(self, cond: ir.Expr, name: str, env: dict) -> tuple[str, str | None] | None:
+        """(the register of 「变量」, the other side as a constant or a local's register, else None)
+        where `cond` is the unsigned test 「变量」<name> …, 变量 a local in a register."""
+        if not (isinstance(cond, ir.Call) and cond.kind == "builtin" and cond.name == name
                 and isinstance(cond.args[0], ir.LocalRef) and leaves(cond.args[0].type) == [U32]):
             return None
         (register,) = env[id(cond.args[0].var)].parts
         limit = cond.args[1]
         known = self._constant(limit)
         operand = known.parts[0] if known else env[id(limit.var)].parts[0] if isinstance(limit, ir.LocalRef) else None
-        bound = self._below(operand) if operand is not None else None
-        if is_immediate(register) or bound is None:
-            return None
-        bound = bound - 1 if operand.isdigit() else bound
-        return (register, bound) if bound < self.below.get(register, 2 ** 32 + 1) else None
+        return None if is_immediate(register) else (register, operand)
 
     def _below(self, operand: str) -> int | None:
         """A number an unsigned operand is known to be less than, or None."""
