@@ -1,4 +1,5 @@
 // 共享直方图: 16 buckets counted with shared atomics, then added to global ones; the global maximum.
+//@ 统计入口 = histogram
 extern "C" __global__ void __launch_bounds__(64) histogram(const unsigned *__restrict__ data, unsigned *buckets, unsigned n) {
     __shared__ unsigned shared_buckets[16], group_max;
     unsigned t = threadIdx.x, i = blockIdx.x * blockDim.x + t;

@@ -1,4 +1,5 @@
 // 分块矩阵乘: C = A·B with 16×16 tiles in shared memory, blocks of 256.
+//@ 分块乘入口 = tiled 循环 4 BAR/2 循环 16 FFMA,FMUL
 struct Dims { unsigned M, N, K; };
 extern "C" __global__ void __launch_bounds__(256) tiled(const Dims *d, const float *__restrict__ A,
                                                        const float *__restrict__ B, float *C) {

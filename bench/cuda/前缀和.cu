@@ -1,4 +1,5 @@
 // 前缀和: inclusive Hillis–Steele scan of each block of 256 (u32).
+//@ 扫描入口 = scan 循环 8 BAR/2
 extern "C" __global__ void __launch_bounds__(256) scan(const unsigned *__restrict__ in, unsigned *out, unsigned n) {
     __shared__ unsigned b[256];
     unsigned t = threadIdx.x, i = blockIdx.x * 256 + t;

@@ -1,5 +1,6 @@
 // 子组归约: per warp the sum, the maximum, lane 0's value, the xor-1 neighbour's value, and a
 // butterfly sum; the warp size. Blocks of 64 (two whole warps).
+//@ 子组归约入口 = warp_reduce 循环 5 FMNMX 循环 5 SHFL
 extern "C" __global__ void __launch_bounds__(64) warp_reduce(const float *__restrict__ in, float4 *out,
                                                             float *butterfly, unsigned *size, unsigned n) {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;

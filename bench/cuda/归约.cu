@@ -1,4 +1,5 @@
 // 归约: per block of 256, the sum and the maximum (tree reduction in shared memory).
+//@ 归约入口 = reduce 循环 8 BAR
 extern "C" __global__ void __launch_bounds__(256) reduce(const float *__restrict__ in, float *sums, float *maxima, unsigned n) {
     __shared__ float s[256], m[256];
     unsigned t = threadIdx.x, i = blockIdx.x * 256 + t;

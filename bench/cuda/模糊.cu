@@ -1,4 +1,5 @@
 // 模糊: three-point blur through a shared tile of 64 + 2 elements, clamped at the ends.
+//@ 模糊入口 = blur
 __device__ float clamped(const float *__restrict__ in, int i, unsigned n) {
     return in[min(max(i, 0), int(n) - 1)];
 }

@@ -1,4 +1,5 @@
 // 矩阵向量积: y = A·x, one thread per row, blocks of 64.
+//@ 行积入口 = matvec 循环 64 FFMA,FMUL
 struct Dims { unsigned rows, cols; };
 extern "C" __global__ void __launch_bounds__(64) matvec(const Dims *d, const float *__restrict__ A,
                                                       const float *__restrict__ x, float *y) {

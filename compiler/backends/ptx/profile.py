@@ -1,7 +1,7 @@
 """What a CUDA engineer looks at in a kernel, without a GPU: ptxas's own
 report (`ptxas -v`: registers, spills, stack, shared memory), the static SASS
 size read from the cubin ptxas writes, and the occupancy those figures allow.
-`着色器 剖析` (cli/profile.py) prints them per compute entry; bench/bench_ptx.py
+`着色器 剖析` (cli/profile.py) prints them per compute entry; bench/bench_kernels.py
 puts them beside nvcc's for hand-written CUDA C++.
 
 The SASS count is read from the cubin's `.text.<kernel>` sections (sm_70 and

@@ -1,7 +1,7 @@
-"""Our PTX beside nvcc's, without a GPU (issue 27): for each sample in
-CUDA below, the kernel we write and a hand-written CUDA C++ kernel of the same
-algorithm (bench/cuda/名.cu, idiomatic: __restrict__ const inputs,
-__launch_bounds__ of the same block) are both built for sm_80 — ours by
+"""Our PTX beside nvcc's, without a GPU (issue 27): for each compute entry
+named by a `//@` line in bench/cuda/样例.cu, the kernel we write and the
+hand-written CUDA C++ kernel of the same algorithm in that file (idiomatic:
+__restrict__ const inputs, __launch_bounds__ of the same block) are both built for sm_80 — ours by
 ptxas from our PTX, the CUDA one by nvcc — and compared by what ptxas reports
 (registers, spills, shared memory) and the static SASS size of the cubin
 (compiler/backends/ptx/profile.py); ours must keep at least nvcc's occupancy.
@@ -13,11 +13,11 @@ each as a ratio to nvcc's; the last line is the geometric mean.
 When nvdisasm is found (PATH, or the pip package nvidia-cuda-nvdisasm in
 site-packages), the instructions a thread executes are counted too: trip
 count × body along the path that enters every conditional body
-(bench/sass_paths.py), at the launch sizes in LOOPS — for ours as it is, with
+(bench/sass_paths.py), at the launch sizes in the `//@` lines — for ours as it is, with
 the bounds checks off, and with --快速数学 (nvcc contracts a*b+c into FFMA by
 default, our default keeps the two roundings).
 
-    python bench/bench_ptx.py [--基线 REV] [--写入README]
+    python bench/bench_kernels.py [--基线 REV] [--写入README] [--样例 名 …]
 
 Needs nvcc and ptxas on PATH (no GPU).
 """
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import math
 import re
 import shutil
@@ -46,67 +47,90 @@ from zhuose.compiler.workspace import Workspace  # noqa: E402
 
 SAMPLES = ROOT / "samples"
 CUDA = Path(__file__).resolve().parent / "cuda"
-#: sample → its entry item (the kernel compared); the CUDA file is bench/cuda/名.cu with one kernel
-KERNELS = {"加倍": "加倍入口", "乘加": "乘加入口", "归约": "归约入口", "前缀和": "扫描入口",
-           "分块矩阵乘": "分块乘入口", "模糊": "模糊入口", "矩阵向量积": "行积入口",
-           "共享直方图": "统计入口", "子组归约": "子组归约入口"}
-#: sample → its loops' trip counts at the launch sizes measured, outermost first, each with the SASS
+#: `//@ 入口项 = 函数 [循环 轮数 标记,标记[/每轮]]…` in bench/cuda/样例.cu: the entry compared with that CUDA
+#: kernel, and its loops' trip counts at the launch sizes measured, outermost first, each with the SASS
 #: instructions one round issues (the marker that tells which SASS loop it is and how far it was unrolled)
-LOOPS = {
-    "分块矩阵乘": [SourceLoop(64 // 16, ("BAR",), 2), SourceLoop(16, ("FFMA", "FMUL"))],   # M = N = K = 64
-    "矩阵向量积": [SourceLoop(64, ("FFMA", "FMUL"))],                                     # 64 columns
-    "归约": [SourceLoop(8, ("BAR",))],                                                    # strides 128 … 1
-    "前缀和": [SourceLoop(8, ("BAR",), 2)],                                                # offsets 1 … 128
-    "子组归约": [SourceLoop(5, ("FMNMX",)), SourceLoop(5, ("SHFL",))],                     # distances 16 … 1
-}
+HEADER = re.compile(r"^//@ (\S+) = (\w+)(.*)$", re.MULTILINE)
+LOOP = re.compile(r"循环 (\d+) ([\w,]+)(?:/(\d+))?")
+
+
+@dataclasses.dataclass(frozen=True)
+class Pair:
+    """One entry of a sample and the hand-written CUDA kernel it is compared with."""
+    sample: str
+    entry: str
+    kernel: str
+    loops: tuple[SourceLoop, ...]
+    only: bool = True
+
+    @property
+    def label(self) -> str:
+        return self.sample if self.only else f"{self.sample}·{self.entry}"
+
+
+def pairs(wanted: list[str] | None = None) -> list[Pair]:
+    """Every `//@` line of bench/cuda/**/*.cu (the sample's path under samples/), or of the samples wanted."""
+    found = []
+    for source in sorted(CUDA.rglob("*.cu")):
+        sample = source.relative_to(CUDA).with_suffix("").as_posix()
+        if wanted and sample not in wanted:
+            continue
+        heads = HEADER.findall(source.read_text(encoding="utf-8"))
+        for entry, kernel, rest in heads:
+            loops = tuple(SourceLoop(int(n), tuple(marker.split(",")), int(per or 1))
+                          for n, marker, per in LOOP.findall(rest))
+            found.append(Pair(sample, entry, kernel, loops, only=len(heads) == 1))
+    return found
+
+
 ARCH = "sm_80"
-MARKERS = ("<!-- bench_ptx:begin -->", "<!-- bench_ptx:end -->")
+MARKERS = ("<!-- bench_kernels:begin -->", "<!-- bench_kernels:end -->")
 
 
-def nvcc_kernel(name: str) -> tuple[int, int, int, int | None, KernelProfile]:
-    """(registers, spill bytes, SASS instructions, executed instructions, ptxas's report) of
-    bench/cuda/名.cu built by nvcc -O3."""
+@functools.cache
+def nvcc_build(sample: str) -> tuple[str, bytes, dict]:
+    """ptxas's report, the cubin and its disassembly of bench/cuda/样例.cu built by nvcc -O3."""
     with tempfile.TemporaryDirectory() as folder:
         cubin = Path(folder) / "k.cubin"
         done = subprocess.run(["nvcc", f"-arch={ARCH}", "-O3", "-cubin", "-Xptxas", "-v", "-o", str(cubin),
-                               str(CUDA / f"{name}.cu")], capture_output=True, text=True, timeout=300)
+                               str(CUDA / f"{sample}.cu")], capture_output=True, text=True, timeout=300)
         if done.returncode != 0:
             raise SystemExit(done.stderr)
-        registers = int(re.search(r"Used (\d+) registers", done.stderr).group(1))
-        spills = sum(int(v) for v in re.findall(r"(\d+) bytes spill", done.stderr))
         binary = cubin.read_bytes()
-        (sass,) = sass_counts(binary).values()
-        listing = disassemble(binary)
-    (report,) = parse_verbose(done.stderr, ARCH).values()
-    return registers, spills, sass, listing and executed(next(iter(listing.values())), LOOPS.get(name, [])), report
+    return done.stderr, binary, disassemble(binary)
 
 
-def ours(ws: Workspace, name: str, bounds: bool = True, fast_math: bool = False) -> str:
-    path = SAMPLES / f"{name}。着色器。豫"
+def nvcc_kernel(pair: Pair) -> tuple[int, int, int, int | None, KernelProfile]:
+    """(registers, spill bytes, SASS instructions, executed instructions, ptxas's report) of the pair's
+    CUDA kernel."""
+    log, binary, listing = nvcc_build(pair.sample)
+    report = parse_verbose(log, ARCH)[pair.kernel]
+    sass = sass_counts(binary)[pair.kernel]
+    return report.registers, report.spills, sass, listing and executed(listing[pair.kernel], pair.loops), report
+
+
+def ours(ws: Workspace, pair: Pair, bounds: bool = True, fast_math: bool = False) -> str:
+    path = SAMPLES / f"{pair.sample}。着色器。豫"
     result = Writer(ws.validate(path), Options(bounds=bounds, fast_math=fast_math)).translate()
     assert result.text is not None, result.diagnostics
     return result.text
 
 
-def entry_of(ws: Workspace, name: str):
-    path = SAMPLES / f"{name}。着色器。豫"
-    entries = Writer(ws.validate(path)).translate().entries
-    return next(e for e in entries if e.item == KERNELS[name])
+def entry_of(ws: Workspace, pair: Pair):
+    entries = Writer(ws.validate(SAMPLES / f"{pair.sample}。着色器。豫")).translate().entries
+    return next(e for e in entries if e.item == pair.entry)
 
 
-def function_of(ws: Workspace, name: str) -> str:
-    return entry_of(ws, name).function
-
-
-def check_occupancy(ws: Workspace, name: str, report: KernelProfile) -> None:
+def check_occupancy(ws: Workspace, pair: Pair, report: KernelProfile) -> None:
     """Ours (registers, shared memory, the entry's block) keeps at least as many warps per SM as nvcc's."""
-    (mine,) = profile_entries(ours(ws, name), [entry_of(ws, name)], ARCH)
+    (mine,) = profile_entries(ours(ws, pair), [entry_of(ws, pair)], ARCH)
     theirs = dataclasses.replace(report, block=mine.block)
-    assert mine.occupancy()[0] >= theirs.occupancy()[0], f"{name} 的占用低于 nvcc：{mine.occupancy()} 对 {theirs.occupancy()}"
+    assert mine.occupancy()[0] >= theirs.occupancy()[0], \
+        f"{pair.label} 的占用低于 nvcc：{mine.occupancy()} 对 {theirs.occupancy()}"
 
 
-def baseline(revision: str, name: str) -> str | None:
-    done = subprocess.run(["git", "-C", str(ROOT), "show", f"{revision}:samples/{name}。千手"],
+def baseline(revision: str, pair: Pair) -> str | None:
+    done = subprocess.run(["git", "-C", str(ROOT), "show", f"{revision}:samples/{pair.sample}。千手"],
                           capture_output=True, text=True)
     return done.stdout if done.returncode == 0 else None
 
@@ -116,21 +140,21 @@ def figures(ptx: str, function: str) -> tuple[int, int, int]:
     return k.registers, k.spills, k.sass
 
 
-def executed_ours(ptx: str, function: str, name: str) -> int | None:
+def executed_ours(ptx: str, function: str, pair: Pair) -> int | None:
     """Executed instructions per thread of our kernel (None without nvdisasm)."""
     with tempfile.TemporaryDirectory() as folder:
         source, cubin = Path(folder) / "k.ptx", Path(folder) / "k.cubin"
         source.write_text(ptx, encoding="ascii")
         subprocess.run(["ptxas", f"-arch={ARCH}", str(source), "-o", str(cubin)], check=True, timeout=300)
         listing = disassemble(cubin.read_bytes())
-    return listing and executed(listing[function], LOOPS.get(name, []))
+    return listing and executed(listing[function], pair.loops)
 
 
 def geometric_mean(values: list[float]) -> float:
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
-def table(revision: str | None) -> str:
+def table(revision: str | None, wanted: list[str] | None = None) -> str:
     ws = Workspace(SAMPLES)
     counted = nvdisasm() is not None
     head = ["样例", "nvcc 寄存器/SASS", "我们 寄存器/SASS", "比", "不查界 SASS", "比"]
@@ -144,24 +168,24 @@ def table(revision: str | None) -> str:
         ratios.setdefault(key, []).append(ours_ / theirs)
         return f"{ours_ / theirs:.2f}"
 
-    for name in KERNELS:
-        regs, spills, sass, theirs, report = nvcc_kernel(name)
-        check_occupancy(ws, name, report)
-        function = function_of(ws, name)
-        r, s, n = figures(ours(ws, name), function)
-        _, _, unchecked = figures(ours(ws, name, bounds=False), function)
-        assert s == 0 and spills == 0, f"{name} 溢出了寄存器"
-        row = [name, f"{regs} / {sass}", f"{r} / {n}", ratio("now", n, sass),
+    for pair in pairs(wanted):
+        regs, spills, sass, theirs, report = nvcc_kernel(pair)
+        check_occupancy(ws, pair, report)
+        function = entry_of(ws, pair).function
+        r, s, n = figures(ours(ws, pair), function)
+        _, _, unchecked = figures(ours(ws, pair, bounds=False), function)
+        assert s == 0 and spills == 0, f"{pair.label} 溢出了寄存器"
+        row = [pair.label, f"{regs} / {sass}", f"{r} / {n}", ratio("now", n, sass),
                str(unchecked), ratio("unchecked", unchecked, sass)]
         if counted:
-            mine = executed_ours(ours(ws, name), function, name)
-            loose = executed_ours(ours(ws, name, bounds=False), function, name)
-            fast = executed_ours(ours(ws, name, fast_math=True), function, name)
+            mine = executed_ours(ours(ws, pair), function, pair)
+            loose = executed_ours(ours(ws, pair, bounds=False), function, pair)
+            fast = executed_ours(ours(ws, pair, fast_math=True), function, pair)
             row += [str(theirs), str(mine), ratio("run", mine, theirs),
                     str(loose), ratio("run unchecked", loose, theirs),
                     str(fast), ratio("run fast", fast, theirs)]
         if revision:
-            old = baseline(revision, name)
+            old = baseline(revision, pair)
             _, _, b = figures(old, function) if old else (0, 0, 0)
             row += [str(b), ratio("base", b, sass)]
         rows.append(row)
@@ -188,10 +212,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--基线", help="与这个 git 版本的 PTX 金标准比较")
     parser.add_argument("--写入README", action="store_true")
+    parser.add_argument("--样例", nargs="+", help="只比这几个样例（samples/ 下的路径，不带后缀）")
     args = parser.parse_args()
     if not (shutil.which("nvcc") and shutil.which("ptxas")):
         raise SystemExit("要 nvcc 与 ptxas 在 PATH 上（不需要 GPU）")
-    text = table(args.基线)
+    if args.写入README and args.样例:
+        raise SystemExit("--写入README 要比全部样例，不能与 --样例 同用")
+    text = table(args.基线, args.样例)
     print(text)
     if args.写入README:
         write_readme(text)
