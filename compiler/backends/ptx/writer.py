@@ -98,6 +98,7 @@ class PtxParam:
     resource: str | None      # None: a placeholder binding the entry does not use
     stride: int | None = None  # bytes per element, for a length parameter
     offset: int = 0            # where the array starts: after a header's fields
+    read_only: bool = False    # a buffer read through ld.global.nc: nothing may write it during the dispatch
 
     def describe(self) -> str:
         if self.kind == "length" and self.offset:
@@ -346,7 +347,8 @@ class Writer:
         params = []
         for g, b in slots:
             resource = buffers[(g, b)][1] if (g, b) in buffers else None
-            params.append(PtxParam(f"p_g{g}_b{b}", "buffer", g, b, resource.name if resource else None))
+            params.append(PtxParam(f"p_g{g}_b{b}", "buffer", g, b, resource.name if resource else None,
+                                   read_only=resource is not None and _read_only(resource)))
         for g, b in used:
             path, resource = buffers[(g, b)]
             checked = (g, b) in self.buffers and self.buffers[(g, b)].length is not None   # bounds safety
