@@ -279,8 +279,13 @@ class Writer:
         clearing — words tid, tid + block, … — is a known number of stores,
         written one after another at constant offsets; only a last, partial
         round tests the thread's number."""
-        address = self.op("mad.lo.u32", U32, tid, "4", self.shared_base(symbol))
+        address = None
         for first in range(0, words, block):
+            if words - first == 1:      # thread 0 alone: the test is the `== 0` the kernel often makes too
+                where = address_text(self.shared_base(symbol), 4 * first)
+                self.emit(f"@{self.op('setp.eq.u32', PRED, tid, '0')} st.shared.u32 {where}, 0")
+                continue
+            address = address or self.op("mad.lo.u32", U32, tid, "4", self.shared_base(symbol))
             where = address_text(address, 4 * first)
             if words - first >= block:
                 self.emit(f"st.shared.u32 {where}, 0")
