@@ -88,11 +88,13 @@ MARKERS = ("<!-- bench_kernels:begin -->", "<!-- bench_kernels:end -->")
 
 
 @functools.cache
-def nvcc_build(sample: str) -> tuple[str, bytes, dict]:
-    """ptxas's report, the cubin and its disassembly of bench/cuda/样例.cu built by nvcc -O3."""
+def nvcc_build(sample: str, contract: bool = True) -> tuple[str, bytes, dict]:
+    """ptxas's report, the cubin and its disassembly of bench/cuda/样例.cu built by nvcc -O3 (with
+    -fmad=false when not `contract`)."""
     with tempfile.TemporaryDirectory() as folder:
         cubin = Path(folder) / "k.cubin"
-        done = subprocess.run(["nvcc", f"-arch={ARCH}", "-O3", "-cubin", "-Xptxas", "-v", "-o", str(cubin),
+        done = subprocess.run(["nvcc", f"-arch={ARCH}", "-O3", f"-fmad={str(contract).lower()}", "-cubin",
+                               "-Xptxas", "-v", "-o", str(cubin),
                                str(CUDA / f"{sample}.cu")], capture_output=True, text=True, timeout=300)
         if done.returncode != 0:
             raise SystemExit(done.stderr)
@@ -100,10 +102,10 @@ def nvcc_build(sample: str) -> tuple[str, bytes, dict]:
     return done.stderr, binary, disassemble(binary)
 
 
-def nvcc_kernel(pair: Pair) -> tuple[int, int, int, int | None, KernelProfile]:
+def nvcc_kernel(pair: Pair, contract: bool = True) -> tuple[int, int, int, int | None, KernelProfile]:
     """(registers, spill bytes, SASS instructions, executed instructions, ptxas's report) of the pair's
     CUDA kernel."""
-    log, binary, listing = nvcc_build(pair.sample)
+    log, binary, listing = nvcc_build(pair.sample, contract)
     report = parse_verbose(log, ARCH)[pair.kernel]
     sass = sass_counts(binary)[pair.kernel]
     return report.registers, report.spills, sass, listing and executed(listing[pair.kernel], pair.loops), report
@@ -154,51 +156,80 @@ def geometric_mean(values: list[float]) -> float:
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
+class Table:
+    """Rows of cells; a ratio cell also joins its column's geometric mean on the last line."""
+
+    def __init__(self) -> None:
+        self.head: list[str] = []
+        self.rows: list[list[str]] = []
+        self.ratios: dict[int, list[float]] = {}
+
+    def row(self) -> None:
+        self.rows.append([])
+
+    def cell(self, title: str, text: object) -> None:
+        self._put(title, str(text))
+
+    def ratio(self, ours_: float, theirs: float, title: str = "比") -> None:
+        self.ratios.setdefault(len(self.rows[-1]), []).append(ours_ / theirs)
+        self._put(title, f"{ours_ / theirs:.2f}")
+
+    def _put(self, title: str, text: str) -> None:
+        if len(self.rows) == 1:
+            self.head.append(title)
+        self.rows[-1].append(text)
+
+    def markdown(self) -> str:
+        last = [f"{geometric_mean(self.ratios[i]):.2f}" if i in self.ratios else "" for i in range(len(self.head))]
+        last[0] = "几何平均"
+        lines = ["| " + " | ".join(self.head) + " |", "|" + "---|" * len(self.head)]
+        lines += ["| " + " | ".join(row) + " |" for row in self.rows + [last]]
+        return "\n".join(lines)
+
+
 def table(revision: str | None, wanted: list[str] | None = None) -> str:
+    """Per entry: nvcc's figures, ours (bounds checks on), ours without them, ours with --快速数学, and
+    nvcc -fmad=false (the same rounding as our default: no a*b+c contracted), static and executed."""
     ws = Workspace(SAMPLES)
     counted = nvdisasm() is not None
-    head = ["样例", "nvcc 寄存器/SASS", "我们 寄存器/SASS", "比", "不查界 SASS", "比"]
-    if counted:
-        head += ["nvcc 执行", "我们 执行", "比", "不查界 执行", "比", "快速数学 执行", "比"]
-    if revision:
-        head += [f"基线 {revision[:7]} SASS", "比"]
-    rows, ratios = [], {}
-
-    def ratio(key: str, ours_: float, theirs: float) -> str:
-        ratios.setdefault(key, []).append(ours_ / theirs)
-        return f"{ours_ / theirs:.2f}"
-
+    out = Table()
     for pair in pairs(wanted):
         regs, spills, sass, theirs, report = nvcc_kernel(pair)
+        _, _, sass_exact, theirs_exact, _ = nvcc_kernel(pair, contract=False)
         check_occupancy(ws, pair, report)
         function = entry_of(ws, pair).function
-        r, s, n = figures(ours(ws, pair), function)
-        _, _, unchecked = figures(ours(ws, pair, bounds=False), function)
+        variants = {"now": ours(ws, pair), "unchecked": ours(ws, pair, bounds=False),
+                    "fast": ours(ws, pair, fast_math=True)}
+        r, s, n = figures(variants["now"], function)
+        unchecked, fast = (figures(variants[k], function)[2] for k in ("unchecked", "fast"))
         assert s == 0 and spills == 0, f"{pair.label} 溢出了寄存器"
-        row = [pair.label, f"{regs} / {sass}", f"{r} / {n}", ratio("now", n, sass),
-               str(unchecked), ratio("unchecked", unchecked, sass)]
+        out.row()
+        out.cell("样例", pair.label)
+        out.cell("nvcc 寄存器/SASS", f"{regs} / {sass}")
+        out.cell("我们 寄存器/SASS", f"{r} / {n}")
+        out.ratio(n, sass)
+        out.cell("不查界 SASS", unchecked)
+        out.ratio(unchecked, sass)
+        out.cell("快速数学 SASS", fast)
+        out.ratio(fast, sass)
+        out.cell("nvcc 不合乘加 SASS", sass_exact)
+        out.ratio(n, sass_exact, "我们÷它")
         if counted:
-            mine = executed_ours(ours(ws, pair), function, pair)
-            loose = executed_ours(ours(ws, pair, bounds=False), function, pair)
-            fast = executed_ours(ours(ws, pair, fast_math=True), function, pair)
-            row += [str(theirs), str(mine), ratio("run", mine, theirs),
-                    str(loose), ratio("run unchecked", loose, theirs),
-                    str(fast), ratio("run fast", fast, theirs)]
+            mine, loose, quick = (executed_ours(variants[k], function, pair) for k in ("now", "unchecked", "fast"))
+            out.cell("nvcc 执行", theirs)
+            out.cell("我们 执行", mine)
+            out.ratio(mine, theirs)
+            out.cell("不查界 执行", loose)
+            out.ratio(loose, theirs)
+            out.cell("快速数学 执行", quick)
+            out.ratio(quick, theirs)
+            out.cell("nvcc 不合乘加 执行", theirs_exact)
+            out.ratio(mine, theirs_exact, "我们÷它")
         if revision:
             old = baseline(revision, pair)
-            _, _, b = figures(old, function) if old else (0, 0, 0)
-            row += [str(b), ratio("base", b, sass)]
-        rows.append(row)
-    mean = {key: f"{geometric_mean(values):.2f}" for key, values in ratios.items()}
-    last = ["几何平均", "", "", mean["now"], "", mean["unchecked"]]
-    if counted:
-        last += ["", "", mean["run"], "", mean["run unchecked"], "", mean["run fast"]]
-    if revision:
-        last += ["", mean["base"]]
-    rows.append(last)
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines)
+            out.cell(f"基线 {revision[:7]} SASS", figures(old, function)[2] if old else 0)
+            out.ratio(figures(old, function)[2] if old else 0, sass)
+    return out.markdown()
 
 
 def write_readme(text: str) -> None:

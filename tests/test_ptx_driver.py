@@ -101,8 +101,8 @@ def test_reqntid_and_parameters_match_what_the_host_launches(ptx_file):
         assert 1 <= math.prod(info.block) <= 1024
         declared = re.findall(r"\.param \.(u64|u32) (\w+)", body)
         assert declared == [("u64" if p.kind == "buffer" else "u32", p.name) for p in info.params]
-        values = runtime.kernel_arguments(info, {(p.group, p.binding): bytes(64) for p in info.params
-                                                 if p.resource is not None}, {})
+        values = runtime.kernel_arguments(info, runtime.resolve_aliases(
+            {(p.group, p.binding): bytes(64) for p in info.params if p.resource is not None}), {})
         assert [type(v) for v in values] == [ctypes.c_uint64 if p.kind == "buffer" else ctypes.c_uint32
                                              for p in info.params]
         # every parameter is read with ld.param of its own width; buffers go through cvta.to.global
@@ -485,3 +485,52 @@ def test_without_a_device_the_driver_says_skip():
     fake.cuDeviceGetCount = lambda count: FakeCuda._out(count, 0)
     with pytest.raises(runtime.CudaUnavailable, match="^跳过：没有 NVIDIA 设备"):
         runtime.Driver(fake)
+
+
+def _read_only_and_writable_entry():
+    """归约's entry: 输入 (0, 0) is read-only (ld.global.nc), 和 (0, 1) and 最大 (0, 2) are written."""
+    result = translate(WS, SAMPLES / "归约。着色器。豫", "ptx")
+    info = result.entries[0]
+    assert [(p.binding, p.read_only) for p in info.params if p.kind == "buffer"] == [(0, True), (1, False), (2, False)]
+    assert "ld.global.nc" in result.text
+    return result.text, info
+
+
+def test_one_buffer_bound_read_only_and_writable_is_refused_before_anything_runs():
+    text, info = _read_only_and_writable_entry()
+    fake = RecordingCuda()
+    with pytest.raises(runtime.CudaError, match="同一缓冲绑在 组 0 号 0、组 0 号 1，其中组 0 号 1 可写"):
+        runtime.Driver(fake).launch(text, info, {(0, 0): bytes(1024), (0, 1): runtime.Same(0, 0),
+                                                 (0, 2): bytes(16)}, (1, 1, 1))
+    assert "cuMemAlloc_v2" not in fake.calls and "cuLaunchKernel" not in fake.calls
+
+
+def test_one_buffer_at_two_writable_slots_is_refused_too():
+    text, info = _read_only_and_writable_entry()
+    with pytest.raises(runtime.CudaError, match="可写"):
+        runtime.Driver(RecordingCuda()).launch(text, info, {(0, 0): bytes(1024), (0, 1): bytes(16),
+                                                            (0, 2): runtime.Same(0, 1)}, (1, 1, 1))
+
+
+def test_a_same_naming_a_slot_without_data_is_refused():
+    text, info = _read_only_and_writable_entry()
+    with pytest.raises(runtime.CudaError, match="那里没有给出数据"):
+        runtime.Driver(RecordingCuda()).launch(text, info, {(0, 0): runtime.Same(0, 3), (0, 1): bytes(16),
+                                                            (0, 2): bytes(16)}, (1, 1, 1))
+
+
+def test_read_only_slots_may_share_one_allocation():
+    """A·A: the tiled multiply's two read-only matrices bound to one buffer — one allocation, equal pointers."""
+    result = translate(WS, SAMPLES / "分块矩阵乘。着色器。豫", "ptx")
+    info = result.entries[0]
+    readers = [p for p in info.params if p.kind == "buffer" and p.read_only]
+    assert len(readers) == 3, [(p.binding, p.read_only) for p in info.params]    # the sizes, A, B
+    first, second = readers[1:]
+    buffers = {(p.group, p.binding): bytes(64) for p in info.params if p.kind == "buffer" and p.resource}
+    buffers[(second.group, second.binding)] = runtime.Same(first.group, first.binding)
+    fake = RecordingCuda()
+    out = runtime.Driver(fake).launch(result.text, info, buffers, (1, 1, 1))
+    assert (second.group, second.binding) not in out
+    values = dict(zip([p.name for p in info.params], fake.raw_launch["values"]))
+    assert values[first.name] == values[second.name] != 0
+    assert len(fake.allocated) == len(buffers) - 1

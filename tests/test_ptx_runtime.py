@@ -132,3 +132,17 @@ def test_without_libcuda_the_helper_says_skip(monkeypatch):
 
 def test_frexp_normalises_subnormals_on_the_emulator():
     frexp_of_subnormals(ptx_run(DEVICES["模拟"]))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_one_read_only_buffer_bound_twice_squares_a_matrix(device):
+    """Issue 27: one allocation at two read-only slots (甲 and 乙 of the tiled multiply) computes A·A;
+    on a GPU both slots read through ld.global.nc, which is safe because nothing writes the buffer."""
+    rng = np.random.default_rng(3)
+    a = rng.integers(-4, 5, (32, 32)).astype(np.float32)
+    result = translate(WS, SAMPLES / "分块矩阵乘。着色器。豫", "ptx")
+    info = result.entries[0]
+    buffers = {(0, 0): np.array([32, 32, 32], np.uint32).tobytes(), (0, 1): a.tobytes(),
+               (0, 2): runtime.Same(0, 1), (0, 3): bytes(32 * 32 * 4)}
+    out = DEVICES[device](result.text, info, buffers, (2, 2, 1))
+    np.testing.assert_array_equal(np.frombuffer(out[(0, 3)], np.float32).reshape(32, 32), a @ a)

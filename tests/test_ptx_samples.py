@@ -233,8 +233,9 @@ def test_loops_the_constant_evaluator_follows_are_written_out():
         text = _sample_ptx(name)
         assert "_loop:" not in text, name
     reduction = _sample_ptx("归约")
-    assert [int(n) for n in re.findall(r"setp\.lt\.u32 %p\d+, %r\d+, (\d+);", reduction)][-8:] == \
-        [128, 64, 32, 16, 8, 4, 2, 1]
+    rounds = re.findall(r"setp\.(lt|eq)\.u32 %p\d+, %r\d+, (\d+);\n\t@!%p\d+ bra", reduction)
+    assert rounds == [("lt", "128"), ("lt", "64"), ("lt", "32"), ("lt", "16"), ("lt", "8"), ("lt", "4"), ("lt", "2"),
+                      ("eq", "0"), ("eq", "0")]      # 局 < 1 is written 局 == 0, the test that ends the kernel
     assert not re.findall(r"@%p\d+ ld\.shared", reduction)
     assert not re.findall(r"@%p\d+ ld\.shared", _sample_ptx("前缀和"))
     assert len(re.findall(r"shfl\.sync\.bfly", _sample_ptx("子组归约"))) >= 5

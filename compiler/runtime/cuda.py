@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
+from dataclasses import dataclass
 
 from ..backends import EntryInfo
 
@@ -25,6 +26,17 @@ class CudaUnavailable(Exception):
 
 class CudaError(Exception):
     """The driver refused a step; the message names the step and the driver's error."""
+
+
+@dataclass(frozen=True)
+class Same:
+    """In `buffers`: bind the allocation of another slot (group, binding) here too, so that the
+    kernel sees one buffer at two slots.  Allowed only when every slot of that buffer is read-only:
+    a read-only slot is read through ld.global.nc, whose cache does not see writes made during the
+    dispatch (WebGPU forbids writable aliasing for the same reason)."""
+
+    group: int
+    binding: int
 
 
 class Driver:
@@ -94,8 +106,10 @@ class Driver:
             self.check(status, "cuModuleLoadDataEx" + (f"（{detail}）" if detail else ""))
         return module
 
-    def launch(self, ptx: str, entry: EntryInfo, buffers: dict[tuple[int, int], bytes],
+    def launch(self, ptx: str, entry: EntryInfo, buffers: dict[tuple[int, int], bytes | Same],
                groups: tuple[int, int, int]) -> dict[tuple[int, int], bytes]:
+        refuse_writable_aliases(entry, buffers)
+        own = {key: data for key, data in buffers.items() if not isinstance(data, Same)}
         with self.lock:
             self.check(self.lib.cuCtxSetCurrent(self.context), "cuCtxSetCurrent")
             module = self.load(ptx)
@@ -104,14 +118,14 @@ class Driver:
                 function = ctypes.c_void_p()
                 self.check(self.lib.cuModuleGetFunction(ctypes.byref(function), module, entry.function.encode()),
                            f"cuModuleGetFunction({entry.function})")
-                for key, data in buffers.items():
+                for key, data in own.items():
                     allocations[key] = self._upload(data)
-                values = kernel_arguments(entry, buffers, allocations)
+                values = kernel_arguments(entry, resolve_aliases(buffers), allocations)
                 pointers = (ctypes.c_void_p * len(values))(*[ctypes.addressof(v) for v in values])
                 self.check(self.lib.cuLaunchKernel(function, *groups, *entry.block, 0, None, pointers, None),
                            "cuLaunchKernel")
                 self.check(self.lib.cuCtxSynchronize(), "cuCtxSynchronize")
-                return {key: self._download(allocations[key], len(data)) for key, data in buffers.items()}
+                return {key: self._download(allocations[key], len(data)) for key, data in own.items()}
             finally:
                 for address in allocations.values():
                     self.lib.cuMemFree_v2(address)
@@ -135,7 +149,33 @@ class Driver:
         return out.raw[:size]
 
 
-def kernel_arguments(entry: EntryInfo, buffers: dict[tuple[int, int], bytes],
+def resolve_aliases(buffers: dict[tuple[int, int], bytes | Same]) -> dict[tuple[int, int], tuple[tuple[int, int], bytes]]:
+    """Each slot's (owning slot, data): itself for bytes, the slot a Same names otherwise."""
+    resolved = {}
+    for key, data in buffers.items():
+        owner = (data.group, data.binding) if isinstance(data, Same) else key
+        if isinstance(buffers.get(owner), (Same, type(None))):
+            raise CudaError(f"组 {key[0]} 号 {key[1]} 要与组 {owner[0]} 号 {owner[1]} 共用缓冲，但那里没有给出数据")
+        resolved[key] = (owner, buffers[owner])
+    return resolved
+
+
+def refuse_writable_aliases(entry: EntryInfo, buffers: dict[tuple[int, int], bytes | Same]) -> None:
+    """One buffer at several slots of a dispatch only when every one of them is read-only."""
+    read_only = {(p.group, p.binding): p.read_only for p in entry.params if p.kind == "buffer"}
+    slots: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for key, (owner, _) in resolve_aliases(buffers).items():
+        slots.setdefault(owner, []).append(key)
+    for owner, keys in slots.items():
+        writable = [k for k in keys if not read_only.get(k, True)]
+        if len(keys) > 1 and writable:
+            where = "、".join(f"组 {g} 号 {b}" for g, b in sorted(keys))
+            raise CudaError(f"入口项「{entry.item}」：同一缓冲绑在 {where}，其中组 {writable[0][0]} 号 {writable[0][1]} "
+                            "可写；一次派发里一个缓冲只有在每处都只读时才能绑在几处（只读绑定经 ld.global.nc 读，"
+                            "看不到同一派发里的写）")
+
+
+def kernel_arguments(entry: EntryInfo, buffers: dict[tuple[int, int], tuple[tuple[int, int], bytes]],
                      allocations: dict[tuple[int, int], int]) -> list:
     """One ctypes value per kernel parameter, in the entry's order: a device
     pointer per buffer slot (0 for a placeholder), an element count per length."""
@@ -144,10 +184,11 @@ def kernel_arguments(entry: EntryInfo, buffers: dict[tuple[int, int], bytes],
         key = (p.group, p.binding)
         if p.resource is not None and key not in buffers:
             raise CudaError(f"入口项「{entry.item}」用到组 {p.group} 号 {p.binding}「{p.resource}」，没有给出它的数据")
+        owner, data = buffers.get(key, (key, b""))
         if p.kind == "length":
-            values.append(ctypes.c_uint32(max(len(buffers[key]) - p.offset, 0) // p.stride))
+            values.append(ctypes.c_uint32(max(len(data) - p.offset, 0) // p.stride))
         else:
-            values.append(ctypes.c_uint64(allocations.get(key, 0)))
+            values.append(ctypes.c_uint64(allocations.get(owner, 0)))
     return values
 
 
@@ -173,13 +214,14 @@ def driver() -> Driver:
         return _driver
 
 
-def run_compute(ptx: str, entry: EntryInfo, buffers: dict[tuple[int, int], bytes],
+def run_compute(ptx: str, entry: EntryInfo, buffers: dict[tuple[int, int], bytes | Same],
                 groups: tuple[int, int, int]) -> dict[tuple[int, int], bytes]:
     """Launch `entry` of the PTX text (one of `translate(…, "ptx").entries`, a
     `PtxEntryInfo`: its block and parameters) once over `groups` blocks of
     entry.block (x, y, z) threads.  `buffers` maps (group, binding) to the bytes
-    to upload (laid out as compiler/layout.py says); the result maps the same keys to
-    the bytes read back after the run.  Raises CudaUnavailable (message
+    to upload (laid out as compiler/layout.py says), or to Same(group, binding) to bind
+    another slot's buffer there too (only where all its slots are read-only; CudaError
+    otherwise); the result maps the keys given bytes to the bytes read back after the run.  Raises CudaUnavailable (message
     starting with 跳过) without a driver or device, CudaError when the driver
     refuses a step."""
     return driver().launch(ptx, entry, buffers, groups)

@@ -188,12 +188,19 @@ def by_kind(floating, integer):
     return lambda w, kind, *xs: (floating if kind.is_float else integer)(w, kind, *xs)
 
 
+#: unsigned comparisons with a constant that are tests against zero: (condition, constant) → (test, 0);
+#: ptxas then shares one ISETP with the kernel's other `== 0` tests of the same value
+UNSIGNED_ZERO_TESTS = {("lt", "1"): "eq", ("ge", "1"): "ne", ("le", "0"): "eq", ("gt", "0"): "ne"}
+
+
 def compare(condition: str):
     def scalar(w, kind, a, b):
         if kind is PRED:
             differ = w.op("xor.pred", PRED, a, b)
             return differ if condition == "ne" else w.op("not.pred", PRED, differ)
         test = "neu" if condition == "ne" and kind.is_float else condition
+        if kind.name == "u32" and (test, b) in UNSIGNED_ZERO_TESTS:
+            test, b = UNSIGNED_ZERO_TESTS[(test, b)], "0"
         return w.op(f"setp.{test}.{kind.name}", PRED, a, b)
     return scalar
 

@@ -98,6 +98,7 @@ class PtxParam:
     resource: str | None      # None: a placeholder binding the entry does not use
     stride: int | None = None  # bytes per element, for a length parameter
     offset: int = 0            # where the array starts: after a header's fields
+    read_only: bool = False    # a buffer read through ld.global.nc: nothing may write it during the dispatch
 
     def describe(self) -> str:
         if self.kind == "length" and self.offset:
@@ -278,8 +279,13 @@ class Writer:
         clearing — words tid, tid + block, … — is a known number of stores,
         written one after another at constant offsets; only a last, partial
         round tests the thread's number."""
-        address = self.op("mad.lo.u32", U32, tid, "4", self.shared_base(symbol))
+        address = None
         for first in range(0, words, block):
+            if words - first == 1:      # thread 0 alone: the test is the `== 0` the kernel often makes too
+                where = address_text(self.shared_base(symbol), 4 * first)
+                self.emit(f"@{self.op('setp.eq.u32', PRED, tid, '0')} st.shared.u32 {where}, 0")
+                continue
+            address = address or self.op("mad.lo.u32", U32, tid, "4", self.shared_base(symbol))
             where = address_text(address, 4 * first)
             if words - first >= block:
                 self.emit(f"st.shared.u32 {where}, 0")
@@ -346,7 +352,8 @@ class Writer:
         params = []
         for g, b in slots:
             resource = buffers[(g, b)][1] if (g, b) in buffers else None
-            params.append(PtxParam(f"p_g{g}_b{b}", "buffer", g, b, resource.name if resource else None))
+            params.append(PtxParam(f"p_g{g}_b{b}", "buffer", g, b, resource.name if resource else None,
+                                   read_only=resource is not None and _read_only(resource)))
         for g, b in used:
             path, resource = buffers[(g, b)]
             checked = (g, b) in self.buffers and self.buffers[(g, b)].length is not None   # bounds safety
