@@ -237,7 +237,8 @@ def test_loops_the_constant_evaluator_follows_are_written_out():
     assert rounds == [("lt", "128"), ("lt", "64"), ("lt", "32"), ("lt", "16"), ("lt", "8"), ("lt", "4"), ("lt", "2"),
                       ("eq", "0"), ("eq", "0")]      # 局 < 1 is written 局 == 0, the test that ends the kernel
     assert not re.findall(r"@%p\d+ ld\.shared", reduction)
-    assert not re.findall(r"@%p\d+ ld\.shared", _sample_ptx("前缀和"))
+    scan = _sample_ptx("前缀和")     # 若 局 不小于 偏移 则 b[局 − 偏移] 否则 0: a predicated read, no branch
+    assert len(re.findall(r"@%p\d+ ld\.shared", scan)) == 8 and "bra" not in scan.split("bar.sync")[1]
     assert len(re.findall(r"shfl\.sync\.bfly", _sample_ptx("子组归约"))) >= 5
 
 
