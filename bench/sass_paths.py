@@ -39,10 +39,32 @@ class SassLoop:
     trips: int = 0
 
 
+def reachable(instructions) -> set[int]:
+    """Offsets control can reach from the entry; a branch on the never-true predicate (`@!PT BRA`, ptxas's
+    way to a shfl.sync fallback that only a pre-Volta part would run) is never taken."""
+    index = {ins.offset: n for n, ins in enumerate(instructions)}
+    seen, todo = set(), [0]
+    while todo:
+        n = todo.pop()
+        if n >= len(instructions) or instructions[n].offset in seen:
+            continue
+        ins = instructions[n]
+        seen.add(ins.offset)
+        never = ins.text.split()[1:2] == ["@!PT"]
+        if ins.opcode == "BRA" and ins.target is not None and not never:
+            todo.append(index[ins.target])
+            if ins.predicated:
+                todo.append(n + 1)
+        elif not (ins.opcode in ("EXIT", "BRA") and not ins.predicated):
+            todo.append(n + 1)
+    return seen
+
+
 def loops_of(instructions) -> list[SassLoop]:
-    """Every backward branch's loop, outermost first (not the branch to itself that ends a kernel)."""
+    """Every reachable backward branch's loop, outermost first (not the branch to itself that ends a kernel)."""
+    live = reachable(instructions)
     found = [SassLoop(i.target, i.offset) for i in instructions
-             if i.opcode == "BRA" and i.target is not None and i.target < i.offset]
+             if i.opcode == "BRA" and i.target is not None and i.target < i.offset and i.offset in live]
     return sorted(found, key=lambda loop: (loop.header, -loop.latch))
 
 

@@ -137,3 +137,31 @@ def test_nvdisasm_listing_is_read_by_kind_and_walked_by_trip_count():
     kinds = profile.kinds_of(code)
     assert (kinds["全局读"], kinds["全局写"], kinds["分支"]) == (1, 1, 2)
     assert executed(code, [SourceLoop(8, ("FFMA",))]) == 3 + 4 * 5 + 2
+
+
+FALLBACK = """
+        .section        .text.k,"ax",@progbits
+k:
+        /*0000*/                   S2R R0, SR_TID.X ;
+        /*0010*/              @!PT BRA `(.L_x_1) ;
+        /*0020*/                   SHFL.IDX PT, R2, R0, RZ, 0x1f ;
+.L_x_0:
+        /*0030*/                   STG.E [R4.64], R2 ;
+        /*0040*/                   EXIT ;
+.L_x_1:
+        /*0050*/                   CALL.REL.NOINC `($__internal_0$__cuda_sm70_shflsync_idx) ;
+        /*0060*/                   BRA `(.L_x_0) ;
+.L_x_2:
+        /*0070*/                   BRA `(.L_x_2);
+"""
+
+
+def test_a_never_taken_fallback_branch_is_no_loop_and_not_walked():
+    """ptxas's shfl.sync fallback (`@!PT BRA` to a CALL that branches back) is dead code: its backward
+    branch is not a loop wanting a marker, and the walk counts the straight path only."""
+    import sys
+    sys.path.insert(0, str(SAMPLES.parent / "bench"))
+    from sass_paths import executed, loops_of
+    (code,) = profile.parse_disassembly(FALLBACK).values()
+    assert loops_of(code) == []
+    assert executed(code, []) == 5

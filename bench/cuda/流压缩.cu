@@ -1,9 +1,7 @@
 // 流压缩: keep the odd inputs. Per warp: ballot, each kept lane's place = kept lanes below it, lane 0
 // reserves the warp's room with one atomicAdd and broadcasts the start. Blocks of 48 (the second warp
-// half full; its missing lanes count as exited, so the full mask is valid). No source loop: the `循环 1 CALL`
-// only names the backward BRA of ptxas's never-taken shfl.sync fallback (CALL __cuda_sm70_shflsync_idx) in
-// our --不查界 build, which bench/sass_paths.py would otherwise reject as a loop without a marker.
-//@ 压缩入口 = compact 循环 1 CALL
+// half full; its missing lanes count as exited, so the full mask is valid).
+//@ 压缩入口 = compact
 extern "C" __global__ void __launch_bounds__(48) compact(const unsigned *__restrict__ in, unsigned *out,
                                                         unsigned *count) {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x % 32;
