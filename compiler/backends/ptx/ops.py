@@ -743,8 +743,7 @@ def _write_element(w, call, args):
 
 
 def _read_whole(w, call, args):
-    space, base = w.location(args[0].resource)
-    return w.load(space, base, getattr(args[0].resource, "offset", 0), concrete(call.type))
+    return w.read_whole(args[0].resource, concrete(call.type))
 
 
 def _write_whole(w, call, args):

@@ -307,6 +307,7 @@ class Writer:
         self.entry: ir.Entry | None = None
         self.members: str | None = None
         self.shared_bases: dict[str, str] = {}
+        self.read_once: dict[tuple[int, str], list[str]] = {}   # (read-only buffer, type) → its registers
         self.widened: dict[str, str] = {}     # f32 register → the f16 register it holds exactly (ops.widen)
         self.below: dict[str, int] = {}       # register → a number its value is known to be less than
         self.guard: str | None = None         # while a branch is computed speculatively: the loads' predicate
@@ -524,6 +525,28 @@ class Writer:
             return space, self.op("mad.lo.u32", U32, index, str(stride), self.shared_base(base)), 0
         scaled = self.op("mul.wide.u32", U64, index, str(stride))
         return space, self.op("add.s64", U64, base, scaled), at
+
+    def read_whole(self, resource: ir.Resource, t: Type) -> list[str]:
+        """The whole value of a buffer (or a header field of one).  A read-only
+        one (uniform, or storage 只读) is read once, in the prologue: nothing
+        writes it during the dispatch and its binding must hold it, so the read
+        may move there, and every use then shares one set of registers — which
+        lets ptxas share what is computed from them, where ten reads in
+        different blocks (生命游戏's 尺寸 in each 下标 call, and the zero-divisor
+        guards of its 余) stayed ten."""
+        space, base = self.location(resource)
+        offset = getattr(resource, "offset", 0)
+        if space != "global.nc":
+            return self.load(space, base, offset, t)
+        key = (id(resource), str(t))
+        if key not in self.read_once:
+            guard, self.guard = self.guard, None
+            try:
+                with self.in_prologue():
+                    self.read_once[key] = self.load(space, base, offset, t)
+            finally:
+                self.guard = guard
+        return self.read_once[key]
 
     def shared_base(self, symbol: str) -> str:
         """The 32-bit .shared address of a workgroup array, set once in the prologue."""
