@@ -784,3 +784,30 @@ def test_workgroup_memory_written_first_is_not_cleared(tmp_path):
     np.testing.assert_array_equal(out, 63 - np.arange(64))
     early = build(tmp_path, SHARED_FIRST.format(between="「写数组」于「出」于「局」于（「读共享数组」于「区」于（「新无三二」于「零」））；\n　"))
     assert early.text.count("bar.sync") == 2
+
+
+SHARED_VALUE = storage("出", "无三二", 0) + """
+「表」乃「工作组变量」于（「定长数组」于「无三二」于「八」）也。
+「表」者「工作组共享」于「元」也。
+
+「移」乃化「全局调用号」为「有」者也。
+「移」者得「号」而
+　令「i」为「号」中「零」而
+　令「j」为「i」加（「新无三二」于「一」）而
+　若「i」小于（「新无三二」于「七」）则「写共享数组」于「表」于（「i」加（「新无三二」于「一」））于「i」；
+　「工作组屏障」于「元」；
+　「写数组」于「出」于「i」于（「读共享数组」于「表」于「j」）
+也。
+""" + entry("移", "一六")
+
+
+def test_a_value_computed_once_keeps_no_bound_learnt_inside_a_branch(tmp_path):
+    """The writer computes i 加 1 once (op() shares it); inside 若 i 小于 7 it is below 8, so 表[i 加 1]
+    needs no check there — but after the branch the same register reads 表[j] for every i and must
+    be checked (element 8 and on read 0; the emulator fails on any access outside 表)."""
+    result = build(tmp_path, SHARED_VALUE)
+    assert result.text.count("add.u32") == 1
+    out = execute(result, {(0, 0): np.zeros(16, np.uint32)}, 1)[(0, 0)]
+    expected = np.zeros(16, np.uint32)
+    expected[:7] = np.arange(7)
+    np.testing.assert_array_equal(out, expected)

@@ -14,6 +14,7 @@ in ops.py, keyed by the builtin's Chinese name.
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -43,6 +44,12 @@ REGISTER_CLASSES = (PRED, F16, U32, U64)   # declared in this order: %p %h %r %r
 STAGE_WORDS = {"顶点": "vertex", "片元": "fragment"}
 MAX_SHARED_BYTES = 48 * 1024    # static .shared per block that every sm_80+ device takes
 MAX_PARAM_BYTES = 4352          # kernel parameter space on sm_80 (ptxas, PTX 7.0 and 8.0 alike)
+_REGISTER = re.compile(r"%\w+")
+#: instructions whose result depends on their operands alone (op() shares them)
+PURE = frozenset({"add", "sub", "mul", "mad", "div", "rem", "and", "or", "xor", "not", "shl", "shr", "selp", "setp",
+                  "min", "max", "neg", "abs", "cvt", "cvta", "mov", "fma", "sqrt", "rsqrt", "rcp", "ex2", "lg2",
+                  "sin", "cos", "bfe", "bfi", "brev", "popc", "clz", "bfind", "prmt", "shf", "cnot", "copysign",
+                  "testp", "dp4a", "dp2a"})
 #: a workgroup variable each thread clears in at most this many stores is cleared without a loop
 MAX_ZERO_ROUNDS = 8
 #: what a guarded load leaves where the index is out of bounds, per register kind
@@ -308,6 +315,9 @@ class Writer:
         self.members: str | None = None
         self.shared_bases: dict[str, str] = {}
         self.read_once: dict[tuple[int, str], list[str]] = {}   # (read-only buffer, type) → its registers
+        self.computed: dict[tuple[str, tuple[str, ...]], str] = {}   # pure instruction → its register, this block
+        self.computed_first: dict[tuple[str, tuple[str, ...]], str] = {}   # … in the prologue
+        self.computed_from: dict[str, list] = {}   # register → the (table, key) entries it takes part in
         self.widened: dict[str, str] = {}     # f32 register → the f16 register it holds exactly (ops.widen)
         self.below: dict[str, int] = {}       # register → a number its value is known to be less than
         self.guard: str | None = None         # while a branch is computed speculatively: the loads' predicate
@@ -380,12 +390,33 @@ class Writer:
     # ------------------------------------------------------------ emission helpers
 
     def emit(self, text: str) -> None:
+        self._forget_written(text)
         self.lines.append(f"\t{text};")
 
     def label(self, name: str) -> None:
         if self.lines and self.lines[-1] == f"\tbra {name};":   # a jump to the very next line
             self.lines.pop()
         self.lines.append(f"{name}:")
+        self.computed.clear()   # a join or loop head: what was computed before need not hold here
+
+    def _forget_written(self, text: str) -> None:
+        """An instruction that writes a register kills every computed value it took part in."""
+        if text.startswith("@"):
+            text = text.split(None, 1)[1]
+        parts = text.split(None, 1)
+        if len(parts) < 2 or parts[1].startswith("["):
+            return
+        rest = parts[1]
+        written = rest[:rest.index("}")] if rest.startswith("{") else rest.split(",")[0]
+        for register in _REGISTER.findall(written):
+            for table, key in self.computed_from.pop(register, ()):
+                table.pop(key, None)
+
+    def _remember(self, table: dict, key: tuple[str, tuple[str, ...]], dest: str) -> None:
+        table[key] = dest
+        for register in (dest, *key[1]):
+            if register.startswith("%"):
+                self.computed_from.setdefault(register, []).append((table, key))
 
     def new_labels(self, *roles: str) -> list[str]:
         self.labels += 1
@@ -396,9 +427,21 @@ class Writer:
         return f"{kind.reg}{self.counts[kind.reg]}"
 
     def op(self, instruction: str, kind: Scalar, *operands: str) -> str:
-        """A fresh register of `kind` set by `instruction operands`."""
+        """A register of `kind` set by `instruction operands`: a fresh one, or
+        the one a pure instruction of the same operands set earlier in this
+        block or in the prologue (the writer's own value numbering: ptxas does
+        not share values across the blocks that bounds checks and predicated
+        reads make)."""
+        pure = instruction.split(".")[0] in PURE and not any("%clock" in o or "%globaltimer" in o for o in operands)
+        key = (instruction, operands)
+        table = self.computed_first if self.lines is self.prologue else self.computed
+        found = pure and (table.get(key) or self.computed_first.get(key))    # the prologue's serve everywhere
+        if found:
+            return found
         dest = self.reg(kind)
         self.emit(f"{instruction} {', '.join((dest,) + operands)}")
+        if pure and dest not in operands:
+            self._remember(table, key, dest)
         return dest
 
     def move(self, kind: Scalar, dest: str, source: str) -> None:
@@ -918,17 +961,31 @@ class Writer:
             self.emit(f"@!{guard} bra {skip}")
         key = (id(array.resource), index.parts[0])
         self.known_inside.add(key)
+        saved = dict(self.below)
         try:
             parts = emitter(self, e, [array, index, self.value(e.args[2], env)])
         finally:
             self.known_inside.discard(key)
+            self.below = saved
         if skip is not None:
             self.label(skip)
         return Value(concrete(e.type), parts)
 
     @contextmanager
     def _holding(self, cond: ir.Expr, env: dict):
-        """While the branch that `cond` guards is written, the bound it proves holds."""
+        """While the branch that `cond` guards is written, the bound it proves
+        holds — and what is derived from it there is forgotten after: op()
+        may hand the branch a register computed before it, so a bound learnt
+        for that register inside must not outlive the branch."""
+        saved = dict(self.below)
+        try:
+            with self._held(cond, env):
+                yield
+        finally:
+            self.below = saved
+
+    @contextmanager
+    def _held(self, cond: ir.Expr, env: dict):
         tested = self._tested_inside(cond, env)
         if tested is not None and tested not in self.known_inside:
             with _held_in(self.known_inside, tested):
@@ -944,15 +1001,8 @@ class Writer:
             yield
             return
         register, bound = held
-        before = self.below.get(register)
-        self.below[register] = bound
-        try:
-            yield
-        finally:
-            if before is None:
-                del self.below[register]
-            else:
-                self.below[register] = before
+        self.below[register] = bound    # `_holding` restores the bounds after
+        yield
 
     def _tested_inside(self, cond: ir.Expr, env: dict) -> tuple[int, str] | None:
         """(resource, index register) where a test is 「变量」小于（「数组长度」于 数组）:
