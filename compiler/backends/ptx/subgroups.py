@@ -225,7 +225,8 @@ def _scan(w, call, args):
             total = w.op(EXCLUSIVE_BY_SUBTRACTION[name, word.kind], U32, total, word.register)
         elif exclusive:
             before = _shuffled(w, "up", total, "1", UP_CLAMP, members)
-            total = w.op("selp.b32", U32, before, combine.identities[word.kind], valid["1"])
+            selp = "selp.b32" if word.kind == PAIR else f"selp.{word.kind}"
+            total = w.op(selp, U32, before, combine.identities[word.kind], valid["1"])
         totals.append(total)
     return _unwords(w, words, totals)
 
