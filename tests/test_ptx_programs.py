@@ -714,7 +714,8 @@ def test_f16_subgroup_values_ride_in_32_bit_words(tmp_path):
 
 
 EDGE_SUBGROUPS = (storage("入", "浮三二", 0, "只读") + storage("对", "二维半", 1, "只读") + storage("无", "无三二", 2, "只读")
-                  + storage("浮出", "四维浮", 3) + storage("半出", "四维半", 4) + storage("无出", "四维无", 5) + """
+                  + storage("浮出", "四维浮", 3) + storage("半出", "四维半", 4) + storage("无出", "四维无", 5)
+                  + storage("三出", "四维半", 6) + """
 「边」乃化「全局调用号」为「有」者也。
 「边」者得「号」而
 　令「i」为「号」中「零」而
@@ -725,7 +726,9 @@ EDGE_SUBGROUPS = (storage("入", "浮三二", 0, "只读") + storage("对", "二
 　令「半和」为「子组求和」于「h」而
 　「写数组」于「浮出」于「i」于（「子组求和」于「x」与「子组最大」于「x」与「子组前缀和」于「x」与「子组排他前缀和」于「x」）；
 　「写数组」于「半出」于「i」于（「半扫」中「零」与「半扫」中「一」与「半和」中「零」与「半和」中「一」）；
-　「写数组」于「无出」于「i」于（「子组排他前缀和」于「u」与「子组前缀和」于「u」与「子组求积」于「u」与「子组排他前缀积」于「u」）
+　「写数组」于「无出」于「i」于（「子组排他前缀和」于「u」与「子组前缀和」于「u」与「子组求积」于「u」与「子组排他前缀积」于「u」）；
+　令「移」为「子组下移洗牌」于（「h」中「零」与「h」中「一」与（「h」中「一」减「h」中「零」））于（「新无三二」于「三」）而
+　「写数组」于「三出」于「i」于（「移」中「零」与「移」中「一」与「移」中「二」与「子组广播首个」于（「h」中「一」））
 也。
 """ + entry("边", "四〇"))
 
@@ -768,10 +771,11 @@ def test_subgroup_edges_in_a_partial_warp(tmp_path):
     result = build(tmp_path, EDGE_SUBGROUPS)
     body = result.text[result.text.index("shfl.sync"):]
     assert "bfe.u32" not in body and "setp.lt.u32" in body and body.count("selp.") == 2   # the lane-0 selects
-    assert body.count("add.rn.f16x2") == 10 and ".f16 " not in body and "sub.u32" in body
+    assert body.count("add.rn.f16x2") == 10 and "add.rn.f16 " not in body and "sub.u32" in body
     out = execute(result, {(0, 0): x, (0, 1): pairs, (0, 2): u, (0, 3): np.zeros((40, 4), np.float32),
-                           (0, 4): np.zeros((40, 4), np.float16), (0, 5): np.zeros((40, 4), np.uint32)}, 1)
-    floats, halves, words = out[(0, 3)], out[(0, 4)], out[(0, 5)]
+                           (0, 4): np.zeros((40, 4), np.float16), (0, 5): np.zeros((40, 4), np.uint32),
+                           (0, 6): np.zeros((40, 4), np.float16)}, 1)
+    floats, halves, words, moved = out[(0, 3)], out[(0, 4)], out[(0, 5)], out[(0, 6)]
     per_lane = lambda f: np.concatenate([f(w) for w in _warps(x)])
     expected = np.stack([per_lane(lambda w: np.full(len(w), w.sum(dtype=np.float32) if w.any() else w[0])),
                          per_lane(lambda w: np.full(len(w), w.max())),
@@ -789,6 +793,11 @@ def test_subgroup_edges_in_a_partial_warp(tmp_path):
     before = np.concatenate([np.concatenate([[1], np.cumprod(w, dtype=np.uint32)[:-1]]) for w in _warps(u)])
     exclusive = np.concatenate([np.concatenate([[0], np.cumsum(w, dtype=np.uint32)[:-1]]) for w in _warps(u)])
     np.testing.assert_array_equal(words, np.stack([exclusive, inclusive, products, before], 1).astype(np.uint32))
+    triple = np.stack([pairs[:, 0], pairs[:, 1], pairs[:, 1] - pairs[:, 0]], 1)    # a vec3<f16>: a pair and a lone one
+    tid = np.arange(40)
+    there = tid % 32 + 3 < np.where(tid < 32, 32, 8)          # down 3 from a lane that exists
+    np.testing.assert_array_equal(moved[there, :3].view(np.uint16), triple[tid[there] + 3].view(np.uint16))
+    np.testing.assert_array_equal(moved[:, 3], pairs[tid - tid % 32, 1])
 
 
 DIGITS = "零一二三四五六七八九"

@@ -111,14 +111,15 @@ def _words(w, kinds: list[Scalar], parts: list[str]) -> list[_Word]:
     """The value's components as words: consecutive f16 two to a word, a lone one doubled."""
     out, i = [], 0
     while i < len(kinds):
-        if kinds[i] is F16:
-            halves = 2 if i + 1 < len(kinds) and kinds[i + 1] is F16 else 1
-            low = w.in_register(F16, parts[i])
-            high = w.in_register(F16, parts[i + 1]) if halves == 2 else low
-            out.append(_Word(PAIR, w.op("mov.b32", U32, f"{{{low}, {high}}}"), halves))
-        else:
+        if kinds[i] is not F16:
             out.append(_Word(kinds[i].name, w.in_register(kinds[i], parts[i])))
-        i += max(halves, 1) if kinds[i] is F16 else 1
+            i += 1
+            continue
+        halves = 2 if i + 1 < len(kinds) and kinds[i + 1] is F16 else 1
+        low = w.in_register(F16, parts[i])
+        high = w.in_register(F16, parts[i + 1]) if halves == 2 else low
+        out.append(_Word(PAIR, w.op("mov.b32", U32, f"{{{low}, {high}}}"), halves))
+        i += halves
     return out
 
 
