@@ -107,6 +107,13 @@ def test_emulator_f16x2_arithmetic_works_on_each_half_as_f16():
     assert expected == [half(1.0), half(-7.0)] and half(2049.0) == half(2048.0)
 
 
+
+def test_emulator_lanemasks_name_the_lanes_compared_with_this_one():
+    t = Thread(Kernel("k", [], (64, 1, 1)), Memory([]), {}, 37, (0, 0, 0), (1, 1, 1))   # lane 5 of warp 1
+    masks = {name: t.get(f"%lanemask_{name}", "u32") for name in ("eq", "lt", "le", "gt", "ge")}
+    assert masks == {"eq": 0x20, "lt": 0x1F, "le": 0x3F, "gt": 0xFFFFFFC0, "ge": 0xFFFFFFE0}
+
+
 WARP_KERNEL = """
 .version 8.0
 .target sm_80

@@ -715,7 +715,7 @@ def test_f16_subgroup_values_ride_in_32_bit_words(tmp_path):
 
 EDGE_SUBGROUPS = (storage("入", "浮三二", 0, "只读") + storage("对", "二维半", 1, "只读") + storage("无", "无三二", 2, "只读")
                   + storage("浮出", "四维浮", 3) + storage("半出", "四维半", 4) + storage("无出", "四维无", 5)
-                  + storage("三出", "四维半", 6) + """
+                  + storage("三出", "四维半", 6) + storage("数出", "四维无", 7) + """
 「边」乃化「全局调用号」为「有」者也。
 「边」者得「号」而
 　令「i」为「号」中「零」而
@@ -728,7 +728,12 @@ EDGE_SUBGROUPS = (storage("入", "浮三二", 0, "只读") + storage("对", "二
 　「写数组」于「半出」于「i」于（「半扫」中「零」与「半扫」中「一」与「半和」中「零」与「半和」中「一」）；
 　「写数组」于「无出」于「i」于（「子组排他前缀和」于「u」与「子组前缀和」于「u」与「子组求积」于「u」与「子组排他前缀积」于「u」）；
 　令「移」为「子组下移洗牌」于（「h」中「零」与「h」中「一」与（「h」中「一」减「h」中「零」））于（「新无三二」于「三」）而
-　「写数组」于「三出」于「i」于（「移」中「零」与「移」中「一」与「移」中「二」与「子组广播首个」于（「h」中「一」））
+　「写数组」于「三出」于「i」于（「移」中「零」与「移」中「一」与「移」中「二」与「子组广播首个」于（「h」中「一」））；
+　令「奇」为（「u」按位与（「新无三二」于「一」））等于（「新无三二」于「一」）而
+　令「一或零」为「选择」于（「新无三二」于「零」）于（「新无三二」于「一」）于「奇」而
+　令「二或零」为「选择」于（「新无三二」于「零」）于（「新无三二」于「二」）于「奇」而
+　「写数组」于「数出」于「i」于（「子组前缀和」于「一或零」与「子组排他前缀和」于「一或零」与
+　　「子组排他前缀和」于「二或零」与「子组求和」于「一或零」）
 也。
 """ + entry("边", "四〇"))
 
@@ -761,7 +766,8 @@ def test_subgroup_edges_in_a_partial_warp(tmp_path):
     """A missing lane is left out, not folded in as an identity: −0.0 sums stay −0.0 in the
     8-lane warp and in lane 0's scan (+0.0 is no identity of IEEE addition); vec2<f16> scans
     and reductions move one word per step and add it as f16x2, each half rounding as f16;
-    u32 exclusive sums (inclusive − x) and products wrap."""
+    u32 exclusive sums (inclusive − x) and products wrap; scans of a select between 0 and 1
+    count the ballot's bits below the lane (or at it)."""
     x = np.arange(40, dtype=np.float32) - 12
     x[0], x[32:] = -0.0, -0.0
     rng = np.random.default_rng(5)
@@ -770,12 +776,13 @@ def test_subgroup_edges_in_a_partial_warp(tmp_path):
     u[:3], u[32:35] = [0xFFFFFFFF, 1, 0x80000000], [0xFFFFFFFF, 0xFFFFFFFF, 2]
     result = build(tmp_path, EDGE_SUBGROUPS)
     body = result.text[result.text.index("shfl.sync"):]
-    assert "bfe.u32" not in body and "setp.lt.u32" in body and body.count("selp.") == 2   # the lane-0 selects
+    assert "bfe.u32" not in body and "setp.lt.u32" in body and body.count("selp.") == 2 + 2   # lane 0s, 选择s
     assert body.count("add.rn.f16x2") == 10 and "add.rn.f16 " not in body and "sub.u32" in body
+    assert "%lanemask_le" in body and body.count("%lanemask_lt") == 1     # 0/1 sums count; 0/2 ones do not
     out = execute(result, {(0, 0): x, (0, 1): pairs, (0, 2): u, (0, 3): np.zeros((40, 4), np.float32),
                            (0, 4): np.zeros((40, 4), np.float16), (0, 5): np.zeros((40, 4), np.uint32),
-                           (0, 6): np.zeros((40, 4), np.float16)}, 1)
-    floats, halves, words, moved = out[(0, 3)], out[(0, 4)], out[(0, 5)], out[(0, 6)]
+                           (0, 6): np.zeros((40, 4), np.float16), (0, 7): np.zeros((40, 4), np.uint32)}, 1)
+    floats, halves, words, moved, counts = out[(0, 3)], out[(0, 4)], out[(0, 5)], out[(0, 6)], out[(0, 7)]
     per_lane = lambda f: np.concatenate([f(w) for w in _warps(x)])
     expected = np.stack([per_lane(lambda w: np.full(len(w), w.sum(dtype=np.float32) if w.any() else w[0])),
                          per_lane(lambda w: np.full(len(w), w.max())),
@@ -798,6 +805,10 @@ def test_subgroup_edges_in_a_partial_warp(tmp_path):
     there = tid % 32 + 3 < np.where(tid < 32, 32, 8)          # down 3 from a lane that exists
     np.testing.assert_array_equal(moved[there, :3].view(np.uint16), triple[tid[there] + 3].view(np.uint16))
     np.testing.assert_array_equal(moved[:, 3], pairs[tid - tid % 32, 1])
+    odd = (u & 1).astype(np.uint32)
+    scans = lambda values, shift: np.concatenate([np.cumsum(w) - w * shift for w in _warps(values)])
+    np.testing.assert_array_equal(counts, np.stack([scans(odd, 0), scans(odd, 1), scans(2 * odd, 1),
+                                                    np.concatenate([np.full(len(w), w.sum()) for w in _warps(odd)])], 1))
 
 
 DIGITS = "零一二三四五六七八九"

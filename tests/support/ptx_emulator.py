@@ -284,6 +284,9 @@ class Thread:
                 return self.special[m.groups()]
             if operand == "%laneid":
                 return self.lane
+            if operand.startswith("%lanemask_"):     # PTX ISA: the lanes compared with this one
+                compare = COMPARE[operand[len("%lanemask_"):]]
+                return sum(1 << j for j in range(WARP) if compare(j, self.lane))
             if operand not in self.regs:
                 raise EmulatorError(f"读了未赋值的寄存器 {operand}")
             return self.regs[operand]

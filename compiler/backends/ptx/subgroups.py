@@ -24,10 +24,15 @@ addition for −0.0, nor ±∞ of max/min for NaN).  In a whole warp no lane is
 tested.  An exclusive integer sum is the inclusive one minus the lane's own
 value (exact: both wrap modulo 2³²); other exclusive scans (floats do not
 subtract exactly, products do not divide) move the inclusive one up a lane.
+An integer sum of values that are 0 or 1 (a selp between them, as 选择 and
+a bool's conversion write it) counts instead: popc of the ballot of x ≠ 0
+under %lanemask_le (inclusive) or %lanemask_lt (exclusive) — the ballot has
+a bit only for lanes that exist, and a count below 33 does not wrap.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .scalars import F16, PRED, U32, Scalar, leaves
@@ -72,6 +77,10 @@ SCANS = {"子组前缀和": ("加", False), "子组前缀积": ("乘", False),
          "子组排他前缀和": ("加", True), "子组排他前缀积": ("乘", True)}
 #: exclusive scans that are the inclusive one less the lane's own value: integer sums, by kind
 EXCLUSIVE_BY_SUBTRACTION = {("加", "u32"): "sub.u32", ("加", "s32"): "sub.s32"}
+#: scans of 0/1 values that count the ballot's bits: the lanes at or below this one, or below it
+COUNTED_SCANS = {"子组前缀和": "%lanemask_le", "子组排他前缀和": "%lanemask_lt"}
+#: the one definition of a register holding 0 or 1: a selp between them (never guarded)
+ZERO_OR_ONE = r"selp\.[us]32 {register}, (?:1, 0|0, 1), %p\d+;"
 #: shuffles → shfl.sync mode (broadcast takes a lane index like shuffle, seed 着十一)
 SHUFFLES = {"子组广播": "idx", "子组洗牌": "idx", "子组异或洗牌": "bfly", "子组上移洗牌": "up", "子组下移洗牌": "down"}
 VOTES = {"子组任一": "any", "子组全都": "all"}
@@ -211,12 +220,38 @@ def _scan_step_valid(w, lane: str, step: str) -> str:
     return w.op("setp.ge.u32", PRED, lane, step)
 
 
+def _destination(line: str) -> str:
+    """The first operand of an instruction line (its destination, or [address] of a store)."""
+    body = re.sub(r"^@!?%p\d+\s+", "", line.strip())
+    operands = body.partition(" ")[2]
+    return operands[:operands.index("}") + 1] if operands.startswith("{") else operands.partition(",")[0]
+
+
+def _zero_or_one(w, register: str) -> bool:
+    """Whether `register` holds 0 or 1 wherever it is read: its only definition so far is a selp
+    between them — a register of its own (w.op's), which nothing moves into later (cells, loop
+    variables and branch results are registers of their own, first written by a mov)."""
+    written = [line.strip() for line in (*w.prologue, *w.lines)
+               if register in re.findall(r"%\w+", _destination(line))]
+    return len(written) == 1 and re.fullmatch(ZERO_OR_ONE.format(register=re.escape(register)), written[0]) is not None
+
+
+def _counted(w, word: _Word, lanes: str, members: str) -> str:
+    """Σ x over the lanes `lanes` names, each x 0 or 1: popc of the ballot of x ≠ 0 there."""
+    votes = w.op("vote.sync.ballot.b32", U32, w.op("setp.ne.u32", PRED, word.register, "0"), members)
+    return w.op("popc.b32", U32, w.op("and.b32", U32, votes, w.op("mov.u32", U32, lanes)))
+
+
 def _scan(w, call, args):
     name, exclusive = SCANS[call.name]
     combine = COMBINES[name]
-    members, lane = _members(w), _lane(w)
-    valid = {step: _scan_step_valid(w, lane, step) for step in SCAN_STEPS}
+    members = _members(w)
     words, totals = _words(w, leaves(args[0].type), args[0].parts), []
+    if call.name in COUNTED_SCANS and all(word.kind in ("u32", "s32") and _zero_or_one(w, word.register)
+                                          for word in words):
+        return [_counted(w, word, COUNTED_SCANS[call.name], members) for word in words]
+    lane = _lane(w)
+    valid = {step: _scan_step_valid(w, lane, step) for step in SCAN_STEPS}
     for word in words:
         total = _own(w, word, True)
         for step in SCAN_STEPS:
@@ -289,12 +324,17 @@ def _exclusive_spelling(combine: str, exclusive: bool) -> str:
     return "，整数减去自身，浮点再上移一道" if any(c == combine for c, _ in EXCLUSIVE_BY_SUBTRACTION) else "，再上移一道"
 
 
+def _counted_spelling(name: str) -> str:
+    return f"；0 或 1 之和：vote.sync.ballot.b32 与 {COUNTED_SCANS[name]} 下的 popc.b32" if name in COUNTED_SCANS else ""
+
+
 SUBGROUP_SPELLINGS = {
     **{name: f"shfl.sync.bfly.b32 与 {_instructions(c)}，五轮" for name, c in REDUCTIONS.items()},
     **{name: f"整数 redux.sync.{op}.u32 / .s32；浮点 shfl.sync.bfly.b32 与 "
              f"{_instructions(REDUCTIONS[name], (PAIR, 'f32'))}，五轮" for name, op in REDUX_ARITHMETIC.items()},
     **{name: f"redux.sync.{op}.b32" for name, op in REDUX.items()},
-    **{name: f"shfl.sync.up.b32 与 {_instructions(c)}，五步" + _exclusive_spelling(c, ex) for name, (c, ex) in SCANS.items()},
+    **{name: f"shfl.sync.up.b32 与 {_instructions(c)}，五步" + _exclusive_spelling(c, ex) + _counted_spelling(name)
+       for name, (c, ex) in SCANS.items()},
     **{name: f"shfl.sync.{mode}.b32" for name, mode in SHUFFLES.items()},
     "子组广播首个": "shfl.sync.idx.b32（自 0 号线程）",
     "子组选一": "%laneid 等于 0",
