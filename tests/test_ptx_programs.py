@@ -811,6 +811,26 @@ def test_subgroup_edges_in_a_partial_warp(tmp_path):
                                                     np.concatenate([np.full(len(w), w.sum()) for w in _warps(odd)])], 1))
 
 
+PLANE_SUBGROUPS = storage("入", "浮三二", 0, "只读") + storage("出", "浮三二", 1) + """
+「面」乃化「局部调用序」为「有」者也。
+「面」者得「局」而
+　「写数组」于「出」于「局」于（「子组求和」于（「读数组」于「入」于「局」））
+也。
+「面入口」乃「计算入口」也。
+「面入口」者「计算入口项」于「面」于（「组值」【「工作组大小」者「五」与「八」也】）也。
+"""
+
+
+def test_butterfly_partners_in_a_two_dimensional_workgroup(tmp_path):
+    """A 5 × 8 workgroup: warps are cut from the local index x + 5y, the last one has 8 lanes;
+    a partner exists where (index ^ d) < 40."""
+    x = (np.arange(40) * np.where(np.arange(40) % 3, 1, -2)).astype(np.float32)
+    result = build(tmp_path, PLANE_SUBGROUPS)
+    assert "%tid.y" in result.text and "setp.lt.u32" in result.text and "bfe.u32" not in result.text
+    got = execute(result, {(0, 0): x, (0, 1): np.zeros(40, np.float32)}, 1)[(0, 1)]
+    np.testing.assert_array_equal(got, np.repeat([x[:32].sum(), x[32:].sum()], [32, 8]))
+
+
 DIGITS = "零一二三四五六七八九"
 UNSIGNED_DIVISORS = [1, 2, 3, 7, 10, 16, 641, 1000, 2 ** 31 + 1, 2 ** 32 - 1]
 SIGNED_DIVISORS = [1, 2, 16, 2 ** 30]

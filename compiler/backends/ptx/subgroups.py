@@ -184,7 +184,7 @@ def _partners_exist(w) -> dict[str, str | None]:
     one compare of index ^ d with the workgroup's size, no bit of the member mask read."""
     if _all_lanes(w):
         return dict.fromkeys(BUTTERFLY)
-    index, size = w.local_linear_index(), str(w.entry.workgroup_size)
+    index, size = w.local_linear_index(), str(w.entry.workgroup_size or 1)   # as warp_members reads it
     return {d: w.op("setp.lt.u32", PRED, w.op("xor.b32", U32, index, d), size) for d in BUTTERFLY}
 
 
