@@ -33,7 +33,7 @@ a bit only for lanes that exist, and a count below 33 does not wrap.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .scalars import F16, PRED, U32, Scalar, leaves
 
@@ -48,22 +48,20 @@ PAIR = "f16x2"      # the combining kind of a word of two f16
 @dataclass(frozen=True)
 class Combine:
     """A combining operation: its instruction per kind (f16 in pairs, see
-    above) and its identity per kind as an immediate of the word (the
-    lane-0 value of an exclusive scan)."""
+    above) and, for the scans', its identity per kind as an immediate of the
+    word (the lane-0 value of an exclusive scan)."""
 
     instructions: dict[str, str]
-    identities: dict[str, str]
+    identities: dict[str, str] = field(default_factory=dict)
 
 
 COMBINES = {
     "加": Combine({"f32": "add.rn.f32", PAIR: "add.rn.f16x2", "u32": "add.u32", "s32": "add.s32"},
-                 {"f32": "0.0", PAIR: "0x00000000", "u32": "0", "s32": "0"}),
+                 {"f32": "0f00000000", PAIR: "0x00000000", "u32": "0", "s32": "0"}),
     "乘": Combine({"f32": "mul.rn.f32", PAIR: "mul.rn.f16x2", "u32": "mul.lo.u32", "s32": "mul.lo.s32"},
                  {"f32": "0f3F800000", PAIR: "0x3C003C00", "u32": "1", "s32": "1"}),
-    "最大": Combine({"f32": "max.f32", PAIR: "max.f16x2", "u32": "max.u32", "s32": "max.s32"},
-                   {"f32": "0fFF800000", PAIR: "0xFC00FC00", "u32": "0", "s32": "-2147483648"}),
-    "最小": Combine({"f32": "min.f32", PAIR: "min.f16x2", "u32": "min.u32", "s32": "min.s32"},
-                   {"f32": "0f7F800000", PAIR: "0x7C007C00", "u32": "4294967295", "s32": "2147483647"}),
+    "最大": Combine({"f32": "max.f32", PAIR: "max.f16x2", "u32": "max.u32", "s32": "max.s32"}),
+    "最小": Combine({"f32": "min.f32", PAIR: "min.f16x2", "u32": "min.u32", "s32": "min.s32"}),
 }
 
 #: reductions → combining operation: a butterfly, except where redux.sync does it
