@@ -87,6 +87,33 @@ def test_emulator_arithmetic_semantics():
     assert t.regs["%p2"] is True
 
 
+
+def test_emulator_f16x2_arithmetic_works_on_each_half_as_f16():
+    """PTX ISA: a .f16x2 instruction is the .f16 one on the low halves and on the high halves
+    (2048 + 1 rounds to even, 3 · ⅓ rounds, a NaN operand of max/min gives the other)."""
+    t = Thread(Kernel("k", [], (32, 1, 1)), Memory([]), {}, 0, (0, 0, 0), (1, 1, 1))
+    half = lambda x: from_float(x, "f16")
+    cases = {"add.rn.f16x2": (2048.0, 1.0, 0.5, 0.25), "mul.rn.f16x2": (3.0, 1 / 3, -2.0, 0.5),
+             "max.f16x2": (np.nan, -1.0, -0.0, 0.0), "min.f16x2": (1.0, np.nan, 5.0, -7.0)}
+    for op, (a_low, b_low, a_high, b_high) in cases.items():
+        expected = []
+        for a, b in ((a_low, b_low), (a_high, b_high)):
+            t.regs.update({"%h2": half(a), "%h3": half(b)})
+            t.execute(Instruction(None, op.replace("f16x2", "f16"), ["%h1", "%h2", "%h3"]))
+            expected.append(t.regs["%h1"])
+        t.regs.update({"%r2": half(a_low) | half(a_high) << 16, "%r3": half(b_low) | half(b_high) << 16})
+        t.execute(Instruction(None, op, ["%r1", "%r2", "%r3"]))
+        assert t.regs["%r1"] == expected[0] | expected[1] << 16, op
+    assert expected == [half(1.0), half(-7.0)] and half(2049.0) == half(2048.0)
+
+
+
+def test_emulator_lanemasks_name_the_lanes_compared_with_this_one():
+    t = Thread(Kernel("k", [], (64, 1, 1)), Memory([]), {}, 37, (0, 0, 0), (1, 1, 1))   # lane 5 of warp 1
+    masks = {name: t.get(f"%lanemask_{name}", "u32") for name in ("eq", "lt", "le", "gt", "ge")}
+    assert masks == {"eq": 0x20, "lt": 0x1F, "le": 0x3F, "gt": 0xFFFFFFC0, "ge": 0xFFFFFFE0}
+
+
 WARP_KERNEL = """
 .version 8.0
 .target sm_80

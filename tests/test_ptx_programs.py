@@ -713,6 +713,124 @@ def test_f16_subgroup_values_ride_in_32_bit_words(tmp_path):
     np.testing.assert_array_equal(pairs, np.repeat((product + exclusive).astype(np.float16)[:, None], 2, 1))
 
 
+EDGE_SUBGROUPS = (storage("入", "浮三二", 0, "只读") + storage("对", "二维半", 1, "只读") + storage("无", "无三二", 2, "只读")
+                  + storage("浮出", "四维浮", 3) + storage("半出", "四维半", 4) + storage("无出", "四维无", 5)
+                  + storage("三出", "四维半", 6) + storage("数出", "四维无", 7) + """
+「边」乃化「全局调用号」为「有」者也。
+「边」者得「号」而
+　令「i」为「号」中「零」而
+　令「x」为「读数组」于「入」于「i」而
+　令「h」为「读数组」于「对」于「i」而
+　令「u」为「读数组」于「无」于「i」而
+　令「半扫」为「子组前缀和」于「h」而
+　令「半和」为「子组求和」于「h」而
+　「写数组」于「浮出」于「i」于（「子组求和」于「x」与「子组最大」于「x」与「子组前缀和」于「x」与「子组排他前缀和」于「x」）；
+　「写数组」于「半出」于「i」于（「半扫」中「零」与「半扫」中「一」与「半和」中「零」与「半和」中「一」）；
+　「写数组」于「无出」于「i」于（「子组排他前缀和」于「u」与「子组前缀和」于「u」与「子组求积」于「u」与「子组排他前缀积」于「u」）；
+　令「移」为「子组下移洗牌」于（「h」中「零」与「h」中「一」与（「h」中「一」减「h」中「零」））于（「新无三二」于「三」）而
+　「写数组」于「三出」于「i」于（「移」中「零」与「移」中「一」与「移」中「二」与「子组广播首个」于（「h」中「一」））；
+　令「奇」为（「u」按位与（「新无三二」于「一」））等于（「新无三二」于「一」）而
+　令「一或零」为「选择」于（「新无三二」于「零」）于（「新无三二」于「一」）于「奇」而
+　令「二或零」为「选择」于（「新无三二」于「零」）于（「新无三二」于「二」）于「奇」而
+　「写数组」于「数出」于「i」于（「子组前缀和」于「一或零」与「子组排他前缀和」于「一或零」与
+　　「子组排他前缀和」于「二或零」与「子组求和」于「一或零」）
+也。
+""" + entry("边", "四〇"))
+
+
+def _warps(values: np.ndarray, size: int = 40):
+    """A 40-thread block's values cut into its warps: 32 lanes, then 8."""
+    return [values[start:min(start + 32, size)] for start in range(0, size, 32)]
+
+
+def _hillis_steele(values: np.ndarray) -> np.ndarray:
+    """The writer's inclusive scan, step by step in the values' own type."""
+    total, lane = values.copy(), np.arange(len(values))
+    for d in (1, 2, 4, 8, 16):
+        moved = np.concatenate([total[:d], total[:-d]]) if d < len(total) else total
+        total = np.where(lane >= d, total + moved, total)
+    return total
+
+
+def _butterfly(values: np.ndarray) -> np.ndarray:
+    """The writer's butterfly reduction: lane ^ d past the warp's end is not combined."""
+    total, lane = values.copy(), np.arange(len(values))
+    for d in (16, 8, 4, 2, 1):
+        partner = lane ^ d
+        there = partner < len(values)
+        total = np.where(there, total + total[np.where(there, partner, lane)], total)
+    return total
+
+
+def test_subgroup_edges_in_a_partial_warp(tmp_path):
+    """A missing lane is left out, not folded in as an identity: −0.0 sums stay −0.0 in the
+    8-lane warp and in lane 0's scan (+0.0 is no identity of IEEE addition); vec2<f16> scans
+    and reductions move one word per step and add it as f16x2, each half rounding as f16;
+    u32 exclusive sums (inclusive − x) and products wrap; scans of a select between 0 and 1
+    count the ballot's bits below the lane (or at it)."""
+    x = np.arange(40, dtype=np.float32) - 12
+    x[0], x[32:] = -0.0, -0.0
+    rng = np.random.default_rng(5)
+    pairs = (rng.random((40, 2)) * [300, 7] + [100, -3]).astype(np.float16)   # sums round, never overflow
+    u = rng.integers(0, 2 ** 32, 40, dtype=np.uint32)
+    u[:3], u[32:35] = [0xFFFFFFFF, 1, 0x80000000], [0xFFFFFFFF, 0xFFFFFFFF, 2]
+    result = build(tmp_path, EDGE_SUBGROUPS)
+    body = result.text[result.text.index("shfl.sync"):]
+    assert "bfe.u32" not in body and "setp.lt.u32" in body and body.count("selp.") == 2 + 2   # lane 0s, 选择s
+    assert body.count("add.rn.f16x2") == 10 and "add.rn.f16 " not in body and "sub.u32" in body
+    assert "%lanemask_le" in body and body.count("%lanemask_lt") == 1     # 0/1 sums count; 0/2 ones do not
+    out = execute(result, {(0, 0): x, (0, 1): pairs, (0, 2): u, (0, 3): np.zeros((40, 4), np.float32),
+                           (0, 4): np.zeros((40, 4), np.float16), (0, 5): np.zeros((40, 4), np.uint32),
+                           (0, 6): np.zeros((40, 4), np.float16), (0, 7): np.zeros((40, 4), np.uint32)}, 1)
+    floats, halves, words, moved, counts = out[(0, 3)], out[(0, 4)], out[(0, 5)], out[(0, 6)], out[(0, 7)]
+    per_lane = lambda f: np.concatenate([f(w) for w in _warps(x)])
+    expected = np.stack([per_lane(lambda w: np.full(len(w), w.sum(dtype=np.float32) if w.any() else w[0])),
+                         per_lane(lambda w: np.full(len(w), w.max())),
+                         per_lane(_hillis_steele),
+                         per_lane(lambda w: np.concatenate([[np.float32(0)], _hillis_steele(w)[:-1]]))], 1)
+    np.testing.assert_array_equal(floats.view(np.uint32), expected.astype(np.float32).view(np.uint32))
+    for half in (0, 1):
+        column = pairs[:, half]
+        np.testing.assert_array_equal(halves[:, half].view(np.uint16),
+                                      np.concatenate([_hillis_steele(w) for w in _warps(column)]).view(np.uint16))
+        np.testing.assert_array_equal(halves[:, 2 + half].view(np.uint16),
+                                      np.concatenate([_butterfly(w) for w in _warps(column)]).view(np.uint16))
+    inclusive = np.concatenate([np.cumsum(w, dtype=np.uint32) for w in _warps(u)])
+    products = np.concatenate([np.full(len(w), np.prod(w, dtype=np.uint32)) for w in _warps(u)])
+    before = np.concatenate([np.concatenate([[1], np.cumprod(w, dtype=np.uint32)[:-1]]) for w in _warps(u)])
+    exclusive = np.concatenate([np.concatenate([[0], np.cumsum(w, dtype=np.uint32)[:-1]]) for w in _warps(u)])
+    np.testing.assert_array_equal(words, np.stack([exclusive, inclusive, products, before], 1).astype(np.uint32))
+    triple = np.stack([pairs[:, 0], pairs[:, 1], pairs[:, 1] - pairs[:, 0]], 1)    # a vec3<f16>: a pair and a lone one
+    tid = np.arange(40)
+    there = tid % 32 + 3 < np.where(tid < 32, 32, 8)          # down 3 from a lane that exists
+    np.testing.assert_array_equal(moved[there, :3].view(np.uint16), triple[tid[there] + 3].view(np.uint16))
+    np.testing.assert_array_equal(moved[:, 3], pairs[tid - tid % 32, 1])
+    odd = (u & 1).astype(np.uint32)
+    scans = lambda values, shift: np.concatenate([np.cumsum(w) - w * shift for w in _warps(values)])
+    np.testing.assert_array_equal(counts, np.stack([scans(odd, 0), scans(odd, 1), scans(2 * odd, 1),
+                                                    np.concatenate([np.full(len(w), w.sum()) for w in _warps(odd)])], 1))
+
+
+PLANE_SUBGROUPS = storage("入", "浮三二", 0, "只读") + storage("出", "浮三二", 1) + """
+「面」乃化「局部调用序」为「有」者也。
+「面」者得「局」而
+　「写数组」于「出」于「局」于（「子组求和」于（「读数组」于「入」于「局」））
+也。
+「面入口」乃「计算入口」也。
+「面入口」者「计算入口项」于「面」于（「组值」【「工作组大小」者「五」与「八」也】）也。
+"""
+
+
+def test_butterfly_partners_in_a_two_dimensional_workgroup(tmp_path):
+    """A 5 × 8 workgroup: warps are cut from the local index x + 5y, the last one has 8 lanes;
+    a partner exists where (index ^ d) < 40."""
+    x = (np.arange(40) * np.where(np.arange(40) % 3, 1, -2)).astype(np.float32)
+    result = build(tmp_path, PLANE_SUBGROUPS)
+    assert "%tid.y" in result.text and "setp.lt.u32" in result.text and "bfe.u32" not in result.text
+    got = execute(result, {(0, 0): x, (0, 1): np.zeros(40, np.float32)}, 1)[(0, 1)]
+    np.testing.assert_array_equal(got, np.repeat([x[:32].sum(), x[32:].sum()], [32, 8]))
+
+
 DIGITS = "零一二三四五六七八九"
 UNSIGNED_DIVISORS = [1, 2, 3, 7, 10, 16, 641, 1000, 2 ** 31 + 1, 2 ** 32 - 1]
 SIGNED_DIVISORS = [1, 2, 16, 2 ** 30]

@@ -79,7 +79,7 @@ def test_spellings_read_like_the_target(interface):
 def test_ptx_formulas_show_the_instructions_they_emit():
     # 指数 is ex2(x · log2 e) (ops.FORMULAS): a multiply, then ex2
     assert ptx.builtin_spelling("指数") == "（浮点指令序列：mul.rn.f32、ex2.approx.f32）"
-    assert ptx.builtin_spelling("子组最小") == "整数 redux.sync.min.u32 / .s32；浮点 shfl.sync.bfly.b32 与 min.f16 / min.f32，五轮"
+    assert ptx.builtin_spelling("子组最小") == "整数 redux.sync.min.u32 / .s32；浮点 shfl.sync.bfly.b32 与 min.f16x2 / min.f32，五轮"
 
 
 def test_every_msl_special_says_how_it_is_spelled(interface):

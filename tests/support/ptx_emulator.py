@@ -284,6 +284,9 @@ class Thread:
                 return self.special[m.groups()]
             if operand == "%laneid":
                 return self.lane
+            if operand.startswith("%lanemask_"):     # PTX ISA: the lanes compared with this one
+                compare = COMPARE[operand[len("%lanemask_"):]]
+                return sum(1 << j for j in range(WARP) if compare(j, self.lane))
             if operand not in self.regs:
                 raise EmulatorError(f"读了未赋值的寄存器 {operand}")
             return self.regs[operand]
@@ -407,15 +410,23 @@ class Thread:
         self.mem.store(space, address, 4, new)
         self.set(ops[0], old)
 
+    @staticmethod
+    def _float_arith(name: str, a, b):
+        if name in ("max", "min"):
+            return (np.fmax if name == "max" else np.fmin)(a, b)
+        return {"add": a + b, "sub": a - b, "mul": a * b}[name] if name != "div" else a / b
+
     def _arith(self, parts, ops):
         name, kind = parts[0], parts[-1]
+        if kind == "f16x2":        # PTX ISA: each half as the .f16 instruction, low half in the low bits
+            a, b = (self.get(o, "b32") for o in ops[1:3])
+            halves = [from_float(self._float_arith(name, f16(a >> s & 0xFFFF), f16(b >> s & 0xFFFF)), "f16")
+                      for s in (0, 16)]
+            self.set(ops[0], halves[0] | halves[1] << 16)
+            return
         a, b = (self.value(o, kind) for o in ops[1:3])
         if kind in ("f32", "f16"):
-            if name in ("max", "min"):
-                result = (np.fmax if name == "max" else np.fmin)(a, b)
-            else:
-                result = {"add": a + b, "sub": a - b, "mul": a * b}[name] if name != "div" else a / b
-            self.set(ops[0], from_float(result, kind))
+            self.set(ops[0], from_float(self._float_arith(name, a, b), kind))
         elif name == "mul" and "wide" in parts:
             self.set(ops[0], a * b)
         elif name == "mul" and "hi" in parts:

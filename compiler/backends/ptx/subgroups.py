@@ -6,20 +6,34 @@ The warp's members are known statically: the uniformity analysis
 uniform within its subgroup, so every lane that exists reaches it — all 32,
 or in the partial last warp of a workgroup whose size is not a multiple of
 32, its first lanes (the writer's `warp_members`, computed once per entry).
-activemask would name only the lanes that happen to be converged.  A lane
-that does not exist contributes the identity of the combining operation,
-for reductions and scans alike; in a whole warp no lane is tested.  Values move
-between lanes as 32-bit words: an f16 rides in the low half of a word, a
-vector goes component by component.  Reductions are butterflies of
-shfl.sync.bfly (the bitwise ones redux.sync, which sm_80 has for b32);
-inclusive scans are five shfl.sync.up steps (Hillis–Steele) in which a lane
-below the distance, or whose source is inactive, takes the identity; an
-exclusive scan is the inclusive one moved up by one lane.
+activemask would name only the lanes that happen to be converged.
+
+Values move between lanes as 32-bit words (`_words`): f16 components two to
+a word, a lone one doubled, and combine as f16x2 — each half exactly as the
+f16 instruction would, so a vec2<f16> takes one shuffle and one add per step
+instead of two; every other component is a word of its own.
+
+Reductions are butterflies of shfl.sync.bfly (integer add/min/max and the
+bitwise ones redux.sync, which sm_80 has for b32); inclusive scans are five
+shfl.sync.up steps (Hillis–Steele).  A step whose source lane does not exist
+(a butterfly partner past the end of a partial warp, a lane below the scan's
+distance) is simply not taken: its combine is predicated off, so a lane
+combines exactly the values of the lanes that exist, in the order a whole
+warp would — no identity value is folded in (+0.0 is no identity of IEEE
+addition for −0.0, nor ±∞ of max/min for NaN).  In a whole warp no lane is
+tested.  An exclusive integer sum is the inclusive one minus the lane's own
+value (exact: both wrap modulo 2³²); other exclusive scans (floats do not
+subtract exactly, products do not divide) move the inclusive one up a lane.
+An integer sum of values that are 0 or 1 (a selp between them, as 选择 and
+a bool's conversion write it) counts instead: popc of the ballot of x ≠ 0
+under %lanemask_le (inclusive) or %lanemask_lt (exclusive) — the ballot has
+a bit only for lanes that exist, and a count below 33 does not wrap.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 
 from .scalars import F16, PRED, U32, Scalar, leaves
 
@@ -28,26 +42,26 @@ WARP_LANES = "31"   # shfl.sync's clamp operand for idx/down/bfly: the whole 32-
 UP_CLAMP = "0"      # shfl.sync.up's clamp operand: lane 0 is the lower bound
 BUTTERFLY = ("16", "8", "4", "2", "1")
 SCAN_STEPS = ("1", "2", "4", "8", "16")
+PAIR = "f16x2"      # the combining kind of a word of two f16
 
 
 @dataclass(frozen=True)
 class Combine:
-    """A combining operation: its instruction per kind and its identity per
-    kind (f32 and integers as immediates of the kind, f16 as the bits of a word)."""
+    """A combining operation: its instruction per kind (f16 in pairs, see
+    above) and, for the scans', its identity per kind as an immediate of the
+    word (the lane-0 value of an exclusive scan)."""
 
     instructions: dict[str, str]
-    identities: dict[str, str]
+    identities: dict[str, str] = field(default_factory=dict)
 
 
 COMBINES = {
-    "加": Combine({"f32": "add.rn.f32", "f16": "add.rn.f16", "u32": "add.u32", "s32": "add.s32"},
-                 {"f32": "0.0", "f16": "0x00000000", "u32": "0", "s32": "0"}),
-    "乘": Combine({"f32": "mul.rn.f32", "f16": "mul.rn.f16", "u32": "mul.lo.u32", "s32": "mul.lo.s32"},
-                 {"f32": "0f3F800000", "f16": "0x00003C00", "u32": "1", "s32": "1"}),
-    "最大": Combine({"f32": "max.f32", "f16": "max.f16", "u32": "max.u32", "s32": "max.s32"},
-                   {"f32": "0fFF800000", "f16": "0x0000FC00", "u32": "0", "s32": "-2147483648"}),
-    "最小": Combine({"f32": "min.f32", "f16": "min.f16", "u32": "min.u32", "s32": "min.s32"},
-                   {"f32": "0f7F800000", "f16": "0x00007C00", "u32": "4294967295", "s32": "2147483647"}),
+    "加": Combine({"f32": "add.rn.f32", PAIR: "add.rn.f16x2", "u32": "add.u32", "s32": "add.s32"},
+                 {"f32": "0f00000000", PAIR: "0x00000000", "u32": "0", "s32": "0"}),
+    "乘": Combine({"f32": "mul.rn.f32", PAIR: "mul.rn.f16x2", "u32": "mul.lo.u32", "s32": "mul.lo.s32"},
+                 {"f32": "0f3F800000", PAIR: "0x3C003C00", "u32": "1", "s32": "1"}),
+    "最大": Combine({"f32": "max.f32", PAIR: "max.f16x2", "u32": "max.u32", "s32": "max.s32"}),
+    "最小": Combine({"f32": "min.f32", PAIR: "min.f16x2", "u32": "min.u32", "s32": "min.s32"}),
 }
 
 #: reductions → combining operation: a butterfly, except where redux.sync does it
@@ -59,6 +73,12 @@ REDUX = {"子组按位与": "and", "子组按位或": "or", "子组按位异或"
 #: scans → (combining operation, exclusive)
 SCANS = {"子组前缀和": ("加", False), "子组前缀积": ("乘", False),
          "子组排他前缀和": ("加", True), "子组排他前缀积": ("乘", True)}
+#: exclusive scans that are the inclusive one less the lane's own value: integer sums, by kind
+EXCLUSIVE_BY_SUBTRACTION = {("加", "u32"): "sub.u32", ("加", "s32"): "sub.s32"}
+#: scans of 0/1 values that count the ballot's bits: the lanes at or below this one, or below it
+COUNTED_SCANS = {"子组前缀和": "%lanemask_le", "子组排他前缀和": "%lanemask_lt"}
+#: the one definition of a register holding 0 or 1: a selp between them (never guarded)
+ZERO_OR_ONE = r"selp\.[us]32 {register}, (?:1, 0|0, 1), %p\d+;"
 #: shuffles → shfl.sync mode (broadcast takes a lane index like shuffle, seed 着十一)
 SHUFFLES = {"子组广播": "idx", "子组洗牌": "idx", "子组异或洗牌": "bfly", "子组上移洗牌": "up", "子组下移洗牌": "down"}
 VOTES = {"子组任一": "any", "子组全都": "all"}
@@ -84,42 +104,68 @@ def _lane(w) -> str:
     return w.op("mov.u32", U32, "%laneid")
 
 
-def _word_kind(kind: Scalar) -> Scalar:
-    """The register a shuffled value lands in: f16 in a 32-bit word."""
-    return U32 if kind is F16 else kind
+@dataclass(frozen=True)
+class _Word:
+    """One 32-bit word that moves between lanes: `kind` names how it combines
+    (f32, u32, s32, or PAIR), `halves` how many f16 components it carries (0: none)."""
+
+    kind: str
+    register: str
+    halves: int = 0
 
 
-def _word(w, kind: Scalar, x: str) -> str:
-    x = w.in_register(kind, x)
-    return w.op("mov.b32", U32, f"{{{x}, {x}}}") if kind is F16 else x
+def _words(w, kinds: list[Scalar], parts: list[str]) -> list[_Word]:
+    """The value's components as words: consecutive f16 two to a word, a lone one doubled."""
+    out, i = [], 0
+    while i < len(kinds):
+        if kinds[i] is not F16:
+            out.append(_Word(kinds[i].name, w.in_register(kinds[i], parts[i])))
+            i += 1
+            continue
+        halves = 2 if i + 1 < len(kinds) and kinds[i + 1] is F16 else 1
+        low = w.in_register(F16, parts[i])
+        high = w.in_register(F16, parts[i + 1]) if halves == 2 else low
+        out.append(_Word(PAIR, w.op("mov.b32", U32, f"{{{low}, {high}}}"), halves))
+        i += halves
+    return out
 
 
-def _unword(w, kind: Scalar, word: str) -> str:
-    if kind is not F16:
-        return word
-    low, high = w.reg(F16), w.reg(F16)
-    w.emit(f"mov.b32 {{{low}, {high}}}, {word}")
-    return low
+def _unwords(w, words: list[_Word], registers: list[str]) -> list[str]:
+    """The components back from the words' new registers."""
+    out = []
+    for word, register in zip(words, registers):
+        if not word.halves:
+            out.append(register)
+            continue
+        low, high = w.reg(F16), w.reg(F16)
+        w.emit(f"mov.b32 {{{low}, {high}}}, {register}")
+        out += [low, high][:word.halves]
+    return out
 
 
-def _shuffle_word(w, kind: Scalar, mode: str, x: str, b: str, members: str) -> str:
-    clamp = UP_CLAMP if mode == "up" else WARP_LANES
-    return w.op(f"shfl.sync.{mode}.b32", _word_kind(kind), _word(w, kind, x), b, clamp, members)
+def _shuffled(w, mode: str, word: str, b: str, c: str, members: str) -> str:
+    return w.op(f"shfl.sync.{mode}.b32", U32, word, b, c, members)
 
 
-def _or_identity(w, kind: Scalar, combine: Combine, word: str, valid: str) -> str:
-    """The shuffled value where the source lane took part, else the identity."""
-    selected = w.op(f"selp.{'b32' if kind is F16 else kind.name}", _word_kind(kind),
-                    word, combine.identities[kind.name], valid)
-    return _unword(w, kind, selected)
+def _shuffle_each(w, value, mode: str, b: str, c: str) -> list[str]:
+    """Every component of `value` shuffled alike (shuffles, broadcasts, quads)."""
+    members = _members(w)
+    words = _words(w, leaves(value.type), value.parts)
+    return _unwords(w, words, [_shuffled(w, mode, word.register, b, c, members) for word in words])
 
 
-def _combine(w, combine: Combine, kind: Scalar, a: str, b: str) -> str:
-    return w.op(combine.instructions[kind.name], kind, a, b)
+def _combine_where(w, instruction: str, total: str, other: str, valid: str | None) -> str:
+    """total ⊕ other; under a predicate, into total itself where it holds (total is then this
+    emitter's own register), else total unchanged."""
+    if valid is None:
+        return w.op(instruction, U32, total, other)
+    w.emit(f"@{valid} {instruction} {total}, {total}, {other}")
+    return total
 
 
-def _lane_is_member(w, members: str, source: str) -> str:
-    return w.op("setp.ne.u32", PRED, w.op("bfe.u32", U32, members, source, "1"), "0")
+def _own(w, word: _Word, guarded: bool) -> str:
+    """The register a guarded combine may overwrite: a copy, since the word may be the argument's."""
+    return w.copy(U32, word.register) if guarded else word.register
 
 
 # ---------------------------------------------------------------- emitters
@@ -129,29 +175,35 @@ def _by_redux(name: str, kind: Scalar) -> bool:
     return name in REDUX_ARITHMETIC and not kind.is_float
 
 
+def _partners_exist(w) -> dict[str, str | None]:
+    """Per butterfly distance d, whether lane ^ d exists: None in whole warps.  The members
+    are lanes 0 … n − 1 of a warp whose first thread has local index b = index & ~31, so
+    lane j exists iff b + j < size; with j = lane ^ d (d < 32 keeps b), b + j = index ^ d:
+    one compare of index ^ d with the workgroup's size, no bit of the member mask read."""
+    if _all_lanes(w):
+        return dict.fromkeys(BUTTERFLY)
+    index, size = w.local_linear_index(), str(w.entry.workgroup_size or 1)   # as warp_members reads it
+    return {d: w.op("setp.lt.u32", PRED, w.op("xor.b32", U32, index, d), size) for d in BUTTERFLY}
+
+
 def _reduce(w, call, args):
-    """redux.sync where sm_80 has it, else a butterfly over the warp's active
-    lanes in which a lane that is not active contributes the identity (seed 着十一)."""
+    """redux.sync where sm_80 has it, else a butterfly in which a partner that
+    does not exist is not combined (seed 着十一)."""
     combine = COMBINES[REDUCTIONS[call.name]]
     kinds = leaves(args[0].type)
     members = _members(w)
-    lane = None if all(_by_redux(call.name, k) for k in kinds) or _all_lanes(w) else _lane(w)
-    out = []
-    for kind, x in zip(kinds, args[0].parts):
-        total = w.in_register(kind, x)
-        if _by_redux(call.name, kind):
-            out.append(w.op(f"redux.sync.{REDUX_ARITHMETIC[call.name]}.{kind.name}", kind, total, members))
-            continue
+    if all(_by_redux(call.name, k) for k in kinds):
+        return [w.op(f"redux.sync.{REDUX_ARITHMETIC[call.name]}.{k.name}", k, w.in_register(k, x), members)
+                for k, x in zip(kinds, args[0].parts)]
+    exists = _partners_exist(w)
+    words, totals = _words(w, kinds, args[0].parts), []
+    for word in words:
+        total = _own(w, word, not _all_lanes(w))
         for offset in BUTTERFLY:
-            other = _shuffle_word(w, kind, "bfly", total, offset, members)
-            if not _all_lanes(w):
-                active = _lane_is_member(w, members, w.op("xor.b32", U32, lane, offset))
-                other = _or_identity(w, kind, combine, other, active)
-            else:
-                other = _unword(w, kind, other)
-            total = _combine(w, combine, kind, total, other)
-        out.append(total)
-    return out
+            other = _shuffled(w, "bfly", total, offset, WARP_LANES, members)
+            total = _combine_where(w, combine.instructions[word.kind], total, other, exists[offset])
+        totals.append(total)
+    return _unwords(w, words, totals)
 
 
 def _redux(w, call, args):
@@ -166,38 +218,62 @@ def _scan_step_valid(w, lane: str, step: str) -> str:
     return w.op("setp.ge.u32", PRED, lane, step)
 
 
+def _destination(line: str) -> str:
+    """The first operand of an instruction line (its destination, or [address] of a store)."""
+    body = re.sub(r"^@!?%p\d+\s+", "", line.strip())
+    operands = body.partition(" ")[2]
+    return operands[:operands.index("}") + 1] if operands.startswith("{") else operands.partition(",")[0]
+
+
+def _zero_or_one(w, register: str) -> bool:
+    """Whether `register` holds 0 or 1 wherever it is read: its only definition so far is a selp
+    between them — a register of its own (w.op's), which nothing moves into later (cells, loop
+    variables and branch results are registers of their own, first written by a mov)."""
+    written = [line.strip() for line in (*w.prologue, *w.lines)
+               if register in re.findall(r"%\w+", _destination(line))]
+    return len(written) == 1 and re.fullmatch(ZERO_OR_ONE.format(register=re.escape(register)), written[0]) is not None
+
+
+def _counted(w, word: _Word, lanes: str, members: str) -> str:
+    """Σ x over the lanes `lanes` names, each x 0 or 1: popc of the ballot of x ≠ 0 there."""
+    votes = w.op("vote.sync.ballot.b32", U32, w.op("setp.ne.u32", PRED, word.register, "0"), members)
+    return w.op("popc.b32", U32, w.op("and.b32", U32, votes, w.op("mov.u32", U32, lanes)))
+
+
 def _scan(w, call, args):
     name, exclusive = SCANS[call.name]
     combine = COMBINES[name]
-    members, lane = _members(w), _lane(w)
+    members = _members(w)
+    words, totals = _words(w, leaves(args[0].type), args[0].parts), []
+    if call.name in COUNTED_SCANS and all(word.kind in ("u32", "s32") and _zero_or_one(w, word.register)
+                                          for word in words):
+        return [_counted(w, word, COUNTED_SCANS[call.name], members) for word in words]
+    lane = _lane(w)
     valid = {step: _scan_step_valid(w, lane, step) for step in SCAN_STEPS}
-    out = []
-    for kind, x in zip(leaves(args[0].type), args[0].parts):
-        total = w.in_register(kind, x)
+    for word in words:
+        total = _own(w, word, True)
         for step in SCAN_STEPS:
-            other = _shuffle_word(w, kind, "up", total, step, members)
-            total = _combine(w, combine, kind, total, _or_identity(w, kind, combine, other, valid[step]))
-        if exclusive:
-            total = _or_identity(w, kind, combine, _shuffle_word(w, kind, "up", total, "1", members), valid["1"])
-        out.append(total)
-    return out
+            other = _shuffled(w, "up", total, step, UP_CLAMP, members)
+            total = _combine_where(w, combine.instructions[word.kind], total, other, valid[step])
+        if exclusive and (name, word.kind) in EXCLUSIVE_BY_SUBTRACTION:
+            total = w.op(EXCLUSIVE_BY_SUBTRACTION[name, word.kind], U32, total, word.register)
+        elif exclusive:
+            before = _shuffled(w, "up", total, "1", UP_CLAMP, members)
+            selp = "selp.b32" if word.kind == PAIR else f"selp.{word.kind}"
+            total = w.op(selp, U32, before, combine.identities[word.kind], valid["1"])
+        totals.append(total)
+    return _unwords(w, words, totals)
 
 
 def _shuffle(w, call, args):
-    mode = SHUFFLES[call.name]
-    members = _members(w)
-    return [_unword(w, kind, _shuffle_word(w, kind, mode, x, args[1].parts[0], members))
-            for kind, x in zip(leaves(args[0].type), args[0].parts)]
+    return _shuffle_each(w, args[0], SHUFFLES[call.name], args[1].parts[0],
+                         UP_CLAMP if SHUFFLES[call.name] == "up" else WARP_LANES)
 
 
 def _quad(w, call, args):
     """shfl.sync within segments of 4 lanes: idx takes the lane inside the quad, bfly the xor mask."""
     lane, mode = QUADS[call.name]
-    lane = args[1].parts[0] if lane is None else lane
-    members = _members(w)
-    return [_unword(w, kind, w.op(f"shfl.sync.{mode}.b32", _word_kind(kind), _word(w, kind, x), lane,
-                                  QUAD_SEGMENT, members))
-            for kind, x in zip(leaves(args[0].type), args[0].parts)]
+    return _shuffle_each(w, args[0], mode, args[1].parts[0] if lane is None else lane, QUAD_SEGMENT)
 
 
 #: the lowest lane of every warp: its members are lanes 0 … n − 1 (see above)
@@ -205,9 +281,7 @@ FIRST_LANE = "0"
 
 
 def _broadcast_first(w, call, args):
-    members, first = _members(w), FIRST_LANE
-    return [_unword(w, kind, _shuffle_word(w, kind, "idx", x, first, members))
-            for kind, x in zip(leaves(args[0].type), args[0].parts)]
+    return _shuffle_each(w, args[0], "idx", FIRST_LANE, WARP_LANES)
 
 
 def _elect(w, call, args):
@@ -238,16 +312,26 @@ SUBGROUP_OPS = {
 # ---------------------------------------------------------------- spellings (hover)
 
 
-def _instructions(combine: str, kinds=("f16", "f32", "u32", "s32")) -> str:
+def _instructions(combine: str, kinds=(PAIR, "f32", "u32", "s32")) -> str:
     return " / ".join(sorted({COMBINES[combine].instructions[k] for k in kinds}))
+
+
+def _exclusive_spelling(combine: str, exclusive: bool) -> str:
+    if not exclusive:
+        return ""
+    return "，整数减去自身，浮点再上移一道" if any(c == combine for c, _ in EXCLUSIVE_BY_SUBTRACTION) else "，再上移一道"
+
+
+def _counted_spelling(name: str) -> str:
+    return f"；0 或 1 之和：vote.sync.ballot.b32 与 {COUNTED_SCANS[name]} 下的 popc.b32" if name in COUNTED_SCANS else ""
 
 
 SUBGROUP_SPELLINGS = {
     **{name: f"shfl.sync.bfly.b32 与 {_instructions(c)}，五轮" for name, c in REDUCTIONS.items()},
     **{name: f"整数 redux.sync.{op}.u32 / .s32；浮点 shfl.sync.bfly.b32 与 "
-             f"{_instructions(REDUCTIONS[name], ('f16', 'f32'))}，五轮" for name, op in REDUX_ARITHMETIC.items()},
+             f"{_instructions(REDUCTIONS[name], (PAIR, 'f32'))}，五轮" for name, op in REDUX_ARITHMETIC.items()},
     **{name: f"redux.sync.{op}.b32" for name, op in REDUX.items()},
-    **{name: f"shfl.sync.up.b32 与 {_instructions(c)}，五步" + ("，再上移一道" if ex else "")
+    **{name: f"shfl.sync.up.b32 与 {_instructions(c)}，五步" + _exclusive_spelling(c, ex) + _counted_spelling(name)
        for name, (c, ex) in SCANS.items()},
     **{name: f"shfl.sync.{mode}.b32" for name, mode in SHUFFLES.items()},
     "子组广播首个": "shfl.sync.idx.b32（自 0 号线程）",

@@ -313,6 +313,7 @@ class Writer:
         self.site: Site | None = None
         self.entry: ir.Entry | None = None
         self.members: str | None = None
+        self.linear_index: str | None = None
         self.shared_bases: dict[str, str] = {}
         self.read_once: dict[tuple[int, str], list[str]] = {}   # (read-only buffer, type) → its registers
         self.computed: dict[tuple[str, tuple[str, ...]], str] = {}   # pure instruction → its register, this block
@@ -491,11 +492,18 @@ class Writer:
             if rest == 0 or whole == 0:
                 self.members = FULL_WARP if rest == 0 else partial
             else:
+                index = self.local_linear_index()
                 with self.in_prologue():
-                    (index,) = self._local_index()
                     last = self.op("setp.ge.u32", PRED, index, str(32 * whole))
                     self.members = self.op("selp.b32", U32, partial, FULL_WARP, last)
         return self.members
+
+    def local_linear_index(self) -> str:
+        """The thread's index in its workgroup (x fastest, as warps are cut), computed once in the prologue."""
+        if self.linear_index is None:
+            with self.in_prologue():
+                (self.linear_index,) = self._local_index()
+        return self.linear_index
 
     def _local_index(self) -> list[str]:
         one_dimensional = self.entry.workgroup_shape[1:] == (1, 1)
