@@ -306,6 +306,8 @@ class Writer:
         self.site: Site | None = None
         self.entry: ir.Entry | None = None
         self.members: str | None = None
+        self.fragment_lane = None             # fragments.py's lane values, made once in the prologue
+        self.cell_values: dict[str, int] = {}   # a 格's register → the integer it holds here (`cell_value`)
         self.shared_bases: dict[str, str] = {}
         self.widened: dict[str, str] = {}     # f32 register → the f16 register it holds exactly (ops.widen)
         self.below: dict[str, int] = {}       # register → a number its value is known to be less than
@@ -315,6 +317,8 @@ class Writer:
         self.steps: dict[str, tuple[str, int]] = {}   # in `_four_at_a_time`: register → (counter, k), = counter + k
         self.offsets: dict[str, tuple[str, str, int]] = {}   # … register → (base, counter, k), = base + counter + k
         self.unchecked: set[tuple[int, str | None]] = set()   # … (resource, base) the rounds stay inside (`_room`)
+        self.multiples: dict[str, int] = {}   # register → a power of two its 32-bit value is a multiple of
+        self.sums: dict[str, tuple[str, int]] = {}   # register → (root, k): = root + k, which does not wrap
         self.hoisted: dict[int, Value] = {}   # in a counted loop: a loop-invariant index base computed before it
         self.zero_unless: dict[str, str] = {}   # a read's register → the branch predicate without which it stays 0
         self.known_inside: set[tuple[int, str]] = set()   # (resource, index register) already tested in bounds
@@ -386,6 +390,7 @@ class Writer:
         if self.lines and self.lines[-1] == f"\tbra {name};":   # a jump to the very next line
             self.lines.pop()
         self.lines.append(f"{name}:")
+        self.cell_values = {}     # control flow meets here: what a 格 holds may differ by the way in
 
     def new_labels(self, *roles: str) -> list[str]:
         self.labels += 1
@@ -517,6 +522,10 @@ class Writer:
             root, k = self.steps[index]
             space, address, offset = self.element_address(resource, root, stride)
             return space, address, offset + k * stride
+        if index in self.sums and getattr(resource, "offset", 0) + self.sums[index][1] * stride < MAX_OFFSET:
+            root, k = self.sums[index]     # root 加 k without wrapping (`_sum`): root's address, k·stride on
+            space, address, offset = self.element_address(resource, root, stride)
+            return space, address, offset + k * stride
         if self.offsets.get(index, (None, None, 0))[2] and self._counted_inside(resource, index):
             base, root, k = self.offsets[index]     # inside, base 加 counter 加 k does not wrap: the same
             space, address, offset = self.element_address(resource, self.op("add.u32", U32, base, root), stride)
@@ -547,13 +556,27 @@ class Writer:
                 return None if 0 <= int(index) < array.args[1] else self.immediate(PRED, False)
             if self.below.get(index, array.args[1] + 1) <= array.args[1]:
                 return None       # the local invocation index of an array as long as the workgroup
+            if index in self.sums:    # root + k < N, k < N: root < N − k (root + k does not wrap)
+                root, k = self.sums[index]
+                return self.op("setp.lt.u32", PRED, root, str(array.args[1] - k)) if k < array.args[1] \
+                    else self.immediate(PRED, False)
             return self.op("setp.lt.u32", PRED, index, str(array.args[1]))
         length = self.buffer_length(resource)
         if self.clamped.get(index) == length:
             return self.op("setp.ne.u32", PRED, length, "0")
         if self.signed_clamped.get(index, (None, None))[1] == length:
             return self.op("setp.ge.s32", PRED, self.signed_clamped[index][0], "0")
+        if self.multiples.get(self.sums.get(index, ("",))[0], 1) >= ROOMY:   # a[i·K 加 k], K ≥ 4: one room
+            return self.op("setp.gt.u32", PRED, self.room(length, self.sums[index][0]), str(self.sums[index][1]))
         return self.op("setp.gt.u32", PRED, length, index)
+
+    def room(self, length: str, root: str) -> str:
+        """How many elements of an array `length` long lie from element `root`
+        on: max(length, root) − root, 0 past the end.  Element root + k (no
+        wrap, `sums`) is inside exactly when k < room: root ≥ length gives 0
+        and root + k ≥ length; else room = length − root.  The same for every
+        k, so ptxas computes it once, where each root + k cost an add."""
+        return self.op("sub.u32", U32, self.op("max.u32", U32, length, root), root)
 
     def _counted_inside(self, resource: ir.Resource, index: str) -> bool:
         """Element counter 加 k or base 加 counter 加 k (k < 4) of an array that
@@ -756,30 +779,47 @@ class Writer:
         if e.otherwise is None:
             (end,) = self.new_labels("end")
             self.emit(f"@!{cond} bra {end}")
+            before = dict(self.cell_values)
             with self._holding(e.cond, env):
                 self.value(e.then, env)
-            self.label(end)
+            self._join_cells(end, before, self.cell_values)
             return Value(t, [])
         _no_aliasing_value(t, "「若」的值")
         kinds = leaves(t)
         if PRED not in kinds and self._speculable(e.then) and self._speculable(e.otherwise):
             mark, nested, counts, prologue = len(self.lines), self.nested_guards, dict(self.counts), len(self.prologue)
+            facts = self._register_facts()
             selected = self._selected(e, cond, env)
             if self.nested_guards > nested:
                 return selected
             del self.lines[mark:]        # ptxas predicates a branch without a guarded read itself
             if len(self.prologue) == prologue:
                 self.counts = counts     # no register the prologue took since: the numbers are free again
+                self.multiples, self.sums, self.below, self.cell_values = facts   # nor what was known of them
         result = [self.reg(k) for k in kinds]
         other, end = self.new_labels("else", "end")
         self.emit(f"@!{cond} bra {other}")
+        before = dict(self.cell_values)
         with self._holding(e.cond, env):
             self._move_all(kinds, result, self.value(e.then, env).parts)
         self.emit(f"bra {end}")
-        self.label(other)
+        then = self.cell_values
+        self._join_cells(other, before, before)
         self._move_all(kinds, result, self.value(e.otherwise, env).parts)
-        self.label(end)
+        self._join_cells(end, then, self.cell_values)
         return Value(t, result)
+
+    def _join_cells(self, label: str, *ways: dict[str, int]) -> None:
+        """`label`, which only the ends of `ways` reach (a 若's branches): a 格
+        holds a known integer after it where it holds that one at each of them."""
+        self.label(label)
+        first, *others = ways
+        self.cell_values = {r: v for r, v in first.items() if all(o.get(r) == v for o in others)}
+
+    def _register_facts(self) -> tuple[dict, ...]:
+        """Copies of what is known of registers by their names, to put back
+        where the registers named since are taken back."""
+        return dict(self.multiples), dict(self.sums), dict(self.below), dict(self.cell_values)
 
     def _speculable(self, e: ir.Expr) -> bool:
         """A small branch of a 若 value that may be computed whichever way the
@@ -864,12 +904,42 @@ class Writer:
         if e.name in READ_BACK and self._reads_back(e):
             return self._written_back(e, env, emitter)
         args = [self.value(a, env) for a in e.args]
+        folded = self._folded(e.name, t, args)
+        if folded is not None:
+            return Value(t, [folded])
         parts = emitter(self, e, args)
         if e.name in BOUNDS and leaves(t) == [U32] and all(len(a.parts) == 1 for a in args):
             self._bound(e.name, parts[0], [a.parts[0] for a in args])
         elif e.name in ("减", "夹紧") and leaves(t) == [S32] and all(len(a.parts) == 1 for a in args):
             self._signed_clamp(e.name, parts[0], [a.parts[0] for a in args])
+        if e.name in SUMS and leaves(t) in ([U32], [S32]) and all(len(a.parts) == 1 for a in args):
+            self._sum(e.name, parts[0], [a.parts[0] for a in args])
         return Value(t, parts)
+
+    def _folded(self, name: str, t: Type, args: list[Value]) -> str | None:
+        """加/减/乘 of two 32-bit integer immediates (a known 格's value plus
+        1) as the immediate they make, wrapping as WGSL does."""
+        if name not in FOLDED or leaves(t) not in ([U32], [S32]) or not all(len(a.parts) == 1 for a in args):
+            return None
+        a, b = (_integer(a.parts[0]) for a in args)
+        if a is None or b is None:
+            return None
+        n = FOLDED[name](a, b) % 2 ** 32
+        return str(n - 2 ** 32 if leaves(t) == [S32] and n >= 2 ** 31 else n)
+
+    def cell_value(self, register: str) -> int | None:
+        """The integer a 格's register holds here, where straight-line code since
+        the last label (where control flow meets, `label`; a 若's end joins its
+        branches, `_join_cells`) wrote it as an immediate."""
+        return self.cell_values.get(register)
+
+    def set_cell(self, kind: Scalar, register: str, source: str) -> None:
+        """A 格's register is set to `source`: known when it is an integer immediate."""
+        self.move(kind, register, source)
+        if kind in (U32, S32) and _integer(source) is not None:
+            self.cell_values[register] = _integer(source)
+        else:
+            self.cell_values.pop(register, None)
 
     def _signed_clamp(self, name: str, result: str, operands: list[str]) -> None:
         """夹紧 于 i 于 0 于（长 减 1）in 整三二 (模糊's clamped read) lies in
@@ -1014,6 +1084,51 @@ class Writer:
             bound = (a - 1) * (b - 1) + 1 if name == "乘" else a + b - 1
         if bound is not None and bound <= 2 ** 32:
             self.below[result] = bound
+
+    def _sum(self, name: str, result: str, operands: list[str]) -> None:
+        """What a 32-bit 乘/左移/加 (u32 or i32: the same bits) is a multiple
+        of, and x 加 k (k a constant) as (x, k) where it cannot wrap, so that
+        element x 加 k lies k elements after element x (one address, constant
+        offsets: a[i·8 加 k]).  Wrapping arithmetic keeps a multiple of 2ʲ a
+        multiple of 2ʲ (2ʲ divides 2³²): x·y for x a multiple of 2ⁱ and y of 2ʲ
+        is one of 2^min(i+j, 32), x << s (s a constant) one of 2ⁱ⁺ˢ, x + y one
+        of 2^min(i, j).  (Not so for other m: 2³² − 1 is a multiple of 3 that
+        3 times a number can wrap to, and adding 1 to it wraps.)  A multiple x
+        of 2ʲ is at most 2³² − 2ʲ, so x + k with k < 2ʲ stays below 2³²; x known
+        below B (`below`) gives the same for B − 1 + k < 2³²."""
+        if result in operands or is_immediate(result) or result in self.multiples or result in self.sums:
+            return        # only a fresh register, written once, keeps what is known of it
+        a, b = operands
+        if name == "乘":
+            multiple = self._multiple(a) * self._multiple(b)
+        elif name == "左移":
+            multiple = self._multiple(a) << (_integer(b) & 31) if _integer(b) is not None else 1
+        else:
+            multiple = min(self._multiple(a), self._multiple(b))
+        if multiple > 1:
+            self.multiples[result] = min(multiple, 2 ** 32)
+        x, k = (b, _integer(a)) if is_immediate(a) else (a, _integer(b))
+        if name == "加" and not is_immediate(x) and k is not None:
+            root, before = self.sums.get(x, (x, 0))
+            k = before + k % 2 ** 32
+            below = self._below(root)
+            if 0 < k and (k < self._multiple(root) or below is not None and below - 1 + k < 2 ** 32):
+                self.sums[result] = (root, k)
+
+    def sum(self, a: str, b: str) -> str:
+        """a + b in u32 (a register, or the immediate 0 away), with what `_sum` knows of it."""
+        if b == "0" or a == "0":
+            return a if b == "0" else b
+        result = self.op("add.u32", U32, self.in_register(U32, a) if is_immediate(b) else a, b)
+        self._sum("加", result, [a, b])
+        return result
+
+    def _multiple(self, operand: str) -> int:
+        """A power of two the 32-bit value of `operand` is a multiple of (2³² for 0)."""
+        if is_immediate(operand):
+            n = _integer(operand)
+            return 1 if n is None else n % 2 ** 32 & -(n % 2 ** 32) or 2 ** 32
+        return self.multiples.get(operand, 1)
 
     def _step(self, name: str, result: str, operands: list[str]) -> None:
         """counter 加 k inside four rounds at a time: counter is below N − 3, so
@@ -1402,6 +1517,23 @@ SPECULATED = 24
 
 #: the unsigned builtins whose results `Writer._bound` bounds from their operands'
 BOUNDS = frozenset({"余", "除", "乘", "加", "减", "最小"})
+#: the 32-bit integer builtins `Writer._folded` computes where both operands are immediates
+FOLDED = {"加": lambda a, b: a + b, "减": lambda a, b: a - b, "乘": lambda a, b: a * b}
+#: the 32-bit integer builtins whose results `Writer._sum` knows multiples and sums of
+SUMS = frozenset({"乘", "左移", "加"})
+#: element root 加 k of a runtime-sized array is tested against `Writer.room` (2 instructions, then
+#: one a test) where root is a multiple of this: a[i·K 加 k] for k < K then costs K + 2, not 2K − 1
+ROOMY = 4
+#: the largest constant offset an address operand gets (element 加 k's k·stride)
+MAX_OFFSET = 2 ** 31
+
+
+def _integer(operand: str) -> int | None:
+    """The integer an immediate operand writes (decimal, or 0x… hexadecimal), else None."""
+    try:
+        return int(operand, 16) if operand.lower().lstrip("-").startswith("0x") else int(operand)
+    except ValueError:
+        return None
 
 
 def _read_only(resource: ir.Resource) -> bool:
