@@ -854,3 +854,30 @@ def test_a_cells_known_integer_holds_only_where_every_way_in_agrees(tmp_path):
         expected[4 * i + 2 + (v > 0)] = 9
     np.testing.assert_array_equal(out[(0, 1)], expected)
     np.testing.assert_array_equal(out[(0, 2)], x)
+
+
+ROWS = (storage("入", "无三二", 0, "只读") + storage("出", "无三二", 1) + f"""
+「行」乃化「全局调用号」为「有」者也。
+「行」者得「号」而
+　令「r」为「号」中「零」而
+　令「行数」为「数组长度」于「入」除{_literal(4)}而
+　若「r」小于「行数」则（
+　　「写数组」于「出」于（「r」乘{_literal(4)}）于（「读数组」于「入」于（「r」乘{_literal(4)}））；
+　　「写数组」于「出」于（「r」乘{_literal(4)}加{_literal(3)}）于（「读数组」于「入」于（「r」乘{_literal(4)}加{_literal(3)}））；
+　　「写数组」于「出」于（「r」乘{_literal(4)}加{_literal(1)}）于（「读数组」于「入」于（「r」乘{_literal(4)}加{_literal(4)}））
+　）
+也。
+""" + entry("行", "八"))
+
+
+def test_a_row_below_the_length_over_c_needs_no_check_for_its_c_elements(tmp_path):
+    """若 r 小于 数组长度 除 4: r·4 加 k for k < 4 lies inside (r·4 + 3 < ⌊n/4⌋·4 ≤ n) — those
+    reads are unchecked; r·4 加 4 is the next row's first element, past the end for the last
+    row (n = 9: rows 0 and 1, 入[8] is inside, 入[9] is not)."""
+    result = build(tmp_path, ROWS)
+    assert len(re.findall(r"@%p\d+ ld\.global", result.text)) == 1
+    for n in (8, 9):
+        x = np.arange(100, 100 + n, dtype=np.uint32)
+        out = execute(result, {(0, 0): x, (0, 1): np.zeros(8, np.uint32)}, 1)[(0, 1)]
+        expected = [100, 104, 0, 103, 104, 108 if n == 9 else 0, 0, 107]
+        assert out.tolist() == expected, n

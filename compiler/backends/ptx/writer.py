@@ -319,6 +319,9 @@ class Writer:
         self.unchecked: set[tuple[int, str | None]] = set()   # … (resource, base) the rounds stay inside (`_room`)
         self.multiples: dict[str, int] = {}   # register → a power of two its 32-bit value is a multiple of
         self.sums: dict[str, tuple[str, int]] = {}   # register → (root, k): = root + k, which does not wrap
+        self.products: dict[str, tuple[str, int]] = {}   # register → (x, c): = x·c (c a constant, 32 bits)
+        self.quotients: dict[str, tuple[str, int]] = {}  # u32 register → (x, c): = ⌊x / c⌋ (c a constant > 0)
+        self.scaled_inside: set[tuple[str, str, int]] = set()   # (x, length, c) while x < ⌊length / c⌋ holds
         self.hoisted: dict[int, Value] = {}   # in a counted loop: a loop-invariant index base computed before it
         self.zero_unless: dict[str, str] = {}   # a read's register → the branch predicate without which it stays 0
         self.known_inside: set[tuple[int, str]] = set()   # (resource, index register) already tested in bounds
@@ -562,6 +565,10 @@ class Writer:
                     else self.immediate(PRED, False)
             return self.op("setp.lt.u32", PRED, index, str(array.args[1]))
         length = self.buffer_length(resource)
+        root, k = self.sums.get(index, (index, 0))
+        x, c = self.products.get(root, ("", 0))
+        if k < c and (x, length, c) in self.scaled_inside:
+            return None           # x < ⌊length / c⌋: x·c + k ≤ ⌊length / c⌋·c − c + k < length, no wrap on the way
         if self.clamped.get(index) == length:
             return self.op("setp.ne.u32", PRED, length, "0")
         if self.signed_clamped.get(index, (None, None))[1] == length:
@@ -795,7 +802,7 @@ class Writer:
             del self.lines[mark:]        # ptxas predicates a branch without a guarded read itself
             if len(self.prologue) == prologue:
                 self.counts = counts     # no register the prologue took since: the numbers are free again
-                self.multiples, self.sums, self.below, self.cell_values = facts   # nor what was known of them
+                self._restore_facts(facts)   # nor what was known of them
         result = [self.reg(k) for k in kinds]
         other, end = self.new_labels("else", "end")
         self.emit(f"@!{cond} bra {other}")
@@ -819,7 +826,11 @@ class Writer:
     def _register_facts(self) -> tuple[dict, ...]:
         """Copies of what is known of registers by their names, to put back
         where the registers named since are taken back."""
-        return dict(self.multiples), dict(self.sums), dict(self.below), dict(self.cell_values)
+        return tuple(dict(getattr(self, name)) for name in REGISTER_FACTS)
+
+    def _restore_facts(self, facts: tuple[dict, ...]) -> None:
+        for name, known in zip(REGISTER_FACTS, facts):
+            setattr(self, name, known)
 
     def _speculable(self, e: ir.Expr) -> bool:
         """A small branch of a 若 value that may be computed whichever way the
@@ -983,6 +994,11 @@ class Writer:
     @contextmanager
     def _holding(self, cond: ir.Expr, env: dict):
         """While the branch that `cond` guards is written, the bound it proves holds."""
+        scaled = self._held_quotient(cond, env)
+        if scaled is not None and scaled not in self.scaled_inside:
+            with _held_in(self.scaled_inside, scaled):
+                yield
+            return
         tested = self._tested_inside(cond, env)
         if tested is not None and tested not in self.known_inside:
             with _held_in(self.known_inside, tested):
@@ -1021,6 +1037,14 @@ class Writer:
         (register,) = env[id(cond.args[0].var)].parts
         resource = self.value(length.args[0], env).resource
         return None if resource is None or is_immediate(register) else (id(resource), register)
+
+    def _held_quotient(self, cond: ir.Expr, env: dict) -> tuple[str, str, int] | None:
+        """(x, length, c) where a test is 「变量」小于 ⌊length / c⌋ (a 令 of 数组长度 除 c, 序列与格's
+        行数): inside the branch it guards, x·c 加 k for k < c lies inside an array `length` long (`inside`)."""
+        compared = self._compared_local(cond, "小于", env)
+        if compared is None or compared[1] not in self.quotients:
+            return None
+        return (compared[0], *self.quotients[compared[1]])
 
     def _held_floor(self, cond: ir.Expr, env: dict) -> tuple[str, str] | None:
         """(register, operand) where a test is 「变量」不小于 something: inside the
@@ -1066,6 +1090,8 @@ class Writer:
         bounds check against an array as long as the workgroup."""
         if result in self.below or result in operands or is_immediate(result):
             return        # only a fresh register, written once, keeps its bound
+        if name == "除" and not is_immediate(operands[0]) and (_integer(operands[1]) or 0) > 0:
+            self.quotients[result] = (operands[0], _integer(operands[1]))
         self._clamp(name, result, operands)
         self._step(name, result, operands)
         a, b = (self._below(x) for x in operands)
@@ -1101,6 +1127,9 @@ class Writer:
         a, b = operands
         if name == "乘":
             multiple = self._multiple(a) * self._multiple(b)
+            x, c = (b, _integer(a)) if is_immediate(a) else (a, _integer(b))
+            if not is_immediate(x) and c is not None and 0 < c % 2 ** 32:
+                self.products[result] = (x, c % 2 ** 32)
         elif name == "左移":
             multiple = self._multiple(a) << (_integer(b) & 31) if _integer(b) is not None else 1
         else:
@@ -1517,6 +1546,8 @@ SPECULATED = 24
 
 #: the unsigned builtins whose results `Writer._bound` bounds from their operands'
 BOUNDS = frozenset({"余", "除", "乘", "加", "减", "最小"})
+#: what the writer knows of registers by their names (`Writer._register_facts`)
+REGISTER_FACTS = ("multiples", "sums", "products", "quotients", "below", "cell_values")
 #: the 32-bit integer builtins `Writer._folded` computes where both operands are immediates
 FOLDED = {"加": lambda a, b: a + b, "减": lambda a, b: a - b, "乘": lambda a, b: a * b}
 #: the 32-bit integer builtins whose results `Writer._sum` knows multiples and sums of
