@@ -996,7 +996,7 @@ class Writer:
         """While the branch that `cond` guards is written, the bound it proves holds."""
         scaled = self._held_quotient(cond, env)
         if scaled is not None and scaled not in self.scaled_inside:
-            with _held_in(self.scaled_inside, scaled):
+            with _held_in(self.scaled_inside, scaled), self._holding(cond, env):   # and what else it proves
                 yield
             return
         tested = self._tested_inside(cond, env)
