@@ -1145,10 +1145,11 @@ class Writer:
                 self.sums[result] = (root, k)
 
     def sum(self, a: str, b: str) -> str:
-        """a + b in u32 (a register, or the immediate 0 away), with what `_sum` knows of it."""
-        if b == "0" or a == "0":
-            return a if b == "0" else b
-        result = self.op("add.u32", U32, self.in_register(U32, a) if is_immediate(b) else a, b)
+        """a + b in u32 for a register a and a register or immediate b (a itself
+        for 0), with what `_sum` knows of it (fragments.py's element indices)."""
+        if b == "0":
+            return a
+        result = self.op("add.u32", U32, a, b)
         self._sum("加", result, [a, b])
         return result
 
