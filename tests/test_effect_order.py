@@ -269,3 +269,48 @@ def _clears(tmp_path, text: str) -> bool:
     e = next(d for d in info.module.decls if isinstance(d, ir.Entry))
     body = lowering(info).entry(e, info.decls[ir.function_key(info.modules, e.function)].body, None)
     return any(isinstance(n, ir.ZeroWorkgroup) for n in ir.walk(body))
+
+
+def _shared_out(writes: str, limit: str = "一六", step: str = "八", start: str = "「序」") -> str:
+    return HEADER + buffer("数据", "零") + f"""「共」乃「工作组变量」于（「定长数组」于「无三二」于「一六」）也。
+「共」者「工作组共享」于「元」也。
+
+「核」乃化「局部调用序」为「有」者也。
+「核」者得「序」而
+　令「搬」为得「i」而
+　　若「i」小于（「新无三二」于「{limit}」）则（
+　　　{writes}；
+　　　「搬」于（「i」加（「新无三二」于「{step}」））
+　　）
+　而
+　「搬」于{start}；
+　「工作组屏障」于「元」；
+　「写数组」于「数据」于「序」于（「读共享数组」于「共」于（「序」加（「新无三二」于「八」）））
+也。
+""" + entry("核", "八")
+
+
+ONE = "「写共享数组」于「共」于「i」于「i」"
+PAIR = ("「写共享数组」于「共」于（「i」乘（「新无三二」于「二」））于「i」；\n"
+        "　　　「写共享数组」于「共」于（「i」乘（「新无三二」于「二」）加（「新无三二」于「一」））于「i」")
+
+
+@pytest.mark.parametrize("program, cleared", [
+    (_shared_out(ONE), False),                                  # i = 序, 序 + 8 below 16
+    (_shared_out(PAIR, limit="八"), False),                      # 2i and 2i + 1 for i below 8
+    (_shared_out(ONE, limit="一五"), True),                       # element 15 unwritten
+    (_shared_out(ONE, step="九"), True),                          # invocations 0 … 7 miss element 8
+    (_shared_out(ONE, start="（「序」加（「新无三二」于「一」））"), True),  # element 0 unwritten
+    (_shared_out(PAIR.split("；")[0], limit="八"), True),          # the odd elements unwritten
+    (_shared_out("「写共享数组」于「共」于「i」于（「读共享数组」于「共」于「i」）"), True),   # reads before the barrier
+])
+def test_a_loop_the_invocations_share_out_covers_every_element(tmp_path, program, cleared):
+    """for (i = 序; i < N; i += S), S at most the workgroup size (子组矩阵片's 搬): together the
+    invocations run every i below N, so writes at i 乘 a 加 b cover those elements."""
+    assert _clears(tmp_path, program) is cleared
+
+
+def test_a_shared_out_loop_without_clearing_computes_the_same_everywhere():
+    outputs = run_all(_shared_out(PAIR, limit="八"), "核入口", {"数据": np.full(8, 99, np.uint32)}, groups=1)
+    expected = [(8 + j) // 2 for j in range(8)]
+    assert {executor: out["数据"].tolist() for executor, out in outputs.items()} == dict.fromkeys(outputs, expected)

@@ -929,3 +929,100 @@ def test_a_value_computed_once_keeps_no_bound_learnt_inside_a_branch(tmp_path):
     expected = np.zeros(16, np.uint32)
     expected[:7] = np.arange(7)
     np.testing.assert_array_equal(out, expected)
+
+
+# ---------------------------------------------------------------- element root 加 k
+
+def _literal(n: int) -> str:
+    return f"（「新无三二」于「{_numeral(n)}」）"
+
+
+ROOT_PLUS_K = (storage("出", "无三二", 0) + storage("三出", "无三二", 1) + f"""
+「偏」乃化「全局调用号」为「有」者也。
+「偏」者得「号」而
+　令「i」为「号」中「零」而
+　令「上」为（「i」加{_literal(2 ** 30 - 1)}）乘{_literal(4)}而
+　「写数组」于「出」于「上」于（「i」加{_literal(100)}）；
+　「写数组」于「出」于（「上」加{_literal(1)}）于（「i」加{_literal(200)}）；
+　「写数组」于「出」于（「上」加{_literal(3)}）于（「i」加{_literal(300)}）；
+　令「三倍」为（「i」加{_literal((2 ** 32 - 1) // 3)}）乘{_literal(3)}而
+　「写数组」于「三出」于（「三倍」加{_literal(1)}）于（「i」加{_literal(400)}）
+也。
+""" + entry("偏", "四"))
+
+
+def test_element_root_plus_k_shares_roots_address_only_where_it_cannot_wrap(tmp_path):
+    """(i + 2³⁰ − 1)·4 wraps to a multiple of 4 (2³² − 4 for i = 0, whose three
+    writes fall outside; 0 and 4 for i = 1, 2), so 上 加 k, k < 4, cannot wrap:
+    上's address plus 4k.  (i + (2³² − 1)/3)·3 is 2³² − 1 for i = 0, a multiple
+    of 3 that adding 1 wraps to element 0: no offset there."""
+    result = build(tmp_path, ROOT_PLUS_K)
+    assert re.search(r"st\.global\.u32 \[%rd\d+\+4\]", result.text)
+    assert re.search(r"st\.global\.u32 \[%rd\d+\+12\]", result.text)
+    assert len(re.findall(r"\+\d+\]", result.text)) == 2
+    out = execute(result, {(0, 0): np.zeros(8, np.uint32), (0, 1): np.zeros(8, np.uint32)}, 1)
+    assert out[(0, 0)].tolist() == [101, 201, 0, 301, 102, 202, 0, 302]
+    assert out[(0, 1)].tolist() == [400, 0, 0, 401, 0, 0, 402, 0]
+
+
+CELL_VALUES = (storage("入", "无三二", 0, "只读") + storage("出", "无三二", 1) + storage("数出", "无三二", 2) + f"""
+「格值」乃化「全局调用号」为「有」者也。
+「格值」者得「号」而
+　令「i」为「号」中「零」而
+　令「x」为「读数组」于「入」于「i」而
+　令「c」为「新格」于{_literal(0)}而
+　令「d」为「新格」于{_literal(0)}而
+　令「e」为「新格」于{_literal(0)}而
+　（若「x」大于{_literal(0)}则「写格」于「c」于{_literal(1)}）；
+　（若「x」大于{_literal(5)}则「写格」于「d」于{_literal(2)}否则「写格」于「d」于{_literal(2)}）；
+　「写数组」于「出」于（「i」乘{_literal(4)}加（「读格」于「c」））于{_literal(7)}；
+　「写数组」于「出」于（「i」乘{_literal(4)}加（「读格」于「d」）加（「读格」于「c」））于{_literal(9)}；
+　令「环」为得「k」而
+　　若「k」小于「x」则（「写格」于「e」于（（「读格」于「e」）加{_literal(1)}）；「环」于（「k」加{_literal(1)}））
+　而
+　「环」于{_literal(0)}；
+　「写数组」于「数出」于「i」于（「读格」于「e」）
+也。
+""" + entry("格值", "八"))
+
+
+def test_a_cells_known_integer_holds_only_where_every_way_in_agrees(tmp_path):
+    """A 格 written 1 in a 若 without 否则 may hold 0 or 1 after it; one
+    written 2 in both branches holds 2; one counted up in a loop with a
+    runtime trip count holds the count: each read gives what the thread wrote."""
+    result = build(tmp_path, CELL_VALUES)
+    x = np.array([0, 1, 6, 0, 9, 3, 0, 2], np.uint32)
+    out = execute(result, {(0, 0): x, (0, 1): np.zeros(32, np.uint32), (0, 2): np.zeros(8, np.uint32)}, 1)
+    expected = np.zeros(32, np.uint32)
+    for i, v in enumerate(x.tolist()):
+        expected[4 * i + (v > 0)] = 7
+        expected[4 * i + 2 + (v > 0)] = 9
+    np.testing.assert_array_equal(out[(0, 1)], expected)
+    np.testing.assert_array_equal(out[(0, 2)], x)
+
+
+ROWS = (storage("入", "无三二", 0, "只读") + storage("出", "无三二", 1) + f"""
+「行」乃化「全局调用号」为「有」者也。
+「行」者得「号」而
+　令「r」为「号」中「零」而
+　令「行数」为「数组长度」于「入」除{_literal(4)}而
+　若「r」小于「行数」则（
+　　「写数组」于「出」于（「r」乘{_literal(4)}）于（「读数组」于「入」于（「r」乘{_literal(4)}））；
+　　「写数组」于「出」于（「r」乘{_literal(4)}加{_literal(3)}）于（「读数组」于「入」于（「r」乘{_literal(4)}加{_literal(3)}））；
+　　「写数组」于「出」于（「r」乘{_literal(4)}加{_literal(1)}）于（「读数组」于「入」于（「r」乘{_literal(4)}加{_literal(4)}））
+　）
+也。
+""" + entry("行", "八"))
+
+
+def test_a_row_below_the_length_over_c_needs_no_check_for_its_c_elements(tmp_path):
+    """若 r 小于 数组长度 除 4: r·4 加 k for k < 4 lies inside (r·4 + 3 < ⌊n/4⌋·4 ≤ n) — those
+    reads are unchecked; r·4 加 4 is the next row's first element, past the end for the last
+    row (n = 9: rows 0 and 1, 入[8] is inside, 入[9] is not)."""
+    result = build(tmp_path, ROWS)
+    assert len(re.findall(r"@%p\d+ ld\.global", result.text)) == 1
+    for n in (8, 9):
+        x = np.arange(100, 100 + n, dtype=np.uint32)
+        out = execute(result, {(0, 0): x, (0, 1): np.zeros(8, np.uint32)}, 1)[(0, 1)]
+        expected = [100, 104, 0, 103, 104, 108 if n == 9 else 0, 0, 107]
+        assert out.tolist() == expected, n

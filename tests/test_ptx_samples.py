@@ -279,3 +279,15 @@ def test_a_read_under_its_own_length_test_is_not_tested_again():
     text = _sample_ptx("共享直方图")
     assert re.search(r"^\tld\.global\.nc\.u32 %r\d+, \[%rd\d+\];$", text, re.M)
     assert not re.search(r"@%p\d+ ld\.global", text)
+
+
+def test_elements_root_plus_k_are_constant_offsets_from_one_address():
+    """a[i·K 加 k], i·K a multiple of K = 2ʲ > k: no wrap, so one address and
+    offsets k·stride (矩阵与标量's 4i + k, 序列与格's 16·行 + its 格 column,
+    known in each written-out round); the fragment lane index is computed once."""
+    scalar = _sample_ptx("矩阵与标量")
+    assert [int(n) for n in re.findall(r"st\.global\.v4\.f32 \[%rd\d+\+(\d+)\]", scalar)] == [16, 32, 48]
+    scan = _sample_ptx("序列与格")
+    assert [int(n) for n in re.findall(r"ld\.global\.nc\.f32 %r\d+, \[%rd\d+\+(\d+)\]", scan)] == list(range(4, 64, 4))
+    for name in ("子组矩阵片", "子组整矩阵片", "子组矩阵片存储"):
+        assert _sample_ptx(name).count("%laneid") == 1, name

@@ -87,7 +87,8 @@ class Lowering:
         touch, so no invocation reads an element before its writer has written
         it (模糊: each invocation writes 局 加 1, invocation 0 the two ends).
         Or the one statement that touches it is a loop each round of which
-        does so before its first barrier (`_written_each_round`).
+        does so before its first barrier (`_written_each_round`).  A loop
+        among the writes may be one the invocations share out (`_shared_out`).
         `params`: the entry function's parameters (by id), where 「局部调用序」 comes in;
         a 令 that names it on the way (令「局」为「调」中「局」) names it too."""
         length = _fixed_length(self.decls.get(key))
@@ -100,9 +101,9 @@ class Lowering:
                 _name_index(statement, indices, self.decls)
             if not _mentions(_own(statement), key):
                 continue
-            if isinstance(_own(statement), ir.Loop):    # the first statement that touches it
-                return not any(_mentions(_own(s), key) for s in statements[at + 1:]) \
-                    and self._written_each_round(_own(statement), key, indices, entry, length)
+            if isinstance(_own(statement), ir.Loop) and not any(_mentions(_own(s), key) for s in statements[at + 1:]) \
+                    and self._written_each_round(_own(statement), key, indices, entry, length):
+                return True     # the first statement that touches it
             break
         return self._covered_before_barrier(statements, key, set(params), entry, length)
 
@@ -242,6 +243,8 @@ def _written_elements(e: ir.Expr, key: tuple[str, str], indices: set, size: int,
             return set(range(start, start + size))
         constant = _constant_u32(e.args[1])
         return None if constant is None else {constant}
+    if isinstance(e, ir.Loop):
+        return _shared_out(e, key, indices, size)
     if isinstance(e, ir.If) and e.otherwise is None and _one_invocation(e.cond, indices, size) \
             and not _mentions(e.cond, key):
         elements: set[int] = set()
@@ -255,6 +258,71 @@ def _written_elements(e: ir.Expr, key: tuple[str, str], indices: set, size: int,
                 return None
             elements |= written
         return elements
+    return None
+
+
+def _shared_out(loop: ir.Loop, key: tuple[str, str], indices: set, size: int) -> set[int] | None:
+    """The elements of `key` a loop run by every invocation of a workgroup of
+    `size` surely writes without reading it, where the invocations share its
+    rounds out: the counter starts at 「局部调用序」, the body is 若 i 小于 N
+    则（…；next round with i 加 S）, 1 ≤ S ≤ size, N and S constants, and each
+    round writes 写共享数组 at i 乘 a 加 b (constants, `_strided`) and
+    touches the variable nowhere else (子组矩阵片's 搬, as nvcc's
+    for (i = tid; i < N; i += S)).  Invocation e mod S (< S ≤ size) starts at
+    e mod S and steps by S through every smaller value to e < N, all of which
+    pass the test: together the rounds take every i below N, so the writes
+    cover a·i + b for each (None where that could pass 2³² − 1)."""
+    body = loop.body
+    while isinstance(body, ir.Block):
+        body = body.body
+    if not isinstance(body, ir.If) or _mentions(body.cond, key) \
+            or (body.otherwise is not None and _mentions(body.otherwise, key)) or any(_mentions(a, key) for a in loop.args):
+        return None
+    cond, params = body.cond, loop.fun.params
+    if not (_is_call(cond, "小于") and isinstance(cond.args[0], ir.LocalRef)
+            and any(p is cond.args[0].var for p in params)):
+        return None
+    counter = cond.args[0].var
+    at = next(i for i, p in enumerate(params) if p is counter)
+    limit = _constant_u32(cond.args[1])
+    statements = list(_straight_line(body.then))
+    tail = statements[-1]
+    if limit is None or not _is_local_index(loop.args[at], indices) or not isinstance(tail, ir.Next) \
+            or sum(isinstance(n, ir.Next) for n in ir.walk(body.then)) != 1 or _mentions(tail, key):
+        return None
+    step = tail.args[at]
+    if not (_is_call(step, "加") and isinstance(step.args[0], ir.LocalRef) and step.args[0].var is counter
+            and 1 <= (_constant_u32(step.args[1]) or 0) <= size):
+        return None
+    elements: set[int] = set()
+    for statement in statements[:-1]:
+        own = _own(statement)
+        if not _mentions(own, key):
+            continue
+        if not (_is_call(own, "写共享数组") and _is_variable(own.args[0], key) and not _mentions(own.args[2], key)):
+            return None
+        strided = _strided(own.args[1], counter)
+        if strided is None or strided[0] * max(limit - 1, 0) + strided[1] >= 2 ** 32:
+            return None
+        elements |= {strided[0] * i + strided[1] for i in range(limit)}
+    return elements
+
+
+def _strided(e: ir.Expr, counter: ir.LocalVar) -> tuple[int, int] | None:
+    """(a, b) where an index is counter, counter 乘 a, or either 加 b (constants; either side)."""
+    if isinstance(e, ir.LocalRef) and e.var is counter:
+        return 1, 0
+    for name in ("乘", "加"):
+        if _is_call(e, name) and len(e.args) == 2:
+            for inner, other in (e.args, e.args[::-1]):
+                c = _constant_u32(other)
+                if c is None:
+                    continue
+                if name == "乘" and isinstance(inner, ir.LocalRef) and inner.var is counter:
+                    return c, 0
+                if name == "加" and _strided(inner, counter) is not None:
+                    a, b = _strided(inner, counter)
+                    return a, b + c
     return None
 
 

@@ -29,7 +29,7 @@ declared 16-byte aligned, as ldmatrix requires.
 
 from __future__ import annotations
 
-from .scalars import F16, F32, S32, U32, address_text
+from .scalars import F16, F32, S32, U32, address_text, is_immediate
 
 FRAGMENT_ALIGN = 16
 MMA = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
@@ -52,14 +52,16 @@ def _accumulator_place(i: int) -> tuple[int, int]:
 
 
 class _Lane:
-    """This lane's g and t, computed once per call."""
+    """This lane's g and 2t, computed once per entry in the prologue (they
+    depend on nothing else), with their bounds (`Writer.below`)."""
 
     def __init__(self, w) -> None:
         self.w = w
-        lane = w.op("mov.u32", U32, "%laneid")
-        self.lane = lane
+        self.lane = lane = w.op("mov.u32", U32, "%laneid")
         self.g = w.op("shr.u32", U32, lane, "2")
         self.t2 = w.op("shl.b32", U32, w.op("and.b32", U32, lane, "3"), "1")   # 2t
+        w.below.update({lane: 32, self.g: 8, self.t2: 7})
+        self.indices: dict[tuple, str] = {}
 
     def ldmatrix_row(self, bits: tuple[int, int]) -> tuple[str, str]:
         """(row, column) whose address this lane gives to ldmatrix: row
@@ -69,6 +71,27 @@ class _Lane:
         row_plus, column_plus = (w.op("shl.b32", U32, w.op("and.b32", U32, w.op("shr.u32", U32, m, str(b)), "1"), "3")
                                  for b in bits)
         return w.op("add.u32", U32, w.op("and.b32", U32, self.lane, "7"), row_plus), column_plus
+
+    def index(self, key: tuple, step: int, row_column, largest: tuple[int, int]) -> str:
+        """row·step + column for this lane (`row_column` makes them), once per
+        entry in the prologue; known below (largest row)·step + (largest column) + 1."""
+        if key + (step,) not in self.indices:
+            w = self.w
+            with w.in_prologue():
+                row, column = row_column()
+                index = self.indices[key + (step,)] = w.op("mad.lo.u32", U32, row, str(step), column)
+            bound = largest[0] * step + largest[1] + 1
+            if bound <= 2 ** 32:
+                w.below[index] = bound
+        return self.indices[key + (step,)]
+
+
+def _lane(w) -> _Lane:
+    """The entry's `_Lane`, made in the prologue the first time a fragment needs it."""
+    if w.fragment_lane is None:
+        with w.in_prologue():
+            w.fragment_lane = _Lane(w)
+    return w.fragment_lane
 
 
 def _index(w, start: str, step: str, row: str, column: str) -> str:
@@ -81,6 +104,16 @@ def _offset(w, register: str, constant: int) -> str:
     return w.op("add.u32", U32, register, str(constant)) if constant else register
 
 
+def _lane_index(w, start: str, lane_index: str, constant: int) -> str:
+    """start + this lane's row·step + column (`_Lane.index`) + a constant, in
+    elements: the additions as `Writer.sum` knows them, so that where they
+    cannot wrap the element's address is the lane's, a constant further on
+    (a constant start: always, its lane index being bounded)."""
+    if is_immediate(start):
+        return w.sum(lane_index, str((int(start) + constant) % 2 ** 32))
+    return w.sum(w.sum(start, lane_index), str(constant % 2 ** 32))
+
+
 def _address(w, resource, index: str, size: int, aligned: bool) -> tuple[str, str]:
     """(state space, address operand) of element `index` of a buffer or workgroup array."""
     if aligned and resource.kind == "workgroup":
@@ -89,12 +122,17 @@ def _address(w, resource, index: str, size: int, aligned: bool) -> tuple[str, st
     return space, address_text(address, offset)
 
 
-def _element(w, lane: _Lane, place: tuple[int, int], args, size: int) -> tuple[str, str]:
+def _element(w, place: tuple[int, int], args, size: int) -> tuple[str, str]:
     """(space, address) of the element `place` rows and columns from this lane's
     (g, 2t), in args (array, start, step)."""
     row_plus, column_plus = place
-    index = _index(w, args[1].parts[0], args[2].parts[0], _offset(w, lane.g, row_plus),
-                   _offset(w, lane.t2, column_plus))
+    start, step = args[1].parts[0], args[2].parts[0]
+    lane = _lane(w)
+    if is_immediate(step):
+        index = lane.index(("g",), int(step) % 2 ** 32, lambda: (lane.g, lane.t2), (7, 6))
+        return _address(w, args[0].resource, _lane_index(w, start, index, row_plus * int(step) + column_plus),
+                        size, aligned=True)
+    index = _index(w, start, step, _offset(w, lane.g, row_plus), _offset(w, lane.t2, column_plus))
     return _address(w, args[0].resource, index, size, aligned=True)
 
 
@@ -104,11 +142,17 @@ def _element(w, lane: _Lane, place: tuple[int, int], args, size: int) -> tuple[s
 def _ldmatrix(bits: tuple[int, int], size: int = 2):
     """ldmatrix of elements of `size` bytes (f16: 2; s8: 1, eight bytes a column of the b16 view)."""
     def emit(w, call, args):
-        lane = _Lane(w)
-        row, column = lane.ldmatrix_row(bits)
-        if size == 1:
-            column = w.op("shl.b32", U32, column, "1")
-        index = _index(w, args[1].parts[0], args[2].parts[0], row, column)
+        lane = _lane(w)
+        start, step = args[1].parts[0], args[2].parts[0]
+
+        def row_column():
+            row, column = lane.ldmatrix_row(bits)
+            return row, w.op("shl.b32", U32, column, "1") if size == 1 else column
+        if is_immediate(step):
+            index = _lane_index(w, start, lane.index(("ldmatrix", bits, size), int(step) % 2 ** 32, row_column,
+                                                     (15, 16 // size)), 0)
+        else:
+            index = _index(w, start, step, *row_column())
         _, address = _address(w, args[0].resource, index, size, aligned=True)
         out = [w.reg(U32) for _ in range(4)]
         w.emit(f"{LDMATRIX} {{{', '.join(out)}}}, {address}")
@@ -119,11 +163,10 @@ def _ldmatrix(bits: tuple[int, int], size: int = 2):
 def _load_words(bits: tuple[int, int], registers: range):
     """Fragment registers read as .b32 words (two halves each); the others are zero."""
     def emit(w, call, args):
-        lane = _Lane(w)
         out = []
         for r in range(4):
             if r in registers:
-                space, address = _element(w, lane, _placed(bits, r), args, 2)
+                space, address = _element(w, _placed(bits, r), args, 2)
                 out.append(w.op(f"ld.{space}.b32", U32, address))
             else:
                 out.append("0")
@@ -133,15 +176,19 @@ def _load_words(bits: tuple[int, int], registers: range):
 
 def _load_transposed_b(w, call, args):
     """乙[n][k] = buffer[start + k·step + n]: each register's two halves are a column apart."""
-    lane = _Lane(w)
+    lane = _lane(w)
+    start, step = args[1].parts[0], args[2].parts[0]
     out = []
     for r in range(4):
         n_plus, k_plus = _placed(B_BITS, r)
-        n, k = _offset(w, lane.g, n_plus), _offset(w, lane.t2, k_plus)
         halves = []
-        for next_k in (k, w.op("add.u32", U32, k, "1")):
-            space, address = _address(w, args[0].resource, _index(w, args[1].parts[0], args[2].parts[0], next_k, n),
-                                      2, aligned=False)
+        for k_next in (0, 1):
+            if is_immediate(step):
+                index = lane.index(("transposed",), int(step) % 2 ** 32, lambda: (lane.t2, lane.g), (6, 7))
+                index = _lane_index(w, start, index, (k_plus + k_next) * int(step) + n_plus)
+            else:
+                index = _index(w, start, step, _offset(w, lane.t2, k_plus + k_next), _offset(w, lane.g, n_plus))
+            space, address = _address(w, args[0].resource, index, 2, aligned=False)
             halves.append(w.op(f"ld.{space}.b16", F16, address))
         out.append(w.op("mov.b32", U32, "{" + ", ".join(halves) + "}"))
     return out
@@ -154,10 +201,9 @@ def _accumulator_pairs(rows: tuple[int, ...]):
 
 def _load_accumulator(rows: tuple[int, ...]):
     def emit(w, call, args):
-        lane = _Lane(w)
         out = ["0.0"] * 8
         for i in _accumulator_pairs(rows):
-            space, address = _element(w, lane, _accumulator_place(i), args, 4)
+            space, address = _element(w, _accumulator_place(i), args, 4)
             out[i], out[i + 1] = w.reg(F32), w.reg(F32)
             w.emit(f"ld.{space}.v2.f32 {{{out[i]}, {out[i + 1]}}}, {address}")
         return out
@@ -169,10 +215,9 @@ def _load_accumulator(rows: tuple[int, ...]):
 
 def _store_accumulator(rows: tuple[int, ...], kind=F32):
     def emit(w, call, args):
-        lane = _Lane(w)
         parts = [w.in_register(kind, p) for p in args[3].parts]
         for i in _accumulator_pairs(rows):
-            space, address = _element(w, lane, _accumulator_place(i), args, 4)
+            space, address = _element(w, _accumulator_place(i), args, 4)
             w.emit(f"st.{space}.v2.{kind.mem} {address}, {{{parts[i]}, {parts[i + 1]}}}")
         return []
     return emit

@@ -822,12 +822,22 @@ def _atomic_store(w, call, args):
 
 
 def _new_cell(w, call, args):
-    return [w.copy(k, p) for k, p in zip(leaves(args[0].type), args[0].parts)]
+    cell = [w.reg(k) for k in leaves(args[0].type)]
+    for kind, dest, source in zip(leaves(args[0].type), cell, args[0].parts):
+        w.set_cell(kind, dest, source)
+    return cell
+
+
+def _read_cell(w, call, args):
+    """The registers' values, copied; an integer the writer knows the cell
+    holds here (`Writer.cell_value`) as that immediate."""
+    known = [w.cell_value(p) for p in args[0].parts]
+    return [w.copy(k, p) if n is None else str(n) for k, p, n in zip(leaves(args[0].type), args[0].parts, known)]
 
 
 def _write_cell(w, call, args):
     for kind, dest, source in zip(leaves(args[1].type), args[0].parts, args[1].parts):
-        w.move(kind, dest, source)
+        w.set_cell(kind, dest, source)
     return []
 
 
@@ -933,7 +943,7 @@ OPS = {
     **{name: _atomic(operation) for name, operation in ATOMICS.items()},
     "原子减": _atomic_subtract, "原子比较交换": _compare_exchange,
     "原子读": _atomic_load, "原子存": _atomic_store,
-    "新格": _new_cell, "读格": _new_cell, "写格": _write_cell,
+    "新格": _new_cell, "读格": _read_cell, "写格": _write_cell,
     "工作组屏障": _barrier, "存储屏障": _barrier,
     **SUBGROUP_OPS,
     **FRAGMENT_OPS,

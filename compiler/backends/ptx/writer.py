@@ -314,6 +314,8 @@ class Writer:
         self.entry: ir.Entry | None = None
         self.members: str | None = None
         self.linear_index: str | None = None
+        self.fragment_lane = None             # fragments.py's lane values, made once in the prologue
+        self.cell_values: dict[str, int] = {}   # a 格's register → the integer it holds here (`cell_value`)
         self.shared_bases: dict[str, str] = {}
         self.read_once: dict[tuple[int, str], list[str]] = {}   # (read-only buffer, type) → its registers
         self.computed: dict[tuple[str, tuple[str, ...]], str] = {}   # pure instruction → its register, this block
@@ -326,6 +328,11 @@ class Writer:
         self.steps: dict[str, tuple[str, int]] = {}   # in `_four_at_a_time`: register → (counter, k), = counter + k
         self.offsets: dict[str, tuple[str, str, int]] = {}   # … register → (base, counter, k), = base + counter + k
         self.unchecked: set[tuple[int, str | None]] = set()   # … (resource, base) the rounds stay inside (`_room`)
+        self.multiples: dict[str, int] = {}   # register → a power of two its 32-bit value is a multiple of
+        self.sums: dict[str, tuple[str, int]] = {}   # register → (root, k): = root + k, which does not wrap
+        self.products: dict[str, tuple[str, int]] = {}   # register → (x, c): = x·c (c a constant, 32 bits)
+        self.quotients: dict[str, tuple[str, int]] = {}  # u32 register → (x, c): = ⌊x / c⌋ (c a constant > 0)
+        self.scaled_inside: set[tuple[str, str, int]] = set()   # (x, length, c) while x < ⌊length / c⌋ holds
         self.hoisted: dict[int, Value] = {}   # in a counted loop: a loop-invariant index base computed before it
         self.zero_unless: dict[str, str] = {}   # a read's register → the branch predicate without which it stays 0
         self.known_inside: set[tuple[int, str]] = set()   # (resource, index register) already tested in bounds
@@ -399,6 +406,7 @@ class Writer:
             self.lines.pop()
         self.lines.append(f"{name}:")
         self.computed.clear()   # a join or loop head: what was computed before need not hold here
+        self.cell_values = {}     # control flow meets here: what a 格 holds may differ by the way in
 
     def _forget_written(self, text: str) -> None:
         """An instruction that writes a register kills every computed value it took part in."""
@@ -568,6 +576,10 @@ class Writer:
             root, k = self.steps[index]
             space, address, offset = self.element_address(resource, root, stride)
             return space, address, offset + k * stride
+        if index in self.sums and getattr(resource, "offset", 0) + self.sums[index][1] * stride < MAX_OFFSET:
+            root, k = self.sums[index]     # root 加 k without wrapping (`_sum`): root's address, k·stride on
+            space, address, offset = self.element_address(resource, root, stride)
+            return space, address, offset + k * stride
         if self.offsets.get(index, (None, None, 0))[2] and self._counted_inside(resource, index):
             base, root, k = self.offsets[index]     # inside, base 加 counter 加 k does not wrap: the same
             space, address, offset = self.element_address(resource, self.op("add.u32", U32, base, root), stride)
@@ -620,13 +632,31 @@ class Writer:
                 return None if 0 <= int(index) < array.args[1] else self.immediate(PRED, False)
             if self.below.get(index, array.args[1] + 1) <= array.args[1]:
                 return None       # the local invocation index of an array as long as the workgroup
+            if index in self.sums:    # root + k < N, k < N: root < N − k (root + k does not wrap)
+                root, k = self.sums[index]
+                return self.op("setp.lt.u32", PRED, root, str(array.args[1] - k)) if k < array.args[1] \
+                    else self.immediate(PRED, False)
             return self.op("setp.lt.u32", PRED, index, str(array.args[1]))
         length = self.buffer_length(resource)
+        root, k = self.sums.get(index, (index, 0))
+        x, c = self.products.get(root, ("", 0))
+        if k < c and (x, length, c) in self.scaled_inside:
+            return None           # x < ⌊length / c⌋: x·c + k ≤ ⌊length / c⌋·c − c + k < length, no wrap on the way
         if self.clamped.get(index) == length:
             return self.op("setp.ne.u32", PRED, length, "0")
         if self.signed_clamped.get(index, (None, None))[1] == length:
             return self.op("setp.ge.s32", PRED, self.signed_clamped[index][0], "0")
+        if self.multiples.get(self.sums.get(index, ("",))[0], 1) >= ROOMY:   # a[i·K 加 k], K ≥ 4: one room
+            return self.op("setp.gt.u32", PRED, self.room(length, self.sums[index][0]), str(self.sums[index][1]))
         return self.op("setp.gt.u32", PRED, length, index)
+
+    def room(self, length: str, root: str) -> str:
+        """How many elements of an array `length` long lie from element `root`
+        on: max(length, root) − root, 0 past the end.  Element root + k (no
+        wrap, `sums`) is inside exactly when k < room: root ≥ length gives 0
+        and root + k ≥ length; else room = length − root.  The same for every
+        k, so ptxas computes it once, where each root + k cost an add."""
+        return self.op("sub.u32", U32, self.op("max.u32", U32, length, root), root)
 
     def _counted_inside(self, resource: ir.Resource, index: str) -> bool:
         """Element counter 加 k or base 加 counter 加 k (k < 4) of an array that
@@ -828,9 +858,10 @@ class Writer:
         if e.otherwise is None:
             (end,) = self.new_labels("end")
             self.emit(f"@!{cond} bra {end}")
+            before = dict(self.cell_values)
             with self._holding(e.cond, env):
                 self.value(e.then, env)
-            self.label(end)
+            self._join_cells(end, before, self.cell_values)
             return Value(t, [])
         _no_aliasing_value(t, "「若」的值")
         kinds = leaves(t)
@@ -839,13 +870,22 @@ class Writer:
         result = [self.reg(k) for k in kinds]
         other, end = self.new_labels("else", "end")
         self.emit(f"@!{cond} bra {other}")
+        before = dict(self.cell_values)
         with self._holding(e.cond, env):
             self._move_all(kinds, result, self.value(e.then, env).parts)
         self.emit(f"bra {end}")
-        self.label(other)
+        then = self.cell_values
+        self._join_cells(other, before, before)
         self._move_all(kinds, result, self.value(e.otherwise, env).parts)
-        self.label(end)
+        self._join_cells(end, then, self.cell_values)
         return Value(t, result)
+
+    def _join_cells(self, label: str, *ways: dict[str, int]) -> None:
+        """`label`, which only the ends of `ways` reach (a 若's branches): a 格
+        holds a known integer after it where it holds that one at each of them."""
+        self.label(label)
+        first, *others = ways
+        self.cell_values = {r: v for r, v in first.items() if all(o.get(r) == v for o in others)}
 
     def _speculable(self, e: ir.Expr) -> bool:
         """A small branch of a 若 value that may be computed whichever way the
@@ -931,12 +971,42 @@ class Writer:
         if e.name in READ_BACK and self._reads_back(e):
             return self._written_back(e, env, emitter)
         args = [self.value(a, env) for a in e.args]
+        folded = self._folded(e.name, t, args)
+        if folded is not None:
+            return Value(t, [folded])
         parts = emitter(self, e, args)
         if e.name in BOUNDS and leaves(t) == [U32] and all(len(a.parts) == 1 for a in args):
             self._bound(e.name, parts[0], [a.parts[0] for a in args])
         elif e.name in ("减", "夹紧") and leaves(t) == [S32] and all(len(a.parts) == 1 for a in args):
             self._signed_clamp(e.name, parts[0], [a.parts[0] for a in args])
+        if e.name in SUMS and leaves(t) in ([U32], [S32]) and all(len(a.parts) == 1 for a in args):
+            self._sum(e.name, parts[0], [a.parts[0] for a in args])
         return Value(t, parts)
+
+    def _folded(self, name: str, t: Type, args: list[Value]) -> str | None:
+        """加/减/乘 of two 32-bit integer immediates (a known 格's value plus
+        1) as the immediate they make, wrapping as WGSL does."""
+        if name not in FOLDED or leaves(t) not in ([U32], [S32]) or not all(len(a.parts) == 1 for a in args):
+            return None
+        a, b = (_integer(a.parts[0]) for a in args)
+        if a is None or b is None:
+            return None
+        n = FOLDED[name](a, b) % 2 ** 32
+        return str(n - 2 ** 32 if leaves(t) == [S32] and n >= 2 ** 31 else n)
+
+    def cell_value(self, register: str) -> int | None:
+        """The integer a 格's register holds here, where straight-line code since
+        the last label (where control flow meets, `label`; a 若's end joins its
+        branches, `_join_cells`) wrote it as an immediate."""
+        return self.cell_values.get(register)
+
+    def set_cell(self, kind: Scalar, register: str, source: str) -> None:
+        """A 格's register is set to `source`: known when it is an integer immediate."""
+        self.move(kind, register, source)
+        if kind in (U32, S32) and _integer(source) is not None:
+            self.cell_values[register] = _integer(source)
+        else:
+            self.cell_values.pop(register, None)
 
     def _signed_clamp(self, name: str, result: str, operands: list[str]) -> None:
         """夹紧 于 i 于 0 于（长 减 1）in 整三二 (模糊's clamped read) lies in
@@ -994,6 +1064,11 @@ class Writer:
 
     @contextmanager
     def _held(self, cond: ir.Expr, env: dict):
+        scaled = self._held_quotient(cond, env)
+        if scaled is not None and scaled not in self.scaled_inside:
+            with _held_in(self.scaled_inside, scaled), self._held(cond, env):   # and what else it proves
+                yield
+            return
         tested = self._tested_inside(cond, env)
         if tested is not None and tested not in self.known_inside:
             with _held_in(self.known_inside, tested):
@@ -1025,6 +1100,14 @@ class Writer:
         (register,) = env[id(cond.args[0].var)].parts
         resource = self.value(length.args[0], env).resource
         return None if resource is None or is_immediate(register) else (id(resource), register)
+
+    def _held_quotient(self, cond: ir.Expr, env: dict) -> tuple[str, str, int] | None:
+        """(x, length, c) where a test is 「变量」小于 ⌊length / c⌋ (a 令 of 数组长度 除 c, 序列与格's
+        行数): inside the branch it guards, x·c 加 k for k < c lies inside an array `length` long (`inside`)."""
+        compared = self._compared_local(cond, "小于", env)
+        if compared is None or compared[1] not in self.quotients:
+            return None
+        return (compared[0], *self.quotients[compared[1]])
 
     def _held_floor(self, cond: ir.Expr, env: dict) -> tuple[str, str] | None:
         """(register, operand) where a test is 「变量」不小于 something: inside the
@@ -1070,6 +1153,8 @@ class Writer:
         bounds check against an array as long as the workgroup."""
         if result in self.below or result in operands or is_immediate(result):
             return        # only a fresh register, written once, keeps its bound
+        if name == "除" and not is_immediate(operands[0]) and (_integer(operands[1]) or 0) > 0:
+            self.quotients[result] = (operands[0], _integer(operands[1]))
         self._clamp(name, result, operands)
         self._step(name, result, operands)
         a, b = (self._below(x) for x in operands)
@@ -1088,6 +1173,55 @@ class Writer:
             bound = (a - 1) * (b - 1) + 1 if name == "乘" else a + b - 1
         if bound is not None and bound <= 2 ** 32:
             self.below[result] = bound
+
+    def _sum(self, name: str, result: str, operands: list[str]) -> None:
+        """What a 32-bit 乘/左移/加 (u32 or i32: the same bits) is a multiple
+        of, and x 加 k (k a constant) as (x, k) where it cannot wrap, so that
+        element x 加 k lies k elements after element x (one address, constant
+        offsets: a[i·8 加 k]).  Wrapping arithmetic keeps a multiple of 2ʲ a
+        multiple of 2ʲ (2ʲ divides 2³²): x·y for x a multiple of 2ⁱ and y of 2ʲ
+        is one of 2^min(i+j, 32), x << s (s a constant) one of 2ⁱ⁺ˢ, x + y one
+        of 2^min(i, j).  (Not so for other m: 2³² − 1 is a multiple of 3 that
+        3 times a number can wrap to, and adding 1 to it wraps.)  A multiple x
+        of 2ʲ is at most 2³² − 2ʲ, so x + k with k < 2ʲ stays below 2³²; x known
+        below B (`below`) gives the same for B − 1 + k < 2³²."""
+        if result in operands or is_immediate(result) or result in self.multiples or result in self.sums:
+            return        # only a fresh register, written once, keeps what is known of it
+        a, b = operands
+        if name == "乘":
+            multiple = self._multiple(a) * self._multiple(b)
+            x, c = (b, _integer(a)) if is_immediate(a) else (a, _integer(b))
+            if not is_immediate(x) and c is not None and 0 < c % 2 ** 32:
+                self.products[result] = (x, c % 2 ** 32)
+        elif name == "左移":
+            multiple = self._multiple(a) << (_integer(b) & 31) if _integer(b) is not None else 1
+        else:
+            multiple = min(self._multiple(a), self._multiple(b))
+        if multiple > 1:
+            self.multiples[result] = min(multiple, 2 ** 32)
+        x, k = (b, _integer(a)) if is_immediate(a) else (a, _integer(b))
+        if name == "加" and not is_immediate(x) and k is not None:
+            root, before = self.sums.get(x, (x, 0))
+            k = before + k % 2 ** 32
+            below = self._below(root)
+            if 0 < k and (k < self._multiple(root) or below is not None and below - 1 + k < 2 ** 32):
+                self.sums[result] = (root, k)
+
+    def sum(self, a: str, b: str) -> str:
+        """a + b in u32 for a register a and a register or immediate b (a itself
+        for 0), with what `_sum` knows of it (fragments.py's element indices)."""
+        if b == "0":
+            return a
+        result = self.op("add.u32", U32, a, b)
+        self._sum("加", result, [a, b])
+        return result
+
+    def _multiple(self, operand: str) -> int:
+        """A power of two the 32-bit value of `operand` is a multiple of (2³² for 0)."""
+        if is_immediate(operand):
+            n = _integer(operand)
+            return 1 if n is None else n % 2 ** 32 & -(n % 2 ** 32) or 2 ** 32
+        return self.multiples.get(operand, 1)
 
     def _step(self, name: str, result: str, operands: list[str]) -> None:
         """counter 加 k inside four rounds at a time: counter is below N − 3, so
@@ -1476,6 +1610,23 @@ SPECULATED = 24
 
 #: the unsigned builtins whose results `Writer._bound` bounds from their operands'
 BOUNDS = frozenset({"余", "除", "乘", "加", "减", "最小"})
+#: the 32-bit integer builtins `Writer._folded` computes where both operands are immediates
+FOLDED = {"加": lambda a, b: a + b, "减": lambda a, b: a - b, "乘": lambda a, b: a * b}
+#: the 32-bit integer builtins whose results `Writer._sum` knows multiples and sums of
+SUMS = frozenset({"乘", "左移", "加"})
+#: element root 加 k of a runtime-sized array is tested against `Writer.room` (2 instructions, then
+#: one a test) where root is a multiple of this: a[i·K 加 k] for k < K then costs K + 2, not 2K − 1
+ROOMY = 4
+#: the largest constant offset an address operand gets (element 加 k's k·stride)
+MAX_OFFSET = 2 ** 31
+
+
+def _integer(operand: str) -> int | None:
+    """The integer an immediate operand writes (decimal, or 0x… hexadecimal), else None."""
+    try:
+        return int(operand, 16) if operand.lower().lstrip("-").startswith("0x") else int(operand)
+    except ValueError:
+        return None
 
 
 def _read_only(resource: ir.Resource) -> bool:
