@@ -10,10 +10,14 @@ and fma are native; f16 division and math functions go through f32 (seed).
 from __future__ import annotations
 
 import inspect
+import math
+
+import numpy as np
 
 from ... import ir
 from ...valid import registry
 from ...lower.types import concrete
+from ..targets import DEFAULT_OPTIONS
 from . import mathseq
 from .fragments import FRAGMENT_OPS, FRAGMENT_SPELLINGS, FRAGMENTS_UNAVAILABLE
 from .layout import stride_of
@@ -112,11 +116,20 @@ class PtxMachine:
         self.w = w
 
     def __getattr__(self, name: str):
+        if name in F32_ARITHMETIC:
+            return lambda a, b: f32_arithmetic(self.w, name, a, b)
         if name in MACHINE_F32:
-            return lambda *xs: self.w.op(MACHINE_F32[name], F32, *xs)
+            return lambda *xs: self.w.op(MACHINE_F32[name], F32, *self._registered(xs))
         if name in MACHINE_PRED:
-            return lambda *xs: self.w.op(MACHINE_PRED[name], PRED, *xs)
+            return lambda *xs: self.w.op(MACHINE_PRED[name], PRED, *self._registered(xs))
         raise AttributeError(name)
+
+    def _registered(self, xs: tuple[str, ...]) -> tuple[str, ...]:
+        """Operands with at least one register: a formula's constant arguments
+        reach it as immediates (so that f32_arithmetic can fold them)."""
+        if xs and all(is_immediate(x) for x in xs):
+            return (self.w.in_register(F32, xs[0]), *xs[1:])
+        return xs
 
     @staticmethod
     def const(value: float) -> str:
@@ -135,7 +148,99 @@ class PtxMachine:
         return self.w.op("copysign.f32", F32, sign, magnitude)   # PTX: sign of the first, value of the second
 
     def sign_bit(self, a: str) -> str:
-        return self.w.op("setp.lt.s32", PRED, a, "0")
+        return self.w.op("setp.lt.s32", PRED, self.w.in_register(F32, a), "0")
+
+
+# ---------------------------------------------------------------- exact rewrites of arithmetic
+
+#: f32 arithmetic that goes through f32_arithmetic: machine method → builtin, numpy operation
+F32_ARITHMETIC = {"add": ("加", np.add), "sub": ("减", np.subtract), "mul": ("乘", np.multiply),
+                  "div": ("除", np.divide)}
+#: builtin → machine method
+F32_METHODS = {builtin: method for method, (builtin, _) in F32_ARITHMETIC.items()}
+#: instructions whose result may stand for a product for ptxas (directly, or through a sign,
+#: a select or a copy, whose operands are then looked at in turn)
+PRODUCTS = ("mul.", "mad.")
+PASSING_ON = ("abs.", "neg.", "selp.", "mov.", "copysign.")
+#: how far back through PASSING_ON the products are looked for
+PRODUCT_DEPTH = 4
+
+
+def f32_arithmetic(w, method: str, a: str, b: str) -> str:
+    """a + b, a − b, a · b, a ÷ b in f32, with the rewrites that give the same
+    bits for every input: two constants are folded (numpy rounds f32 as PTX's
+    .rn does; a result that is not finite stays an instruction); x · 1 = x,
+    x · (−1) = −x (neg flips the sign, as the rounded product does), x − 0 = x
+    and x + (−0) = x (also for x = ±0, NaN, ∞); x ÷ 2^k = x · 2^−k when 2^−k is
+    a normal f32 (both round the same real number, x·2^−k, once)."""
+    builtin, operation = F32_ARITHMETIC[method]
+    if is_immediate(a) and is_immediate(b):
+        with np.errstate(all="ignore"):
+            folded = operation(np.float32(f32_value(a)), np.float32(f32_value(b)))
+        if np.isfinite(folded):
+            return f32_text(float(folded))
+    if method == "div" and is_immediate(b):
+        reciprocal = _exact_reciprocal(f32_value(b))
+        if reciprocal is not None:
+            return f32_arithmetic(w, "mul", a, f32_text(reciprocal))
+    identity = _f32_identity(w, method, a, b)
+    if identity is not None:
+        return identity
+    instruction = INSTRUCTIONS[builtin]["f32"]
+    if method in ("add", "sub") and not w.options.fast_math and not any(_may_be_product(w, x) for x in (a, b)):
+        instruction = instruction.replace(".rn", "")
+    return w.op(instruction, F32, a, b)
+
+
+def _exact_reciprocal(d: float) -> float | None:
+    """1/d where d = ±2^k and 1/d is a normal f32 (2^−126 … 2^127), else None."""
+    significand, exponent = math.frexp(d)
+    if abs(significand) != 0.5 or not -126 <= 1 - exponent <= 127:
+        return None
+    return 1 / d
+
+
+def _f32_identity(w, method: str, a: str, b: str) -> str | None:
+    """x · 1, 1 · x, x · (−1), (−1) · x, x − 0 and x + (−0), else None."""
+    value = {x: f32_value(x) for x in (a, b) if is_immediate(x)}
+    if method == "mul":
+        for constant, other in ((b, a), (a, b)):
+            if value.get(constant) == 1.0:
+                return other
+            if value.get(constant) == -1.0:
+                return w.op("neg.f32", F32, w.in_register(F32, other))
+    zero = f32_text(value[b]) if b in value else None
+    if (method, zero) in (("sub", f32_text(0.0)), ("add", f32_text(-0.0))):
+        return a
+    return None
+
+
+def _may_be_product(w, x: str, depth: int = PRODUCT_DEPTH) -> bool:
+    """Whether ptxas may see a product in operand x and fuse it into the sum
+    that reads it.  PTX ISA (add, mul): "mul/add sequences with no rounding
+    modifiers may be optimized to use fused-multiply-add"; an add or sub
+    without .rn is therefore written only where no operand is (or passes on,
+    through a sign, a select or a copy) a multiplication's result.  An
+    immediate is not; a register not set by the writer's `op` may be."""
+    if is_immediate(x):
+        return False
+    defined = w.defined.get(x)
+    if defined is None or depth == 0:
+        return True
+    instruction, operands = defined
+    if instruction.startswith(PRODUCTS):
+        return True
+    if instruction.startswith(PASSING_ON):
+        return any(_may_be_product(w, o, depth - 1) for o in operands if not o.startswith("%p"))
+    return False
+
+
+def integer_add(w, kind: Scalar, a: str, b: str) -> str:
+    """a + b in u32/i32; (~x) + 1 is −x (two's complement, every x)."""
+    for one, other in ((b, a), (a, b)):
+        if one == "1" and w.defined.get(other, ("",))[0] == "not.b32":
+            return w.op("neg.s32", kind, w.defined[other][1][0])
+    return w.op(INSTRUCTIONS["加"][kind.name], kind, a, b)
 
 
 # ---------------------------------------------------------------- scalar functions
@@ -158,6 +263,11 @@ def to_f32(w, kind: Scalar, x: str) -> str:
     return w.in_register(F32, x) if kind is F32 else widen(w, x)
 
 
+def formula_f32(w, kind: Scalar, x: str) -> str:
+    """An operand of a formula on PtxMachine: an f32 constant stays an immediate."""
+    return x if kind is F32 else widen(w, x)
+
+
 def from_f32(w, kind: Scalar, x: str) -> str:
     return x if kind is F32 else narrow(w, x)
 
@@ -165,6 +275,10 @@ def from_f32(w, kind: Scalar, x: str) -> str:
 def scalar_op(w, name: str, kind: Scalar, *xs: str) -> str:
     """One component of a table builtin; f16 without its own instruction goes through f32."""
     table = INSTRUCTIONS[name]
+    if kind is F32 and name in F32_METHODS:
+        return f32_arithmetic(w, F32_METHODS[name], *xs)
+    if name == "加" and kind in (U32, S32):
+        return integer_add(w, kind, *xs)
     if kind.name in table:
         instruction = table[kind.name]
         return w.op(instruction, kind, *xs) if instruction else xs[0]
@@ -180,7 +294,7 @@ def table(name: str):
 def float_formula(fn):
     """A mathseq-style formula on f32, for f32 and (through f32) f16 components."""
     def scalar(w, kind, *xs):
-        return from_f32(w, kind, fn(PtxMachine(w), *(to_f32(w, kind, x) for x in xs)))
+        return from_f32(w, kind, fn(PtxMachine(w), *(formula_f32(w, kind, x) for x in xs)))
     return scalar
 
 
@@ -501,7 +615,7 @@ def _modf(w, kind, x):
     """(x − trunc(x), trunc(x)): both exact, so an f16 goes through f32."""
     x = to_f32(w, kind, x)
     whole = w.op("cvt.rzi.f32.f32", F32, x)
-    return from_f32(w, kind, w.op("sub.rn.f32", F32, x, whole)), from_f32(w, kind, whole)
+    return from_f32(w, kind, f32_arithmetic(w, "sub", x, whole)), from_f32(w, kind, whole)
 
 
 #: 2⁶⁴ as f32 bits: a subnormal times it is normal (frexp reads the exponent field)
@@ -641,7 +755,7 @@ def vector_formula(fn):
     def emit(w, call, args):
         kind = leaves(args[0].type)[0]
         m = PtxMachine(w)
-        components = [[to_f32(w, kind, x) for x in a.parts] for a in args]
+        components = [[formula_f32(w, kind, x) for x in a.parts] for a in args]
         return [from_f32(w, kind, r) for r in fn(m, *components)]
     return emit
 
@@ -679,8 +793,8 @@ def _matrix_multiply(w, call, args):
     kind = leaves(args[0].type)[0]
     m = PtxMachine(w)
     rows = _matrix_rows(args[0].type)
-    matrix = _columns([to_f32(w, kind, x) for x in args[0].parts], rows)
-    right = [to_f32(w, kind, x) for x in args[1].parts]
+    matrix = _columns([formula_f32(w, kind, x) for x in args[0].parts], rows)
+    right = [formula_f32(w, kind, x) for x in args[1].parts]
     vectors = _columns(right, len(matrix)) if len(right) > len(matrix) else [right]
     out = []
     for v in vectors:
@@ -711,7 +825,7 @@ def _determinant(m, columns):
 
 def _determinant_emit(w, call, args):
     kind = leaves(args[0].type)[0]
-    columns = _columns([to_f32(w, kind, x) for x in args[0].parts], _matrix_rows(args[0].type))
+    columns = _columns([formula_f32(w, kind, x) for x in args[0].parts], _matrix_rows(args[0].type))
     return [_determinant(PtxMachine(w), columns)]
 
 
@@ -956,6 +1070,8 @@ class _InstructionLog:
 
     def __init__(self) -> None:
         self.instructions: list[str] = []
+        self.defined: dict = {}
+        self.options = DEFAULT_OPTIONS
 
     def op(self, instruction: str, kind: Scalar, *xs: str) -> str:
         self.instructions.append(instruction)

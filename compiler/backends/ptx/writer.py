@@ -308,6 +308,7 @@ class Writer:
         self.members: str | None = None
         self.shared_bases: dict[str, str] = {}
         self.widened: dict[str, str] = {}     # f32 register → the f16 register it holds exactly (ops.widen)
+        self.defined: dict[str, tuple[str, tuple[str, ...]]] = {}   # register → (instruction, operands) of the `op` that set it
         self.below: dict[str, int] = {}       # register → a number its value is known to be less than
         self.guard: str | None = None         # while a branch is computed speculatively: the loads' predicate
         self.nested_guards = 0                # loads whose own bounds guard met such a predicate
@@ -396,14 +397,17 @@ class Writer:
         return f"{kind.reg}{self.counts[kind.reg]}"
 
     def op(self, instruction: str, kind: Scalar, *operands: str) -> str:
-        """A fresh register of `kind` set by `instruction operands`."""
+        """A fresh register of `kind` set by `instruction operands` (remembered
+        for the exact rewrites of ops.py, until a move writes the register)."""
         dest = self.reg(kind)
         self.emit(f"{instruction} {', '.join((dest,) + operands)}")
+        self.defined[dest] = (instruction, operands)
         return dest
 
     def move(self, kind: Scalar, dest: str, source: str) -> None:
         if dest == source:
             return
+        self.defined.pop(dest, None)
         if is_immediate(source):
             self.emit(f"mov.{kind.name if kind is not F16 else 'b16'} {dest}, {source}")
         else:
@@ -582,6 +586,8 @@ class Writer:
                         self.zero_unless[dest] = self.guard
             self.emit(f"{prefix}ld.{space}{_vector(run)}.{'u32' if kind is PRED else kind.mem} "
                       f"{_operand(dests)}, {address_text(address, off)}")
+            if space == "global.nc":     # nothing writes that memory: no product reaches it (ops._may_be_product)
+                self.defined.update((dest, (f"ld.{space}", ())) for dest in dests)
             parts.extend(self.op("setp.ne.u32", PRED, dest, "0") if kind is PRED else dest for dest in dests)
         return parts
 
