@@ -715,11 +715,16 @@ def test_f16_subgroup_values_ride_in_32_bit_words(tmp_path):
 
 DIGITS = "零一二三四五六七八九"
 UNSIGNED_DIVISORS = [1, 2, 3, 7, 10, 16, 641, 1000, 2 ** 31 + 1, 2 ** 32 - 1]
-SIGNED_DIVISORS = [1, 2, 16, 2 ** 30]
+SIGNED_DIVISORS = [1, 2, 16, 2 ** 30, 3, 7, 10, 641, 1000, 2 ** 31 - 1, -1, -2, -3, -7, -16, -641, -(2 ** 31 - 1)]
 
 
 def _numeral(n: int) -> str:
     return "".join(DIGITS[int(c)] for c in str(n))
+
+
+def _signed_constant(d: int) -> str:
+    literal = f"（「新整三二」于「{_numeral(abs(d))}」）"
+    return literal if d >= 0 else f"（负{literal}）"
 
 
 def _constant_divisions() -> str:
@@ -731,7 +736,7 @@ def _constant_divisions() -> str:
     for k, d in enumerate(SIGNED_DIVISORS):
         for j, op in enumerate(("除", "余")):
             writes.append(f"「写数组」于「整出」于（「i」乘（「新无三二」于「{_numeral(2 * len(SIGNED_DIVISORS))}」）加"
-                          f"（「新无三二」于「{_numeral(2 * k + j)}」））于（「s」{op}（「新整三二」于「{_numeral(d)}」））")
+                          f"（「新无三二」于「{_numeral(2 * k + j)}」））于（「s」{op}{_signed_constant(d)}）")
     return (storage("入", "无三二", 0, "只读") + storage("无出", "无三二", 1) + storage("整出", "整三二", 2) + """
 「分」乃化「全局调用号」为「有」者也。
 「分」者得「号」而
@@ -743,21 +748,26 @@ def _constant_divisions() -> str:
 
 def test_division_by_constants_is_strength_reduced_and_exact(tmp_path):
     """Issue 27: u32 / and % by a constant become shifts, masks or a multiply-high
-    by the magic number, i32 by a power of two shifts rounding toward zero — no
-    div/rem (a software divide on the GPU) — and give WGSL's results at the edges."""
+    by the magic number, i32 by a power of two shifts rounding toward zero, i32 by
+    any other constant a signed multiply-high, negative divisors by negation (−1: MIN / −1
+    is MIN, MIN % −1 is 0) — no div/rem (a software divide on the GPU) — and give WGSL's
+    results at the edges."""
     x = np.array([0, 1, 2, 3, 6, 7, 15, 16, 17, 640, 641, 999, 1000, 2 ** 31 - 1, 2 ** 31, 2 ** 31 + 1,
-                  2 ** 32 - 2, 2 ** 32 - 1, 123456789, 0xDEADBEEF, 0x80000001 * 2 - 2 ** 32, 5, 0x7FFFFFFF, 9],
+                  2 ** 32 - 2, 2 ** 32 - 1, 123456789, 0xDEADBEEF, 0x80000001 * 2 - 2 ** 32, 5, 0x7FFFFFFF, 9,
+                  2 ** 32 - 3, 2 ** 32 - 7, 2 ** 32 - 21, 2 ** 32 - 641, 2 ** 32 - 642, 2 ** 32 - 1000,
+                  2 ** 31 + 2, 2 ** 31 - 2, 2 ** 32 - 2 ** 30, 2 ** 30 * 3 + 7],
                  np.uint64).astype(np.uint32)
     result = build(tmp_path, _constant_divisions())
     assert not re.search(r"\b(div|rem)\.", result.text)
     nu, ns = 2 * len(UNSIGNED_DIVISORS), 2 * len(SIGNED_DIVISORS)
     out = execute(result, {(0, 0): x, (0, 1): np.zeros(nu * len(x), np.uint32),
-                           (0, 2): np.zeros(ns * len(x), np.int32)}, 3)
+                           (0, 2): np.zeros(ns * len(x), np.int32)}, -(-len(x) // 8))
     got_u, got_s = out[(0, 1)].reshape(len(x), nu), out[(0, 2)].reshape(len(x), ns)
     for i, u in enumerate(x.tolist()):
         assert got_u[i].tolist() == [v for d in UNSIGNED_DIVISORS for v in (u // d, u % d)], u
         s = u - 2 ** 32 if u >= 2 ** 31 else u
-        assert got_s[i].tolist() == [v for d in SIGNED_DIVISORS for v in (_trunc_div(s, d), s - _trunc_div(s, d) * d)], s
+        wrapped = [(_trunc_div(s, d) + 2 ** 31) % 2 ** 32 - 2 ** 31 for d in SIGNED_DIVISORS]   # MIN / −1 is MIN
+        assert got_s[i].tolist() == [v for d, q in zip(SIGNED_DIVISORS, wrapped) for v in (q, s - _trunc_div(s, d) * d)], s
 
 
 SHARED_FIRST = storage("出", "无三二", 0) + """

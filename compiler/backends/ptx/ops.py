@@ -373,10 +373,44 @@ def _unsigned_quotient(w, a: str, d: int) -> str:
     return w.op("shr.u32", U32, w.op("add.u32", U32, halved, t), str(p - 33))
 
 
+def signed_magic(d: int) -> tuple[int, int]:
+    """(m, p) with ⌊n·m / 2^p⌋ = ⌊n / d⌋ for 0 ≤ n < 2^31 and ⌊n·m / 2^p⌋ + 1 = ⌈n / d⌉
+    for −2^31 ≤ n < 0, d ≥ 3 not a power of two: m = ⌈2^p / d⌉ with the least p ≥ 32
+    whose error e = m·d − 2^p (0 < e < d) stays within 2^(p−31).  Writing |n| = q·d + r,
+    |n|·m / 2^p = q + r/d + |n|·e / (d·2^p), and |n|·e ≤ 2^p puts it above q and at most
+    q + 1 (strictly below q + 1 for n ≥ 0, as |n| < 2^31).  Such a p is at most
+    31 + ⌈log₂ d⌉, so m < 2^32."""
+    for p in range(32, 64):
+        m = -(-(1 << p) // d)
+        if (m * d - (1 << p)) << 31 <= 1 << p:
+            assert m < 1 << 32
+            return m, p
+    raise AssertionError(d)
+
+
+def _signed_quotient(w, a: str, d: int) -> str:
+    """a / d rounded toward zero, d ≥ 2: for a power of two, a + (d − 1 when a < 0)
+    shifted; else the high word of a·m (m ≥ 2^31 is read as m − 2^32 by mul.hi.s32,
+    so a is added back), shifted by p − 32, plus 1 when a < 0 (signed_magic)."""
+    if d & (d - 1) == 0:
+        k = d.bit_length() - 1
+        bias = w.op("shr.u32", U32, w.op("shr.s32", S32, a, "31"), str(32 - k))    # d − 1 for a < 0
+        return w.op("shr.s32", S32, w.op("add.s32", S32, a, bias), str(k))
+    m, p = signed_magic(d)
+    high = w.op("mul.hi.s32", S32, a, str(m - (1 << 32) if m >= 1 << 31 else m))
+    if m >= 1 << 31:
+        high = w.op("add.s32", S32, high, a)
+    shifted = w.op("shr.s32", S32, high, str(p - 32)) if p > 32 else high
+    return w.op("add.s32", S32, shifted, w.op("shr.u32", U32, a, "31"))
+
+
 def _by_constant(w, instruction: str, kind: Scalar, a: str, d: int) -> str | None:
     """Division and remainder by a constant without div/rem (a software divide
-    of some twenty instructions): u32 by any d > 0, i32 by a positive power of
-    two (rounding toward zero as WGSL does); None where div/rem stays."""
+    of some twenty instructions): u32 by any d > 0; i32 by any d but 0 and
+    −2^31, rounding toward zero as WGSL does: a / −1 is −a (wrapping, so
+    −2^31 / −1 is −2^31, WGSL's value) and a % −1 is 0; a / d for d < −1 is
+    −(a / |d|) (|a / |d|| ≤ 2^30, no wrap) and a % d = a % |d| (the remainder
+    takes the dividend's sign); the remainder is a − (a / d)·d.  None where div/rem stays."""
     if d == 1:
         return a if instruction == "div" else "0"
     if kind is U32 and d > 1:
@@ -384,11 +418,15 @@ def _by_constant(w, instruction: str, kind: Scalar, a: str, d: int) -> str | Non
             return w.op("and.b32", U32, a, str(d - 1))
         q = _unsigned_quotient(w, a, d)
         return q if instruction == "div" else w.op("sub.u32", U32, a, w.op("mul.lo.u32", U32, q, str(d)))
-    if kind is S32 and d > 1 and d & (d - 1) == 0:
-        k = d.bit_length() - 1
-        bias = w.op("shr.u32", U32, w.op("shr.s32", S32, a, "31"), str(32 - k))    # d − 1 for a < 0
-        q = w.op("shr.s32", S32, w.op("add.s32", S32, a, bias), str(k))
-        return q if instruction == "div" else w.op("sub.s32", S32, a, w.op("shl.b32", S32, q, str(k)))
+    if kind is S32 and d == -1:
+        return w.op("neg.s32", S32, a) if instruction == "div" else "0"
+    if kind is S32 and d != 0 and d != -2 ** 31:
+        q = _signed_quotient(w, a, abs(d))
+        if instruction == "rem":
+            k = abs(d).bit_length() - 1
+            times = ("shl.b32", str(k)) if abs(d) == 1 << k else ("mul.lo.s32", str(abs(d)))
+            return w.op("sub.s32", S32, a, w.op(times[0], S32, q, times[1]))
+        return q if d > 0 else w.op("neg.s32", S32, q)
     return None
 
 
