@@ -770,6 +770,53 @@ def test_division_by_constants_is_strength_reduced_and_exact(tmp_path):
         assert got_s[i].tolist() == [v for d, q in zip(SIGNED_DIVISORS, wrapped) for v in (q, s - _trunc_div(s, d) * d)], s
 
 
+FLOAT_REWRITES = (storage("入", "浮三二", 0, "只读") + storage("出", "浮三二", 1) + storage("整入", "整三二", 2, "只读")
+                  + storage("整出", "整三二", 3) + """
+「浮改」乃化「全局调用号」为「有」者也。
+「浮改」者得「号」而
+　令「i」为「号」中「零」而
+　令「x」为「读数组」于「入」于「i」而
+　令「放」为得「k」又得「值」而「写数组」于「出」于（「i」乘（「新无三二」于「九」）加（「新无三二」于「k」））于「值」而
+　「放」于「零」于（「x」除（「新浮三二」于「二」））；
+　「放」于「一」于（「x」除（「新浮三二」于「零点二五」））；
+　「放」于「二」于（「x」除（负（「新浮三二」于「八」）））；
+　「放」于「三」于（「x」除（「新浮三二」于「三」））；
+　「放」于「四」于（「x」乘（「新浮三二」于「一」））；
+　「放」于「五」于（「x」乘（负（「新浮三二」于「一」）））；
+　「放」于「六」于（「绝对值」于「x」加（「新浮三二」于「一」））；
+　「放」于「七」于（「x」减（「新浮三二」于「零」））；
+　「放」于「八」于（「x」乘「x」加（「新浮三二」于「一」））；
+　「写数组」于「整出」于「i」于（（「按位非」于（「读数组」于「整入」于「i」））加（「新整三二」于「一」））
+也。
+""" + entry("浮改", "八"))
+
+
+def test_exact_float_rewrites_give_the_same_bits(tmp_path):
+    """Issue 27: x ÷ ±2^k is x · 2^−k, x · 1 is x, x · (−1) is −x, x − 0 is x,
+    (~n) + 1 is −n — exact for every input (subnormals, ±0, ±∞, the largest
+    floats); a sum is written add.f32 (no .rn) only where no operand is a
+    product, so ptxas cannot fuse it (x·x + 1 keeps add.rn); x ÷ 3 stays a division."""
+    x = np.array([0.0, -0.0, 1.0, -1.0, 3.0, 2.5, 1e-45, -1e-45, 1e-40, 5e-39, 1.1754944e-38, -1.1754942e-38,
+                  3.4028235e38, -3.4028235e38, 1e38, np.inf, -np.inf, 7.0, 1e-20, 6e37, -2.0, 0.1, 1e30, 9.0],
+                 np.float32)
+    n = np.array([0, 1, -1, 2 ** 31 - 1, -2 ** 31, 12345, -7, 8] * 3, np.int32)
+    result = build(tmp_path, FLOAT_REWRITES)
+    text = result.text
+    assert len(re.findall(r"\bdiv\.rn\.f32", text)) == 1
+    assert re.search(r"mul\.rn\.f32 %r\d+, %r\d+, 0\.5;", text) and re.search(r"mul\.rn\.f32 %r\d+, %r\d+, 4\.0;", text)
+    assert not re.search(r"mul\.rn\.f32 [^;]*, (1\.0|-1\.0);", text) and "neg.f32" in text
+    assert re.search(r"abs\.f32 (%r\d+)[^\n]*\n\tadd\.f32 %r\d+, \1, 1\.0;", text)
+    assert re.search(r"mul\.rn\.f32 (%r\d+)[^\n]*\n\tadd\.rn\.f32 %r\d+, \1, 1\.0;", text)
+    assert "neg.s32" in text and "add.s32" not in text
+    out = execute(result, {(0, 0): x, (0, 1): np.zeros(9 * len(x), np.float32), (0, 2): n,
+                           (0, 3): np.zeros(len(n), np.int32)}, 3)
+    with np.errstate(all="ignore"):
+        want = np.stack([x / np.float32(2), x / np.float32(0.25), x / np.float32(-8), x / np.float32(3), x * np.float32(1),
+                         x * np.float32(-1), np.abs(x) + np.float32(1), x - np.float32(0), x * x + np.float32(1)], 1)
+    np.testing.assert_array_equal(out[(0, 1)].reshape(len(x), 9).view(np.uint32), want.view(np.uint32))
+    np.testing.assert_array_equal(out[(0, 3)], (~n.astype(np.int64) + 1).astype(np.int64).astype(np.uint32).view(np.int32))
+
+
 SHARED_FIRST = storage("出", "无三二", 0) + """
 「区」乃「工作组变量」于（「定长数组」于「无三二」于「六四」）也。
 「区」者「工作组共享」于「元」也。
