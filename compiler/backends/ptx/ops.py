@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import operator
 
 import numpy as np
 
@@ -212,7 +213,39 @@ def _f32_identity(w, method: str, a: str, b: str) -> str | None:
     zero = f32_text(value[b]) if b in value else None
     if (method, zero) in (("sub", f32_text(0.0)), ("add", f32_text(-0.0))):
         return a
+    if method == "add":
+        for constant, other in ((b, a), (a, b)):
+            if constant in value and f32_text(value[constant]) == f32_text(0.0) and _never_negative_zero(w, other):
+                return other
     return None
+
+
+#: f32 instructions whose result is −0 only where one of their (f32) operands is:
+#: a sum x + y rounds to −0 only for (−0) + (−0), min and max and select pick an operand
+NEGATIVE_ZERO_FROM_ALL = ("add.", "min.", "max.", "selp.")
+
+
+def _never_negative_zero(w, x: str, depth: int = PRODUCT_DEPTH) -> bool:
+    """Whether x is never −0 (then x + 0 = x, for ∞ and NaN too): a constant
+    other than −0, an integer converted, an absolute value, x − y for x never
+    −0 ((−0) − (+0) is the only difference that rounds to −0), or a sum, min,
+    max or select of operands never −0."""
+    if is_immediate(x):
+        return f32_text(f32_value(x)) != f32_text(-0.0)
+    defined = w.defined.get(x)
+    if defined is None or depth == 0:
+        return False
+    instruction, operands = defined
+    if instruction.startswith(("cvt.rn.f32.u32", "cvt.rn.f32.s32", "abs.")):
+        return True
+    if instruction.startswith("sub."):
+        return _never_negative_zero(w, operands[0], depth - 1)
+    values = operands[:2] if instruction.startswith("selp.") else operands
+    if instruction.startswith(("min.", "max.", "selp.")):
+        return all(_never_negative_zero(w, o, depth - 1) for o in values)
+    if instruction.startswith("add."):
+        return any(_never_negative_zero(w, o, depth - 1) for o in values)
+    return False
 
 
 def _may_be_product(w, x: str, depth: int = PRODUCT_DEPTH) -> bool:
@@ -233,6 +266,17 @@ def _may_be_product(w, x: str, depth: int = PRODUCT_DEPTH) -> bool:
     if instruction.startswith(PASSING_ON):
         return any(_may_be_product(w, o, depth - 1) for o in operands if not o.startswith("%p"))
     return False
+
+
+#: integer builtins folded when every operand is a constant (the result wraps to 32 bits, as WGSL's)
+INTEGER_FOLDS = {"加": operator.add, "减": operator.sub, "乘": operator.mul,
+                 "按位与": operator.and_, "按位或": operator.or_, "异或": operator.xor}
+
+
+def integer_text(kind: Scalar, value: int) -> str:
+    """An i32 or u32 immediate: value modulo 2^32, i32 read signed."""
+    value %= 2 ** 32
+    return str(value - 2 ** 32 if kind is S32 and value >= 2 ** 31 else value)
 
 
 def integer_add(w, kind: Scalar, a: str, b: str) -> str:
@@ -275,6 +319,8 @@ def from_f32(w, kind: Scalar, x: str) -> str:
 def scalar_op(w, name: str, kind: Scalar, *xs: str) -> str:
     """One component of a table builtin; f16 without its own instruction goes through f32."""
     table = INSTRUCTIONS[name]
+    if kind in (U32, S32) and name in INTEGER_FOLDS and all(is_immediate(x) for x in xs):
+        return integer_text(kind, INTEGER_FOLDS[name](*(int(x, 0) for x in xs)))
     if kind is F32 and name in F32_METHODS:
         return f32_arithmetic(w, F32_METHODS[name], *xs)
     if name == "加" and kind in (U32, S32):
@@ -490,9 +536,21 @@ def convert(w, to: Scalar, source: Scalar, x: str) -> str:
         return w.op(f"selp.{to.name}", to, *(("1.0", "0.0") if to is F32 else ("1", "0")), x)
     if {to, source} == {F32, F16}:
         return widen(w, x) if to is F32 else narrow(w, x)
+    if is_immediate(x) and (to, source) in ((F32, U32), (F32, S32), (U32, F32), (S32, F32)):
+        return _converted_constant(to, source, x)
     if source is F32 and to in INT_CEILINGS:
         x = w.op("min.f32", F32, x, f32_text(INT_CEILINGS[to]))
     return w.op(CONVERSIONS[(to.name, source.name)], to, x)
+
+
+def _converted_constant(to: Scalar, source: Scalar, x: str) -> str:
+    """A constant converted as cvt does it: an integer to the nearest f32 (numpy
+    rounds once, to even), an f32 clamped to INT_CEILINGS and the integer's
+    lowest value, then truncated."""
+    if to is F32:
+        return f32_text(float(np.float32(int(integer_text(source, int(x, 0))))))
+    low = 0 if to is U32 else -2 ** 31
+    return integer_text(to, math.trunc(min(max(f32_value(x), low), INT_CEILINGS[to])))
 
 
 def _convert(w, call, args):
