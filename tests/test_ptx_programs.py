@@ -776,7 +776,7 @@ FLOAT_REWRITES = (storage("入", "浮三二", 0, "只读") + storage("出", "浮
 「浮改」者得「号」而
 　令「i」为「号」中「零」而
 　令「x」为「读数组」于「入」于「i」而
-　令「放」为得「k」又得「值」而「写数组」于「出」于（「i」乘（「新无三二」于「一一」）加（「新无三二」于「k」））于「值」而
+　令「放」为得「k」又得「值」而「写数组」于「出」于（「i」乘（「新无三二」于「一二」）加（「新无三二」于「k」））于「值」而
 　「放」于「零」于（「x」除（「新浮三二」于「二」））；
 　「放」于「一」于（「x」除（「新浮三二」于「零点二五」））；
 　「放」于「二」于（「x」除（负（「新浮三二」于「八」）））；
@@ -788,6 +788,7 @@ FLOAT_REWRITES = (storage("入", "浮三二", 0, "只读") + storage("出", "浮
 　「放」于「八」于（「x」乘「x」加（「新浮三二」于「一」））；
 　「放」于「九」于（（「新浮三二」于「i」）加（「新浮三二」于（「新无三二」于「零」）））；
 　「放」于「一〇」于（「x」加（「新浮三二」于「零」））；
+　「放」于「一一」于（（「位转换」以「浮三二」于（「绝对值」于（「读数组」于「整入」于「i」）））加（「新浮三二」于「零」））；
 　「写数组」于「整出」于「i」于（（「按位非」于（「读数组」于「整入」于「i」））加（「新整三二」于「一」））
 也。
 """ + entry("浮改", "八"))
@@ -796,7 +797,7 @@ FLOAT_REWRITES = (storage("入", "浮三二", 0, "只读") + storage("出", "浮
 def test_exact_float_rewrites_give_the_same_bits(tmp_path):
     """Issue 27: x ÷ ±2^k is x · 2^−k, x · 1 is x, x · (−1) is −x, x − 0 is x,
     x + 0 is x where x is never −0 (an integer converted; a loaded x keeps its
-    add: −0 + 0 is +0), constants converted are folded, (~n) + 1 is −n — exact for every input (subnormals, ±0, ±∞, the largest
+    add: −0 + 0 is +0, and so does an integer's bits: |−2³¹| is −0's), constants converted are folded, (~n) + 1 is −n — exact for every input (subnormals, ±0, ±∞, the largest
     floats); a sum is written add.f32 (no .rn) only where no operand is a
     product, so ptxas cannot fuse it (x·x + 1 keeps add.rn); x ÷ 3 stays a division."""
     x = np.array([0.0, -0.0, 1.0, -1.0, 3.0, 2.5, 1e-45, -1e-45, 1e-40, 5e-39, 1.1754944e-38, -1.1754942e-38,
@@ -811,14 +812,15 @@ def test_exact_float_rewrites_give_the_same_bits(tmp_path):
     assert re.search(r"abs\.f32 (%r\d+)[^\n]*\n\tadd\.f32 %r\d+, \1, 1\.0;", text)
     assert re.search(r"mul\.rn\.f32 (%r\d+)[^\n]*\n\tadd\.rn\.f32 %r\d+, \1, 1\.0;", text)
     assert "neg.s32" in text and "add.s32" not in text
-    assert not re.search(r"cvt\.rn\.f32\.u32 %r\d+, 0;", text) and len(re.findall(r"add\.f32 %r\d+, %r\d+, 0\.0;", text)) == 1
-    out = execute(result, {(0, 0): x, (0, 1): np.zeros(11 * len(x), np.float32), (0, 2): n,
+    assert not re.search(r"cvt\.rn\.f32\.u32 %r\d+, 0;", text) and len(re.findall(r"add\.f32 %r\d+, %r\d+, 0\.0;", text)) == 2
+    out = execute(result, {(0, 0): x, (0, 1): np.zeros(12 * len(x), np.float32), (0, 2): n,
                            (0, 3): np.zeros(len(n), np.int32)}, 3)
     with np.errstate(all="ignore"):
         want = np.stack([x / np.float32(2), x / np.float32(0.25), x / np.float32(-8), x / np.float32(3), x * np.float32(1),
                          x * np.float32(-1), np.abs(x) + np.float32(1), x - np.float32(0), x * x + np.float32(1),
-                         np.arange(len(x), dtype=np.float32), x + np.float32(0)], 1)
-    np.testing.assert_array_equal(out[(0, 1)].reshape(len(x), 11).view(np.uint32), want.view(np.uint32))
+                         np.arange(len(x), dtype=np.float32), x + np.float32(0),
+                         np.abs(n.astype(np.int64)).astype(np.uint32).view(np.float32) + np.float32(0)], 1)
+    np.testing.assert_array_equal(out[(0, 1)].reshape(len(x), 12).view(np.uint32), want.view(np.uint32))
     np.testing.assert_array_equal(out[(0, 3)], (~n.astype(np.int64) + 1).astype(np.int64).astype(np.uint32).view(np.int32))
 
 

@@ -236,7 +236,11 @@ def _never_negative_zero(w, x: str, depth: int = PRODUCT_DEPTH) -> bool:
     if defined is None or depth == 0:
         return False
     instruction, operands = defined
-    if instruction.startswith(("cvt.rn.f32.u32", "cvt.rn.f32.s32", "abs.")):
+    if instruction in ("cvt.rn.f32.u32", "cvt.rn.f32.s32"):
+        return True
+    if not instruction.endswith(".f32"):     # an integer's bits (位转换 keeps the register) may be −0's
+        return False
+    if instruction.startswith("abs."):
         return True
     if instruction.startswith("sub."):
         return _never_negative_zero(w, operands[0], depth - 1)
