@@ -18,7 +18,6 @@ import numpy as np
 from ... import ir
 from ...valid import registry
 from ...lower.types import concrete
-from ..targets import DEFAULT_OPTIONS
 from . import mathseq
 from .fragments import FRAGMENT_OPS, FRAGMENT_SPELLINGS, FRAGMENTS_UNAVAILABLE
 from .layout import stride_of
@@ -188,7 +187,7 @@ def f32_arithmetic(w, method: str, a: str, b: str) -> str:
     if identity is not None:
         return identity
     instruction = INSTRUCTIONS[builtin]["f32"]
-    if method in ("add", "sub") and not w.options.fast_math and not any(_may_be_product(w, x) for x in (a, b)):
+    if method in ("add", "sub") and not any(_may_be_product(w, x) for x in (a, b)):
         instruction = instruction.replace(".rn", "")
     return w.op(instruction, F32, a, b)
 
@@ -228,7 +227,8 @@ NEGATIVE_ZERO_FROM_ALL = ("add.", "min.", "max.", "selp.")
 def _never_negative_zero(w, x: str, depth: int = PRODUCT_DEPTH) -> bool:
     """Whether x is never −0 (then x + 0 = x, for ∞ and NaN too): a constant
     other than −0, an integer converted, an absolute value, x − y for x never
-    −0 ((−0) − (+0) is the only difference that rounds to −0), or a sum, min,
+    −0 ((−0) − (+0) is the only difference that rounds to −0), a·b + c for c
+    never −0 (an exact zero sum is +0 unless both terms are −0), or a sum, min,
     max or select of operands never −0."""
     if is_immediate(x):
         return f32_text(f32_value(x)) != f32_text(-0.0)
@@ -244,6 +244,8 @@ def _never_negative_zero(w, x: str, depth: int = PRODUCT_DEPTH) -> bool:
         return True
     if instruction.startswith("sub."):
         return _never_negative_zero(w, operands[0], depth - 1)
+    if instruction.startswith("fma."):     # a·b + c rounds to −0 only where c is −0
+        return _never_negative_zero(w, operands[2], depth - 1)
     values = operands[:2] if instruction.startswith("selp.") else operands
     if instruction.startswith(("min.", "max.", "selp.")):
         return all(_never_negative_zero(w, o, depth - 1) for o in values)
@@ -1171,7 +1173,6 @@ class _InstructionLog:
     def __init__(self) -> None:
         self.instructions: list[str] = []
         self.defined: dict = {}
-        self.options = DEFAULT_OPTIONS
 
     def op(self, instruction: str, kind: Scalar, *xs: str) -> str:
         self.instructions.append(instruction)
