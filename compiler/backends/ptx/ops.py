@@ -219,11 +219,6 @@ def _f32_identity(w, method: str, a: str, b: str) -> str | None:
     return None
 
 
-#: f32 instructions whose result is −0 only where one of their (f32) operands is:
-#: a sum x + y rounds to −0 only for (−0) + (−0), min and max and select pick an operand
-NEGATIVE_ZERO_FROM_ALL = ("add.", "min.", "max.", "selp.")
-
-
 def _never_negative_zero(w, x: str, depth: int = PRODUCT_DEPTH) -> bool:
     """Whether x is never −0 (then x + 0 = x, for ∞ and NaN too): a constant
     other than −0, an integer converted, an absolute value, x − y for x never
