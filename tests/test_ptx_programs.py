@@ -833,11 +833,16 @@ def test_butterfly_partners_in_a_two_dimensional_workgroup(tmp_path):
 
 DIGITS = "零一二三四五六七八九"
 UNSIGNED_DIVISORS = [1, 2, 3, 7, 10, 16, 641, 1000, 2 ** 31 + 1, 2 ** 32 - 1]
-SIGNED_DIVISORS = [1, 2, 16, 2 ** 30]
+SIGNED_DIVISORS = [1, 2, 16, 2 ** 30, 3, 7, 10, 641, 1000, 2 ** 31 - 1, -1, -2, -3, -7, -16, -641, -(2 ** 31 - 1)]
 
 
 def _numeral(n: int) -> str:
     return "".join(DIGITS[int(c)] for c in str(n))
+
+
+def _signed_constant(d: int) -> str:
+    literal = f"（「新整三二」于「{_numeral(abs(d))}」）"
+    return literal if d >= 0 else f"（负{literal}）"
 
 
 def _constant_divisions() -> str:
@@ -849,7 +854,7 @@ def _constant_divisions() -> str:
     for k, d in enumerate(SIGNED_DIVISORS):
         for j, op in enumerate(("除", "余")):
             writes.append(f"「写数组」于「整出」于（「i」乘（「新无三二」于「{_numeral(2 * len(SIGNED_DIVISORS))}」）加"
-                          f"（「新无三二」于「{_numeral(2 * k + j)}」））于（「s」{op}（「新整三二」于「{_numeral(d)}」））")
+                          f"（「新无三二」于「{_numeral(2 * k + j)}」））于（「s」{op}{_signed_constant(d)}）")
     return (storage("入", "无三二", 0, "只读") + storage("无出", "无三二", 1) + storage("整出", "整三二", 2) + """
 「分」乃化「全局调用号」为「有」者也。
 「分」者得「号」而
@@ -861,21 +866,80 @@ def _constant_divisions() -> str:
 
 def test_division_by_constants_is_strength_reduced_and_exact(tmp_path):
     """Issue 27: u32 / and % by a constant become shifts, masks or a multiply-high
-    by the magic number, i32 by a power of two shifts rounding toward zero — no
-    div/rem (a software divide on the GPU) — and give WGSL's results at the edges."""
+    by the magic number, i32 by a power of two shifts rounding toward zero, i32 by
+    any other constant a signed multiply-high, negative divisors by negation (−1: MIN / −1
+    is MIN, MIN % −1 is 0) — no div/rem (a software divide on the GPU) — and give WGSL's
+    results at the edges."""
     x = np.array([0, 1, 2, 3, 6, 7, 15, 16, 17, 640, 641, 999, 1000, 2 ** 31 - 1, 2 ** 31, 2 ** 31 + 1,
-                  2 ** 32 - 2, 2 ** 32 - 1, 123456789, 0xDEADBEEF, 0x80000001 * 2 - 2 ** 32, 5, 0x7FFFFFFF, 9],
+                  2 ** 32 - 2, 2 ** 32 - 1, 123456789, 0xDEADBEEF, 0x80000001 * 2 - 2 ** 32, 5, 0x7FFFFFFF, 9,
+                  2 ** 32 - 3, 2 ** 32 - 7, 2 ** 32 - 21, 2 ** 32 - 641, 2 ** 32 - 642, 2 ** 32 - 1000,
+                  2 ** 31 + 2, 2 ** 31 - 2, 2 ** 32 - 2 ** 30, 2 ** 30 * 3 + 7],
                  np.uint64).astype(np.uint32)
     result = build(tmp_path, _constant_divisions())
     assert not re.search(r"\b(div|rem)\.", result.text)
     nu, ns = 2 * len(UNSIGNED_DIVISORS), 2 * len(SIGNED_DIVISORS)
     out = execute(result, {(0, 0): x, (0, 1): np.zeros(nu * len(x), np.uint32),
-                           (0, 2): np.zeros(ns * len(x), np.int32)}, 3)
+                           (0, 2): np.zeros(ns * len(x), np.int32)}, -(-len(x) // 8))
     got_u, got_s = out[(0, 1)].reshape(len(x), nu), out[(0, 2)].reshape(len(x), ns)
     for i, u in enumerate(x.tolist()):
         assert got_u[i].tolist() == [v for d in UNSIGNED_DIVISORS for v in (u // d, u % d)], u
         s = u - 2 ** 32 if u >= 2 ** 31 else u
-        assert got_s[i].tolist() == [v for d in SIGNED_DIVISORS for v in (_trunc_div(s, d), s - _trunc_div(s, d) * d)], s
+        wrapped = [(_trunc_div(s, d) + 2 ** 31) % 2 ** 32 - 2 ** 31 for d in SIGNED_DIVISORS]   # MIN / −1 is MIN
+        assert got_s[i].tolist() == [v for d, q in zip(SIGNED_DIVISORS, wrapped) for v in (q, s - _trunc_div(s, d) * d)], s
+
+
+FLOAT_REWRITES = (storage("入", "浮三二", 0, "只读") + storage("出", "浮三二", 1) + storage("整入", "整三二", 2, "只读")
+                  + storage("整出", "整三二", 3) + """
+「浮改」乃化「全局调用号」为「有」者也。
+「浮改」者得「号」而
+　令「i」为「号」中「零」而
+　令「x」为「读数组」于「入」于「i」而
+　令「放」为得「k」又得「值」而「写数组」于「出」于（「i」乘（「新无三二」于「一二」）加（「新无三二」于「k」））于「值」而
+　「放」于「零」于（「x」除（「新浮三二」于「二」））；
+　「放」于「一」于（「x」除（「新浮三二」于「零点二五」））；
+　「放」于「二」于（「x」除（负（「新浮三二」于「八」）））；
+　「放」于「三」于（「x」除（「新浮三二」于「三」））；
+　「放」于「四」于（「x」乘（「新浮三二」于「一」））；
+　「放」于「五」于（「x」乘（负（「新浮三二」于「一」）））；
+　「放」于「六」于（「绝对值」于「x」加（「新浮三二」于「一」））；
+　「放」于「七」于（「x」减（「新浮三二」于「零」））；
+　「放」于「八」于（「x」乘「x」加（「新浮三二」于「一」））；
+　「放」于「九」于（（「新浮三二」于「i」）加（「新浮三二」于（「新无三二」于「零」）））；
+　「放」于「一〇」于（「x」加（「新浮三二」于「零」））；
+　「放」于「一一」于（（「位转换」以「浮三二」于（「绝对值」于（「读数组」于「整入」于「i」）））加（「新浮三二」于「零」））；
+　「写数组」于「整出」于「i」于（（「按位非」于（「读数组」于「整入」于「i」））加（「新整三二」于「一」））
+也。
+""" + entry("浮改", "八"))
+
+
+def test_exact_float_rewrites_give_the_same_bits(tmp_path):
+    """Issue 27: x ÷ ±2^k is x · 2^−k, x · 1 is x, x · (−1) is −x, x − 0 is x,
+    x + 0 is x where x is never −0 (an integer converted; a loaded x keeps its
+    add: −0 + 0 is +0, and so does an integer's bits: |−2³¹| is −0's), constants converted are folded, (~n) + 1 is −n — exact for every input (subnormals, ±0, ±∞, the largest
+    floats); a sum is written add.f32 (no .rn) only where no operand is a
+    product, so ptxas cannot fuse it (x·x + 1 keeps add.rn); x ÷ 3 stays a division."""
+    x = np.array([0.0, -0.0, 1.0, -1.0, 3.0, 2.5, 1e-45, -1e-45, 1e-40, 5e-39, 1.1754944e-38, -1.1754942e-38,
+                  3.4028235e38, -3.4028235e38, 1e38, np.inf, -np.inf, 7.0, 1e-20, 6e37, -2.0, 0.1, 1e30, 9.0],
+                 np.float32)
+    n = np.array([0, 1, -1, 2 ** 31 - 1, -2 ** 31, 12345, -7, 8] * 3, np.int32)
+    result = build(tmp_path, FLOAT_REWRITES)
+    text = result.text
+    assert len(re.findall(r"\bdiv\.rn\.f32", text)) == 1
+    assert re.search(r"mul\.rn\.f32 %r\d+, %r\d+, 0\.5;", text) and re.search(r"mul\.rn\.f32 %r\d+, %r\d+, 4\.0;", text)
+    assert not re.search(r"mul\.rn\.f32 [^;]*, (1\.0|-1\.0);", text) and "neg.f32" in text
+    assert re.search(r"abs\.f32 (%r\d+)[^\n]*\n\tadd\.f32 %r\d+, \1, 1\.0;", text)
+    assert re.search(r"mul\.rn\.f32 (%r\d+)[^\n]*\n\tadd\.rn\.f32 %r\d+, \1, 1\.0;", text)
+    assert "neg.s32" in text and "add.s32" not in text
+    assert not re.search(r"cvt\.rn\.f32\.u32 %r\d+, 0;", text) and len(re.findall(r"add\.f32 %r\d+, %r\d+, 0\.0;", text)) == 2
+    out = execute(result, {(0, 0): x, (0, 1): np.zeros(12 * len(x), np.float32), (0, 2): n,
+                           (0, 3): np.zeros(len(n), np.int32)}, 3)
+    with np.errstate(all="ignore"):
+        want = np.stack([x / np.float32(2), x / np.float32(0.25), x / np.float32(-8), x / np.float32(3), x * np.float32(1),
+                         x * np.float32(-1), np.abs(x) + np.float32(1), x - np.float32(0), x * x + np.float32(1),
+                         np.arange(len(x), dtype=np.float32), x + np.float32(0),
+                         np.abs(n.astype(np.int64)).astype(np.uint32).view(np.float32) + np.float32(0)], 1)
+    np.testing.assert_array_equal(out[(0, 1)].reshape(len(x), 12).view(np.uint32), want.view(np.uint32))
+    np.testing.assert_array_equal(out[(0, 3)], (~n.astype(np.int64) + 1).astype(np.int64).astype(np.uint32).view(np.int32))
 
 
 SHARED_FIRST = storage("出", "无三二", 0) + """

@@ -215,6 +215,40 @@ def test_no_f16_is_widened_only_to_be_narrowed_again(path):
     assert not widened & narrowed
 
 
+#: f32 sums without a rounding modifier, which ptxas may fuse with a multiplication feeding them
+UNROUNDED_SUM = re.compile(r"^\t(?:add|sub)\.f32 %r\d+, ([^,;]+), ([^,;]+);$", re.M)
+DEFINITION = re.compile(r"^\t(?:@!?%p\d+ )?([a-z][\w.]*) \{?([^,;{}]+)[^;]*?((?:, [^;]+)?);$", re.M)
+#: through these a product stays a product for ptxas (a sign, a select, a copy)
+PASSING_ON = ("abs.", "neg.", "selp.", "mov.", "copysign.")
+
+
+def _may_be_product(register: str, definitions: dict, seen: set) -> bool:
+    if not register.startswith("%r") or register in seen:
+        return False
+    seen.add(register)
+    for instruction, operands in definitions.get(register, []):
+        if instruction.startswith(("mul.", "mad.")):    # an fma's result is rounded once: nothing left to fuse
+            return True
+        if instruction.startswith(PASSING_ON) and any(_may_be_product(o, definitions, seen) for o in operands):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("path", COMPUTE, ids=sample_name)
+def test_unrounded_sums_have_no_product_operand(path):
+    """Issue 27: add/sub.f32 without .rn (which lets ptxas drop subnormal fix-ups)
+    only where no operand is, or passes on, a product: PTX ISA, "mul/add sequences
+    with no rounding modifiers may be optimized to use fused-multiply-add"."""
+    text = golden(path).read_text(encoding="utf-8")
+    definitions: dict = {}
+    for instruction, dest, rest in DEFINITION.findall(text):
+        operands = [o.strip() for o in rest.split(",") if o.strip()]
+        definitions.setdefault(dest.strip(), []).append((instruction, operands))
+    for sum_ in UNROUNDED_SUM.finditer(text):
+        for operand in sum_.groups():
+            assert not _may_be_product(operand.strip(), definitions, set()), sum_.group(0)
+
+
 def test_tile_indices_need_no_bounds_checks():
     """分块矩阵乘's tiles are indexed by ty·16 + tx (from the local invocation
     index) and, inside the bottom-tested inner loop, by ty·16 + k and k·16 + tx

@@ -10,6 +10,10 @@ and fma are native; f16 division and math functions go through f32 (seed).
 from __future__ import annotations
 
 import inspect
+import math
+import operator
+
+import numpy as np
 
 from ... import ir
 from ...valid import registry
@@ -112,11 +116,20 @@ class PtxMachine:
         self.w = w
 
     def __getattr__(self, name: str):
+        if name in F32_ARITHMETIC:
+            return lambda a, b: f32_arithmetic(self.w, name, a, b)
         if name in MACHINE_F32:
-            return lambda *xs: self.w.op(MACHINE_F32[name], F32, *xs)
+            return lambda *xs: self.w.op(MACHINE_F32[name], F32, *self._registered(xs))
         if name in MACHINE_PRED:
-            return lambda *xs: self.w.op(MACHINE_PRED[name], PRED, *xs)
+            return lambda *xs: self.w.op(MACHINE_PRED[name], PRED, *self._registered(xs))
         raise AttributeError(name)
+
+    def _registered(self, xs: tuple[str, ...]) -> tuple[str, ...]:
+        """Operands with at least one register: a formula's constant arguments
+        reach it as immediates (so that f32_arithmetic can fold them)."""
+        if xs and all(is_immediate(x) for x in xs):
+            return (self.w.in_register(F32, xs[0]), *xs[1:])
+        return xs
 
     @staticmethod
     def const(value: float) -> str:
@@ -135,7 +148,144 @@ class PtxMachine:
         return self.w.op("copysign.f32", F32, sign, magnitude)   # PTX: sign of the first, value of the second
 
     def sign_bit(self, a: str) -> str:
-        return self.w.op("setp.lt.s32", PRED, a, "0")
+        return self.w.op("setp.lt.s32", PRED, self.w.in_register(F32, a), "0")
+
+
+# ---------------------------------------------------------------- exact rewrites of arithmetic
+
+#: f32 arithmetic that goes through f32_arithmetic: machine method → builtin, numpy operation
+F32_ARITHMETIC = {"add": ("加", np.add), "sub": ("减", np.subtract), "mul": ("乘", np.multiply),
+                  "div": ("除", np.divide)}
+#: builtin → machine method
+F32_METHODS = {builtin: method for method, (builtin, _) in F32_ARITHMETIC.items()}
+#: instructions whose result may stand for a product for ptxas (directly, or through a sign,
+#: a select or a copy, whose operands are then looked at in turn)
+PRODUCTS = ("mul.", "mad.")
+PASSING_ON = ("abs.", "neg.", "selp.", "mov.", "copysign.")
+#: how far back through PASSING_ON the products are looked for
+PRODUCT_DEPTH = 4
+
+
+def f32_arithmetic(w, method: str, a: str, b: str) -> str:
+    """a + b, a − b, a · b, a ÷ b in f32, with the rewrites that give the same
+    bits for every input: two constants are folded (numpy rounds f32 as PTX's
+    .rn does; a result that is not finite stays an instruction); x · 1 = x,
+    x · (−1) = −x (neg flips the sign, as the rounded product does), x − 0 = x
+    and x + (−0) = x (also for x = ±0, NaN, ∞); x ÷ 2^k = x · 2^−k when 2^−k is
+    a normal f32 (both round the same real number, x·2^−k, once)."""
+    builtin, operation = F32_ARITHMETIC[method]
+    if is_immediate(a) and is_immediate(b):
+        with np.errstate(all="ignore"):
+            folded = operation(np.float32(f32_value(a)), np.float32(f32_value(b)))
+        if np.isfinite(folded):
+            return f32_text(float(folded))
+    if method == "div" and is_immediate(b):
+        reciprocal = _exact_reciprocal(f32_value(b))
+        if reciprocal is not None:
+            return f32_arithmetic(w, "mul", a, f32_text(reciprocal))
+    identity = _f32_identity(w, method, a, b)
+    if identity is not None:
+        return identity
+    instruction = INSTRUCTIONS[builtin]["f32"]
+    if method in ("add", "sub") and not any(_may_be_product(w, x) for x in (a, b)):
+        instruction = instruction.replace(".rn", "")
+    return w.op(instruction, F32, a, b)
+
+
+def _exact_reciprocal(d: float) -> float | None:
+    """1/d where d = ±2^k and 1/d is a normal f32 (2^−126 … 2^127), else None."""
+    significand, exponent = math.frexp(d)
+    if abs(significand) != 0.5 or not -126 <= 1 - exponent <= 127:
+        return None
+    return 1 / d
+
+
+def _f32_identity(w, method: str, a: str, b: str) -> str | None:
+    """x · 1, 1 · x, x · (−1), (−1) · x, x − 0 and x + (−0), else None."""
+    value = {x: f32_value(x) for x in (a, b) if is_immediate(x)}
+    if method == "mul":
+        for constant, other in ((b, a), (a, b)):
+            if value.get(constant) == 1.0:
+                return other
+            if value.get(constant) == -1.0:
+                return w.op("neg.f32", F32, w.in_register(F32, other))
+    zero = f32_text(value[b]) if b in value else None
+    if (method, zero) in (("sub", f32_text(0.0)), ("add", f32_text(-0.0))):
+        return a
+    if method == "add":
+        for constant, other in ((b, a), (a, b)):
+            if constant in value and f32_text(value[constant]) == f32_text(0.0) and _never_negative_zero(w, other):
+                return other
+    return None
+
+
+def _never_negative_zero(w, x: str, depth: int = PRODUCT_DEPTH) -> bool:
+    """Whether x is never −0 (then x + 0 = x, for ∞ and NaN too): a constant
+    other than −0, an integer converted, an absolute value, x − y for x never
+    −0 ((−0) − (+0) is the only difference that rounds to −0), a·b + c for c
+    never −0 (an exact zero sum is +0 unless both terms are −0), or a sum, min,
+    max or select of operands never −0."""
+    if is_immediate(x):
+        return f32_text(f32_value(x)) != f32_text(-0.0)
+    defined = w.defined.get(x)
+    if defined is None or depth == 0:
+        return False
+    instruction, operands = defined
+    if instruction in ("cvt.rn.f32.u32", "cvt.rn.f32.s32"):
+        return True
+    if not instruction.endswith(".f32"):     # an integer's bits (位转换 keeps the register) may be −0's
+        return False
+    if instruction.startswith("abs."):
+        return True
+    if instruction.startswith("sub."):
+        return _never_negative_zero(w, operands[0], depth - 1)
+    if instruction.startswith("fma."):     # a·b + c rounds to −0 only where c is −0
+        return _never_negative_zero(w, operands[2], depth - 1)
+    values = operands[:2] if instruction.startswith("selp.") else operands
+    if instruction.startswith(("min.", "max.", "selp.")):
+        return all(_never_negative_zero(w, o, depth - 1) for o in values)
+    if instruction.startswith("add."):
+        return any(_never_negative_zero(w, o, depth - 1) for o in values)
+    return False
+
+
+def _may_be_product(w, x: str, depth: int = PRODUCT_DEPTH) -> bool:
+    """Whether ptxas may see a product in operand x and fuse it into the sum
+    that reads it.  PTX ISA (add, mul): "mul/add sequences with no rounding
+    modifiers may be optimized to use fused-multiply-add"; an add or sub
+    without .rn is therefore written only where no operand is (or passes on,
+    through a sign, a select or a copy) a multiplication's result.  An
+    immediate is not; a register not set by the writer's `op` may be."""
+    if is_immediate(x):
+        return False
+    defined = w.defined.get(x)
+    if defined is None or depth == 0:
+        return True
+    instruction, operands = defined
+    if instruction.startswith(PRODUCTS):
+        return True
+    if instruction.startswith(PASSING_ON):
+        return any(_may_be_product(w, o, depth - 1) for o in operands if not o.startswith("%p"))
+    return False
+
+
+#: integer builtins folded when every operand is a constant (the result wraps to 32 bits, as WGSL's)
+INTEGER_FOLDS = {"加": operator.add, "减": operator.sub, "乘": operator.mul,
+                 "按位与": operator.and_, "按位或": operator.or_, "异或": operator.xor}
+
+
+def integer_text(kind: Scalar, value: int) -> str:
+    """An i32 or u32 immediate: value modulo 2^32, i32 read signed."""
+    value %= 2 ** 32
+    return str(value - 2 ** 32 if kind is S32 and value >= 2 ** 31 else value)
+
+
+def integer_add(w, kind: Scalar, a: str, b: str) -> str:
+    """a + b in u32/i32; (~x) + 1 is −x (two's complement, every x)."""
+    for one, other in ((b, a), (a, b)):
+        if one == "1" and w.defined.get(other, ("",))[0] == "not.b32":
+            return w.op("neg.s32", kind, w.defined[other][1][0])
+    return w.op(INSTRUCTIONS["加"][kind.name], kind, a, b)
 
 
 # ---------------------------------------------------------------- scalar functions
@@ -158,6 +308,11 @@ def to_f32(w, kind: Scalar, x: str) -> str:
     return w.in_register(F32, x) if kind is F32 else widen(w, x)
 
 
+def formula_f32(w, kind: Scalar, x: str) -> str:
+    """An operand of a formula on PtxMachine: an f32 constant stays an immediate."""
+    return x if kind is F32 else widen(w, x)
+
+
 def from_f32(w, kind: Scalar, x: str) -> str:
     return x if kind is F32 else narrow(w, x)
 
@@ -165,6 +320,12 @@ def from_f32(w, kind: Scalar, x: str) -> str:
 def scalar_op(w, name: str, kind: Scalar, *xs: str) -> str:
     """One component of a table builtin; f16 without its own instruction goes through f32."""
     table = INSTRUCTIONS[name]
+    if kind in (U32, S32) and name in INTEGER_FOLDS and all(is_immediate(x) for x in xs):
+        return integer_text(kind, INTEGER_FOLDS[name](*(int(x, 0) for x in xs)))
+    if kind is F32 and name in F32_METHODS:
+        return f32_arithmetic(w, F32_METHODS[name], *xs)
+    if name == "加" and kind in (U32, S32):
+        return integer_add(w, kind, *xs)
     if kind.name in table:
         instruction = table[kind.name]
         return w.op(instruction, kind, *xs) if instruction else xs[0]
@@ -180,7 +341,7 @@ def table(name: str):
 def float_formula(fn):
     """A mathseq-style formula on f32, for f32 and (through f32) f16 components."""
     def scalar(w, kind, *xs):
-        return from_f32(w, kind, fn(PtxMachine(w), *(to_f32(w, kind, x) for x in xs)))
+        return from_f32(w, kind, fn(PtxMachine(w), *(formula_f32(w, kind, x) for x in xs)))
     return scalar
 
 
@@ -259,10 +420,44 @@ def _unsigned_quotient(w, a: str, d: int) -> str:
     return w.op("shr.u32", U32, w.op("add.u32", U32, halved, t), str(p - 33))
 
 
+def signed_magic(d: int) -> tuple[int, int]:
+    """(m, p) with ⌊n·m / 2^p⌋ = ⌊n / d⌋ for 0 ≤ n < 2^31 and ⌊n·m / 2^p⌋ + 1 = ⌈n / d⌉
+    for −2^31 ≤ n < 0, d ≥ 3 not a power of two: m = ⌈2^p / d⌉ with the least p ≥ 32
+    whose error e = m·d − 2^p (0 < e < d) stays within 2^(p−31).  Writing |n| = q·d + r,
+    |n|·m / 2^p = q + r/d + |n|·e / (d·2^p), and |n|·e ≤ 2^p puts it above q and at most
+    q + 1 (strictly below q + 1 for n ≥ 0, as |n| < 2^31).  Such a p is at most
+    31 + ⌈log₂ d⌉, so m < 2^32."""
+    for p in range(32, 64):
+        m = -(-(1 << p) // d)
+        if (m * d - (1 << p)) << 31 <= 1 << p:
+            assert m < 1 << 32
+            return m, p
+    raise AssertionError(d)
+
+
+def _signed_quotient(w, a: str, d: int) -> str:
+    """a / d rounded toward zero, d ≥ 2: for a power of two, a + (d − 1 when a < 0)
+    shifted; else the high word of a·m (m ≥ 2^31 is read as m − 2^32 by mul.hi.s32,
+    so a is added back), shifted by p − 32, plus 1 when a < 0 (signed_magic)."""
+    if d & (d - 1) == 0:
+        k = d.bit_length() - 1
+        bias = w.op("shr.u32", U32, w.op("shr.s32", S32, a, "31"), str(32 - k))    # d − 1 for a < 0
+        return w.op("shr.s32", S32, w.op("add.s32", S32, a, bias), str(k))
+    m, p = signed_magic(d)
+    high = w.op("mul.hi.s32", S32, a, str(m - (1 << 32) if m >= 1 << 31 else m))
+    if m >= 1 << 31:
+        high = w.op("add.s32", S32, high, a)
+    shifted = w.op("shr.s32", S32, high, str(p - 32)) if p > 32 else high
+    return w.op("add.s32", S32, shifted, w.op("shr.u32", U32, a, "31"))
+
+
 def _by_constant(w, instruction: str, kind: Scalar, a: str, d: int) -> str | None:
     """Division and remainder by a constant without div/rem (a software divide
-    of some twenty instructions): u32 by any d > 0, i32 by a positive power of
-    two (rounding toward zero as WGSL does); None where div/rem stays."""
+    of some twenty instructions): u32 by any d > 0; i32 by any d but 0 and
+    −2^31, rounding toward zero as WGSL does: a / −1 is −a (wrapping, so
+    −2^31 / −1 is −2^31, WGSL's value) and a % −1 is 0; a / d for d < −1 is
+    −(a / |d|) (|a / |d|| ≤ 2^30, no wrap) and a % d = a % |d| (the remainder
+    takes the dividend's sign); the remainder is a − (a / d)·d.  None where div/rem stays."""
     if d == 1:
         return a if instruction == "div" else "0"
     if kind is U32 and d > 1:
@@ -270,11 +465,15 @@ def _by_constant(w, instruction: str, kind: Scalar, a: str, d: int) -> str | Non
             return w.op("and.b32", U32, a, str(d - 1))
         q = _unsigned_quotient(w, a, d)
         return q if instruction == "div" else w.op("sub.u32", U32, a, w.op("mul.lo.u32", U32, q, str(d)))
-    if kind is S32 and d > 1 and d & (d - 1) == 0:
-        k = d.bit_length() - 1
-        bias = w.op("shr.u32", U32, w.op("shr.s32", S32, a, "31"), str(32 - k))    # d − 1 for a < 0
-        q = w.op("shr.s32", S32, w.op("add.s32", S32, a, bias), str(k))
-        return q if instruction == "div" else w.op("sub.s32", S32, a, w.op("shl.b32", S32, q, str(k)))
+    if kind is S32 and d == -1:
+        return w.op("neg.s32", S32, a) if instruction == "div" else "0"
+    if kind is S32 and d != 0 and d != -2 ** 31:
+        q = _signed_quotient(w, a, abs(d))
+        if instruction == "rem":
+            k = abs(d).bit_length() - 1
+            times = ("shl.b32", str(k)) if abs(d) == 1 << k else ("mul.lo.s32", str(abs(d)))
+            return w.op("sub.s32", S32, a, w.op(times[0], S32, q, times[1]))
+        return q if d > 0 else w.op("neg.s32", S32, q)
     return None
 
 
@@ -338,9 +537,21 @@ def convert(w, to: Scalar, source: Scalar, x: str) -> str:
         return w.op(f"selp.{to.name}", to, *(("1.0", "0.0") if to is F32 else ("1", "0")), x)
     if {to, source} == {F32, F16}:
         return widen(w, x) if to is F32 else narrow(w, x)
+    if is_immediate(x) and (to, source) in ((F32, U32), (F32, S32), (U32, F32), (S32, F32)):
+        return _converted_constant(to, source, x)
     if source is F32 and to in INT_CEILINGS:
         x = w.op("min.f32", F32, x, f32_text(INT_CEILINGS[to]))
     return w.op(CONVERSIONS[(to.name, source.name)], to, x)
+
+
+def _converted_constant(to: Scalar, source: Scalar, x: str) -> str:
+    """A constant converted as cvt does it: an integer to the nearest f32 (numpy
+    rounds once, to even), an f32 clamped to INT_CEILINGS and the integer's
+    lowest value, then truncated."""
+    if to is F32:
+        return f32_text(float(np.float32(int(integer_text(source, int(x, 0))))))
+    low = 0 if to is U32 else -2 ** 31
+    return integer_text(to, math.trunc(min(max(f32_value(x), low), INT_CEILINGS[to])))
 
 
 def _convert(w, call, args):
@@ -501,7 +712,7 @@ def _modf(w, kind, x):
     """(x − trunc(x), trunc(x)): both exact, so an f16 goes through f32."""
     x = to_f32(w, kind, x)
     whole = w.op("cvt.rzi.f32.f32", F32, x)
-    return from_f32(w, kind, w.op("sub.rn.f32", F32, x, whole)), from_f32(w, kind, whole)
+    return from_f32(w, kind, f32_arithmetic(w, "sub", x, whole)), from_f32(w, kind, whole)
 
 
 #: 2⁶⁴ as f32 bits: a subnormal times it is normal (frexp reads the exponent field)
@@ -641,7 +852,7 @@ def vector_formula(fn):
     def emit(w, call, args):
         kind = leaves(args[0].type)[0]
         m = PtxMachine(w)
-        components = [[to_f32(w, kind, x) for x in a.parts] for a in args]
+        components = [[formula_f32(w, kind, x) for x in a.parts] for a in args]
         return [from_f32(w, kind, r) for r in fn(m, *components)]
     return emit
 
@@ -679,8 +890,8 @@ def _matrix_multiply(w, call, args):
     kind = leaves(args[0].type)[0]
     m = PtxMachine(w)
     rows = _matrix_rows(args[0].type)
-    matrix = _columns([to_f32(w, kind, x) for x in args[0].parts], rows)
-    right = [to_f32(w, kind, x) for x in args[1].parts]
+    matrix = _columns([formula_f32(w, kind, x) for x in args[0].parts], rows)
+    right = [formula_f32(w, kind, x) for x in args[1].parts]
     vectors = _columns(right, len(matrix)) if len(right) > len(matrix) else [right]
     out = []
     for v in vectors:
@@ -711,7 +922,7 @@ def _determinant(m, columns):
 
 def _determinant_emit(w, call, args):
     kind = leaves(args[0].type)[0]
-    columns = _columns([to_f32(w, kind, x) for x in args[0].parts], _matrix_rows(args[0].type))
+    columns = _columns([formula_f32(w, kind, x) for x in args[0].parts], _matrix_rows(args[0].type))
     return [_determinant(PtxMachine(w), columns)]
 
 
@@ -965,6 +1176,7 @@ class _InstructionLog:
 
     def __init__(self) -> None:
         self.instructions: list[str] = []
+        self.defined: dict = {}
 
     def op(self, instruction: str, kind: Scalar, *xs: str) -> str:
         self.instructions.append(instruction)

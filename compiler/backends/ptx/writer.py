@@ -322,6 +322,7 @@ class Writer:
         self.computed_first: dict[tuple[str, tuple[str, ...]], str] = {}   # … in the prologue
         self.computed_from: dict[str, list] = {}   # register → the (table, key) entries it takes part in
         self.widened: dict[str, str] = {}     # f32 register → the f16 register it holds exactly (ops.widen)
+        self.defined: dict[str, tuple[str, tuple[str, ...]]] = {}   # register → (instruction, operands) of the `op` that set it
         self.below: dict[str, int] = {}       # register → a number its value is known to be less than
         self.guard: str | None = None         # while a branch is computed speculatively: the loads' predicate
         self.at_least: set[tuple[str, str]] = set()   # (register, operand) the register is known not below
@@ -440,7 +441,8 @@ class Writer:
         the one a pure instruction of the same operands set earlier in this
         block or in the prologue (the writer's own value numbering: ptxas does
         not share values across the blocks that bounds checks and predicated
-        reads make)."""
+        reads make).  What set each register is remembered for the exact
+        rewrites of ops.py, until a move writes the register."""
         pure = instruction.split(".")[0] in PURE and not any("%clock" in o or "%globaltimer" in o for o in operands)
         key = (instruction, operands)
         table = self.computed_first if self.lines is self.prologue else self.computed
@@ -449,6 +451,7 @@ class Writer:
             return found
         dest = self.reg(kind)
         self.emit(f"{instruction} {', '.join((dest,) + operands)}")
+        self.defined[dest] = (instruction, operands)
         if pure and dest not in operands:
             self._remember(table, key, dest)
         return dest
@@ -456,6 +459,7 @@ class Writer:
     def move(self, kind: Scalar, dest: str, source: str) -> None:
         if dest == source:
             return
+        self.defined.pop(dest, None)
         if is_immediate(source):
             self.emit(f"mov.{kind.name if kind is not F16 else 'b16'} {dest}, {source}")
         else:
@@ -684,6 +688,8 @@ class Writer:
                         self.zero_unless[dest] = self.guard
             self.emit(f"{prefix}ld.{space}{_vector(run)}.{'u32' if kind is PRED else kind.mem} "
                       f"{_operand(dests)}, {address_text(address, off)}")
+            if space == "global.nc":     # nothing writes that memory: no product reaches it (ops._may_be_product)
+                self.defined.update((dest, (f"ld.{space}", ())) for dest in dests)
             parts.extend(self.op("setp.ne.u32", PRED, dest, "0") if kind is PRED else dest for dest in dests)
         return parts
 
