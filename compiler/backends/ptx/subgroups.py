@@ -55,6 +55,8 @@ class Combine:
     identities: dict[str, str] = field(default_factory=dict)
 
 
+#: f32 combines written as ops.f32_arithmetic writes 加 and 乘 (without .rn where nothing can fuse)
+F32_COMBINES = {"add.rn.f32": "add", "mul.rn.f32": "mul"}
 COMBINES = {
     "加": Combine({"f32": "add.rn.f32", PAIR: "add.rn.f16x2", "u32": "add.u32", "s32": "add.s32"},
                  {"f32": "0f00000000", PAIR: "0x00000000", "u32": "0", "s32": "0"}),
@@ -157,6 +159,9 @@ def _shuffle_each(w, value, mode: str, b: str, c: str) -> list[str]:
 def _combine_where(w, instruction: str, total: str, other: str, valid: str | None) -> str:
     """total ⊕ other; under a predicate, into total itself where it holds (total is then this
     emitter's own register), else total unchanged."""
+    if valid is None and instruction in F32_COMBINES:
+        from .ops import f32_arithmetic     # ops imports this module: the user's 加 and 乘 spelled alike
+        return f32_arithmetic(w, F32_COMBINES[instruction], total, other)   # (ptxas then shares equal sums)
     if valid is None:
         return w.op(instruction, U32, total, other)
     w.emit(f"@{valid} {instruction} {total}, {total}, {other}")
