@@ -325,3 +325,11 @@ def test_elements_root_plus_k_are_constant_offsets_from_one_address():
     assert [int(n) for n in re.findall(r"ld\.global\.nc\.f32 %r\d+, \[%rd\d+\+(\d+)\]", scan)] == list(range(4, 64, 4))
     for name in ("子组矩阵片", "子组整矩阵片", "子组矩阵片存储"):
         assert _sample_ptx(name).count("%laneid") == 1, name
+
+
+def test_a_round_ending_in_two_next_rounds_jumps_back_once():
+    """考拉兹's 若 偶 则 走(数 右移 1, 计 加 1) 否则 走(3 乘 数 加 1, 计 加 1): both next values
+    computed, one selp per variable (计 加 1 is the same in both: no selp), one jump back."""
+    text = _sample_ptx("考拉兹")
+    assert len(re.findall(r"bra L\d+_loop;", text)) == 1
+    assert len(re.findall(r"selp\.b32|selp\.u32", text)) == 1
