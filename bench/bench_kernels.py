@@ -187,6 +187,16 @@ class Table:
         return "\n".join(lines)
 
 
+def _variants(out: Table, what: str, theirs: int, mine: int, unchecked: int, fast: int, exact: int) -> None:
+    """Ours without bounds checks and with --快速数学 against nvcc; ours as it is against nvcc -fmad=false."""
+    out.cell(f"不查界 {what}", unchecked)
+    out.ratio(unchecked, theirs)
+    out.cell(f"快速数学 {what}", fast)
+    out.ratio(fast, theirs)
+    out.cell(f"nvcc 不合乘加 {what}", exact)
+    out.ratio(mine, exact, "我们÷它")
+
+
 def table(revision: str | None, wanted: list[str] | None = None) -> str:
     """Per entry: nvcc's figures, ours (bounds checks on), ours without them, ours with --快速数学, and
     nvcc -fmad=false (the same rounding as our default: no a*b+c contracted), static and executed."""
@@ -208,23 +218,13 @@ def table(revision: str | None, wanted: list[str] | None = None) -> str:
         out.cell("nvcc 寄存器/SASS", f"{regs} / {sass}")
         out.cell("我们 寄存器/SASS", f"{r} / {n}")
         out.ratio(n, sass)
-        out.cell("不查界 SASS", unchecked)
-        out.ratio(unchecked, sass)
-        out.cell("快速数学 SASS", fast)
-        out.ratio(fast, sass)
-        out.cell("nvcc 不合乘加 SASS", sass_exact)
-        out.ratio(n, sass_exact, "我们÷它")
+        _variants(out, "SASS", sass, n, unchecked, fast, sass_exact)
         if counted:
             mine, loose, quick = (executed_ours(variants[k], function, pair) for k in ("now", "unchecked", "fast"))
             out.cell("nvcc 执行", theirs)
             out.cell("我们 执行", mine)
             out.ratio(mine, theirs)
-            out.cell("不查界 执行", loose)
-            out.ratio(loose, theirs)
-            out.cell("快速数学 执行", quick)
-            out.ratio(quick, theirs)
-            out.cell("nvcc 不合乘加 执行", theirs_exact)
-            out.ratio(mine, theirs_exact, "我们÷它")
+            _variants(out, "执行", theirs, mine, loose, quick, theirs_exact)
         if revision:
             old = baseline(revision, pair)
             out.cell(f"基线 {revision[:7]} SASS", figures(old, function)[2] if old else 0)
