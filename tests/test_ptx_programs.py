@@ -1090,3 +1090,29 @@ def test_a_row_below_the_length_over_c_needs_no_check_for_its_c_elements(tmp_pat
         out = execute(result, {(0, 0): x, (0, 1): np.zeros(8, np.uint32)}, 1)[(0, 1)]
         expected = [100, 104, 0, 103, 104, 108 if n == 9 else 0, 0, 107]
         assert out.tolist() == expected, n
+
+
+LENGTH_LET = (storage("入", "无三二", 0, "只读") + storage("别", "无三二", 1, "只读") + storage("出", "无三二", 2)
+              + f"""
+「步」乃化「全局调用号」为「有」者也。
+「步」者得「号」而
+　令「长」为「数组长度」于「入」而
+　令「环」为得「序」又得「和」而
+　　若「序」小于「长」则「环」于（「序」加{_literal(3)}）于（「和」加（「读数组」于「入」于「序」）加（「读数组」于「别」于「序」））
+　　否则「和」
+　而
+　「写数组」于「出」于（「号」中「零」）于（「环」于（「号」中「零」）于{_literal(0)}）
+也。
+""" + entry("步", "八"))
+
+
+def test_a_loop_below_a_let_of_the_array_length_reads_that_array_unchecked(tmp_path):
+    """若 序 小于 长 with 长 a 令 of 数组长度 于 入: 入[序] needs no check in the round
+    (the compare is the check); 别[序] still does, 别 being shorter (5 against 9)."""
+    result = build(tmp_path, LENGTH_LET)
+    assert len(re.findall(r"@%p\d+ ld\.global", result.text)) == 1
+    x = np.arange(100, 109, dtype=np.uint32)
+    y = np.arange(1, 6, dtype=np.uint32)
+    out = execute(result, {(0, 0): x, (0, 1): y, (0, 2): np.zeros(8, np.uint32)}, 1)[(0, 2)]
+    expected = [sum(int(x[k]) + (int(y[k]) if k < 5 else 0) for k in range(i, 9, 3)) for i in range(8)]
+    assert out.tolist() == expected

@@ -337,6 +337,7 @@ class Writer:
         self.hoisted: dict[int, Value] = {}   # in a counted loop: a loop-invariant index base computed before it
         self.zero_unless: dict[str, str] = {}   # a read's register → the branch predicate without which it stays 0
         self.known_inside: set[tuple[int, str]] = set()   # (resource, index register) already tested in bounds
+        self.below_length: set[tuple[str, str]] = set()   # (index, array length register): index 小于 length holds
         self.one_less: dict[str, str] = {}    # register → the register it is one less than (长 减 1)
         self.clamped: dict[str, str] = {}     # register → a length it is below unless that length is 0
         self.signed_one_less: dict[str, str] = {}   # s32 register → the length it is one less than
@@ -642,6 +643,8 @@ class Writer:
                     else self.immediate(PRED, False)
             return self.op("setp.lt.u32", PRED, index, str(array.args[1]))
         length = self.buffer_length(resource)
+        if (index, length) in self.below_length:
+            return None           # a test 「变量」小于「长」 with 长 a 令 of 数组长度 guards this element
         root, k = self.sums.get(index, (index, 0))
         x, c = self.products.get(root, ("", 0))
         if k < c and (x, length, c) in self.scaled_inside:
@@ -1080,6 +1083,11 @@ class Writer:
             with _held_in(self.known_inside, tested):
                 yield
             return
+        length = self._held_length(cond, env)
+        if length is not None and length not in self.below_length:
+            with _held_in(self.below_length, length):
+                yield
+            return
         floor = self._held_floor(cond, env)
         if floor is not None and floor not in self.at_least:
             with _held_in(self.at_least, floor):
@@ -1106,6 +1114,16 @@ class Writer:
         (register,) = env[id(cond.args[0].var)].parts
         resource = self.value(length.args[0], env).resource
         return None if resource is None or is_immediate(register) else (id(resource), register)
+
+    def _held_length(self, cond: ir.Expr, env: dict) -> tuple[str, str] | None:
+        """(index register, length register) where a test is 「变量」小于「长」 and 长's
+        register is a runtime array's length (a 令 of 数组长度, 顺序统计's loop): inside the
+        branch it guards, element 变量 of any array that long needs no bounds check."""
+        compared = self._compared_local(cond, "小于", env)
+        if compared is None or compared[1] is None \
+                or compared[1] not in {use.length for use in self.buffers.values()}:
+            return None
+        return compared
 
     def _held_quotient(self, cond: ir.Expr, env: dict) -> tuple[str, str, int] | None:
         """(x, length, c) where a test is 「变量」小于 ⌊length / c⌋ (a 令 of 数组长度 除 c, 序列与格's
