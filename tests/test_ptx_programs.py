@@ -1116,3 +1116,33 @@ def test_a_loop_below_a_let_of_the_array_length_reads_that_array_unchecked(tmp_p
     out = execute(result, {(0, 0): x, (0, 1): y, (0, 2): np.zeros(8, np.uint32)}, 1)[(0, 2)]
     expected = [sum(int(x[k]) + (int(y[k]) if k < 5 else 0) for k in range(i, 9, 3)) for i in range(8)]
     assert out.tolist() == expected
+
+
+NEXT_ELEMENT = storage("入", "无三二", 0, "只读") + storage("出", "无三二", 1) + """
+「块」乃「工作组变量」于（「定长数组」于「无三二」于「八」）也。
+「块」者「工作组共享」于「元」也。
+
+「邻」乃化「局部调用序」为「有」者也。
+「邻」者得「局」而
+　令「x」为「读数组」于「入」于「局」而
+　「写共享数组」于「块」于「局」于（「局」乘（「新无三二」于「一〇」））；
+　「工作组屏障」于「元」；
+　若（「局」按位与（「新无三二」于「一」））等于（「新无三二」于「零」）且「局」加（「新无三二」于「一」）小于（「新无三二」于「八」）
+　则「写数组」于「出」于「局」于（「读共享数组」于「块」于（「局」加（「新无三二」于「一」）））；
+　若「x」加（「新无三二」于「一」）小于（「新无三二」于「八」）
+　则「写数组」于「出」于（「局」加（「新无三二」于「八」））于（「读共享数组」于「块」于（「x」加（「新无三二」于「一」）））
+也。
+""" + entry("邻", "八")
+
+
+def test_a_test_of_i_plus_one_below_n_proves_element_i_plus_one_inside(tmp_path):
+    """局 加 1 小于 8 (under 且, 局 below 8 so the sum is exact): 块[局 加 1] needs no
+    check; x 加 1 小于 8 for an x read from memory proves nothing of x (0xFFFFFFFF 加 1
+    is 0), so 块[x 加 1] keeps its own test — and reads 块[0] there."""
+    result = build(tmp_path, NEXT_ELEMENT)
+    assert len(re.findall(r"@%p\d+ ld\.shared", result.text)) == 1
+    x = np.array([0xFFFFFFFF, 6, 7, 2, 100, 0, 3, 5], np.uint32)
+    out = execute(result, {(0, 0): x, (0, 1): np.zeros(16, np.uint32)}, 1)[(0, 1)]
+    first = [10 * (i + 1) if i % 2 == 0 and i + 1 < 8 else 0 for i in range(8)]
+    second = [10 * ((int(v) + 1) % 2 ** 32) if (int(v) + 1) % 2 ** 32 < 8 else 0 for v in x]
+    assert out.tolist() == first + second

@@ -639,6 +639,8 @@ class Writer:
                 return None       # the local invocation index of an array as long as the workgroup
             if index in self.sums:    # root + k < N, k < N: root < N − k (root + k does not wrap)
                 root, k = self.sums[index]
+                if k < array.args[1] and self.below.get(root, 2 ** 32 + 1) <= array.args[1] - k:
+                    return None   # a test root 加 k 小于 N already holds (奇偶排序's 块[i 加 1])
                 return self.op("setp.lt.u32", PRED, root, str(array.args[1] - k)) if k < array.args[1] \
                     else self.immediate(PRED, False)
             return self.op("setp.lt.u32", PRED, index, str(array.args[1]))
@@ -1073,6 +1075,10 @@ class Writer:
 
     @contextmanager
     def _held(self, cond: ir.Expr, env: dict):
+        if isinstance(cond, ir.Call) and cond.kind == "builtin" and cond.name == "且":
+            with self._held(cond.args[0], env), self._held(cond.args[1], env):   # both sides hold
+                yield
+            return
         scaled = self._held_quotient(cond, env)
         if scaled is not None and scaled not in self.scaled_inside:
             with _held_in(self.scaled_inside, scaled), self._held(cond, env):   # and what else it proves
@@ -1143,16 +1149,37 @@ class Writer:
         """(register, bound) where a test is 「变量」小于 a known bound, tighter
         than what is known of it: inside the branch it guards (a rotated loop's
         round, a 若's then) the variable is below it (a loop variable's register
-        changes only in the moves that end the round), which `inside` uses."""
-        compared = self._compared_local(cond, "小于", env)
+        changes only in the moves that end the round), which `inside` uses.
+        「变量」加 c 小于 it, with 变量 known small enough that the sum cannot
+        wrap, puts 变量 below bound − c."""
+        compared, c = self._compared_local(cond, "小于", env), 0
+        if compared is None:
+            compared, c = self._compared_offset(cond, env)
         if compared is None or compared[1] is None:
             return None
         register, operand = compared
         bound = self._below(operand)
         if bound is None:
             return None
-        bound = bound - 1 if operand.isdigit() else bound
-        return (register, bound) if bound < self.below.get(register, 2 ** 32 + 1) else None
+        bound = (bound - 1 if operand.isdigit() else bound) - c
+        return (register, bound) if 0 < bound < self.below.get(register, 2 ** 32 + 1) else None
+
+    def _compared_offset(self, cond: ir.Expr, env: dict) -> tuple[tuple[str, str | None] | None, int]:
+        """((the register of 「变量」, the other side as in `_compared_local`), c) where `cond`
+        is the unsigned test 「变量」加 c 小于 …, c a constant and 变量 below B with
+        B − 1 + c < 2³² (the sum is exact, so 变量 + c < N gives 变量 < N − c)."""
+        if not (isinstance(cond, ir.Call) and cond.kind == "builtin" and cond.name == "小于"):
+            return None, 0
+        total = cond.args[0]
+        if not (isinstance(total, ir.Call) and total.kind == "builtin" and total.name == "加"
+                and isinstance(total.args[0], ir.LocalRef) and leaves(total.type) == [U32]):
+            return None, 0
+        known = self._constant(total.args[1])
+        c = _integer(known.parts[0]) if known is not None else None
+        compared = self._compared(total.args[0], cond.args[1], env)
+        if c is None or compared is None or self.below.get(compared[0], 2 ** 32 + 1) - 1 + c >= 2 ** 32:
+            return None, 0
+        return compared, c
 
     def _compared_local(self, cond: ir.Expr, name: str, env: dict) -> tuple[str, str | None] | None:
         """(the register of 「变量」, the other side as a constant or a local's register, else None)
@@ -1160,8 +1187,10 @@ class Writer:
         if not (isinstance(cond, ir.Call) and cond.kind == "builtin" and cond.name == name
                 and isinstance(cond.args[0], ir.LocalRef) and leaves(cond.args[0].type) == [U32]):
             return None
-        (register,) = env[id(cond.args[0].var)].parts
-        limit = cond.args[1]
+        return self._compared(cond.args[0], cond.args[1], env)
+
+    def _compared(self, local: ir.LocalRef, limit: ir.Expr, env: dict) -> tuple[str, str | None] | None:
+        (register,) = env[id(local.var)].parts
         known = self._constant(limit)
         operand = known.parts[0] if known else env[id(limit.var)].parts[0] if isinstance(limit, ir.LocalRef) else None
         return None if is_immediate(register) else (register, operand)
