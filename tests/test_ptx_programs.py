@@ -1146,3 +1146,32 @@ def test_a_test_of_i_plus_one_below_n_proves_element_i_plus_one_inside(tmp_path)
     first = [10 * (i + 1) if i % 2 == 0 and i + 1 < 8 else 0 for i in range(8)]
     second = [10 * ((int(v) + 1) % 2 ** 32) if (int(v) + 1) % 2 ** 32 < 8 else 0 for v in x]
     assert out.tolist() == first + second
+
+
+LOW_BITS = storage("出", "无三二", 0) + """
+「低位」乃化「全局调用号」为「有」者也。
+「低位」者得「号」而
+　令「i」为「号」中「零」而
+　令「n」为「i」余（「新无三二」于「一七」）而
+　令「环」为得「k」又得「和」而
+　　若「k」小于「n」则「环」于（「k」加（「新无三二」于「一」））于
+　　　（「和」乘（「新无三二」于「五」）加（「k」按位与（「新无三二」于「三」））加（「k」按位与（「新无三二」于「一」）））
+　　否则「和」
+　而
+　「写数组」于「出」于「i」于（「环」于（「新无三二」于「三」）于（「新无三二」于「零」））
+也。
+""" + entry("低位", "三二")
+
+
+def test_four_rounds_from_a_known_start_know_the_counters_low_bits(tmp_path):
+    """k from 3 by 1, four rounds at a time: k is 3 plus a multiple of 4 in each pass,
+    so k 加 j 按位与 3 (and 按位与 1) is an immediate there; the rest loop computes them."""
+    result = build(tmp_path, LOW_BITS)
+    four = result.text[result.text.index("_by4:"):result.text.index("_rest:")]
+    assert "and.b32" not in four
+    got = execute(result, {(0, 0): np.zeros(32, np.uint32)}, 1)[(0, 0)]
+    for i in range(32):
+        total = 0
+        for k in range(3, i % 17):
+            total = (total * 5 + (k & 3) + (k & 1)) % 2 ** 32
+        assert got[i] == total, i

@@ -328,6 +328,7 @@ class Writer:
         self.at_least: set[tuple[str, str]] = set()   # (register, operand) the register is known not below
         self.steps: dict[str, tuple[str, int]] = {}   # in `_four_at_a_time`: register → (counter, k), = counter + k
         self.offsets: dict[str, tuple[str, str, int]] = {}   # … register → (base, counter, k), = base + counter + k
+        self.step_start: int | None = None   # … the counter's start when known: counter ≡ it mod 4 there
         self.unchecked: set[tuple[int, str | None]] = set()   # … (resource, base) the rounds stay inside (`_room`)
         self.multiples: dict[str, int] = {}   # register → a power of two its 32-bit value is a multiple of
         self.sums: dict[str, tuple[str, int]] = {}   # register → (root, k): = root + k, which does not wrap
@@ -982,7 +983,7 @@ class Writer:
         if e.name in READ_BACK and self._reads_back(e):
             return self._written_back(e, env, emitter)
         args = [self.value(a, env) for a in e.args]
-        folded = self._folded(e.name, t, args)
+        folded = self._folded(e.name, t, args) or self._low_bits(e.name, t, args)
         if folded is not None:
             return Value(t, [folded])
         parts = emitter(self, e, args)
@@ -1004,6 +1005,21 @@ class Writer:
             return None
         n = FOLDED[name](a, b) % 2 ** 32
         return str(n - 2 ** 32 if leaves(t) == [S32] and n >= 2 ** 31 else n)
+
+    def _low_bits(self, name: str, t: Type, args: list[Value]) -> str | None:
+        """counter 加 k 按位与 m (m < 4) inside four rounds at a time whose counter
+        started at a known s: the counter is s plus a multiple of 4 there (it
+        enters as s and each pass adds 4; wrapping keeps that, 4 dividing 2³²),
+        so the low two bits of counter + k are those of s + k — 奇偶排序's
+        parity test (r 加 k) 按位与 1 is then the same each pass."""
+        if name != "按位与" or self.step_start is None or leaves(t) not in ([U32], [S32]) \
+                or not all(len(a.parts) == 1 for a in args):
+            return None
+        a, b = (a.parts[0] for a in args)
+        register, mask = (b, _integer(a)) if is_immediate(a) else (a, _integer(b))
+        if register not in self.steps or mask is None or not 0 <= mask < COUNTED_BY:
+            return None
+        return str((self.step_start + self.steps[register][1]) % COUNTED_BY & mask)
 
     def cell_value(self, register: str) -> int | None:
         """The integer a 格's register holds here, where straight-line code since
@@ -1545,12 +1561,14 @@ class Writer:
         values = [Value(concrete(p.type), regs) for p, regs in zip(e.fun.params, loop.params)]
         evaluator = round_evaluator(e, [None] * len(values), self.known.global_value, self.round_locals)
         self.steps = {counter: (counter, 0)}
+        start = self._constant(e.args[index])
+        self.step_start = _integer(start.parts[0]) if start is not None else None
         try:
             for _ in range(COUNTED_BY):
                 values = self._round(test.then, {**env, **{id(p): v for p, v in zip(e.fun.params, values)}},
                                      evaluator, [])
         finally:
-            self.steps, self.offsets, self.unchecked = {}, {}, set()
+            self.steps, self.offsets, self.unchecked, self.step_start = {}, {}, set(), None
         self._assign(loop, [v.parts for v in values])
         self.emit(f"@{self.op('and.pred', PRED, room, self.op('setp.lt.u32', PRED, counter, last))} bra {main}")
         self.label(rest)
