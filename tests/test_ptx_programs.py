@@ -1175,3 +1175,37 @@ def test_four_rounds_from_a_known_start_know_the_counters_low_bits(tmp_path):
         for k in range(3, i % 17):
             total = (total * 5 + (k & 3) + (k & 1)) % 2 ** 32
         assert got[i] == total, i
+
+
+HOISTED = storage("入", "无三二", 0, "只读") + storage("出", "无三二", 1) + """
+「提」乃化「全局调用号」为「有」者也。
+「提」者得「号」而
+　令「i」为「号」中「零」而
+　令「n」为「i」余（「新无三二」于「一一」）而
+　令「环」为得「k」又得「j」又得「和」而
+　　若「k」小于「n」则「环」于（「k」加（「新无三二」于「一」））于（「j」加（「新无三二」于「二」））于
+　　　（「和」乘（「新无三二」于「三」）加（「读数组」于「入」于（「j」乘（「新无三二」于「三」）加「k」））
+　　　　加（「i」异或（「新无三二」于「七」））加（若（「i」按位与（「新无三二」于「四」））等于（「新无三二」于「零」）则「k」否则「j」））
+　　否则「和」
+　而
+　「写数组」于「出」于「i」于（「环」于（「新无三二」于「零」）于（「i」余（「新无三二」于「三」））于（「新无三二」于「零」））
+也。
+""" + entry("提", "三二")
+
+
+def test_a_counted_loop_computes_what_reads_no_loop_variable_once_before_it(tmp_path):
+    """i 异或 7 and i 按位与 4 等于 0 read only i: computed before the loop, not in each
+    round; j 乘 3, though the base of 入[j 乘 3 加 k], reads the loop's other variable and
+    is computed every round."""
+    result = build(tmp_path, HOISTED)
+    before = result.text[:result.text.index("_by4:")]
+    assert "xor.b32" in before and "xor.b32" not in result.text[result.text.index("_by4:"):]
+    x = np.arange(1, 65, dtype=np.uint32) * 7
+    got = execute(result, {(0, 0): x, (0, 1): np.zeros(32, np.uint32)}, 1)[(0, 1)]
+    for i in range(32):
+        total, j = 0, i % 3
+        for k in range(i % 11):
+            index = j * 3 + k
+            total = (total * 3 + (int(x[index]) if index < 64 else 0) + (i ^ 7) + (k if i & 4 == 0 else j)) % 2 ** 32
+            j += 2
+        assert got[i] == total, i

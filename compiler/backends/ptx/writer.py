@@ -1398,7 +1398,7 @@ class Writer:
             if counted is None:
                 self._rotated(test, env, loop)
             else:
-                with self._hoisting(test.then, env, fun.params[counted[0]]) as accesses:
+                with self._hoisting(test.then, env, fun.params, counted[0]) as accesses:
                     self._four_at_a_time(e, test, env, loop, *counted, accesses)
                     self._rotated(test, env, loop, rolled=True)
         self.label(exit_)
@@ -1482,12 +1482,14 @@ class Writer:
         return (index, limit) if one is not None and one.parts == ["1"] else None
 
     @contextmanager
-    def _hoisting(self, body: ir.Expr, env: dict, counter: ir.LocalVar):
+    def _hoisting(self, body: ir.Expr, env: dict, params: list, index: int):
         """The arrays a counted loop indexes by its counter or by base 加 counter,
         as (resource, base register or None): each base that reads no loop
         variable and no memory is computed once before the loop (矩阵向量积's
-        row start 行 乘 列数, a mad per round before)."""
+        row start 行 乘 列数, a mad per round before); so is every other
+        integer or bool the round computes from such values alone (`_invariants`)."""
         outer, self.hoisted = self.hoisted, dict(self.hoisted)
+        counter, variables = params[index], {id(p) for p in params}
         accesses = []
         for n in ir.walk(body):
             if not (isinstance(n, ir.Call) and n.kind == "builtin" and n.name in ELEMENT_ACCESSES
@@ -1498,7 +1500,7 @@ class Writer:
                 base = None
             elif isinstance(index, ir.Call) and index.kind == "builtin" and index.name == "加" \
                     and isinstance(index.args[1], ir.LocalRef) and index.args[1].var is counter \
-                    and self._invariant(index.args[0], env, counter):
+                    and self._invariant(index.args[0], env, variables):
                 base = index.args[0]
             else:
                 continue
@@ -1508,16 +1510,34 @@ class Writer:
             if base is not None and id(base) not in self.hoisted:
                 self.hoisted[id(base)] = self.value(base, env)
             accesses.append((resource, None if base is None else self.hoisted[id(base)].parts[0]))
+        for n in self._invariants(body, env, variables):
+            if id(n) not in self.hoisted:
+                self.hoisted[id(n)] = self.value(n, env)
         try:
             yield accesses
         finally:
             self.hoisted = outer
 
-    def _invariant(self, e: ir.Expr, env: dict, counter: ir.LocalVar) -> bool:
+    def _invariant(self, e: ir.Expr, env: dict, variables: set[int]) -> bool:
         """An unsigned value the same in every round: only variables bound
-        before the loop other than the counter, no memory, no effects."""
+        before the loop other than its own, no memory, no effects."""
         return leaves(e.type) == [U32] and self.effects.eager(e) and all(
-            n.var is not counter and id(n.var) in env for n in ir.walk(e) if isinstance(n, ir.LocalRef))
+            id(n.var) not in variables and id(n.var) in env for n in ir.walk(e) if isinstance(n, ir.LocalRef))
+
+    def _invariants(self, e: ir.Expr, env: dict, variables: set[int]):
+        """The largest computed integers and bools of a round that read no loop
+        variable, nothing bound inside the loop and no memory (奇偶排序's 局 按位与 1,
+        局 加 1 小于 块长): computed once before the loop, where ptxas, with
+        barriers between rounds, computed them every round.  Pure builtins only
+        (no subgroup or memory operation), so computing them where the round
+        would not changes nothing but the time."""
+        if isinstance(e, ir.Call) and e.kind == "builtin" and leaves(concrete(e.type)) in ([U32], [S32], [PRED]) \
+                and self._constant(e) is None and self.effects.eager(e) and all(
+                    id(n.var) not in variables and id(n.var) in env for n in ir.walk(e) if isinstance(n, ir.LocalRef)):
+            yield e
+            return
+        for child in ir.children(e):
+            yield from self._invariants(child, env, variables)
 
     def _room(self, n: str, accesses: list) -> str:
         """N lowered to where every array the loop indexes by (base 加) counter
