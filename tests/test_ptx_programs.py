@@ -1209,3 +1209,28 @@ def test_a_counted_loop_computes_what_reads_no_loop_variable_once_before_it(tmp_
             total = (total * 3 + (int(x[index]) if index < 64 else 0) + (i ^ 7) + (k if i & 4 == 0 else j)) % 2 ** 32
             j += 2
         assert got[i] == total, i
+
+
+SIXTEEN = storage("出", "无三二", 0) + """
+「十六」乃化「全局调用号」为「有」者也。
+「十六」者得「号」而
+　令「i」为「号」中「零」而
+　令「环」为得「k」又得「和」而
+　　若「k」小于「i」则「环」于（「k」加（「新无三二」于「一」））于（「和」加（「k」按位与（「新无三二」于「一五」）））
+　　否则「和」
+　而
+　「写数组」于「出」于「i」于（「环」于（「新无三二」于「三」）于「i」）
+也。
+""" + entry("十六", "六四")
+
+
+def test_a_round_of_register_arithmetic_runs_sixteen_at_a_time(tmp_path):
+    """和 加 (k 按位与 15), k from 3: a round that only computes its next values runs
+    sixteen rounds as one line (nvcc's unroll), where k is 3 plus a multiple of 16, so
+    each k 加 j 按位与 15 is an immediate; i from 0 to 63 takes zero to three passes and
+    the rest in the rolled loop."""
+    result = build(tmp_path, SIXTEEN)
+    four = result.text[result.text.index("_by4:"):result.text.index("_rest:")]
+    assert "and.b32" not in four and four.count("add.u32") >= 16
+    got = execute(result, {(0, 0): np.zeros(64, np.uint32)}, 1)[(0, 0)]
+    assert got.tolist() == [i + sum(k & 15 for k in range(3, i)) for i in range(64)]

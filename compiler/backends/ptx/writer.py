@@ -328,7 +328,8 @@ class Writer:
         self.at_least: set[tuple[str, str]] = set()   # (register, operand) the register is known not below
         self.steps: dict[str, tuple[str, int]] = {}   # in `_four_at_a_time`: register → (counter, k), = counter + k
         self.offsets: dict[str, tuple[str, str, int]] = {}   # … register → (base, counter, k), = base + counter + k
-        self.step_start: int | None = None   # … the counter's start when known: counter ≡ it mod 4 there
+        self.counted_by = COUNTED_BY   # … how many rounds it writes as one line (`_rounds_at_a_time`)
+        self.step_start: int | None = None   # … the counter's start when known: counter ≡ it mod counted_by there
         self.unchecked: set[tuple[int, str | None]] = set()   # … (resource, base) the rounds stay inside (`_room`)
         self.multiples: dict[str, int] = {}   # register → a power of two its 32-bit value is a multiple of
         self.sums: dict[str, tuple[str, int]] = {}   # register → (root, k): = root + k, which does not wrap
@@ -672,7 +673,7 @@ class Writer:
         """Element counter 加 k or base 加 counter 加 k (k < 4) of an array that
         `_room` bounded four rounds at a time by: inside, tested once before the loop."""
         step = self.offsets.get(index) or ((None, *self.steps[index]) if index in self.steps else None)
-        return step is not None and step[2] < COUNTED_BY and (id(resource), step[0]) in self.unchecked
+        return step is not None and step[2] < self.counted_by and (id(resource), step[0]) in self.unchecked
 
     def load(self, space: str, address: str, offset: int, t: Type, guard: str | None = None) -> list[str]:
         """The registers of a value read from memory; under `guard`, zero where it fails."""
@@ -1007,19 +1008,20 @@ class Writer:
         return str(n - 2 ** 32 if leaves(t) == [S32] and n >= 2 ** 31 else n)
 
     def _low_bits(self, name: str, t: Type, args: list[Value]) -> str | None:
-        """counter 加 k 按位与 m (m < 4) inside four rounds at a time whose counter
-        started at a known s: the counter is s plus a multiple of 4 there (it
-        enters as s and each pass adds 4; wrapping keeps that, 4 dividing 2³²),
-        so the low two bits of counter + k are those of s + k — 奇偶排序's
-        parity test (r 加 k) 按位与 1 is then the same each pass."""
+        """counter 加 k 按位与 m inside the B rounds `_four_at_a_time` writes as
+        one line (B = 4 or 16), m < B, where the counter started at a known s:
+        the counter is s plus a multiple of B there (it enters as s and each
+        pass adds B; wrapping keeps that, B a power of two dividing 2³²), so
+        the low bits of counter + k, all that m keeps, are those of s + k —
+        奇偶排序's parity test (r 加 k) 按位与 1 is then the same each pass."""
         if name != "按位与" or self.step_start is None or leaves(t) not in ([U32], [S32]) \
                 or not all(len(a.parts) == 1 for a in args):
             return None
         a, b = (a.parts[0] for a in args)
         register, mask = (b, _integer(a)) if is_immediate(a) else (a, _integer(b))
-        if register not in self.steps or mask is None or not 0 <= mask < COUNTED_BY:
+        if register not in self.steps or mask is None or not 0 <= mask < self.counted_by:
             return None
-        return str((self.step_start + self.steps[register][1]) % COUNTED_BY & mask)
+        return str((self.step_start + self.steps[register][1]) % self.counted_by & mask)
 
     def cell_value(self, register: str) -> int | None:
         """The integer a 格's register holds here, where straight-line code since
@@ -1298,7 +1300,7 @@ class Writer:
         elements after element counter (one address, a constant offset)."""
         if name == "加" and operands[0] in self.steps and operands[1].isdigit():
             root, k = self.steps[operands[0]]
-            if k + int(operands[1]) <= COUNTED_BY:
+            if k + int(operands[1]) <= self.counted_by:
                 self.steps[result] = (root, k + int(operands[1]))
         elif name == "加" and operands[1] in self.steps and operands[0] not in self.steps:
             self.offsets[result] = (operands[0], *self.steps[operands[1]])
@@ -1571,10 +1573,11 @@ class Writer:
         With bounds checks, the four rounds run only while the arrays they
         index by the counter hold the elements (`_room`), unchecked."""
         counter = loop.params[index][0]
+        self.counted_by = self._rounds_at_a_time(test.then)
         n = self.in_register(U32, self.value(limit, env).parts[0])
         n = self._room(n, accesses)
-        room = self.op("setp.gt.u32", PRED, n, str(COUNTED_BY - 1))
-        last = self.op("sub.u32", U32, n, str(COUNTED_BY - 1))
+        room = self.op("setp.gt.u32", PRED, n, str(self.counted_by - 1))
+        last = self.op("sub.u32", U32, n, str(self.counted_by - 1))
         main, rest = self.new_labels("by4", "rest")
         self.emit(f"@!{self.op('and.pred', PRED, room, self.op('setp.lt.u32', PRED, counter, last))} bra {rest}")
         self.label(main)
@@ -1584,14 +1587,24 @@ class Writer:
         start = self._constant(e.args[index])
         self.step_start = _integer(start.parts[0]) if start is not None else None
         try:
-            for _ in range(COUNTED_BY):
+            for _ in range(self.counted_by):
                 values = self._round(test.then, {**env, **{id(p): v for p, v in zip(e.fun.params, values)}},
                                      evaluator, [])
         finally:
             self.steps, self.offsets, self.unchecked, self.step_start = {}, {}, set(), None
+            self.counted_by = COUNTED_BY
         self._assign(loop, [v.parts for v in values])
         self.emit(f"@{self.op('and.pred', PRED, room, self.op('setp.lt.u32', PRED, counter, last))} bra {main}")
         self.label(rest)
+
+    def _rounds_at_a_time(self, then: ir.Expr) -> int:
+        """How many rounds `_four_at_a_time` writes as one line: 16 where the
+        round only computes its next values from registers (局部循环's 和 加 序,
+        which nvcc unrolls by 16 and ptxas adds three at a time), else 4."""
+        if isinstance(then, ir.Next) and all(self.effects.eager(a) for a in then.args) \
+                and sum(1 for _ in ir.walk(then)) <= WIDE_NODES:
+            return WIDE_BY
+        return COUNTED_BY
 
     def _rotated(self, test: ir.If, env: dict, loop: Loop, rolled: bool = False) -> None:
         """Test once before the loop, then at the bottom of every round (in
@@ -1713,6 +1726,8 @@ READ_BACK = {"写数组": "读数组", "写共享数组": "读共享数组"}
 
 #: a counted loop (`Writer._counted`) runs this many rounds as one straight line while it can …
 COUNTED_BY = 4
+#: … or this many, where the round is one 下一轮 of register arithmetic with at most WIDE_NODES IR nodes
+WIDE_BY, WIDE_NODES = 16, 12
 #: the builtins whose second argument indexes the array that is their first (bounds-checked by `Writer.inside`)
 ELEMENT_ACCESSES = frozenset({"读数组", "写数组", "读共享数组", "写共享数组"})
 #: … when its round has at most this many IR nodes
