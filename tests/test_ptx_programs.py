@@ -1234,3 +1234,35 @@ def test_a_round_of_register_arithmetic_runs_sixteen_at_a_time(tmp_path):
     assert "and.b32" not in four and four.count("add.u32") >= 16
     got = execute(result, {(0, 0): np.zeros(64, np.uint32)}, 1)[(0, 0)]
     assert got.tolist() == [i + sum(k & 15 for k in range(3, i)) for i in range(64)]
+
+
+LENGTH_TEST = storage("入", "无三二", 0, "只读") + storage("出", "无三二", 1) + """
+「隔」乃化「全局调用号」为「有」者也。
+「隔」者得「号」而
+　令「i」为「号」中「零」而
+　令「环」为得「k」又得「和」而
+　　若「k」小于（「数组长度」于「入」）则「环」于（「k」加（「新无三二」于「二」））于（「和」乘（「新无三二」于「三」）加（「读数组」于「入」于「k」））
+　　否则「和」
+　而
+　「写数组」于「出」于「i」于（「环」于「i」于（「新无三二」于「零」））
+也。
+""" + entry("隔", "八")
+
+
+def test_a_loop_tested_against_an_array_length_is_bottom_tested_and_reads_unchecked(tmp_path):
+    """若 k 小于（数组长度 于 入）: the length is a register loaded once, so the test may be
+    written twice — before the loop and at the end of each round (no jump back to a test
+    at the top) — and 入[k] inside needs no check; 5 and 0 elements."""
+    result = build(tmp_path, LENGTH_TEST)
+    loop = result.text[result.text.index("_loop:"):]
+    assert not re.search(r"@%p\d+ ld\.global", loop) and re.search(r"@%p\d+ bra L\d+_loop;", loop)
+    for n in (5, 0):
+        x = np.arange(10, 10 + n, dtype=np.uint32)
+        out = execute(result, {(0, 0): x, (0, 1): np.zeros(8, np.uint32)}, 1)[(0, 1)]
+        expected = []
+        for i in range(8):
+            total = 0
+            for k in range(i, n, 2):
+                total = total * 3 + int(x[k])
+            expected.append(total)
+        assert out.tolist() == expected, n

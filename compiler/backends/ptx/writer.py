@@ -22,6 +22,7 @@ from ... import ir
 from ...diagnostics import TARGET_BUILTIN, TARGET_TYPE, TRANSLATION, Diagnostic
 from ...builtin.textures import TEXTURES
 from ...types import TCon, TRecord, Type, is_unit
+from ...valid import registry
 from .. import EntryInfo, Translation
 from ..targets import DEFAULT_OPTIONS, Options
 from ...lower.effects import VALUE_NODES
@@ -1456,7 +1457,18 @@ class Writer:
         twice (no memory access, no effects) is written bottom-tested."""
         while isinstance(body, ir.Block):
             body = body.body
-        return body if isinstance(body, ir.If) and self.effects.eager(body.cond) else None
+        return body if isinstance(body, ir.If) and self._repeatable(body.cond) else None
+
+    def _repeatable(self, e: ir.Expr) -> bool:
+        """Computed twice, the same: eager (lower/effects.py), or pure builtins
+        over such values and 数组长度 — which here reads the register its
+        parameter is loaded into once per entry (`buffer_length`), so 鸟群's
+        若 i 小于（数组长度 于 旧群）loop is bottom-tested too."""
+        if isinstance(e, ir.Call) and e.kind == "builtin" and e.name == "数组长度":
+            return self.effects.eager(e.args[0])
+        if isinstance(e, ir.Call) and e.kind == "builtin" and registry.is_pure(e.name):
+            return all(self._repeatable(a) for a in e.args)
+        return self.effects.eager(e)
 
     def _counted(self, test: ir.If, params: list) -> tuple[int, ir.Expr] | None:
         """(which variable counts, its limit N) where the loop is 若 i 小于 N 则（…；环 于 … i 加 1 …）
@@ -1640,7 +1652,8 @@ class Writer:
             cond = self.condition(e.cond, env)
             (other,) = self.new_labels("else")
             self.emit(f"@!{cond} bra {other}")
-            self._tail(e.then, env, loop)
+            with self._holding(e.cond, env):    # what the test proves holds in its branch
+                self._tail(e.then, env, loop)
             self.label(other)
             if e.otherwise is None:
                 self.emit(f"bra {loop.exit}")
