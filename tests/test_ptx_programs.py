@@ -1266,3 +1266,35 @@ def test_a_loop_tested_against_an_array_length_is_bottom_tested_and_reads_unchec
                 total = total * 3 + int(x[k])
             expected.append(total)
         assert out.tolist() == expected, n
+
+
+UNTIL_ZERO = storage("入", "无三二", 0, "只读") + storage("出", "无三二", 1) + """
+「至零」乃化「全局调用号」为「有」者也。
+「至零」者得「号」而
+　令「i」为「号」中「零」而
+　令「n」为「数组长度」于「入」而
+　令「环」为得「k」又得「和」而
+　　若「k」小于「n」且（「读数组」于「入」于「k」）不等于（「新无三二」于「零」）
+　　则「环」于（「k」加（「新无三二」于「一」））于（「和」加（「读数组」于「入」于「k」））
+　　否则「和」
+　而
+　「写数组」于「出」于「i」于（「环」于「i」于（「新无三二」于「零」））
+也。
+""" + entry("至零", "八")
+
+
+def test_a_loop_tested_at_the_top_keeps_what_its_test_proves_in_the_round(tmp_path):
+    """若 k 小于 n 且 入[k] 不等于 0 reads memory, so it is tested at the top of each round;
+    in the round k 小于 n (n the length) still holds: 入[k] there needs no check (the
+    one in the test keeps its own: 且 reads it only when k 小于 n)."""
+    result = build(tmp_path, UNTIL_ZERO)
+    assert len(re.findall(r"@%p\d+ ld\.global", result.text)) == 1
+    x = np.array([4, 9, 0, 7, 1, 2], np.uint32)
+    out = execute(result, {(0, 0): x, (0, 1): np.zeros(8, np.uint32)}, 1)[(0, 1)]
+    expected = []
+    for i in range(8):
+        total, k = 0, i
+        while k < 6 and x[k] != 0:
+            total, k = total + int(x[k]), k + 1
+        expected.append(total)
+    assert out.tolist() == expected
