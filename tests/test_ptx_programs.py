@@ -1298,3 +1298,38 @@ def test_a_loop_tested_at_the_top_keeps_what_its_test_proves_in_the_round(tmp_pa
             total, k = total + int(x[k]), k + 1
         expected.append(total)
     assert out.tolist() == expected
+
+
+KNOWN_TRIPS = storage("出", "无三二", 0) + """
+「整轮」乃化「全局调用号」为「有」者也。
+「整轮」者得「号」而
+　令「i」为「号」中「零」而
+　令「甲」为得「k」又得「和」而
+　　若「k」小于（「新无三二」于「三五」）则「甲」于（「k」加（「新无三二」于「一」））于（「和」乘（「新无三二」于「三」）加（「k」异或「i」））
+　　否则「和」乘（「新无三二」于「七」）
+　而
+　令「乙」为得「k」又得「和」而
+　　若「k」小于（「新无三二」于「三六」）则「乙」于（「k」加（「新无三二」于「一」））于（「和」乘（「新无三二」于「三」）加（「k」异或「i」））
+　　否则「和」乘（「新无三二」于「七」）
+　而
+　「写数组」于「出」于「i」于（「甲」于（「新无三二」于「三」）于「i」）；
+　「写数组」于「出」于（「i」加（「新无三二」于「八」））于（「乙」于（「新无三二」于「三」）于「i」）
+也。
+""" + entry("整轮", "八")
+
+
+def test_a_known_number_of_rounds_a_multiple_of_the_pass_leaves_no_rest_loop(tmp_path):
+    """k from 3 below 35: 32 rounds, two passes of sixteen and nothing after them (no test
+    before the first pass, no rest loop), then the loop's value 和 乘 7; below 36 the 33rd
+    round is left to the rest loop."""
+    result = build(tmp_path, KNOWN_TRIPS)
+    assert result.text.count("_rest:") == 1 and result.text.count("_by4:") == 2
+    got = execute(result, {(0, 0): np.zeros(16, np.uint32)}, 1)[(0, 0)]
+
+    def run(i: int, n: int) -> int:
+        total = i
+        for k in range(3, n):
+            total = (total * 3 + (k ^ i)) % 2 ** 32
+        return total * 7 % 2 ** 32
+
+    assert got.tolist() == [run(i, 35) for i in range(8)] + [run(i, 36) for i in range(8)]

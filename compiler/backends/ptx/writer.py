@@ -1402,8 +1402,10 @@ class Writer:
                 self._rotated(test, env, loop)
             else:
                 with self._hoisting(test.then, env, fun.params, counted[0]) as accesses:
-                    self._four_at_a_time(e, test, env, loop, *counted, accesses)
-                    self._rotated(test, env, loop, rolled=True)
+                    if not self._four_at_a_time(e, test, env, loop, *counted, accesses):
+                        self._rotated(test, env, loop, rolled=True)
+                    elif test.otherwise is not None:    # the counter is N: the loop's value
+                        self._tail(test.otherwise, env, loop)
         self.label(exit_)
         return Value(result_type, result)
 
@@ -1576,22 +1578,29 @@ class Writer:
         return n
 
     def _four_at_a_time(self, e: ir.Loop, test: ir.If, env: dict, loop: Loop, index: int, limit: ir.Expr,
-                        accesses: list) -> None:
+                        accesses: list) -> bool:
         """While i 加 3 is still below N, four rounds are one straight line
         (each round's values feed the next in registers), then the loop as
         written takes the last zero to three rounds: what nvcc's unroller
         writes.  Left to ptxas, the counted loop comes back peeled and
         unrolled with three kinds of remainder (矩阵向量积: 132 SASS for nvcc's 75).
         With bounds checks, the four rounds run only while the arrays they
-        index by the counter hold the elements (`_room`), unchecked."""
+        index by the counter hold the elements (`_room`), unchecked.
+        True where the rounds are a known number, a multiple of four (奇偶排序's
+        256 from 0): no test before the first pass, and none are left after."""
         counter = loop.params[index][0]
         self.counted_by = self._rounds_at_a_time(test.then)
-        n = self.in_register(U32, self.value(limit, env).parts[0])
-        n = self._room(n, accesses)
-        room = self.op("setp.gt.u32", PRED, n, str(self.counted_by - 1))
-        last = self.op("sub.u32", U32, n, str(self.counted_by - 1))
+        limit_value = self.value(limit, env).parts[0]
+        n = self.in_register(U32, limit_value)
+        lowered = self._room(n, accesses)
+        trips = self._known_trips(e, index, limit_value) if lowered == n else None
+        exact = trips is not None and trips >= self.counted_by and trips % self.counted_by == 0 \
+            and not (test.otherwise is not None and any(isinstance(x, ir.Next) for x in ir.walk(test.otherwise)))
         main, rest = self.new_labels("by4", "rest")
-        self.emit(f"@!{self.op('and.pred', PRED, room, self.op('setp.lt.u32', PRED, counter, last))} bra {rest}")
+        if not exact:
+            room = self.op("setp.gt.u32", PRED, lowered, str(self.counted_by - 1))
+            last = self.op("sub.u32", U32, lowered, str(self.counted_by - 1))
+            self.emit(f"@!{self.op('and.pred', PRED, room, self.op('setp.lt.u32', PRED, counter, last))} bra {rest}")
         self.label(main)
         values = [Value(concrete(p.type), regs) for p, regs in zip(e.fun.params, loop.params)]
         evaluator = round_evaluator(e, [None] * len(values), self.known.global_value, self.round_locals)
@@ -1604,10 +1613,23 @@ class Writer:
                                      evaluator, [])
         finally:
             self.steps, self.offsets, self.unchecked, self.step_start = {}, {}, set(), None
-            self.counted_by = COUNTED_BY
+            by, self.counted_by = self.counted_by, COUNTED_BY
         self._assign(loop, [v.parts for v in values])
-        self.emit(f"@{self.op('and.pred', PRED, room, self.op('setp.lt.u32', PRED, counter, last))} bra {main}")
-        self.label(rest)
+        if exact:
+            more = self.op("setp.lt.u32", PRED, counter, str(int(limit_value) - (by - 1)))
+        else:
+            more = self.op("and.pred", PRED, room, self.op("setp.lt.u32", PRED, counter, last))
+        self.emit(f"@{more} bra {main}")
+        if not exact:
+            self.label(rest)
+        return exact
+
+    def _known_trips(self, e: ir.Loop, index: int, limit: str) -> int | None:
+        """How many rounds a counted loop runs when its counter starts at a
+        constant s and its limit N is one: N − s (0 from s ≥ N on)."""
+        start = self._constant(e.args[index])
+        s, n = _integer(start.parts[0]) if start is not None else None, _integer(limit)
+        return None if s is None or n is None or not is_immediate(limit) else max(n - s, 0)
 
     def _rounds_at_a_time(self, then: ir.Expr) -> int:
         """How many rounds `_four_at_a_time` writes as one line: 16 where the
