@@ -13,8 +13,8 @@ remainder (what the main loop leaves, ÷ its own unroll).
 The walk then follows one thread that enters every conditional body (in
 bounds, every guard true: the most a warp issues when its lanes differ) and
 takes no else and no early exit: a forward conditional branch is taken only
-when all it skips is loops that run zero times, a backward one while its
-loop has rounds left.  A CALL (nvcc's slow float-division path) counts as one
+when all it skips is loops that run zero times, or a way out of a loop that
+has rounds left, a backward one while its loop has rounds left.  A CALL (nvcc's slow float-division path) counts as one
 instruction and is not followed.
 """
 
@@ -113,7 +113,8 @@ def executed(instructions, sources: list[SourceLoop], limit: int = 1_000_000) ->
             return count
         if ins.opcode == "BRA" and ins.target is not None:
             if ins.target > ins.offset:
-                if not ins.predicated or _skips_only_empty_loops(ins, loops):
+                if not ins.predicated or _skips_only_empty_loops(ins, loops) \
+                        or _skips_a_way_out(ins, n, instructions, loops, rounds):
                     n = index[ins.target]
                     continue
             elif ins.target == ins.offset:
@@ -126,6 +127,18 @@ def executed(instructions, sources: list[SourceLoop], limit: int = 1_000_000) ->
                 rounds[ins.offset] = 0
         n += 1
     raise ValueError("走了太多条指令：循环的轮数不对？")
+
+
+def _skips_a_way_out(branch, n: int, instructions, loops: list[SassLoop], rounds: dict[int, int]) -> bool:
+    """A conditional branch inside a loop with rounds left, to a place inside it, over an
+    unconditional branch out of it: the way past that exit is the one a round takes (ptxas
+    lays a loop's short way on, 若 i 等于 序 则 下一轮, first, its end a branch out)."""
+    around = [loop for loop in loops if loop.header <= branch.offset <= loop.latch
+              and branch.target <= loop.latch and rounds[loop.latch] + 1 < loop.trips]
+    return any(ins.opcode == "BRA" and not ins.predicated and ins.target is not None
+               and not loop.header <= ins.target <= loop.latch
+               for loop in around for ins in instructions[n + 1:]
+               if ins.offset < branch.target)
 
 
 def _skips_only_empty_loops(branch, loops: list[SassLoop]) -> bool:

@@ -165,3 +165,36 @@ def test_a_never_taken_fallback_branch_is_no_loop_and_not_walked():
     (code,) = profile.parse_disassembly(FALLBACK).values()
     assert loops_of(code) == []
     assert executed(code, []) == 5
+
+
+SHORT_WAY_FIRST = """
+        .section        .text.k,"ax",@progbits
+k:
+        /*0000*/                   MOV R9, RZ ;
+.L_x_0:
+        /*0010*/                   ISETP.NE.U32.AND P0, PT, R9, R20, PT ;
+        /*0020*/               @P0 BRA `(.L_x_1) ;
+        /*0030*/                   IADD3 R9, R9, 0x1, RZ ;
+        /*0040*/               @!P1 BRA `(.L_x_2) ;
+        /*0050*/                   BRA `(.L_x_3) ;
+.L_x_1:
+        /*0060*/                   MUFU.RSQ R3, R2 ;
+        /*0070*/                   IADD3 R9, R9, 0x1, RZ ;
+.L_x_2:
+        /*0080*/                   BRA `(.L_x_0) ;
+.L_x_3:
+        /*0090*/                   EXIT ;
+.L_x_4:
+        /*00a0*/                   BRA `(.L_x_4);
+"""
+
+
+def test_the_walk_takes_a_branch_over_a_way_out_while_rounds_are_left():
+    """ptxas lays the short way of a round (鸟群's 若 i 等于 序 则 下一轮) first, ending in a
+    branch out of the loop: while rounds are left the walk takes the branch around it
+    (the round's work: 5 instructions, 10 rounds), and leaves in the last."""
+    import sys
+    sys.path.insert(0, str(SAMPLES.parent / "bench"))
+    from sass_paths import SourceLoop, executed
+    (code,) = profile.parse_disassembly(SHORT_WAY_FIRST).values()
+    assert executed(code, [SourceLoop(10, ("MUFU",))]) == 1 + 9 * 5 + 6

@@ -1090,3 +1090,246 @@ def test_a_row_below_the_length_over_c_needs_no_check_for_its_c_elements(tmp_pat
         out = execute(result, {(0, 0): x, (0, 1): np.zeros(8, np.uint32)}, 1)[(0, 1)]
         expected = [100, 104, 0, 103, 104, 108 if n == 9 else 0, 0, 107]
         assert out.tolist() == expected, n
+
+
+LENGTH_LET = (storage("入", "无三二", 0, "只读") + storage("别", "无三二", 1, "只读") + storage("出", "无三二", 2)
+              + f"""
+「步」乃化「全局调用号」为「有」者也。
+「步」者得「号」而
+　令「长」为「数组长度」于「入」而
+　令「环」为得「序」又得「和」而
+　　若「序」小于「长」则「环」于（「序」加{_literal(3)}）于（「和」加（「读数组」于「入」于「序」）加（「读数组」于「别」于「序」））
+　　否则「和」
+　而
+　「写数组」于「出」于（「号」中「零」）于（「环」于（「号」中「零」）于{_literal(0)}）
+也。
+""" + entry("步", "八"))
+
+
+def test_a_loop_below_a_let_of_the_array_length_reads_that_array_unchecked(tmp_path):
+    """若 序 小于 长 with 长 a 令 of 数组长度 于 入: 入[序] needs no check in the round
+    (the compare is the check); 别[序] still does, 别 being shorter (5 against 9)."""
+    result = build(tmp_path, LENGTH_LET)
+    assert len(re.findall(r"@%p\d+ ld\.global", result.text)) == 1
+    x = np.arange(100, 109, dtype=np.uint32)
+    y = np.arange(1, 6, dtype=np.uint32)
+    out = execute(result, {(0, 0): x, (0, 1): y, (0, 2): np.zeros(8, np.uint32)}, 1)[(0, 2)]
+    expected = [sum(int(x[k]) + (int(y[k]) if k < 5 else 0) for k in range(i, 9, 3)) for i in range(8)]
+    assert out.tolist() == expected
+
+
+NEXT_ELEMENT = storage("入", "无三二", 0, "只读") + storage("出", "无三二", 1) + """
+「块」乃「工作组变量」于（「定长数组」于「无三二」于「八」）也。
+「块」者「工作组共享」于「元」也。
+
+「邻」乃化「局部调用序」为「有」者也。
+「邻」者得「局」而
+　令「x」为「读数组」于「入」于「局」而
+　「写共享数组」于「块」于「局」于（「局」乘（「新无三二」于「一〇」））；
+　「工作组屏障」于「元」；
+　若（「局」按位与（「新无三二」于「一」））等于（「新无三二」于「零」）且「局」加（「新无三二」于「一」）小于（「新无三二」于「八」）
+　则「写数组」于「出」于「局」于（「读共享数组」于「块」于（「局」加（「新无三二」于「一」）））；
+　若「x」加（「新无三二」于「一」）小于（「新无三二」于「八」）
+　则「写数组」于「出」于（「局」加（「新无三二」于「八」））于（「读共享数组」于「块」于（「x」加（「新无三二」于「一」）））
+也。
+""" + entry("邻", "八")
+
+
+def test_a_test_of_i_plus_one_below_n_proves_element_i_plus_one_inside(tmp_path):
+    """局 加 1 小于 8 (under 且, 局 below 8 so the sum is exact): 块[局 加 1] needs no
+    check; x 加 1 小于 8 for an x read from memory proves nothing of x (0xFFFFFFFF 加 1
+    is 0), so 块[x 加 1] keeps its own test — and reads 块[0] there."""
+    result = build(tmp_path, NEXT_ELEMENT)
+    assert len(re.findall(r"@%p\d+ ld\.shared", result.text)) == 1
+    x = np.array([0xFFFFFFFF, 6, 7, 2, 100, 0, 3, 5], np.uint32)
+    out = execute(result, {(0, 0): x, (0, 1): np.zeros(16, np.uint32)}, 1)[(0, 1)]
+    first = [10 * (i + 1) if i % 2 == 0 and i + 1 < 8 else 0 for i in range(8)]
+    second = [10 * ((int(v) + 1) % 2 ** 32) if (int(v) + 1) % 2 ** 32 < 8 else 0 for v in x]
+    assert out.tolist() == first + second
+
+
+LOW_BITS = storage("出", "无三二", 0) + """
+「低位」乃化「全局调用号」为「有」者也。
+「低位」者得「号」而
+　令「i」为「号」中「零」而
+　令「n」为「i」余（「新无三二」于「一七」）而
+　令「环」为得「k」又得「和」而
+　　若「k」小于「n」则「环」于（「k」加（「新无三二」于「一」））于
+　　　（「和」乘（「新无三二」于「五」）加（「k」按位与（「新无三二」于「三」））加（「k」按位与（「新无三二」于「一」）））
+　　否则「和」
+　而
+　「写数组」于「出」于「i」于（「环」于（「新无三二」于「三」）于（「新无三二」于「零」））
+也。
+""" + entry("低位", "三二")
+
+
+def test_four_rounds_from_a_known_start_know_the_counters_low_bits(tmp_path):
+    """k from 3 by 1, four rounds at a time: k is 3 plus a multiple of 4 in each pass,
+    so k 加 j 按位与 3 (and 按位与 1) is an immediate there; the rest loop computes them."""
+    result = build(tmp_path, LOW_BITS)
+    four = result.text[result.text.index("_by4:"):result.text.index("_rest:")]
+    assert "and.b32" not in four
+    got = execute(result, {(0, 0): np.zeros(32, np.uint32)}, 1)[(0, 0)]
+    for i in range(32):
+        total = 0
+        for k in range(3, i % 17):
+            total = (total * 5 + (k & 3) + (k & 1)) % 2 ** 32
+        assert got[i] == total, i
+
+
+HOISTED = storage("入", "无三二", 0, "只读") + storage("出", "无三二", 1) + """
+「提」乃化「全局调用号」为「有」者也。
+「提」者得「号」而
+　令「i」为「号」中「零」而
+　令「n」为「i」余（「新无三二」于「一一」）而
+　令「环」为得「k」又得「j」又得「和」而
+　　若「k」小于「n」则「环」于（「k」加（「新无三二」于「一」））于（「j」加（「新无三二」于「二」））于
+　　　（「和」乘（「新无三二」于「三」）加（「读数组」于「入」于（「j」乘（「新无三二」于「三」）加「k」））
+　　　　加（「i」异或（「新无三二」于「七」））加（若（「i」按位与（「新无三二」于「四」））等于（「新无三二」于「零」）则「k」否则「j」））
+　　否则「和」
+　而
+　「写数组」于「出」于「i」于（「环」于（「新无三二」于「零」）于（「i」余（「新无三二」于「三」））于（「新无三二」于「零」））
+也。
+""" + entry("提", "三二")
+
+
+def test_a_counted_loop_computes_what_reads_no_loop_variable_once_before_it(tmp_path):
+    """i 异或 7 and i 按位与 4 等于 0 read only i: computed before the loop, not in each
+    round; j 乘 3, though the base of 入[j 乘 3 加 k], reads the loop's other variable and
+    is computed every round."""
+    result = build(tmp_path, HOISTED)
+    before = result.text[:result.text.index("_by4:")]
+    assert "xor.b32" in before and "xor.b32" not in result.text[result.text.index("_by4:"):]
+    x = np.arange(1, 65, dtype=np.uint32) * 7
+    got = execute(result, {(0, 0): x, (0, 1): np.zeros(32, np.uint32)}, 1)[(0, 1)]
+    for i in range(32):
+        total, j = 0, i % 3
+        for k in range(i % 11):
+            index = j * 3 + k
+            total = (total * 3 + (int(x[index]) if index < 64 else 0) + (i ^ 7) + (k if i & 4 == 0 else j)) % 2 ** 32
+            j += 2
+        assert got[i] == total, i
+
+
+SIXTEEN = storage("出", "无三二", 0) + """
+「十六」乃化「全局调用号」为「有」者也。
+「十六」者得「号」而
+　令「i」为「号」中「零」而
+　令「环」为得「k」又得「和」而
+　　若「k」小于「i」则「环」于（「k」加（「新无三二」于「一」））于（「和」加（「k」按位与（「新无三二」于「一五」）））
+　　否则「和」
+　而
+　「写数组」于「出」于「i」于（「环」于（「新无三二」于「三」）于「i」）
+也。
+""" + entry("十六", "六四")
+
+
+def test_a_round_of_register_arithmetic_runs_sixteen_at_a_time(tmp_path):
+    """和 加 (k 按位与 15), k from 3: a round that only computes its next values runs
+    sixteen rounds as one line (nvcc's unroll), where k is 3 plus a multiple of 16, so
+    each k 加 j 按位与 15 is an immediate; i from 0 to 63 takes zero to three passes and
+    the rest in the rolled loop."""
+    result = build(tmp_path, SIXTEEN)
+    four = result.text[result.text.index("_by4:"):result.text.index("_rest:")]
+    assert "and.b32" not in four and four.count("add.u32") >= 16
+    got = execute(result, {(0, 0): np.zeros(64, np.uint32)}, 1)[(0, 0)]
+    assert got.tolist() == [i + sum(k & 15 for k in range(3, i)) for i in range(64)]
+
+
+LENGTH_TEST = storage("入", "无三二", 0, "只读") + storage("出", "无三二", 1) + """
+「隔」乃化「全局调用号」为「有」者也。
+「隔」者得「号」而
+　令「i」为「号」中「零」而
+　令「环」为得「k」又得「和」而
+　　若「k」小于（「数组长度」于「入」）则「环」于（「k」加（「新无三二」于「二」））于（「和」乘（「新无三二」于「三」）加（「读数组」于「入」于「k」））
+　　否则「和」
+　而
+　「写数组」于「出」于「i」于（「环」于「i」于（「新无三二」于「零」））
+也。
+""" + entry("隔", "八")
+
+
+def test_a_loop_tested_against_an_array_length_is_bottom_tested_and_reads_unchecked(tmp_path):
+    """若 k 小于（数组长度 于 入）: the length is a register loaded once, so the test may be
+    written twice — before the loop and at the end of each round (no jump back to a test
+    at the top) — and 入[k] inside needs no check; 5 and 0 elements."""
+    result = build(tmp_path, LENGTH_TEST)
+    loop = result.text[result.text.index("_loop:"):]
+    assert not re.search(r"@%p\d+ ld\.global", loop) and re.search(r"@%p\d+ bra L\d+_loop;", loop)
+    for n in (5, 0):
+        x = np.arange(10, 10 + n, dtype=np.uint32)
+        out = execute(result, {(0, 0): x, (0, 1): np.zeros(8, np.uint32)}, 1)[(0, 1)]
+        expected = []
+        for i in range(8):
+            total = 0
+            for k in range(i, n, 2):
+                total = total * 3 + int(x[k])
+            expected.append(total)
+        assert out.tolist() == expected, n
+
+
+UNTIL_ZERO = storage("入", "无三二", 0, "只读") + storage("出", "无三二", 1) + """
+「至零」乃化「全局调用号」为「有」者也。
+「至零」者得「号」而
+　令「i」为「号」中「零」而
+　令「n」为「数组长度」于「入」而
+　令「环」为得「k」又得「和」而
+　　若「k」小于「n」且（「读数组」于「入」于「k」）不等于（「新无三二」于「零」）
+　　则「环」于（「k」加（「新无三二」于「一」））于（「和」加（「读数组」于「入」于「k」））
+　　否则「和」
+　而
+　「写数组」于「出」于「i」于（「环」于「i」于（「新无三二」于「零」））
+也。
+""" + entry("至零", "八")
+
+
+def test_a_loop_tested_at_the_top_keeps_what_its_test_proves_in_the_round(tmp_path):
+    """若 k 小于 n 且 入[k] 不等于 0 reads memory, so it is tested at the top of each round;
+    in the round k 小于 n (n the length) still holds: 入[k] there needs no check (the
+    one in the test keeps its own: 且 reads it only when k 小于 n)."""
+    result = build(tmp_path, UNTIL_ZERO)
+    assert len(re.findall(r"@%p\d+ ld\.global", result.text)) == 1
+    x = np.array([4, 9, 0, 7, 1, 2], np.uint32)
+    out = execute(result, {(0, 0): x, (0, 1): np.zeros(8, np.uint32)}, 1)[(0, 1)]
+    expected = []
+    for i in range(8):
+        total, k = 0, i
+        while k < 6 and x[k] != 0:
+            total, k = total + int(x[k]), k + 1
+        expected.append(total)
+    assert out.tolist() == expected
+
+
+KNOWN_TRIPS = storage("出", "无三二", 0) + """
+「整轮」乃化「全局调用号」为「有」者也。
+「整轮」者得「号」而
+　令「i」为「号」中「零」而
+　令「甲」为得「k」又得「和」而
+　　若「k」小于（「新无三二」于「三五」）则「甲」于（「k」加（「新无三二」于「一」））于（「和」乘（「新无三二」于「三」）加（「k」异或「i」））
+　　否则「和」乘（「新无三二」于「七」）
+　而
+　令「乙」为得「k」又得「和」而
+　　若「k」小于（「新无三二」于「三六」）则「乙」于（「k」加（「新无三二」于「一」））于（「和」乘（「新无三二」于「三」）加（「k」异或「i」））
+　　否则「和」乘（「新无三二」于「七」）
+　而
+　「写数组」于「出」于「i」于（「甲」于（「新无三二」于「三」）于「i」）；
+　「写数组」于「出」于（「i」加（「新无三二」于「八」））于（「乙」于（「新无三二」于「三」）于「i」）
+也。
+""" + entry("整轮", "八")
+
+
+def test_a_known_number_of_rounds_a_multiple_of_the_pass_leaves_no_rest_loop(tmp_path):
+    """k from 3 below 35: 32 rounds, two passes of sixteen and nothing after them (no test
+    before the first pass, no rest loop), then the loop's value 和 乘 7; below 36 the 33rd
+    round is left to the rest loop."""
+    result = build(tmp_path, KNOWN_TRIPS)
+    assert result.text.count("_rest:") == 1 and result.text.count("_by4:") == 2
+    got = execute(result, {(0, 0): np.zeros(16, np.uint32)}, 1)[(0, 0)]
+
+    def run(i: int, n: int) -> int:
+        total = i
+        for k in range(3, n):
+            total = (total * 3 + (k ^ i)) % 2 ** 32
+        return total * 7 % 2 ** 32
+
+    assert got.tolist() == [run(i, 35) for i in range(8)] + [run(i, 36) for i in range(8)]

@@ -22,6 +22,7 @@ from ... import ir
 from ...diagnostics import TARGET_BUILTIN, TARGET_TYPE, TRANSLATION, Diagnostic
 from ...builtin.textures import TEXTURES
 from ...types import TCon, TRecord, Type, is_unit
+from ...valid import registry
 from .. import EntryInfo, Translation
 from ..targets import DEFAULT_OPTIONS, Options
 from ...lower.effects import VALUE_NODES
@@ -328,6 +329,8 @@ class Writer:
         self.at_least: set[tuple[str, str]] = set()   # (register, operand) the register is known not below
         self.steps: dict[str, tuple[str, int]] = {}   # in `_four_at_a_time`: register → (counter, k), = counter + k
         self.offsets: dict[str, tuple[str, str, int]] = {}   # … register → (base, counter, k), = base + counter + k
+        self.counted_by = COUNTED_BY   # … how many rounds it writes as one line (`_rounds_at_a_time`)
+        self.step_start: int | None = None   # … the counter's start when known: counter ≡ it mod counted_by there
         self.unchecked: set[tuple[int, str | None]] = set()   # … (resource, base) the rounds stay inside (`_room`)
         self.multiples: dict[str, int] = {}   # register → a power of two its 32-bit value is a multiple of
         self.sums: dict[str, tuple[str, int]] = {}   # register → (root, k): = root + k, which does not wrap
@@ -337,6 +340,7 @@ class Writer:
         self.hoisted: dict[int, Value] = {}   # in a counted loop: a loop-invariant index base computed before it
         self.zero_unless: dict[str, str] = {}   # a read's register → the branch predicate without which it stays 0
         self.known_inside: set[tuple[int, str]] = set()   # (resource, index register) already tested in bounds
+        self.below_length: set[tuple[str, str]] = set()   # (index, array length register): index 小于 length holds
         self.one_less: dict[str, str] = {}    # register → the register it is one less than (长 减 1)
         self.clamped: dict[str, str] = {}     # register → a length it is below unless that length is 0
         self.signed_one_less: dict[str, str] = {}   # s32 register → the length it is one less than
@@ -638,10 +642,14 @@ class Writer:
                 return None       # the local invocation index of an array as long as the workgroup
             if index in self.sums:    # root + k < N, k < N: root < N − k (root + k does not wrap)
                 root, k = self.sums[index]
+                if k < array.args[1] and self.below.get(root, 2 ** 32 + 1) <= array.args[1] - k:
+                    return None   # a test root 加 k 小于 N already holds (奇偶排序's 块[i 加 1])
                 return self.op("setp.lt.u32", PRED, root, str(array.args[1] - k)) if k < array.args[1] \
                     else self.immediate(PRED, False)
             return self.op("setp.lt.u32", PRED, index, str(array.args[1]))
         length = self.buffer_length(resource)
+        if (index, length) in self.below_length:
+            return None           # a test 「变量」小于「长」 with 长 a 令 of 数组长度 guards this element
         root, k = self.sums.get(index, (index, 0))
         x, c = self.products.get(root, ("", 0))
         if k < c and (x, length, c) in self.scaled_inside:
@@ -666,7 +674,7 @@ class Writer:
         """Element counter 加 k or base 加 counter 加 k (k < 4) of an array that
         `_room` bounded four rounds at a time by: inside, tested once before the loop."""
         step = self.offsets.get(index) or ((None, *self.steps[index]) if index in self.steps else None)
-        return step is not None and step[2] < COUNTED_BY and (id(resource), step[0]) in self.unchecked
+        return step is not None and step[2] < self.counted_by and (id(resource), step[0]) in self.unchecked
 
     def load(self, space: str, address: str, offset: int, t: Type, guard: str | None = None) -> list[str]:
         """The registers of a value read from memory; under `guard`, zero where it fails."""
@@ -977,7 +985,7 @@ class Writer:
         if e.name in READ_BACK and self._reads_back(e):
             return self._written_back(e, env, emitter)
         args = [self.value(a, env) for a in e.args]
-        folded = self._folded(e.name, t, args)
+        folded = self._folded(e.name, t, args) or self._low_bits(e.name, t, args)
         if folded is not None:
             return Value(t, [folded])
         parts = emitter(self, e, args)
@@ -999,6 +1007,22 @@ class Writer:
             return None
         n = FOLDED[name](a, b) % 2 ** 32
         return str(n - 2 ** 32 if leaves(t) == [S32] and n >= 2 ** 31 else n)
+
+    def _low_bits(self, name: str, t: Type, args: list[Value]) -> str | None:
+        """counter 加 k 按位与 m inside the B rounds `_four_at_a_time` writes as
+        one line (B = 4 or 16), m < B, where the counter started at a known s:
+        the counter is s plus a multiple of B there (it enters as s and each
+        pass adds B; wrapping keeps that, B a power of two dividing 2³²), so
+        the low bits of counter + k, all that m keeps, are those of s + k —
+        奇偶排序's parity test (r 加 k) 按位与 1 is then the same each pass."""
+        if name != "按位与" or self.step_start is None or leaves(t) not in ([U32], [S32]) \
+                or not all(len(a.parts) == 1 for a in args):
+            return None
+        a, b = (a.parts[0] for a in args)
+        register, mask = (b, _integer(a)) if is_immediate(a) else (a, _integer(b))
+        if register not in self.steps or mask is None or not 0 <= mask < self.counted_by:
+            return None
+        return str((self.step_start + self.steps[register][1]) % self.counted_by & mask)
 
     def cell_value(self, register: str) -> int | None:
         """The integer a 格's register holds here, where straight-line code since
@@ -1070,6 +1094,10 @@ class Writer:
 
     @contextmanager
     def _held(self, cond: ir.Expr, env: dict):
+        if isinstance(cond, ir.Call) and cond.kind == "builtin" and cond.name == "且":
+            with self._held(cond.args[0], env), self._held(cond.args[1], env):   # both sides hold
+                yield
+            return
         scaled = self._held_quotient(cond, env)
         if scaled is not None and scaled not in self.scaled_inside:
             with _held_in(self.scaled_inside, scaled), self._held(cond, env):   # and what else it proves
@@ -1078,6 +1106,11 @@ class Writer:
         tested = self._tested_inside(cond, env)
         if tested is not None and tested not in self.known_inside:
             with _held_in(self.known_inside, tested):
+                yield
+            return
+        length = self._held_length(cond, env)
+        if length is not None and length not in self.below_length:
+            with _held_in(self.below_length, length):
                 yield
             return
         floor = self._held_floor(cond, env)
@@ -1107,6 +1140,16 @@ class Writer:
         resource = self.value(length.args[0], env).resource
         return None if resource is None or is_immediate(register) else (id(resource), register)
 
+    def _held_length(self, cond: ir.Expr, env: dict) -> tuple[str, str] | None:
+        """(index register, length register) where a test is 「变量」小于「长」 and 长's
+        register is a runtime array's length (a 令 of 数组长度, 顺序统计's loop): inside the
+        branch it guards, element 变量 of any array that long needs no bounds check."""
+        compared = self._compared_local(cond, "小于", env)
+        if compared is None or compared[1] is None \
+                or compared[1] not in {use.length for use in self.buffers.values()}:
+            return None
+        return compared
+
     def _held_quotient(self, cond: ir.Expr, env: dict) -> tuple[str, str, int] | None:
         """(x, length, c) where a test is 「变量」小于 ⌊length / c⌋ (a 令 of 数组长度 除 c, 序列与格's
         行数): inside the branch it guards, x·c 加 k for k < c lies inside an array `length` long (`inside`)."""
@@ -1125,16 +1168,37 @@ class Writer:
         """(register, bound) where a test is 「变量」小于 a known bound, tighter
         than what is known of it: inside the branch it guards (a rotated loop's
         round, a 若's then) the variable is below it (a loop variable's register
-        changes only in the moves that end the round), which `inside` uses."""
-        compared = self._compared_local(cond, "小于", env)
+        changes only in the moves that end the round), which `inside` uses.
+        「变量」加 c 小于 it, with 变量 known small enough that the sum cannot
+        wrap, puts 变量 below bound − c."""
+        compared, c = self._compared_local(cond, "小于", env), 0
+        if compared is None:
+            compared, c = self._compared_offset(cond, env)
         if compared is None or compared[1] is None:
             return None
         register, operand = compared
         bound = self._below(operand)
         if bound is None:
             return None
-        bound = bound - 1 if operand.isdigit() else bound
-        return (register, bound) if bound < self.below.get(register, 2 ** 32 + 1) else None
+        bound = (bound - 1 if operand.isdigit() else bound) - c
+        return (register, bound) if 0 < bound < self.below.get(register, 2 ** 32 + 1) else None
+
+    def _compared_offset(self, cond: ir.Expr, env: dict) -> tuple[tuple[str, str | None] | None, int]:
+        """((the register of 「变量」, the other side as in `_compared_local`), c) where `cond`
+        is the unsigned test 「变量」加 c 小于 …, c a constant and 变量 below B with
+        B − 1 + c < 2³² (the sum is exact, so 变量 + c < N gives 变量 < N − c)."""
+        if not (isinstance(cond, ir.Call) and cond.kind == "builtin" and cond.name == "小于"):
+            return None, 0
+        total = cond.args[0]
+        if not (isinstance(total, ir.Call) and total.kind == "builtin" and total.name == "加"
+                and isinstance(total.args[0], ir.LocalRef) and leaves(total.type) == [U32]):
+            return None, 0
+        known = self._constant(total.args[1])
+        c = _integer(known.parts[0]) if known is not None else None
+        compared = self._compared(total.args[0], cond.args[1], env)
+        if c is None or compared is None or self.below.get(compared[0], 2 ** 32 + 1) - 1 + c >= 2 ** 32:
+            return None, 0
+        return compared, c
 
     def _compared_local(self, cond: ir.Expr, name: str, env: dict) -> tuple[str, str | None] | None:
         """(the register of 「变量」, the other side as a constant or a local's register, else None)
@@ -1142,8 +1206,10 @@ class Writer:
         if not (isinstance(cond, ir.Call) and cond.kind == "builtin" and cond.name == name
                 and isinstance(cond.args[0], ir.LocalRef) and leaves(cond.args[0].type) == [U32]):
             return None
-        (register,) = env[id(cond.args[0].var)].parts
-        limit = cond.args[1]
+        return self._compared(cond.args[0], cond.args[1], env)
+
+    def _compared(self, local: ir.LocalRef, limit: ir.Expr, env: dict) -> tuple[str, str | None] | None:
+        (register,) = env[id(local.var)].parts
         known = self._constant(limit)
         operand = known.parts[0] if known else env[id(limit.var)].parts[0] if isinstance(limit, ir.LocalRef) else None
         return None if is_immediate(register) else (register, operand)
@@ -1235,7 +1301,7 @@ class Writer:
         elements after element counter (one address, a constant offset)."""
         if name == "加" and operands[0] in self.steps and operands[1].isdigit():
             root, k = self.steps[operands[0]]
-            if k + int(operands[1]) <= COUNTED_BY:
+            if k + int(operands[1]) <= self.counted_by:
                 self.steps[result] = (root, k + int(operands[1]))
         elif name == "加" and operands[1] in self.steps and operands[0] not in self.steps:
             self.offsets[result] = (operands[0], *self.steps[operands[1]])
@@ -1335,9 +1401,11 @@ class Writer:
             if counted is None:
                 self._rotated(test, env, loop)
             else:
-                with self._hoisting(test.then, env, fun.params[counted[0]]) as accesses:
-                    self._four_at_a_time(e, test, env, loop, *counted, accesses)
-                    self._rotated(test, env, loop, rolled=True)
+                with self._hoisting(test.then, env, fun.params, counted[0]) as accesses:
+                    if not self._four_at_a_time(e, test, env, loop, *counted, accesses):
+                        self._rotated(test, env, loop, rolled=True)
+                    elif test.otherwise is not None:    # the counter is N: the loop's value
+                        self._tail(test.otherwise, env, loop)
         self.label(exit_)
         return Value(result_type, result)
 
@@ -1391,7 +1459,18 @@ class Writer:
         twice (no memory access, no effects) is written bottom-tested."""
         while isinstance(body, ir.Block):
             body = body.body
-        return body if isinstance(body, ir.If) and self.effects.eager(body.cond) else None
+        return body if isinstance(body, ir.If) and self._repeatable(body.cond) else None
+
+    def _repeatable(self, e: ir.Expr) -> bool:
+        """Computed twice, the same: eager (lower/effects.py), or pure builtins
+        over such values and 数组长度 — which here reads the register its
+        parameter is loaded into once per entry (`buffer_length`), so 鸟群's
+        若 i 小于（数组长度 于 旧群）loop is bottom-tested too."""
+        if isinstance(e, ir.Call) and e.kind == "builtin" and e.name == "数组长度":
+            return self.effects.eager(e.args[0])
+        if isinstance(e, ir.Call) and e.kind == "builtin" and registry.is_pure(e.name):
+            return all(self._repeatable(a) for a in e.args)
+        return self.effects.eager(e)
 
     def _counted(self, test: ir.If, params: list) -> tuple[int, ir.Expr] | None:
         """(which variable counts, its limit N) where the loop is 若 i 小于 N 则（…；环 于 … i 加 1 …）
@@ -1419,12 +1498,14 @@ class Writer:
         return (index, limit) if one is not None and one.parts == ["1"] else None
 
     @contextmanager
-    def _hoisting(self, body: ir.Expr, env: dict, counter: ir.LocalVar):
+    def _hoisting(self, body: ir.Expr, env: dict, params: list, index: int):
         """The arrays a counted loop indexes by its counter or by base 加 counter,
         as (resource, base register or None): each base that reads no loop
         variable and no memory is computed once before the loop (矩阵向量积's
-        row start 行 乘 列数, a mad per round before)."""
+        row start 行 乘 列数, a mad per round before); so is every other
+        integer or bool the round computes from such values alone (`_invariants`)."""
         outer, self.hoisted = self.hoisted, dict(self.hoisted)
+        counter, variables = params[index], {id(p) for p in params}
         accesses = []
         for n in ir.walk(body):
             if not (isinstance(n, ir.Call) and n.kind == "builtin" and n.name in ELEMENT_ACCESSES
@@ -1435,7 +1516,7 @@ class Writer:
                 base = None
             elif isinstance(index, ir.Call) and index.kind == "builtin" and index.name == "加" \
                     and isinstance(index.args[1], ir.LocalRef) and index.args[1].var is counter \
-                    and self._invariant(index.args[0], env, counter):
+                    and self._invariant(index.args[0], env, variables):
                 base = index.args[0]
             else:
                 continue
@@ -1445,16 +1526,34 @@ class Writer:
             if base is not None and id(base) not in self.hoisted:
                 self.hoisted[id(base)] = self.value(base, env)
             accesses.append((resource, None if base is None else self.hoisted[id(base)].parts[0]))
+        for n in self._invariants(body, env, variables):
+            if id(n) not in self.hoisted:
+                self.hoisted[id(n)] = self.value(n, env)
         try:
             yield accesses
         finally:
             self.hoisted = outer
 
-    def _invariant(self, e: ir.Expr, env: dict, counter: ir.LocalVar) -> bool:
+    def _invariant(self, e: ir.Expr, env: dict, variables: set[int]) -> bool:
         """An unsigned value the same in every round: only variables bound
-        before the loop other than the counter, no memory, no effects."""
+        before the loop other than its own, no memory, no effects."""
         return leaves(e.type) == [U32] and self.effects.eager(e) and all(
-            n.var is not counter and id(n.var) in env for n in ir.walk(e) if isinstance(n, ir.LocalRef))
+            id(n.var) not in variables and id(n.var) in env for n in ir.walk(e) if isinstance(n, ir.LocalRef))
+
+    def _invariants(self, e: ir.Expr, env: dict, variables: set[int]):
+        """The largest computed integers and bools of a round that read no loop
+        variable, nothing bound inside the loop and no memory (奇偶排序's 局 按位与 1,
+        局 加 1 小于 块长): computed once before the loop, where ptxas, with
+        barriers between rounds, computed them every round.  Pure builtins only
+        (no subgroup or memory operation), so computing them where the round
+        would not changes nothing but the time."""
+        if isinstance(e, ir.Call) and e.kind == "builtin" and leaves(concrete(e.type)) in ([U32], [S32], [PRED]) \
+                and self._constant(e) is None and self.effects.eager(e) and all(
+                    id(n.var) not in variables and id(n.var) in env for n in ir.walk(e) if isinstance(n, ir.LocalRef)):
+            yield e
+            return
+        for child in ir.children(e):
+            yield from self._invariants(child, env, variables)
 
     def _room(self, n: str, accesses: list) -> str:
         """N lowered to where every array the loop indexes by (base 加) counter
@@ -1479,34 +1578,67 @@ class Writer:
         return n
 
     def _four_at_a_time(self, e: ir.Loop, test: ir.If, env: dict, loop: Loop, index: int, limit: ir.Expr,
-                        accesses: list) -> None:
+                        accesses: list) -> bool:
         """While i 加 3 is still below N, four rounds are one straight line
         (each round's values feed the next in registers), then the loop as
         written takes the last zero to three rounds: what nvcc's unroller
         writes.  Left to ptxas, the counted loop comes back peeled and
         unrolled with three kinds of remainder (矩阵向量积: 132 SASS for nvcc's 75).
         With bounds checks, the four rounds run only while the arrays they
-        index by the counter hold the elements (`_room`), unchecked."""
+        index by the counter hold the elements (`_room`), unchecked.
+        True where the rounds are a known number, a multiple of four (奇偶排序's
+        256 from 0): no test before the first pass, and none are left after."""
         counter = loop.params[index][0]
-        n = self.in_register(U32, self.value(limit, env).parts[0])
-        n = self._room(n, accesses)
-        room = self.op("setp.gt.u32", PRED, n, str(COUNTED_BY - 1))
-        last = self.op("sub.u32", U32, n, str(COUNTED_BY - 1))
+        self.counted_by = self._rounds_at_a_time(test.then)
+        limit_value = self.value(limit, env).parts[0]
+        n = self.in_register(U32, limit_value)
+        lowered = self._room(n, accesses)
+        trips = self._known_trips(e, index, limit_value) if lowered == n else None
+        exact = trips is not None and trips >= self.counted_by and trips % self.counted_by == 0 \
+            and not (test.otherwise is not None and any(isinstance(x, ir.Next) for x in ir.walk(test.otherwise)))
         main, rest = self.new_labels("by4", "rest")
-        self.emit(f"@!{self.op('and.pred', PRED, room, self.op('setp.lt.u32', PRED, counter, last))} bra {rest}")
+        if not exact:
+            room = self.op("setp.gt.u32", PRED, lowered, str(self.counted_by - 1))
+            last = self.op("sub.u32", U32, lowered, str(self.counted_by - 1))
+            self.emit(f"@!{self.op('and.pred', PRED, room, self.op('setp.lt.u32', PRED, counter, last))} bra {rest}")
         self.label(main)
         values = [Value(concrete(p.type), regs) for p, regs in zip(e.fun.params, loop.params)]
         evaluator = round_evaluator(e, [None] * len(values), self.known.global_value, self.round_locals)
         self.steps = {counter: (counter, 0)}
+        start = self._constant(e.args[index])
+        self.step_start = _integer(start.parts[0]) if start is not None else None
         try:
-            for _ in range(COUNTED_BY):
+            for _ in range(self.counted_by):
                 values = self._round(test.then, {**env, **{id(p): v for p, v in zip(e.fun.params, values)}},
                                      evaluator, [])
         finally:
-            self.steps, self.offsets, self.unchecked = {}, {}, set()
+            self.steps, self.offsets, self.unchecked, self.step_start = {}, {}, set(), None
+            by, self.counted_by = self.counted_by, COUNTED_BY
         self._assign(loop, [v.parts for v in values])
-        self.emit(f"@{self.op('and.pred', PRED, room, self.op('setp.lt.u32', PRED, counter, last))} bra {main}")
-        self.label(rest)
+        if exact:
+            more = self.op("setp.lt.u32", PRED, counter, str(int(limit_value) - (by - 1)))
+        else:
+            more = self.op("and.pred", PRED, room, self.op("setp.lt.u32", PRED, counter, last))
+        self.emit(f"@{more} bra {main}")
+        if not exact:
+            self.label(rest)
+        return exact
+
+    def _known_trips(self, e: ir.Loop, index: int, limit: str) -> int | None:
+        """How many rounds a counted loop runs when its counter starts at a
+        constant s and its limit N is one: N − s (0 from s ≥ N on)."""
+        start = self._constant(e.args[index])
+        s, n = _integer(start.parts[0]) if start is not None else None, _integer(limit)
+        return None if s is None or n is None or not is_immediate(limit) else max(n - s, 0)
+
+    def _rounds_at_a_time(self, then: ir.Expr) -> int:
+        """How many rounds `_four_at_a_time` writes as one line: 16 where the
+        round only computes its next values from registers (局部循环's 和 加 序,
+        which nvcc unrolls by 16 and ptxas adds three at a time), else 4."""
+        if isinstance(then, ir.Next) and all(self.effects.eager(a) for a in then.args) \
+                and sum(1 for _ in ir.walk(then)) <= WIDE_NODES:
+            return WIDE_BY
+        return COUNTED_BY
 
     def _rotated(self, test: ir.If, env: dict, loop: Loop, rolled: bool = False) -> None:
         """Test once before the loop, then at the bottom of every round (in
@@ -1542,7 +1674,8 @@ class Writer:
             cond = self.condition(e.cond, env)
             (other,) = self.new_labels("else")
             self.emit(f"@!{cond} bra {other}")
-            self._tail(e.then, env, loop)
+            with self._holding(e.cond, env):    # what the test proves holds in its branch
+                self._tail(e.then, env, loop)
             self.label(other)
             if e.otherwise is None:
                 self.emit(f"bra {loop.exit}")
@@ -1628,6 +1761,8 @@ READ_BACK = {"写数组": "读数组", "写共享数组": "读共享数组"}
 
 #: a counted loop (`Writer._counted`) runs this many rounds as one straight line while it can …
 COUNTED_BY = 4
+#: … or this many, where the round is one 下一轮 of register arithmetic with at most WIDE_NODES IR nodes
+WIDE_BY, WIDE_NODES = 16, 12
 #: the builtins whose second argument indexes the array that is their first (bounds-checked by `Writer.inside`)
 ELEMENT_ACCESSES = frozenset({"读数组", "写数组", "读共享数组", "写共享数组"})
 #: … when its round has at most this many IR nodes
