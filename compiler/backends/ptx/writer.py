@@ -336,6 +336,7 @@ class Writer:
         self.scaled_inside: set[tuple[str, str, int]] = set()   # (x, length, c) while x < ⌊length / c⌋ holds
         self.hoisted: dict[int, Value] = {}   # in a counted loop: a loop-invariant index base computed before it
         self.zero_unless: dict[str, str] = {}   # a read's register → the branch predicate without which it stays 0
+        self.merged: set[int] = set()    # the 若 values `_merged_write` made: `_selected` whatever their size
         self.known_inside: set[tuple[int, str]] = set()   # (resource, index register) already tested in bounds
         self.one_less: dict[str, str] = {}    # register → the register it is one less than (长 减 1)
         self.clamped: dict[str, str] = {}     # register → a length it is below unless that length is 0
@@ -869,9 +870,14 @@ class Writer:
                 self.value(e.then, env)
             self._join_cells(end, before, self.cell_values)
             return Value(t, [])
+        merged = self._merged_write(e)
+        if merged is not None:
+            with _held_in(self.merged, id(merged.args[2])):
+                return self.value(merged, env)
         _no_aliasing_value(t, "「若」的值")
         kinds = leaves(t)
-        if PRED not in kinds and self._speculable(e.then) and self._speculable(e.otherwise):
+        if PRED not in kinds and (id(e) in self.merged
+                                  or self._speculable(e.then) and self._speculable(e.otherwise)):
             return self._selected(e, cond, env)
         result = [self.reg(k) for k in kinds]
         other, end = self.new_labels("else", "end")
@@ -886,6 +892,24 @@ class Writer:
         self._join_cells(end, then, self.cell_values)
         return Value(t, result)
 
+    def _merged_write(self, e: ir.If) -> ir.Call | None:
+        """若 c 则 写数组(a, i, x) 否则 写数组(a, i, y), x and y small values
+        with no effects, as 写数组(a, i, 若 c 则 x 否则 y): each way writes
+        element i of a once, after computing its value, so computing both (the
+        reads predicated on their side, `_selected`) and writing the one chosen
+        is the same for every input — and the element is bounds-tested once,
+        one store where the branches kept two (nvcc's 二维模板)."""
+        then, other = _unblocked(e.then), _unblocked(e.otherwise)
+        if not (isinstance(then, ir.Call) and isinstance(other, ir.Call) and then.kind == other.kind == "builtin"
+                and then.name == other.name and then.name in READ_BACK
+                and _same_place(then.args[:2], other.args[:2]) and PRED not in leaves(then.args[2].type)
+                and len(list(ir.walk(then.args[2]))) + len(list(ir.walk(other.args[2]))) <= MERGED
+                and all(self._speculable(v, MERGED) for v in (then.args[2], other.args[2]))):
+            return None
+        value = ir.If(e.start, e.end, then.args[2].type, e.cond, then.args[2], other.args[2])
+        return ir.Call(e.start, e.end, e.type, then.kind, then.name, [*then.args[:2], value],
+                       then.module, then.local, then.type_args, then.name_start, then.name_end)
+
     def _join_cells(self, label: str, *ways: dict[str, int]) -> None:
         """`label`, which only the ends of `ways` reach (a 若's branches): a 格
         holds a known integer after it where it holds that one at each of them."""
@@ -893,12 +917,12 @@ class Writer:
         first, *others = ways
         self.cell_values = {r: v for r, v in first.items() if all(o.get(r) == v for o in others)}
 
-    def _speculable(self, e: ir.Expr) -> bool:
+    def _speculable(self, e: ir.Expr, most: int = None) -> bool:
         """A small branch of a 若 value that may be computed whichever way the
         test goes: values, bindings and builtins that compute or read (a read
         is then predicated on the test), no effects, calls or branches."""
         nodes = list(ir.walk(e))
-        return (len(nodes) <= SPECULATED and not self.effects.must_run(e)
+        return (len(nodes) <= (most or SPECULATED) and not self.effects.must_run(e)
                 and all(isinstance(n, (*VALUE_NODES, ir.Let)) or (isinstance(n, ir.Call) and n.kind == "builtin")
                         for n in nodes))
 
@@ -1636,6 +1660,9 @@ COUNTED_NODES = 48
 #: the most IR nodes a branch of a 若 value may have to be computed whichever way the test goes
 SPECULATED = 24
 
+#: the most IR nodes the two values of a 若's two writes of one element may have together (`Writer._merged_write`)
+MERGED = 48
+
 #: the unsigned builtins whose results `Writer._bound` bounds from their operands'
 BOUNDS = frozenset({"余", "除", "乘", "加", "减", "最小"})
 #: the 32-bit integer builtins `Writer._folded` computes where both operands are immediates
@@ -1678,6 +1705,19 @@ def _no_aliasing_value(t: Type, what: str) -> None:
     if isinstance(t, TCon) and (t.name in ("存储缓冲", "均匀缓冲", "工作组变量", "采样器", "比较采样器")
                                 or t.name in TEXTURES):
         raise Unsupported(f"千手目标不支持以资源作{what}：资源须直接写出")
+
+
+def _unblocked(e: ir.Expr) -> ir.Expr:
+    return _unblocked(e.body) if isinstance(e, ir.Block) else e
+
+
+def _same_place(these: list[ir.Expr], those: list[ir.Expr]) -> bool:
+    """Whether (array, index) name one element alike: the same resource, and the
+    same 令-bound name or the same literal as index."""
+    (a, i), (b, j) = these, those
+    return (isinstance(a, ir.GlobalRef) and isinstance(b, ir.GlobalRef) and (a.module, a.name) == (b.module, b.name)
+            and ((isinstance(i, ir.LocalRef) and isinstance(j, ir.LocalRef) and i.var is j.var)
+                 or (isinstance(i, ir.Literal) and isinstance(j, ir.Literal) and i.value == j.value)))
 
 
 @contextmanager
