@@ -337,6 +337,7 @@ class Writer:
         self.hoisted: dict[int, Value] = {}   # in a counted loop: a loop-invariant index base computed before it
         self.zero_unless: dict[str, str] = {}   # a read's register → the branch predicate without which it stays 0
         self.merged: set[int] = set()    # the 若 values `_merged_write` made: `_selected` whatever their size
+        self.less_than: set[tuple[str, str]] = set()   # (a, b) registers while a < b holds (unsigned)
         self.known_inside: set[tuple[int, str]] = set()   # (resource, index register) already tested in bounds
         self.one_less: dict[str, str] = {}    # register → the register it is one less than (长 减 1)
         self.clamped: dict[str, str] = {}     # register → a length it is below unless that length is 0
@@ -643,6 +644,8 @@ class Writer:
                     else self.immediate(PRED, False)
             return self.op("setp.lt.u32", PRED, index, str(array.args[1]))
         length = self.buffer_length(resource)
+        if (index, length) in self.less_than:
+            return None           # a test such as 若 i 小于 长 (长 the array's length) holds here
         root, k = self.sums.get(index, (index, 0))
         x, c = self.products.get(root, ("", 0))
         if k < c and (x, length, c) in self.scaled_inside:
@@ -1094,6 +1097,10 @@ class Writer:
 
     @contextmanager
     def _held(self, cond: ir.Expr, env: dict):
+        if isinstance(cond, ir.Call) and cond.kind == "builtin" and cond.name == "且":
+            with self._held(cond.args[0], env), self._held(cond.args[1], env):   # both hold where 且 does
+                yield
+            return
         scaled = self._held_quotient(cond, env)
         if scaled is not None and scaled not in self.scaled_inside:
             with _held_in(self.scaled_inside, scaled), self._held(cond, env):   # and what else it proves
@@ -1102,6 +1109,12 @@ class Writer:
         tested = self._tested_inside(cond, env)
         if tested is not None and tested not in self.known_inside:
             with _held_in(self.known_inside, tested):
+                yield
+            return
+        below = self._compared_local(cond, "小于", env)
+        if below is not None and below[1] is not None and not is_immediate(below[1]) \
+                and below not in self.less_than:     # 「变量」小于「长」, 长 a 令 of 数组长度 (`inside`)
+            with _held_in(self.less_than, below), self._held(cond, env):
                 yield
             return
         floor = self._held_floor(cond, env)
