@@ -699,7 +699,9 @@ class Writer:
 
     def store(self, space: str, address: str, offset: int, t: Type, parts: list[str],
               guard: str | None = None) -> None:
-        """A value written to memory; under `guard`, nothing where it fails."""
+        """A value written to memory; under `guard` (and a 若's, `_predicable`), nothing where it fails."""
+        if self.guard is not None:
+            guard = self.guard if guard is None else self.op("and.pred", PRED, guard, self.guard)
         prefix = f"@{guard} " if guard is not None else ""
         parts = iter(parts)
         for run in vector_runs(memory_leaves(t, offset), offset, layout_of(t).align):
@@ -865,6 +867,10 @@ class Writer:
     def _If(self, e: ir.If, env) -> Value:
         cond = self.condition(e.cond, env)
         t = concrete(e.type)
+        if e.otherwise is None and self._predicable(e.then):
+            with self._guarded(cond), self._holding(e.cond, env):
+                self.value(e.then, env)
+            return Value(t, [])
         if e.otherwise is None:
             (end,) = self.new_labels("end")
             self.emit(f"@!{cond} bra {end}")
@@ -919,6 +925,21 @@ class Writer:
         self.label(label)
         first, *others = ways
         self.cell_values = {r: v for r, v in first.items() if all(o.get(r) == v for o in others)}
+
+    def _predicable(self, e: ir.Expr) -> bool:
+        """A small 若 body of reads and writes of buffers and workgroup memory
+        and values, nothing else with effects (no atomics, barriers, 格, calls,
+        branches or subgroup operations): written under the test as a guard,
+        every read and write predicated on it (and its bounds test), no
+        branch.  The values it computes where the test fails are never
+        stored, and no PTX arithmetic traps, so the results are the same;
+        ptxas if-converts no block that holds a predicated store, and the
+        branch cost it a reconvergence block (工作组广播's i < n)."""
+        nodes = list(ir.walk(e))
+        return len(nodes) <= PREDICATED and not self.effects.reads(e) and all(
+            isinstance(n, (*VALUE_NODES, ir.Let, ir.Seq))
+            or (isinstance(n, ir.Call) and n.kind == "builtin"
+                and (n.name in GUARDED_WRITES or not self.effects.must_run(n))) for n in nodes)
 
     def _speculable(self, e: ir.Expr, most: int = None) -> bool:
         """A small branch of a 若 value that may be computed whichever way the
@@ -1675,6 +1696,11 @@ SPECULATED = 24
 
 #: the most IR nodes the two values of a 若's two writes of one element may have together (`Writer._merged_write`)
 MERGED = 48
+
+#: the most IR nodes a 若 body may have to be written predicated on its test, not branched around
+PREDICATED = 40
+#: the writes a predicated 若 body may hold (`Writer._predicable`): `Writer.store` honours the guard
+GUARDED_WRITES = frozenset({"写数组", "写存储"})
 
 #: the unsigned builtins whose results `Writer._bound` bounds from their operands'
 BOUNDS = frozenset({"余", "除", "乘", "加", "减", "最小"})
