@@ -201,6 +201,35 @@ def test_small_workgroup_variables_are_cleared_without_a_loop():
     assert "_zero" not in text and len(re.findall(r"@%p\d+ st\.shared\.u32 \[%r\d+\], 0;", text)) == 2
 
 
+def _entry_ptx(text: str, function_start: str) -> str:
+    return text[text.index(f".visible .entry {function_start}"):].split("\n}", 1)[0]
+
+
+def test_two_writes_of_one_element_are_one_store_of_a_selected_value():
+    """二维模板's 若 边 则 写数组(输出, i, 心) 否则 写数组(输出, i, …): one st.global.f32
+    after a selp, no branch between the two ways (`Writer._merged_write`)."""
+    text = _sample_ptx("二维模板")
+    stencil = text[:text.index(".visible .entry", text.index(".visible .entry") + 1)]
+    assert len(re.findall(r"st\.global\.f32", stencil)) == 1 and "selp.f32" in stencil
+    assert "_else" not in stencil
+
+
+def test_a_read_below_a_tested_length_is_unchecked_and_the_other_arrays_still_are():
+    """工作组广播's 若 全 小于 长 (长 a 令 of 数组长度 于 输入): 输入[全] is read without a
+    bounds test or a zero default, 输出[全] and 旋转[全] still each have theirs."""
+    text = _sample_ptx("工作组广播")
+    region = text[text.index("bra L2_end;"):text.index("L2_end:")]
+    assert re.search(r"^\tld\.global\.nc\.f32 %r\d+, \[%rd\d+\];$", region, re.M)
+    assert len(re.findall(r"@%p\d+ st\.global", region)) == 2
+
+
+def test_a_small_body_of_writes_is_predicated_not_branched_around():
+    """两种若's 若 x 小于 0 或 x 大于 1 则 写数组(标记, 序, 1) (`Writer._predicable`): no
+    branch around it, the write predicated on the test and its bounds together."""
+    text = _sample_ptx("两种若")
+    assert re.search(r"^\tand\.pred (%p\d+), %p\d+, %p\d+;\n\t@\1 st\.global\.u32 \[%rd\d+\], 1;$", text, re.M)
+
+
 def test_vector_elements_are_one_access():
     text = _sample_ptx("向量运算")
     assert "ld.global.nc.v4.f32 {" in text and "st.global.v4.f32 [" in text
