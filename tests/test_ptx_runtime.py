@@ -186,3 +186,21 @@ def test_a_broadcast_tested_against_its_input_s_length_still_checks_its_outputs(
     first = np.repeat(x[::64], 64)
     np.testing.assert_array_equal(out["输出"], (x + first)[:outputs])
     np.testing.assert_array_equal(out["旋转"], np.stack([x * first, np.ones(192, np.float32)], 1)[:turns])
+
+
+@pytest.mark.parametrize("records", [100, 0])
+def test_a_record_read_and_written_back_past_a_short_buffer_is_left_alone(records):
+    """查表与填表's 令 旧 为 读数组(记录, i) 而 写数组(记录, i, …旧…) is one bounds test
+    branched around (`Writer._read_then_written`): the invocations past the end of a
+    short 记录 neither read nor write it (the emulator fails on either)."""
+    n = 128
+    x = np.random.default_rng(9).integers(-100, 100, n).astype(np.float32)
+    table = np.random.default_rng(10).integers(-9, 9, (records, 4)).astype(np.float32)
+    stored = np.column_stack([np.full(records, 7, np.uint32), table.view(np.uint32)])
+    out = ptx_run(DEVICES["模拟"])("查表与填表", "查表与填表入口", {
+        "输入": x, "填出": np.zeros((n, 4), np.float32), "向量出": np.zeros((n, 4), np.float32),
+        "查出": np.zeros((n, 2), np.float32), "记录": stored.copy()}, 2)
+    i = np.arange(records)
+    table[i, i % 4] = x[:records]
+    np.testing.assert_array_equal(out["记录"][:, 0], i.astype(np.uint32))
+    np.testing.assert_array_equal(np.ascontiguousarray(out["记录"][:, 1:]).view(np.float32), table)

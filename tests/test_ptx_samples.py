@@ -230,6 +230,14 @@ def test_a_small_body_of_writes_is_predicated_not_branched_around():
     assert re.search(r"^\tand\.pred (%p\d+), %p\d+, %p\d+;\n\t@\1 st\.global\.u32 \[%rd\d+\], 1;$", text, re.M)
 
 
+def test_a_read_written_back_is_one_bounds_test_branched_around():
+    """查表与填表's 令 旧 为 读数组(记录, i) 而 写数组(记录, i, …): one bounds test
+    skips both, the reads and writes inside unpredicated (`Writer._read_then_written`)."""
+    text = _sample_ptx("查表与填表")
+    inside = text[text.index("bra L1_skip;"):text.index("L1_skip:")]
+    assert not re.search(r"@%p\d+ (ld|st)\.", inside) and inside.count("ld.global") == 5 and inside.count("st.global") == 5
+
+
 def test_vector_elements_are_one_access():
     text = _sample_ptx("向量运算")
     assert "ld.global.nc.v4.f32 {" in text and "st.global.v4.f32 [" in text

@@ -858,6 +858,9 @@ class Writer:
         return self.value(e.items[-1], env)
 
     def _Let(self, e: ir.Let, env) -> Value:
+        if self._read_then_written(e):
+            return self._inside_only(e.body, env, lambda array, index: self.value(
+                e.body, {**env, id(e.var): self.value(e.value, env)}).parts)
         bound = self.value(e.value, env)
         return self.value(e.body, {**env, id(e.var): bound})
 
@@ -1082,10 +1085,26 @@ class Writer:
                         == (array.module, array.name) and isinstance(n.args[1], ir.LocalRef)
                         and n.args[1].var is index.var for n in ir.walk(value)))
 
+    def _read_then_written(self, e: ir.Let) -> bool:
+        """令 旧 为 读数组(a, i) 而 写数组(a, i, … 旧 …): the read of the element
+        that the one write of the 令's body writes back (查表与填表's 记录[i])."""
+        read, write = e.value, e.body
+        return (isinstance(read, ir.Call) and read.kind == "builtin" and isinstance(write, ir.Call)
+                and write.kind == "builtin" and READ_BACK.get(write.name) == read.name
+                and _same_place(read.args, write.args[:2]) and isinstance(read.args[1], ir.LocalRef)
+                and not self.effects.must_run(write.args[2]) and not self.effects.calls(write.args[2]))
+
     def _written_back(self, e: ir.Call, env: dict, emitter) -> Value:
         """Out of bounds the write is dropped, so its value need not be computed:
         one bounds test branches around the whole statement, and the read of the
         same element inside needs none (nvcc's if (i < n) a[i] *= 2)."""
+        return self._inside_only(e, env, lambda array, index: emitter(self, e, [array, index, self.value(e.args[2], env)]))
+
+    def _inside_only(self, e: ir.Call, env: dict, write) -> Value:
+        """`write(array, index)` (the parts of write `e` of element i, which reads only that
+        element of the array it writes and does nothing else that shows)
+        where element i is inside; out of bounds the write is dropped and the
+        read's 0 goes nowhere else, so one bounds test branches around it all."""
         array, index = self.value(e.args[0], env), self.value(e.args[1], env)
         guard = self.inside(array.resource, index.parts[0])
         skip = self.new_labels("skip")[0] if guard is not None else None
@@ -1095,7 +1114,7 @@ class Writer:
         self.known_inside.add(key)
         saved = dict(self.below)
         try:
-            parts = emitter(self, e, [array, index, self.value(e.args[2], env)])
+            parts = write(array, index)
         finally:
             self.known_inside.discard(key)
             self.below = saved
