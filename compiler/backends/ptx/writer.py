@@ -930,14 +930,15 @@ class Writer:
         self.cell_values = {r: v for r, v in first.items() if all(o.get(r) == v for o in others)}
 
     def _predicable(self, e: ir.Expr) -> bool:
-        """A small 若 body of reads and writes of buffers and workgroup memory
-        and values, nothing else with effects (no atomics, barriers, 格, calls,
-        branches or subgroup operations): written under the test as a guard,
-        every read and write predicated on it (and its bounds test), no
-        branch.  The values it computes where the test fails are never
-        stored, and no PTX arithmetic traps, so the results are the same;
-        ptxas if-converts no block that holds a predicated store, and the
-        branch cost it a reconvergence block (工作组广播's i < n)."""
+        """A small 若 body of writes of buffers and values, no reads and
+        nothing else with effects (no atomics, barriers, 格, calls, branches
+        or subgroup operations): written under the test as a guard, every
+        write predicated on it (and its bounds test), no branch.  The values
+        it computes where the test fails are never stored, and no PTX
+        arithmetic traps, so the results are the same; ptxas if-converts no
+        block that holds a predicated store, and the branch cost it a
+        reconvergence block (两种若's 标记 write).  Reads stay branched around:
+        a predicated read's zero default makes ptxas branch anyway."""
         nodes = list(ir.walk(e))
         return len(nodes) <= PREDICATED and not self.effects.reads(e) and all(
             isinstance(n, (*VALUE_NODES, ir.Let, ir.Seq))
