@@ -204,3 +204,18 @@ def test_a_record_read_and_written_back_past_a_short_buffer_is_left_alone(record
     table[i, i % 4] = x[:records]
     np.testing.assert_array_equal(out["记录"][:, 0], i.astype(np.uint32))
     np.testing.assert_array_equal(np.ascontiguousarray(out["记录"][:, 1:]).view(np.float32), table)
+
+
+@pytest.mark.parametrize("n", [100, 1, 0])
+def test_a_broadcast_over_a_short_input_writes_only_below_its_length(n):
+    """工作组广播's body under 若 全 小于 长 is predicated on that test, not branched
+    around (`Writer._predicable`): past 长 nothing is read from 输入 nor written, and
+    the workgroup values read there unguarded change nothing."""
+    x = np.random.default_rng(11).standard_normal(n).astype(np.float32)
+    out = ptx_run(DEVICES["模拟"])("工作组广播", "广播入口", {"输入": x, "输出": np.zeros(192, np.float32),
+                                                        "旋转": np.zeros((192, 2), np.float32)}, 3)
+    first = x[np.arange(n) // 64 * 64]
+    np.testing.assert_array_equal(out["输出"], np.concatenate([x + first, np.zeros(192 - n, np.float32)]))
+    turned = np.zeros((192, 2), np.float32)
+    turned[:n] = np.stack([x * first, np.ones(n, np.float32)], 1)
+    np.testing.assert_array_equal(out["旋转"], turned)

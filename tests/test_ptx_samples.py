@@ -215,12 +215,17 @@ def test_two_writes_of_one_element_are_one_store_of_a_selected_value():
 
 
 def test_a_read_below_a_tested_length_is_unchecked_and_the_other_arrays_still_are():
-    """工作组广播's 若 全 小于 长 (长 a 令 of 数组长度 于 输入): 输入[全] is read without a
-    bounds test or a zero default, 输出[全] and 旋转[全] still each have theirs."""
+    """工作组广播's 若 全 小于 长 (长 a 令 of 数组长度 于 输入): 输入[全] needs no bounds
+    test, only the 若's; 输出[全] and 旋转[全] still each have theirs, joined with the
+    若's test: the body (writes, a read-only buffer's element, workgroup values) is
+    predicated, no branch (`Writer._predicable`), the workgroup values read unguarded."""
     text = _sample_ptx("工作组广播")
-    region = text[text.index("bra L2_end;"):text.index("L2_end:")]
-    assert re.search(r"^\tld\.global\.nc\.f32 %r\d+, \[%rd\d+\];$", region, re.M)
-    assert len(re.findall(r"@%p\d+ st\.global", region)) == 2
+    region = text[text.index("L1_end:"):]
+    test = re.search(r"setp\.lt\.u32 (%p\d+), %r\d+, %r\d+;", region).group(1)
+    assert re.search(rf"^\t@{test} ld\.global\.nc\.f32 %r\d+, \[%rd\d+\];$", region, re.M)
+    assert len(re.findall(rf"and\.pred (%p\d+), %p\d+, {test};", region)) == 2
+    assert len(re.findall(r"@%p\d+ st\.global", region)) == 2 and " bra " not in region
+    assert not re.search(r"@%p\d+ ld\.shared", region)
 
 
 def test_a_small_body_of_writes_is_predicated_not_branched_around():

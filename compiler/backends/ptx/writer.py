@@ -24,7 +24,7 @@ from ...builtin.textures import TEXTURES
 from ...types import TCon, TRecord, Type, is_unit
 from .. import EntryInfo, Translation
 from ..targets import DEFAULT_OPTIONS, Options
-from ...lower.effects import VALUE_NODES
+from ...lower.effects import VALUE_NODES, builtin_facts
 from ...lower.loops import lowering
 from ...lower.types import concrete
 from ..names import target_name
@@ -336,6 +336,7 @@ class Writer:
         self.scaled_inside: set[tuple[str, str, int]] = set()   # (x, length, c) while x < ⌊length / c⌋ holds
         self.hoisted: dict[int, Value] = {}   # in a counted loop: a loop-invariant index base computed before it
         self.zero_unless: dict[str, str] = {}   # a read's register → the branch predicate without which it stays 0
+        self.predicated = False    # in a 若 body `_predicable` writes under its test: workgroup variables read unguarded
         self.merged: set[int] = set()    # the 若 values `_merged_write` made: `_selected` whatever their size
         self.less_than: set[tuple[str, str]] = set()   # (a, b) registers while a < b holds (unsigned)
         self.known_inside: set[tuple[int, str]] = set()   # (resource, index register) already tested in bounds
@@ -677,7 +678,7 @@ class Writer:
         leaves(t)  # refuses values too large for registers
         if self.guard is not None and guard is not None:
             guard = self.op("and.pred", PRED, guard, self.guard)
-        elif self.guard is not None:
+        elif self.guard is not None and not (self.predicated and space == "shared"):
             guard = self.guard
         parts = []
         prefix = f"@{guard} " if guard is not None else ""
@@ -871,8 +872,12 @@ class Writer:
         cond = self.condition(e.cond, env)
         t = concrete(e.type)
         if e.otherwise is None and self._predicable(e.then):
-            with self._guarded(cond), self._holding(e.cond, env):
-                self.value(e.then, env)
+            predicated, self.predicated = self.predicated, True
+            try:
+                with self._guarded(cond), self._holding(e.cond, env):
+                    self.value(e.then, env)
+            finally:
+                self.predicated = predicated
             return Value(t, [])
         if e.otherwise is None:
             (end,) = self.new_labels("end")
@@ -940,10 +945,17 @@ class Writer:
         reconvergence block (两种若's 标记 write).  Reads stay branched around:
         a predicated read's zero default makes ptxas branch anyway."""
         nodes = list(ir.walk(e))
-        return len(nodes) <= PREDICATED and not self.effects.reads(e) and all(
+        return len(nodes) <= PREDICATED and all(
             isinstance(n, (*VALUE_NODES, ir.Let, ir.Seq))
             or (isinstance(n, ir.Call) and n.kind == "builtin"
-                and (n.name in GUARDED_WRITES or not self.effects.must_run(n))) for n in nodes)
+                and (n.name in GUARDED_WRITES or self._read_only_element(n) or builtin_facts(n.name).pure))
+            for n in nodes)
+
+    def _read_only_element(self, e: ir.Call) -> bool:
+        """读数组 of a buffer that nothing writes (ld.global.nc, which ptxas
+        predicates), or 读共享 of a whole workgroup variable (read unpredicated, `load`)."""
+        array = self.decls.get((e.args[0].module, e.args[0].name)) if isinstance(e.args[0], ir.GlobalRef) else None
+        return e.name == "读共享" or (e.name == "读数组" and isinstance(array, ir.Resource) and _read_only(array))
 
     def _speculable(self, e: ir.Expr, most: int = None) -> bool:
         """A small branch of a 若 value that may be computed whichever way the
