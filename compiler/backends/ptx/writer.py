@@ -871,7 +871,7 @@ class Writer:
     def _If(self, e: ir.If, env) -> Value:
         cond = self.condition(e.cond, env)
         t = concrete(e.type)
-        if e.otherwise is None and self._predicable(e.then):
+        if e.otherwise is None and self.options.bounds and self._predicable(e.then):
             predicated, self.predicated = self.predicated, True
             try:
                 with self._guarded(cond), self._holding(e.cond, env):
@@ -915,9 +915,12 @@ class Writer:
         element i of a once, after computing its value, so computing both (the
         reads predicated on their side, `_selected`) and writing the one chosen
         is the same for every input — and the element is bounds-tested once,
-        one store where the branches kept two (nvcc's 二维模板)."""
+        one store where the branches kept two (nvcc's 二维模板).  Without
+        bounds tests the two stores carry no predicate and ptxas joins the
+        branches itself, better than the predicated reads (50 → 51)."""
         then, other = _unblocked(e.then), _unblocked(e.otherwise)
-        if not (isinstance(then, ir.Call) and isinstance(other, ir.Call) and then.kind == other.kind == "builtin"
+        if not (self.options.bounds and isinstance(then, ir.Call) and isinstance(other, ir.Call)
+                and then.kind == other.kind == "builtin"
                 and then.name == other.name and then.name in READ_BACK
                 and _same_place(then.args[:2], other.args[:2]) and PRED not in leaves(then.args[2].type)
                 and len(list(ir.walk(then.args[2]))) + len(list(ir.walk(other.args[2]))) <= MERGED
@@ -943,7 +946,9 @@ class Writer:
         arithmetic traps, so the results are the same; ptxas if-converts no
         block that holds a predicated store, and the branch cost it a
         reconvergence block (两种若's 标记 write).  Reads stay branched around:
-        a predicated read's zero default makes ptxas branch anyway."""
+        a predicated read's zero default makes ptxas branch anyway; and without
+        bounds tests the writes carry no predicate, and ptxas predicates the
+        block itself (so `_If` asks only when they are on)."""
         nodes = list(ir.walk(e))
         return len(nodes) <= PREDICATED and all(
             isinstance(n, (*VALUE_NODES, ir.Let, ir.Seq))
