@@ -146,3 +146,76 @@ def test_one_read_only_buffer_bound_twice_squares_a_matrix(device):
                (0, 2): runtime.Same(0, 1), (0, 3): bytes(32 * 32 * 4)}
     out = DEVICES[device](result.text, info, buffers, (2, 2, 1))
     np.testing.assert_array_equal(np.frombuffer(out[(0, 3)], np.float32).reshape(32, 32), a @ a)
+
+
+def _stencil(x: np.ndarray, w: int, h: int) -> np.ndarray:
+    """二维模板's 模板入口 over a w × h grid whose input is x, zero past its end."""
+    g = np.zeros(w * h, np.float32)
+    g[:min(len(x), w * h)] = x[:w * h]
+    g = g.reshape(h, w)
+    expected = g.copy()
+    expected[1:-1, 1:-1] = (np.float32(4) * g[1:-1, 1:-1] - g[1:-1, :-2] - g[1:-1, 2:] - g[:-2, 1:-1] - g[2:, 1:-1])
+    return expected.ravel()
+
+
+@pytest.mark.parametrize("inputs, outputs", [(273, 260), (250, 273), (0, 5), (273, 0)])
+def test_a_stencil_over_short_buffers_reads_zeros_and_drops_writes_past_their_ends(inputs, outputs):
+    """二维模板's 若 边 则 写数组(输出, i, 心) 否则 写数组(输出, i, …) is one write of a
+    selected value (`Writer._merged_write`): the reads of each side stay predicated
+    on it and on their bounds, the one write on 输出's, and 编号入口's lone write
+    is predicated on its 若 (`Writer._predicable`) and its bounds, never a branch."""
+    w, h, d = 21, 13, 2
+    sizes = np.array([w, h, d], np.uint32)
+    x = np.random.default_rng(7).standard_normal(inputs).astype(np.float32)
+    run = ptx_run(DEVICES["模拟"])
+    out = run("二维模板", "模板入口", {"尺寸": sizes, "输入": x, "输出": np.zeros(outputs, np.float32),
+                                   "序号": np.zeros(outputs, np.uint32)}, (3, 2))
+    np.testing.assert_allclose(out["输出"], _stencil(x, w, h)[:outputs], atol=1e-5)
+    out = run("二维模板", "编号入口", {"尺寸": sizes, "编号": np.zeros(outputs, np.uint32)}, (6, 4, 1))
+    zs, ys, xs = np.mgrid[0:d, 0:h, 0:w]
+    np.testing.assert_array_equal(out["编号"], ((xs % 4 + 4 * (ys % 4) + 16 * (zs % 4)) * 1025).ravel()[:outputs])
+
+
+@pytest.mark.parametrize("outputs, turns", [(100, 150), (192, 0), (0, 192)])
+def test_a_broadcast_tested_against_its_input_s_length_still_checks_its_outputs(outputs, turns):
+    """工作组广播's 若 全 小于 长 (长 a 令 of 输入's length) lets the read of 输入[全] go
+    unchecked, and only that one: the writes to shorter 输出 and 旋转 are still dropped past their ends."""
+    x = np.random.default_rng(8).standard_normal(192).astype(np.float32)
+    out = ptx_run(DEVICES["模拟"])("工作组广播", "广播入口", {"输入": x, "输出": np.zeros(outputs, np.float32),
+                                                        "旋转": np.zeros((turns, 2), np.float32)}, 3)
+    first = np.repeat(x[::64], 64)
+    np.testing.assert_array_equal(out["输出"], (x + first)[:outputs])
+    np.testing.assert_array_equal(out["旋转"], np.stack([x * first, np.ones(192, np.float32)], 1)[:turns])
+
+
+@pytest.mark.parametrize("records", [100, 0])
+def test_a_record_read_and_written_back_past_a_short_buffer_is_left_alone(records):
+    """查表与填表's 令 旧 为 读数组(记录, i) 而 写数组(记录, i, …旧…) is one bounds test
+    branched around (`Writer._read_then_written`): the invocations past the end of a
+    short 记录 neither read nor write it (the emulator fails on either)."""
+    n = 128
+    x = np.random.default_rng(9).integers(-100, 100, n).astype(np.float32)
+    table = np.random.default_rng(10).integers(-9, 9, (records, 4)).astype(np.float32)
+    stored = np.column_stack([np.full(records, 7, np.uint32), table.view(np.uint32)])
+    out = ptx_run(DEVICES["模拟"])("查表与填表", "查表与填表入口", {
+        "输入": x, "填出": np.zeros((n, 4), np.float32), "向量出": np.zeros((n, 4), np.float32),
+        "查出": np.zeros((n, 2), np.float32), "记录": stored.copy()}, 2)
+    i = np.arange(records)
+    table[i, i % 4] = x[:records]
+    np.testing.assert_array_equal(out["记录"][:, 0], i.astype(np.uint32))
+    np.testing.assert_array_equal(np.ascontiguousarray(out["记录"][:, 1:]).view(np.float32), table)
+
+
+@pytest.mark.parametrize("n", [100, 1, 0])
+def test_a_broadcast_over_a_short_input_writes_only_below_its_length(n):
+    """工作组广播's body under 若 全 小于 长 is predicated on that test, not branched
+    around (`Writer._predicable`): past 长 nothing is read from 输入 nor written, and
+    the workgroup values read there unguarded change nothing."""
+    x = np.random.default_rng(11).standard_normal(n).astype(np.float32)
+    out = ptx_run(DEVICES["模拟"])("工作组广播", "广播入口", {"输入": x, "输出": np.zeros(192, np.float32),
+                                                        "旋转": np.zeros((192, 2), np.float32)}, 3)
+    first = x[np.arange(n) // 64 * 64]
+    np.testing.assert_array_equal(out["输出"], np.concatenate([x + first, np.zeros(192 - n, np.float32)]))
+    turned = np.zeros((192, 2), np.float32)
+    turned[:n] = np.stack([x * first, np.ones(n, np.float32)], 1)
+    np.testing.assert_array_equal(out["旋转"], turned)

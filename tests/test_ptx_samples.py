@@ -201,6 +201,48 @@ def test_small_workgroup_variables_are_cleared_without_a_loop():
     assert "_zero" not in text and len(re.findall(r"@%p\d+ st\.shared\.u32 \[%r\d+\], 0;", text)) == 2
 
 
+def _entry_ptx(text: str, function_start: str) -> str:
+    return text[text.index(f".visible .entry {function_start}"):].split("\n}", 1)[0]
+
+
+def test_two_writes_of_one_element_are_one_store_of_a_selected_value():
+    """二维模板's 若 边 则 写数组(输出, i, 心) 否则 写数组(输出, i, …): one st.global.f32
+    after a selp, no branch between the two ways (`Writer._merged_write`)."""
+    text = _sample_ptx("二维模板")
+    stencil = text[:text.index(".visible .entry", text.index(".visible .entry") + 1)]
+    assert len(re.findall(r"st\.global\.f32", stencil)) == 1 and "selp.f32" in stencil
+    assert "_else" not in stencil
+
+
+def test_a_read_below_a_tested_length_is_unchecked_and_the_other_arrays_still_are():
+    """工作组广播's 若 全 小于 长 (长 a 令 of 数组长度 于 输入): 输入[全] needs no bounds
+    test, only the 若's; 输出[全] and 旋转[全] still each have theirs, joined with the
+    若's test: the body (writes, a read-only buffer's element, workgroup values) is
+    predicated, no branch (`Writer._predicable`), the workgroup values read unguarded."""
+    text = _sample_ptx("工作组广播")
+    region = text[text.index("L1_end:"):]
+    test = re.search(r"setp\.lt\.u32 (%p\d+), %r\d+, %r\d+;", region).group(1)
+    assert re.search(rf"^\t@{test} ld\.global\.nc\.f32 %r\d+, \[%rd\d+\];$", region, re.M)
+    assert len(re.findall(rf"and\.pred (%p\d+), %p\d+, {test};", region)) == 2
+    assert len(re.findall(r"@%p\d+ st\.global", region)) == 2 and " bra " not in region
+    assert not re.search(r"@%p\d+ ld\.shared", region)
+
+
+def test_a_small_body_of_writes_is_predicated_not_branched_around():
+    """两种若's 若 x 小于 0 或 x 大于 1 则 写数组(标记, 序, 1) (`Writer._predicable`): no
+    branch around it, the write predicated on the test and its bounds together."""
+    text = _sample_ptx("两种若")
+    assert re.search(r"^\tand\.pred (%p\d+), %p\d+, %p\d+;\n\t@\1 st\.global\.u32 \[%rd\d+\], 1;$", text, re.M)
+
+
+def test_a_read_written_back_is_one_bounds_test_branched_around():
+    """查表与填表's 令 旧 为 读数组(记录, i) 而 写数组(记录, i, …): one bounds test
+    skips both, the reads and writes inside unpredicated (`Writer._read_then_written`)."""
+    text = _sample_ptx("查表与填表")
+    inside = text[text.index("bra L1_skip;"):text.index("L1_skip:")]
+    assert not re.search(r"@%p\d+ (ld|st)\.", inside) and inside.count("ld.global") == 5 and inside.count("st.global") == 5
+
+
 def test_vector_elements_are_one_access():
     text = _sample_ptx("向量运算")
     assert "ld.global.nc.v4.f32 {" in text and "st.global.v4.f32 [" in text

@@ -25,7 +25,7 @@ from ...types import TCon, TRecord, Type, is_unit
 from ...valid import registry
 from .. import EntryInfo, Translation
 from ..targets import DEFAULT_OPTIONS, Options
-from ...lower.effects import VALUE_NODES
+from ...lower.effects import VALUE_NODES, builtin_facts
 from ...lower.loops import lowering
 from ...lower.types import concrete
 from ..names import target_name
@@ -339,6 +339,8 @@ class Writer:
         self.scaled_inside: set[tuple[str, str, int]] = set()   # (x, length, c) while x < ⌊length / c⌋ holds
         self.hoisted: dict[int, Value] = {}   # in a counted loop: a loop-invariant index base computed before it
         self.zero_unless: dict[str, str] = {}   # a read's register → the branch predicate without which it stays 0
+        self.predicated = False    # in a 若 body `_predicable` writes under its test: workgroup variables read unguarded
+        self.merged: set[int] = set()    # the 若 values `_merged_write` made: `_selected` whatever their size
         self.known_inside: set[tuple[int, str]] = set()   # (resource, index register) already tested in bounds
         self.below_length: set[tuple[str, str]] = set()   # (index, array length register): index 小于 length holds
         self.one_less: dict[str, str] = {}    # register → the register it is one less than (长 减 1)
@@ -681,7 +683,7 @@ class Writer:
         leaves(t)  # refuses values too large for registers
         if self.guard is not None and guard is not None:
             guard = self.op("and.pred", PRED, guard, self.guard)
-        elif self.guard is not None:
+        elif self.guard is not None and not (self.predicated and space == "shared"):
             guard = self.guard
         parts = []
         prefix = f"@{guard} " if guard is not None else ""
@@ -703,7 +705,9 @@ class Writer:
 
     def store(self, space: str, address: str, offset: int, t: Type, parts: list[str],
               guard: str | None = None) -> None:
-        """A value written to memory; under `guard`, nothing where it fails."""
+        """A value written to memory; under `guard` (and a 若's, `_predicable`), nothing where it fails."""
+        if self.guard is not None:
+            guard = self.guard if guard is None else self.op("and.pred", PRED, guard, self.guard)
         prefix = f"@{guard} " if guard is not None else ""
         parts = iter(parts)
         for run in vector_runs(memory_leaves(t, offset), offset, layout_of(t).align):
@@ -860,6 +864,9 @@ class Writer:
         return self.value(e.items[-1], env)
 
     def _Let(self, e: ir.Let, env) -> Value:
+        if self._read_then_written(e):
+            return self._inside_only(e.body, env, lambda array, index: self.value(
+                e.body, {**env, id(e.var): self.value(e.value, env)}).parts)
         bound = self.value(e.value, env)
         return self.value(e.body, {**env, id(e.var): bound})
 
@@ -869,6 +876,14 @@ class Writer:
     def _If(self, e: ir.If, env) -> Value:
         cond = self.condition(e.cond, env)
         t = concrete(e.type)
+        if e.otherwise is None and self.options.bounds and self._predicable(e.then):
+            predicated, self.predicated = self.predicated, True
+            try:
+                with self._guarded(cond), self._holding(e.cond, env):
+                    self.value(e.then, env)
+            finally:
+                self.predicated = predicated
+            return Value(t, [])
         if e.otherwise is None:
             (end,) = self.new_labels("end")
             self.emit(f"@!{cond} bra {end}")
@@ -877,9 +892,14 @@ class Writer:
                 self.value(e.then, env)
             self._join_cells(end, before, self.cell_values)
             return Value(t, [])
+        merged = self._merged_write(e)
+        if merged is not None:
+            with _held_in(self.merged, id(merged.args[2])):
+                return self.value(merged, env)
         _no_aliasing_value(t, "「若」的值")
         kinds = leaves(t)
-        if PRED not in kinds and self._speculable(e.then) and self._speculable(e.otherwise):
+        if PRED not in kinds and (id(e) in self.merged
+                                  or self._speculable(e.then) and self._speculable(e.otherwise)):
             return self._selected(e, cond, env)
         result = [self.reg(k) for k in kinds]
         other, end = self.new_labels("else", "end")
@@ -894,6 +914,27 @@ class Writer:
         self._join_cells(end, then, self.cell_values)
         return Value(t, result)
 
+    def _merged_write(self, e: ir.If) -> ir.Call | None:
+        """若 c 则 写数组(a, i, x) 否则 写数组(a, i, y), x and y small values
+        with no effects, as 写数组(a, i, 若 c 则 x 否则 y): each way writes
+        element i of a once, after computing its value, so computing both (the
+        reads predicated on their side, `_selected`) and writing the one chosen
+        is the same for every input — and the element is bounds-tested once,
+        one store where the branches kept two (nvcc's 二维模板).  Without
+        bounds tests the two stores carry no predicate and ptxas joins the
+        branches itself, better than the predicated reads (50 → 51)."""
+        then, other = _unblocked(e.then), _unblocked(e.otherwise)
+        if not (self.options.bounds and isinstance(then, ir.Call) and isinstance(other, ir.Call)
+                and then.kind == other.kind == "builtin"
+                and then.name == other.name and then.name in READ_BACK
+                and _same_place(then.args[:2], other.args[:2]) and PRED not in leaves(then.args[2].type)
+                and len(list(ir.walk(then.args[2]))) + len(list(ir.walk(other.args[2]))) <= MERGED
+                and all(self._speculable(v, MERGED) for v in (then.args[2], other.args[2]))):
+            return None
+        value = ir.If(e.start, e.end, then.args[2].type, e.cond, then.args[2], other.args[2])
+        return ir.Call(e.start, e.end, e.type, then.kind, then.name, [*then.args[:2], value],
+                       then.module, then.local, then.type_args, then.name_start, then.name_end)
+
     def _join_cells(self, label: str, *ways: dict[str, int]) -> None:
         """`label`, which only the ends of `ways` reach (a 若's branches): a 格
         holds a known integer after it where it holds that one at each of them."""
@@ -901,12 +942,37 @@ class Writer:
         first, *others = ways
         self.cell_values = {r: v for r, v in first.items() if all(o.get(r) == v for o in others)}
 
-    def _speculable(self, e: ir.Expr) -> bool:
+    def _predicable(self, e: ir.Expr) -> bool:
+        """A small 若 body of writes of buffers and values, no reads and
+        nothing else with effects (no atomics, barriers, 格, calls, branches
+        or subgroup operations): written under the test as a guard, every
+        write predicated on it (and its bounds test), no branch.  The values
+        it computes where the test fails are never stored, and no PTX
+        arithmetic traps, so the results are the same; ptxas if-converts no
+        block that holds a predicated store, and the branch cost it a
+        reconvergence block (两种若's 标记 write).  Reads stay branched around:
+        a predicated read's zero default makes ptxas branch anyway; and without
+        bounds tests the writes carry no predicate, and ptxas predicates the
+        block itself (so `_If` asks only when they are on)."""
+        nodes = list(ir.walk(e))
+        return len(nodes) <= PREDICATED and all(
+            isinstance(n, (*VALUE_NODES, ir.Let, ir.Seq))
+            or (isinstance(n, ir.Call) and n.kind == "builtin"
+                and (n.name in GUARDED_WRITES or self._read_only_element(n) or builtin_facts(n.name).pure))
+            for n in nodes)
+
+    def _read_only_element(self, e: ir.Call) -> bool:
+        """读数组 of a buffer that nothing writes (ld.global.nc, which ptxas
+        predicates), or 读共享 of a whole workgroup variable (read unpredicated, `load`)."""
+        array = self.decls.get((e.args[0].module, e.args[0].name)) if isinstance(e.args[0], ir.GlobalRef) else None
+        return e.name == "读共享" or (e.name == "读数组" and isinstance(array, ir.Resource) and _read_only(array))
+
+    def _speculable(self, e: ir.Expr, most: int = None) -> bool:
         """A small branch of a 若 value that may be computed whichever way the
         test goes: values, bindings and builtins that compute or read (a read
         is then predicated on the test), no effects, calls or branches."""
         nodes = list(ir.walk(e))
-        return (len(nodes) <= SPECULATED and not self.effects.must_run(e)
+        return (len(nodes) <= (most or SPECULATED) and not self.effects.must_run(e)
                 and all(isinstance(n, (*VALUE_NODES, ir.Let)) or (isinstance(n, ir.Call) and n.kind == "builtin")
                         for n in nodes))
 
@@ -1058,10 +1124,26 @@ class Writer:
                         == (array.module, array.name) and isinstance(n.args[1], ir.LocalRef)
                         and n.args[1].var is index.var for n in ir.walk(value)))
 
+    def _read_then_written(self, e: ir.Let) -> bool:
+        """令 旧 为 读数组(a, i) 而 写数组(a, i, … 旧 …): the read of the element
+        that the one write of the 令's body writes back (查表与填表's 记录[i])."""
+        read, write = e.value, e.body
+        return (isinstance(read, ir.Call) and read.kind == "builtin" and isinstance(write, ir.Call)
+                and write.kind == "builtin" and READ_BACK.get(write.name) == read.name
+                and _same_place(read.args, write.args[:2]) and isinstance(read.args[1], ir.LocalRef)
+                and not self.effects.must_run(write.args[2]) and not self.effects.calls(write.args[2]))
+
     def _written_back(self, e: ir.Call, env: dict, emitter) -> Value:
         """Out of bounds the write is dropped, so its value need not be computed:
         one bounds test branches around the whole statement, and the read of the
         same element inside needs none (nvcc's if (i < n) a[i] *= 2)."""
+        return self._inside_only(e, env, lambda array, index: emitter(self, e, [array, index, self.value(e.args[2], env)]))
+
+    def _inside_only(self, e: ir.Call, env: dict, write) -> Value:
+        """`write(array, index)` (the parts of write `e` of element i, which reads only that
+        element of the array it writes and does nothing else that shows)
+        where element i is inside; out of bounds the write is dropped and the
+        read's 0 goes nowhere else, so one bounds test branches around it all."""
         array, index = self.value(e.args[0], env), self.value(e.args[1], env)
         guard = self.inside(array.resource, index.parts[0])
         skip = self.new_labels("skip")[0] if guard is not None else None
@@ -1071,7 +1153,7 @@ class Writer:
         self.known_inside.add(key)
         saved = dict(self.below)
         try:
-            parts = emitter(self, e, [array, index, self.value(e.args[2], env)])
+            parts = write(array, index)
         finally:
             self.known_inside.discard(key)
             self.below = saved
@@ -1110,7 +1192,7 @@ class Writer:
             return
         length = self._held_length(cond, env)
         if length is not None and length not in self.below_length:
-            with _held_in(self.below_length, length):
+            with _held_in(self.below_length, length), self._held(cond, env):   # and what else it proves
                 yield
             return
         floor = self._held_floor(cond, env)
@@ -1771,6 +1853,14 @@ COUNTED_NODES = 48
 #: the most IR nodes a branch of a 若 value may have to be computed whichever way the test goes
 SPECULATED = 24
 
+#: the most IR nodes the two values of a 若's two writes of one element may have together (`Writer._merged_write`)
+MERGED = 48
+
+#: the most IR nodes a 若 body may have to be written predicated on its test, not branched around
+PREDICATED = 40
+#: the writes a predicated 若 body may hold (`Writer._predicable`): `Writer.store` honours the guard
+GUARDED_WRITES = frozenset({"写数组", "写存储"})
+
 #: the unsigned builtins whose results `Writer._bound` bounds from their operands'
 BOUNDS = frozenset({"余", "除", "乘", "加", "减", "最小"})
 #: the 32-bit integer builtins `Writer._folded` computes where both operands are immediates
@@ -1813,6 +1903,19 @@ def _no_aliasing_value(t: Type, what: str) -> None:
     if isinstance(t, TCon) and (t.name in ("存储缓冲", "均匀缓冲", "工作组变量", "采样器", "比较采样器")
                                 or t.name in TEXTURES):
         raise Unsupported(f"千手目标不支持以资源作{what}：资源须直接写出")
+
+
+def _unblocked(e: ir.Expr) -> ir.Expr:
+    return _unblocked(e.body) if isinstance(e, ir.Block) else e
+
+
+def _same_place(these: list[ir.Expr], those: list[ir.Expr]) -> bool:
+    """Whether (array, index) name one element alike: the same resource, and the
+    same 令-bound name or the same literal as index."""
+    (a, i), (b, j) = these, those
+    return (isinstance(a, ir.GlobalRef) and isinstance(b, ir.GlobalRef) and (a.module, a.name) == (b.module, b.name)
+            and ((isinstance(i, ir.LocalRef) and isinstance(j, ir.LocalRef) and i.var is j.var)
+                 or (isinstance(i, ir.Literal) and isinstance(j, ir.Literal) and i.value == j.value)))
 
 
 @contextmanager
