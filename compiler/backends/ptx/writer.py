@@ -1180,26 +1180,13 @@ class Writer:
             with self._held(cond.args[0], env), self._held(cond.args[1], env):   # both sides hold
                 yield
             return
-        scaled = self._held_quotient(cond, env)
-        if scaled is not None and scaled not in self.scaled_inside:
-            with _held_in(self.scaled_inside, scaled), self._held(cond, env):   # and what else it proves
-                yield
-            return
-        tested = self._tested_inside(cond, env)
-        if tested is not None and tested not in self.known_inside:
-            with _held_in(self.known_inside, tested):
-                yield
-            return
-        length = self._held_length(cond, env)
-        if length is not None and length not in self.below_length:
-            with _held_in(self.below_length, length), self._held(cond, env):   # and what else it proves
-                yield
-            return
-        floor = self._held_floor(cond, env)
-        if floor is not None and floor not in self.at_least:
-            with _held_in(self.at_least, floor):
-                yield
-            return
+        for find, facts in ((self._held_quotient, self.scaled_inside), (self._tested_inside, self.known_inside),
+                            (self._held_length, self.below_length), (self._held_floor, self.at_least)):
+            fact = find(cond, env)
+            if fact is not None and fact not in facts:
+                with _held_in(facts, fact), self._held(cond, env):   # and what else the test proves
+                    yield
+                return
         held = self._held_bound(cond, env)
         if held is None:
             yield
