@@ -32,7 +32,6 @@ a bit only for lanes that exist, and a count below 33 does not wrap.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from .scalars import F16, PRED, U32, Scalar, leaves
@@ -79,8 +78,6 @@ SCANS = {"子组前缀和": ("加", False), "子组前缀积": ("乘", False),
 EXCLUSIVE_BY_SUBTRACTION = {("加", "u32"): "sub.u32", ("加", "s32"): "sub.s32"}
 #: scans of 0/1 values that count the ballot's bits: the lanes at or below this one, or below it
 COUNTED_SCANS = {"子组前缀和": "%lanemask_le", "子组排他前缀和": "%lanemask_lt"}
-#: the one definition of a register holding 0 or 1: a selp between them (never guarded)
-ZERO_OR_ONE = r"selp\.[us]32 {register}, (?:1, 0|0, 1), %p\d+;"
 #: shuffles → shfl.sync mode (broadcast takes a lane index like shuffle, seed 着十一)
 SHUFFLES = {"子组广播": "idx", "子组洗牌": "idx", "子组异或洗牌": "bfly", "子组上移洗牌": "up", "子组下移洗牌": "down"}
 VOTES = {"子组任一": "any", "子组全都": "all"}
@@ -223,20 +220,11 @@ def _scan_step_valid(w, lane: str, step: str) -> str:
     return w.op("setp.ge.u32", PRED, lane, step)
 
 
-def _destination(line: str) -> str:
-    """The first operand of an instruction line (its destination, or [address] of a store)."""
-    body = re.sub(r"^@!?%p\d+\s+", "", line.strip())
-    operands = body.partition(" ")[2]
-    return operands[:operands.index("}") + 1] if operands.startswith("{") else operands.partition(",")[0]
-
-
 def _zero_or_one(w, register: str) -> bool:
-    """Whether `register` holds 0 or 1 wherever it is read: its only definition so far is a selp
-    between them — a register of its own (w.op's), which nothing moves into later (cells, loop
-    variables and branch results are registers of their own, first written by a mov)."""
-    written = [line.strip() for line in (*w.prologue, *w.lines)
-               if register in re.findall(r"%\w+", _destination(line))]
-    return len(written) == 1 and re.fullmatch(ZERO_OR_ONE.format(register=re.escape(register)), written[0]) is not None
+    """Whether `register` holds 0 or 1 wherever it is read: what set it, as far as the writer's
+    `defined` knows (nothing has written it since), is a selp between them."""
+    instruction, operands = w.defined.get(register, ("", ()))
+    return instruction in ("selp.u32", "selp.s32") and operands[:2] in (("1", "0"), ("0", "1"))
 
 
 def _counted(w, word: _Word, lanes: str, members: str) -> str:

@@ -416,7 +416,8 @@ class Writer:
         self.cell_values = {}     # control flow meets here: what a 格 holds may differ by the way in
 
     def _forget_written(self, text: str) -> None:
-        """An instruction that writes a register kills every computed value it took part in."""
+        """An instruction that writes a register kills every computed value it
+        took part in, and what `defined` says set it (op() records it after)."""
         if text.startswith("@"):
             text = text.split(None, 1)[1]
         parts = text.split(None, 1)
@@ -425,6 +426,7 @@ class Writer:
         rest = parts[1]
         written = rest[:rest.index("}")] if rest.startswith("{") else rest.split(",")[0]
         for register in _REGISTER.findall(written):
+            self.defined.pop(register, None)
             for table, key in self.computed_from.pop(register, ()):
                 table.pop(key, None)
 
@@ -465,7 +467,6 @@ class Writer:
     def move(self, kind: Scalar, dest: str, source: str) -> None:
         if dest == source:
             return
-        self.defined.pop(dest, None)
         if is_immediate(source):
             self.emit(f"mov.{kind.name if kind is not F16 else 'b16'} {dest}, {source}")
         else:
