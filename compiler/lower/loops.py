@@ -21,7 +21,6 @@ loop variables are staged through temporaries) stays each writer's own.
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from .. import ir
 from ..types import UNIT, TCon

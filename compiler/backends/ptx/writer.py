@@ -29,7 +29,7 @@ from ...lower.effects import VALUE_NODES, builtin_facts
 from ...lower.loops import lowering
 from ...lower.types import concrete
 from ..names import target_name
-from .layout import array_place, field_offsets, layout_of, memory_leaves, round_up, stride_of, vector_runs
+from .layout import array_place, field_offsets, layout_of, memory_leaves, round_up, vector_runs
 from .mangle import ENTRY_PREFIX, OVERRIDE_PREFIX, SHARED_PREFIX, mangle
 from .ops import BARRIER, CONTRACTED, ENTRY_INPUTS, LOGIC, OPS, UNAVAILABLE, literal_argument
 from .subgroups import FULL_WARP
