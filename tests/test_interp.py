@@ -353,3 +353,22 @@ def test_a_program_with_a_type_error_is_not_run(tmp_path):
     path.write_text(STORE.replace("INDEX", "「未知」"), encoding="utf-8")
     with pytest.raises(Unsupported, match="程序有错误，不能运行：在「写」中：未知的名字「未知」"):
         run(Workspace(tmp_path), path, "写入口", {(0, 0): bytes(256)}, 1)
+
+
+NEGATIVE_ZEROS = HEADER + buffer("入", "零", "「浮三二」", "只读") + buffer("出", "一", "「四维浮」") + """
+「负零」乃化「全局调用号」为「有」者也。
+「负零」者得「号」而
+　令「i」为「号」中「零」而
+　令「x」为「读数组」于「入」于「i」而
+　「写数组」于「出」于「i」于（「子组求和」于「x」与「子组前缀和」于「x」与「子组排他前缀和」于「x」与「x」）
+也。
+""" + entry("负零", "四零")
+
+
+def test_a_partial_subgroup_sums_negative_zeros_to_negative_zero(tmp_path):
+    """40 invocations at width 32: the second subgroup has 8 lanes; its missing lanes add nothing,
+    so a sum of −0.0 stays −0.0 (as on the PTX emulator); an exclusive sum starts at +0.0."""
+    ws, path = program(tmp_path, "负零", NEGATIVE_ZEROS)
+    x = np.full(40, -0.0, np.float32)
+    out = interpret(ws, path, "负零入口", {"入": x, "出": np.zeros((40, 4), np.float32)}, 1, subgroup_width=32)["出"]
+    assert np.signbit(out[:, :2]).all() and not np.signbit(out[[0, 32], 2]).any() and np.signbit(out[1:32, 2]).all()

@@ -863,7 +863,11 @@ _COMBINE = {"sum": np.add, "product": np.multiply, "max": np.maximum, "min": np.
 
 
 def _identity(kind: str, dtype):
-    """What a missing lane (the tail of a partial subgroup) contributes."""
+    """What a missing lane (the tail of a partial subgroup) contributes: nothing —
+    for a float sum −0.0, since −0.0 + x = x for every x (+0.0 would turn a sum of
+    −0.0 into +0.0, which the PTX back end, leaving the lane out, does not)."""
+    if kind == "sum" and dtype.kind == "f":
+        return dtype.type(-0.0)
     if kind in ("sum", "or", "xor"):
         return dtype.type(0)
     if kind == "product":
@@ -879,8 +883,9 @@ def _identity(kind: str, dtype):
 def _subgroup_reduce(kind: str):
     def one(m: Machine, value):
         dtype = np.asarray(value).dtype
-        rows = _subgroup_rows(m, np.asarray(value), _identity(kind, dtype))
-        return _COMBINE[kind].reduce(rows, axis=1, dtype=dtype)[m.sg]
+        identity = _identity(kind, dtype)     # also where NumPy starts: its float sums start from +0.0
+        rows = _subgroup_rows(m, np.asarray(value), identity)
+        return _COMBINE[kind].reduce(rows, axis=1, dtype=dtype, initial=identity)[m.sg]
 
     def run(m: Machine, e, mask):
         value = m.eval(e.args[0], mask)
@@ -896,8 +901,9 @@ def _subgroup_scan(kind: str, exclusive: bool):
         identity = _identity(kind, dtype)
         rows = _subgroup_rows(m, np.asarray(value), identity)
         scanned = _COMBINE[kind].accumulate(rows, axis=1, dtype=dtype)
-        if exclusive:
-            scanned = np.concatenate([np.full((len(rows), 1), identity, dtype), scanned[:, :-1]], axis=1)
+        if exclusive:      # the first lane's exclusive sum is 0 (WGSL), +0.0 for floats
+            first = dtype.type(0) if kind == "sum" else identity
+            scanned = np.concatenate([np.full((len(rows), 1), first, dtype), scanned[:, :-1]], axis=1)
         return scanned[m.sg, m.lane]
 
     def run(m: Machine, e, mask):
