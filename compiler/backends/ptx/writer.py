@@ -1223,11 +1223,11 @@ PREDICATED = 40
 #: the writes a predicated 若 body may hold (`Writer._predicable`): `Writer.store` honours the guard
 GUARDED_WRITES = frozenset({"写数组", "写存储"})
 
-#: the unsigned builtins whose results `Writer._bound` bounds from their operands'
+#: the unsigned builtins whose results `Facts._bound` (facts.py) bounds from their operands'
 BOUNDS = frozenset({"余", "除", "乘", "加", "减", "最小"})
 #: the 32-bit integer builtins `Writer._folded` computes where both operands are immediates
 FOLDED = {"加": lambda a, b: a + b, "减": lambda a, b: a - b, "乘": lambda a, b: a * b}
-#: the 32-bit integer builtins whose results `Writer._sum` knows multiples and sums of
+#: the 32-bit integer builtins whose results `Facts._sum` (facts.py) knows multiples and sums of
 SUMS = frozenset({"乘", "左移", "加"})
 #: element root 加 k of a runtime-sized array is tested against `Writer.room` (2 instructions, then
 #: one a test) where root is a multiple of this: a[i·K 加 k] for k < K then costs K + 2, not 2K − 1
