@@ -47,8 +47,8 @@ class Facts:
             with self._held(cond.args[0], env), self._held(cond.args[1], env):   # both sides hold
                 yield
             return
-        for find, facts in ((self._held_quotient, self.scaled_inside), (self._tested_inside, self.known_inside),
-                            (self._held_length, self.below_length), (self._held_floor, self.at_least)):
+        for find, facts in ((self._held_quotient, self.scaled_inside), (self._held_length, self.below_length),
+                            (self._held_floor, self.at_least)):
             fact = find(cond, env)
             if fact is not None and fact not in facts:
                 with held_in(facts, fact), self._held(cond, env):   # and what else the test proves
@@ -62,9 +62,20 @@ class Facts:
         self.below[register] = bound    # `_holding` restores the bounds after
         yield
 
-    def _tested_inside(self, cond: ir.Expr, env: dict) -> tuple[int, str] | None:
-        """(resource, index register) where a test is 「变量」小于（「数组长度」于 数组）:
+    def _held_length(self, cond: ir.Expr, env: dict) -> tuple[str, str] | None:
+        """(index register, length register) where a test is 「变量」小于 a runtime
+        array's length — 「数组长度」于 数组 itself, or a 令 of it (顺序统计's loop):
         inside the branch it guards, element 变量 of that array needs no bounds check."""
+        compared = self._compared_local(cond, "小于", env) or (None, None)
+        if compared[1] is None:
+            compared = self._compared_to_length(cond, env)
+        if compared is None or compared[1] not in {use.length for use in self.buffers.values()}:
+            return None
+        return compared
+
+    def _compared_to_length(self, cond: ir.Expr, env: dict) -> tuple[str, str] | None:
+        """(the register of 「变量」, the array's length register) where `cond` is
+        「变量」小于（「数组长度」于 数组）."""
         if not (isinstance(cond, ir.Call) and cond.kind == "builtin" and cond.name == "小于"
                 and isinstance(cond.args[0], ir.LocalRef) and leaves(cond.args[0].type) == [U32]):
             return None
@@ -74,17 +85,7 @@ class Facts:
             return None
         (register,) = env[id(cond.args[0].var)].parts
         resource = self.value(length.args[0], env).resource
-        return None if resource is None or is_immediate(register) else (id(resource), register)
-
-    def _held_length(self, cond: ir.Expr, env: dict) -> tuple[str, str] | None:
-        """(index register, length register) where a test is 「变量」小于「长」 and 长's
-        register is a runtime array's length (a 令 of 数组长度, 顺序统计's loop): inside the
-        branch it guards, element 变量 of any array that long needs no bounds check."""
-        compared = self._compared_local(cond, "小于", env)
-        if compared is None or compared[1] is None \
-                or compared[1] not in {use.length for use in self.buffers.values()}:
-            return None
-        return compared
+        return None if resource is None or is_immediate(register) else (register, self.buffer_length(resource))
 
     def _held_quotient(self, cond: ir.Expr, env: dict) -> tuple[str, str, int] | None:
         """(x, length, c) where a test is 「变量」小于 ⌊length / c⌋ (a 令 of 数组长度 除 c, 序列与格's

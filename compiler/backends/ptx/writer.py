@@ -316,7 +316,7 @@ class Writer(LoopWriting, Facts):
         self.zero_unless: dict[str, str] = {}   # a read's register → the branch predicate without which it stays 0
         self.predicated = False    # in a 若 body `_predicable` writes under its test: workgroup variables read unguarded
         self.merged: set[int] = set()    # the 若 values `_merged_write` made: `_selected` whatever their size
-        self.known_inside: set[tuple[int, str]] = set()   # (resource, index register) already tested in bounds
+        self.known_inside: set[tuple[int, str]] = set()   # (resource, index register) tested by `_inside_only` around this write
         self.below_length: set[tuple[str, str]] = set()   # (index, array length register): index 小于 length holds
         self.one_less: dict[str, str] = {}    # register → the register it is one less than (长 减 1)
         self.clamped: dict[str, str] = {}     # register → a length it is below unless that length is 0
