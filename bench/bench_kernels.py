@@ -42,6 +42,7 @@ from sass_paths import SourceLoop, executed  # noqa: E402
 from zhuose.compiler.backends.ptx.profile import (KernelProfile, assemble, disassemble, nvdisasm,  # noqa: E402
                                                   parse_verbose, profile_entries, sass_counts)
 from zhuose.compiler.backends.ptx.writer import Writer  # noqa: E402
+from zhuose.compiler.backends import Translation  # noqa: E402
 from zhuose.compiler.backends.targets import Options  # noqa: E402
 from zhuose.compiler.workspace import Workspace  # noqa: E402
 
@@ -111,21 +112,20 @@ def nvcc_kernel(pair: Pair, contract: bool = True) -> tuple[int, int, int, int |
     return report.registers, report.spills, sass, listing and executed(listing[pair.kernel], pair.loops), report
 
 
-def ours(ws: Workspace, pair: Pair, bounds: bool = True, fast_math: bool = False) -> str:
+def ours(ws: Workspace, pair: Pair, bounds: bool = True, fast_math: bool = False) -> Translation:
     path = SAMPLES / f"{pair.sample}。着色器。豫"
     result = Writer(ws.validate(path), Options(bounds=bounds, fast_math=fast_math)).translate()
     assert result.text is not None, result.diagnostics
-    return result.text
+    return result
 
 
-def entry_of(ws: Workspace, pair: Pair):
-    entries = Writer(ws.validate(SAMPLES / f"{pair.sample}。着色器。豫")).translate().entries
-    return next(e for e in entries if e.item == pair.entry)
+def entry_of(result: Translation, pair: Pair):
+    return next(e for e in result.entries if e.item == pair.entry)
 
 
-def check_occupancy(ws: Workspace, pair: Pair, report: KernelProfile) -> None:
+def check_occupancy(result: Translation, pair: Pair, report: KernelProfile) -> None:
     """Ours (registers, shared memory, the entry's block) keeps at least as many warps per SM as nvcc's."""
-    (mine,) = profile_entries(ours(ws, pair), [entry_of(ws, pair)], ARCH)
+    (mine,) = profile_entries(result.text, [entry_of(result, pair)], ARCH)
     theirs = dataclasses.replace(report, block=mine.block)
     assert mine.occupancy()[0] >= theirs.occupancy()[0], \
         f"{pair.label} 的占用低于 nvcc：{mine.occupancy()} 对 {theirs.occupancy()}"
@@ -206,10 +206,11 @@ def table(revision: str | None, wanted: list[str] | None = None) -> str:
     for pair in pairs(wanted):
         regs, spills, sass, theirs, report = nvcc_kernel(pair)
         _, _, sass_exact, theirs_exact, _ = nvcc_kernel(pair, contract=False)
-        check_occupancy(ws, pair, report)
-        function = entry_of(ws, pair).function
-        variants = {"now": ours(ws, pair), "unchecked": ours(ws, pair, bounds=False),
-                    "fast": ours(ws, pair, fast_math=True)}
+        now = ours(ws, pair)
+        check_occupancy(now, pair, report)
+        function = entry_of(now, pair).function
+        variants = {"now": now.text, "unchecked": ours(ws, pair, bounds=False).text,
+                    "fast": ours(ws, pair, fast_math=True).text}
         r, s, n = figures(variants["now"], function)
         unchecked, fast = (figures(variants[k], function)[2] for k in ("unchecked", "fast"))
         assert s == 0 and spills == 0, f"{pair.label} 溢出了寄存器"
