@@ -156,9 +156,8 @@ def _shuffle_each(w, value, mode: str, b: str, c: str) -> list[str]:
 def _combine_where(w, instruction: str, total: str, other: str, valid: str | None) -> str:
     """total ⊕ other; under a predicate, into total itself where it holds (total is then this
     emitter's own register), else total unchanged."""
-    if valid is None and instruction in F32_COMBINES:
-        from .ops import f32_arithmetic     # ops imports this module: the user's 加 and 乘 spelled alike
-        return f32_arithmetic(w, F32_COMBINES[instruction], total, other)   # (ptxas then shares equal sums)
+    if valid is None and instruction in F32_COMBINES:   # the user's 加 and 乘 spelled alike: ptxas shares equal sums
+        return w.f32_arithmetic(F32_COMBINES[instruction], total, other)
     if valid is None:
         return w.op(instruction, U32, total, other)
     w.emit(f"@{valid} {instruction} {total}, {total}, {other}")

@@ -29,7 +29,7 @@ from ...lower.types import concrete
 from ..names import target_name
 from .layout import array_place, field_offsets, layout_of, memory_leaves, round_up, vector_runs
 from .mangle import ENTRY_PREFIX, OVERRIDE_PREFIX, SHARED_PREFIX, mangle
-from .ops import BARRIER, CONTRACTED, ENTRY_INPUTS, LOGIC, OPS, UNAVAILABLE, literal_argument
+from .ops import BARRIER, CONTRACTED, ENTRY_INPUTS, LOGIC, OPS, UNAVAILABLE, f32_arithmetic, literal_argument
 from .subgroups import FULL_WARP
 from .facts import Facts, held_in
 from .loops import COUNTED_BY, LoopWriting
@@ -438,6 +438,10 @@ class Writer(LoopWriting, Facts):
         if pure and dest not in operands:
             self._remember(table, key, dest)
         return dest
+
+    def f32_arithmetic(self, method: str, a: str, b: str) -> str:
+        """ops.f32_arithmetic for the modules ops imports (subgroups.py), which cannot import it back."""
+        return f32_arithmetic(self, method, a, b)
 
     def move(self, kind: Scalar, dest: str, source: str) -> None:
         if dest == source:
