@@ -15,13 +15,6 @@ struct 广播调用 {
 
 @compute @workgroup_size(64)
 fn 广播(调: 广播调用) {
-  if 调.局 == 0u {
-    块首值 = f32();
-  }
-  if 调.局 == 0u {
-    块矩阵 = mat2x2<f32>();
-  }
-  workgroupBarrier();
   let 全 = 调.全.x;
   let 长 = arrayLength(&输入);
   if 调.局 == 0u {

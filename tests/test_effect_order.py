@@ -235,6 +235,33 @@ def test_the_clearing_is_skipped_where_the_writes_before_the_barrier_cover_every
     assert _clears(tmp_path, text) is cleared
 
 
+@pytest.mark.parametrize("then, cleared", [
+    ("令「v」为「读数组」于「数据」于「零」而\n　　「写共享」于「单」于「v」", False),      # invocation 0 writes it all
+    ("「写共享」于「单」于（「读共享」于「单」加「五」）", True),                        # reads it first
+    ("令「v」为「读共享」于「单」而\n　　「写共享」于「单」于「五」", True),               # reads it in a 令 first
+])
+@pytest.mark.parametrize("who", ["（「新无三二」于「零」）", "（「新无三二」于「八」）"])
+def test_the_clearing_is_skipped_where_one_invocation_writes_the_whole_variable_before_the_barrier(
+        tmp_path, then, cleared, who):
+    """工作组广播: invocation 0 writes the whole workgroup variable, the block meets, everyone reads
+    it.  There is no invocation 8 in a workgroup of 8, so nothing would write it then."""
+    text = HEADER + buffer("数据", "零") + f"""「单」乃「工作组变量」于「无三二」也。
+「单」者「工作组共享」于「元」也。
+
+「核」乃化「局部调用序」为「有」者也。
+「核」者得「序」而
+　令「零」为「新无三二」于「零」而
+　令「五」为「新无三二」于「五」而
+　（若「序」等于{who}则（
+　　{then}
+　））；
+　「工作组屏障」于「元」；
+　「写数组」于「数据」于「序」于（「读共享」于「单」）
+也。
+""" + entry("核", "八")
+    assert _clears(tmp_path, text) is (cleared or "八" in who)
+
+
 @pytest.mark.parametrize("index, cleared", [
     ("「序」", False),
     ("「局」", False),                                          # 令「局」为「序」

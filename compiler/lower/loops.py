@@ -230,8 +230,10 @@ def _written_elements(e: ir.Expr, key: tuple[str, str], indices: set, size: int,
     """The elements of `key` a statement run by every invocation of a
     workgroup of `size` surely writes without reading it: 写共享 of the whole
     variable, 写共享数组 at 「局部调用序」 加 a constant c (c … c + size − 1)
-    or at a constant, and constant-index writes under 若「局部调用序」等于 j
-    (j < size: invocation j runs them); None for anything else that touches it."""
+    or at a constant, and such writes at a constant index or of the whole
+    variable under 若「局部调用序」等于 j (j < size: invocation j runs them;
+    工作组广播's invocation 0 writing what the block reads after the barrier);
+    None for anything else that touches it."""
     if _is_call(e, "写共享"):
         return set(range(length)) if _is_variable(e.args[0], key) and not _mentions(e.args[1], key) else None
     if _is_call(e, "写共享数组"):
@@ -247,10 +249,11 @@ def _written_elements(e: ir.Expr, key: tuple[str, str], indices: set, size: int,
     if isinstance(e, ir.If) and e.otherwise is None and _one_invocation(e.cond, indices, size) \
             and not _mentions(e.cond, key):
         elements: set[int] = set()
-        for statement in _straight_line(e.then):
+        for statement in map(_own, _straight_line(e.then)):
             if not _mentions(statement, key):
                 continue
-            if not (_is_call(statement, "写共享数组") and _constant_u32(statement.args[1]) is not None):
+            if not (_is_call(statement, "写共享") or
+                    _is_call(statement, "写共享数组") and _constant_u32(statement.args[1]) is not None):
                 return None
             written = _written_elements(statement, key, indices, size, length)
             if written is None:
