@@ -6,7 +6,8 @@ ptxas from our PTX, the CUDA one by nvcc — and compared by what ptxas reports
 (registers, spills, shared memory) and the static SASS size of the cubin
 (compiler/backends/ptx/profile.py); ours must keep at least nvcc's occupancy.
 The figures are printed for our PTX as it is, with
-the bounds checks off (`千手 --不查界`, `Options(bounds=False)`), and,
+the bounds checks off (`千手 --不查界`, `Options(bounds=False)`), with
+--快速数学, with both, and,
 with --基线 REV, for the golden PTX of an earlier revision (its samples/名。千手),
 each as a ratio to nvcc's; the last line is the geometric mean.
 
@@ -14,8 +15,10 @@ When nvdisasm is found (PATH, or the pip package nvidia-cuda-nvdisasm in
 site-packages), the instructions a thread executes are counted too: trip
 count × body along the path that enters every conditional body
 (bench/sass_paths.py), at the launch sizes in the `//@` lines — for ours as it is, with
-the bounds checks off, and with --快速数学 (nvcc contracts a*b+c into FFMA by
-default, our default keeps the two roundings).
+the bounds checks off, with --快速数学 (nvcc contracts a*b+c into FFMA by
+default, our default keeps the two roundings), and with both (两者: nvcc's
+twin has neither the checks nor the two roundings, so this column is what our
+code generator itself makes of the same algorithm).
 
     python bench/bench_kernels.py [--基线 REV] [--写入README] [--样例 名 …]
 
@@ -187,12 +190,17 @@ class Table:
         return "\n".join(lines)
 
 
-def _variants(out: Table, what: str, theirs: int, mine: int, unchecked: int, fast: int, exact: int) -> None:
-    """Ours without bounds checks and with --快速数学 against nvcc; ours as it is against nvcc -fmad=false."""
+def _variants(out: Table, what: str, theirs: int, mine: int, unchecked: int, fast: int, bare: int,
+              exact: int) -> None:
+    """Ours without bounds checks, with --快速数学, and with both (nvcc's twin has neither checks nor
+    the exact rounding: what is left is the code generator's own) against nvcc; ours as it is against
+    nvcc -fmad=false."""
     out.cell(f"不查界 {what}", unchecked)
     out.ratio(unchecked, theirs)
     out.cell(f"快速数学 {what}", fast)
     out.ratio(fast, theirs)
+    out.cell(f"两者 {what}", bare)
+    out.ratio(bare, theirs)
     out.cell(f"nvcc 不合乘加 {what}", exact)
     out.ratio(mine, exact, "我们÷它")
 
@@ -210,22 +218,24 @@ def table(revision: str | None, wanted: list[str] | None = None) -> str:
         check_occupancy(now, pair, report)
         function = entry_of(now, pair).function
         variants = {"now": now.text, "unchecked": ours(ws, pair, bounds=False).text,
-                    "fast": ours(ws, pair, fast_math=True).text}
+                    "fast": ours(ws, pair, fast_math=True).text,
+                    "bare": ours(ws, pair, bounds=False, fast_math=True).text}
         r, s, n = figures(variants["now"], function)
-        unchecked, fast = (figures(variants[k], function)[2] for k in ("unchecked", "fast"))
+        unchecked, fast, bare = (figures(variants[k], function)[2] for k in ("unchecked", "fast", "bare"))
         assert s == 0 and spills == 0, f"{pair.label} 溢出了寄存器"
         out.row()
         out.cell("样例", pair.label)
         out.cell("nvcc 寄存器/SASS", f"{regs} / {sass}")
         out.cell("我们 寄存器/SASS", f"{r} / {n}")
         out.ratio(n, sass)
-        _variants(out, "SASS", sass, n, unchecked, fast, sass_exact)
+        _variants(out, "SASS", sass, n, unchecked, fast, bare, sass_exact)
         if counted:
-            mine, loose, quick = (executed_ours(variants[k], function, pair) for k in ("now", "unchecked", "fast"))
+            mine, loose, quick, plain = (executed_ours(variants[k], function, pair)
+                                         for k in ("now", "unchecked", "fast", "bare"))
             out.cell("nvcc 执行", theirs)
             out.cell("我们 执行", mine)
             out.ratio(mine, theirs)
-            _variants(out, "执行", theirs, mine, loose, quick, theirs_exact)
+            _variants(out, "执行", theirs, mine, loose, quick, plain, theirs_exact)
         if revision:
             old = baseline(revision, pair)
             out.cell(f"基线 {revision[:7]} SASS", figures(old, function)[2] if old else 0)

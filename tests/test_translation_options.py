@@ -60,6 +60,27 @@ def test_fast_math_fuses_differences_and_half_precision(tmp_path):
     assert fast.text.count("neg.f32") == 1      # −a, computed once for both
 
 
+def test_fast_math_leaves_ptxas_free_to_fuse_through_lets_and_calls(tmp_path):
+    """A product that reaches its sum through a 令 or a function (结构与记录's 缩放) is no operand
+    of that 加: under --快速数学 the program's f32 and f16 +, −, × carry no .rn, which lets ptxas
+    contract them as nvcc's code is; the default rounds each (mul.rn) and a ÷ stays div.rn."""
+    program = (storage("数", "浮三二", 0) + storage("半", "浮十六", 1) +
+               "「倍」乃化「浮三二」又化「浮三二」为「浮三二」者也。\n「倍」者得「x」又得「k」而「x」乘「k」也。\n"
+               "「算」乃化「全局调用号」为「有」者也。\n"
+               "「算」者得「号」而\n　令「i」为「号」中「零」而\n"
+               "　令「a」为「读数组」于「数」于「i」而\n"
+               "　令「h」为「读数组」于「半」于「i」而\n"
+               "　令「p」为「h」乘「h」而\n"
+               "　「写数组」于「数」于「i」于（「a」加「倍」于「a」于（「a」除（「新浮三二」于「三」））减「a」）；\n"
+               "　「写数组」于「半」于「i」于（「p」加「h」）\n也。\n" + entry("算", "六四"))
+    ws, path, default = compile_(tmp_path, program)
+    fast = translate(ws, path, "ptx", FAST).text
+    assert "mul.rn.f32" in default.text and "mul.rn.f16" in default.text and "fma" not in default.text
+    assert sorted(re.findall(r"\b(?:mul|add|sub)(?:\.rn)?\.f(?:32|16)\b", fast)) == \
+        ["add.f16", "add.f32", "mul.f16", "mul.f32", "sub.f32"]
+    assert "div.rn.f32" in fast
+
+
 @pytest.mark.skipif(PTXAS is None, reason="跳过：PATH 上没有 ptxas，无法核对 PTX 能否汇编")
 def test_fast_math_ptx_assembles(tmp_path):
     for name in ("乘加", "矩阵向量积", "分块矩阵乘"):

@@ -166,13 +166,16 @@ PASSING_ON = ("abs.", "neg.", "selp.", "mov.", "copysign.")
 PRODUCT_DEPTH = 4
 
 
-def f32_arithmetic(w, method: str, a: str, b: str) -> str:
+def f32_arithmetic(w, method: str, a: str, b: str, contractible: bool = False) -> str:
     """a + b, a − b, a · b, a ÷ b in f32, with the rewrites that give the same
     bits for every input: two constants are folded (numpy rounds f32 as PTX's
     .rn does; a result that is not finite stays an instruction); x · 1 = x,
     x · (−1) = −x (neg flips the sign, as the rounded product does), x − 0 = x
     and x + (−0) = x (also for x = ±0, NaN, ∞); x ÷ 2^k = x · 2^−k when 2^−k is
-    a normal f32 (both round the same real number, x·2^−k, once)."""
+    a normal f32 (both round the same real number, x·2^−k, once).
+    `contractible` (the program's own +, −, × under --快速数学): written
+    without .rn, so ptxas may fuse a product into the sum that reads it
+    wherever the dataflow meets, through 令 and calls, as nvcc's code is."""
     builtin, operation = F32_ARITHMETIC[method]
     if is_immediate(a) and is_immediate(b):
         with np.errstate(all="ignore"):
@@ -187,7 +190,7 @@ def f32_arithmetic(w, method: str, a: str, b: str) -> str:
     if identity is not None:
         return identity
     instruction = INSTRUCTIONS[builtin]["f32"]
-    if method in ("add", "sub") and not any(_may_be_product(w, x) for x in (a, b)):
+    if contractible and method != "div" or method in ("add", "sub") and not any(_may_be_product(w, x) for x in (a, b)):
         instruction = instruction.replace(".rn", "")
     return w.op(instruction, F32, a, b)
 
@@ -323,11 +326,13 @@ def scalar_op(w, name: str, kind: Scalar, *xs: str) -> str:
     if kind in (U32, S32) and name in INTEGER_FOLDS and all(is_immediate(x) for x in xs):
         return integer_text(kind, INTEGER_FOLDS[name](*(int(x, 0) for x in xs)))
     if kind is F32 and name in F32_METHODS:
-        return f32_arithmetic(w, F32_METHODS[name], *xs)
+        return f32_arithmetic(w, F32_METHODS[name], *xs, contractible=w.options.fast_math)
     if name == "加" and kind in (U32, S32):
         return integer_add(w, kind, *xs)
     if kind.name in table:
         instruction = table[kind.name]
+        if kind is F16 and name in F32_METHODS and name != "除" and w.options.fast_math:
+            instruction = instruction.replace(".rn", "")    # as f32_arithmetic's contractible
         return w.op(instruction, kind, *xs) if instruction else xs[0]
     if kind is F16 and "f32" in table:
         return from_f32(w, F16, w.op(table["f32"], F32, *(to_f32(w, F16, x) for x in xs)))
