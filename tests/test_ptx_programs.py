@@ -1333,3 +1333,49 @@ def test_a_known_number_of_rounds_a_multiple_of_the_pass_leaves_no_rest_loop(tmp
         return total * 7 % 2 ** 32
 
     assert got.tolist() == [run(i, 35) for i in range(8)] + [run(i, 36) for i in range(8)]
+
+
+SKIP_SELF = storage("入", "无三二", 0, "只读") + storage("旁", "无三二", 1, "只读") + storage("出", "无三二", 2) + """
+「步」乃化「无三二」又化「无三二」为「无三二」者也。
+「步」者得「和」又得「k」而「和」乘（「新无三二」于「三」）加（「读数组」于「入」于「k」）也。
+
+「看」乃化「全局调用号」为「有」者也。
+「看」者得「号」而
+　令「i」为「号」中「零」而
+　令「n」为「数组长度」于「入」而
+　令「环」为得「k」又得「和」又得「个」而
+　　若「k」小于「n」则（
+　　　令「下」为「k」加（「新无三二」于「一」）而
+　　　若「k」等于「i」
+　　　则「环」于「下」于（「和」异或（「读数组」于「旁」于「k」））于「个」
+　　　否则「环」于「下」于（「步」于「和」于「k」）于（「个」加「下」）
+　　）
+　　否则「和」加「个」
+　而
+　「写数组」于「出」于「i」于（「环」于（「新无三二」于「零」）于（「新无三二」于「零」）于「i」）
+也。
+""" + entry("看", "八")
+
+
+def test_a_round_ending_in_two_rounds_that_read_memory_jumps_back_once(tmp_path):
+    """鸟群's look at every other: 若 k 等于 i 则 下一轮(…) 否则 下一轮(…) where both reads are
+    needed only on their own side: each side sets the loop variables, the two ways meet, and
+    one test jumps back (two latches each with its own test cost ptxas a test and a break a
+    round).  The other side is a call (看一只 there), so the two sides are not both computed;
+    each reads its own buffer and changes a different set of variables."""
+    result = build(tmp_path, SKIP_SELF)
+    loop = result.text[result.text.index("_loop:"):result.text.index("_exit:")]
+    assert len(re.findall(r"bra L\d+_loop;", loop)) == 1 and "_join:" in loop
+    x = np.array([5, 7, 11, 13, 17, 19], np.uint32)
+    side = np.array([100, 200, 300, 400, 500, 600, 700, 800], np.uint32)
+    out = execute(result, {(0, 0): x, (0, 1): side, (0, 2): np.zeros(8, np.uint32)}, 1)[(0, 2)]
+    expected = []
+    for i in range(8):
+        total, count = 0, i
+        for k in range(len(x)):
+            if k == i:
+                total ^= int(side[k])
+            else:
+                total, count = (total * 3 + int(x[k])) % 2 ** 32, count + k + 1
+        expected.append((total + count) % 2 ** 32)
+    assert out.tolist() == expected

@@ -371,19 +371,30 @@ class LoopWriting:
             self.emit(f"bra {loop.exit}")
 
     def _joined_rounds(self, e: ir.If, env: dict, loop: Loop) -> bool:
-        """若 c 则 下一轮(a…) 否则 下一轮(b…) with small effect-free arguments:
-        both sets computed, each variable's next value a selp, one jump back.
-        Two ends of a round are two latches ptxas keeps apart (考拉兹: 16 SASS
-        a round against nvcc's 8, which selects and updates in place)."""
+        """若 c 则 下一轮(a…) 否则 下一轮(b…): one jump back.  Two ends of a
+        round are two latches ptxas keeps apart, each with its own test
+        (考拉兹: 16 SASS a round against nvcc's 8, which selects and updates
+        in place).  With small effect-free arguments both sets are computed
+        and each variable's next value is a selp; otherwise each branch sets
+        the variables and they meet before the one test (鸟群 skipping itself:
+        a second exit test and break a round)."""
         if not (isinstance(e.then, ir.Next) and isinstance(e.otherwise, ir.Next)):
             return False
         pairs = list(zip(e.then.args, e.otherwise.args))
-        if not all(PRED not in leaves(concrete(a.type)) and self._speculable(a) and self._speculable(b)
-                   for a, b in pairs):
-            return False
         cond = self.condition(e.cond, env)
-        self._assign(loop, [self._selected(ir.If(a.start, b.end, a.type, e.cond, a, b), cond, env).parts
-                            for a, b in pairs])
+        if all(PRED not in leaves(concrete(a.type)) and self._speculable(a) and self._speculable(b)
+               for a, b in pairs):
+            self._assign(loop, [self._selected(ir.If(a.start, b.end, a.type, e.cond, a, b), cond, env).parts
+                                for a, b in pairs])
+        else:
+            other, join = self.new_labels("else", "join")
+            self.emit(f"@!{cond} bra {other}")
+            with self._holding(e.cond, env):
+                self._assign(loop, [self.value(a, env).parts for a in e.then.args])
+            self.emit(f"bra {join}")
+            self.label(other)
+            self._assign(loop, [self.value(a, env).parts for a in e.otherwise.args])
+            self.label(join)
         self._jump_back(loop)
         return True
 
