@@ -44,16 +44,20 @@ def test_fast_math_computes_the_same_numbers_on_the_emulator(name):
     REFERENCES[name](ptx_run(DEVICES["模拟"], FAST))
 
 
+def _floats_and_halves(body: str, functions: str = "") -> str:
+    """An entry 算 over 数 (浮三二) and 半 (浮十六) with a ＝ 数[i], h ＝ 半[i]; `body` its statements."""
+    return (storage("数", "浮三二", 0) + storage("半", "浮十六", 1) + functions +
+            "「算」乃化「全局调用号」为「有」者也。\n"
+            "「算」者得「号」而\n　令「i」为「号」中「零」而\n"
+            "　令「a」为「读数组」于「数」于「i」而\n"
+            "　令「h」为「读数组」于「半」于「i」而\n" + body + "\n也。\n" + entry("算", "六四"))
+
+
 def test_fast_math_fuses_differences_and_half_precision(tmp_path):
     """p − c is fma(x, y, −c) and c − p is fma(−x, y, c); f16 uses fma.rn.f16."""
-    program = (storage("数", "浮三二", 0) + storage("半", "浮十六", 1) +
-               "「算」乃化「全局调用号」为「有」者也。\n"
-               "「算」者得「号」而\n　令「i」为「号」中「零」而\n"
-               "　令「a」为「读数组」于「数」于「i」而\n"
-               "　令「h」为「读数组」于「半」于「i」而\n"
-               "　「写数组」于「数」于「i」于（（「a」乘「a」减「a」）减（「a」减「a」乘「a」））；\n"
-               "　「写数组」于「半」于「i」于（「h」乘「h」加「h」）\n也。\n" + entry("算", "六四"))
-    ws, path, default = compile_(tmp_path, program)
+    ws, path, default = compile_(tmp_path, _floats_and_halves(
+        "　「写数组」于「数」于「i」于（（「a」乘「a」减「a」）减（「a」减「a」乘「a」））；\n"
+        "　「写数组」于「半」于「i」于（「h」乘「h」加「h」）"))
     fast = translate(ws, path, "ptx", FAST)
     assert "fma" not in default.text
     assert fast.text.count("fma.rn.f32") == 2 and fast.text.count("fma.rn.f16") == 1
@@ -64,16 +68,11 @@ def test_fast_math_leaves_ptxas_free_to_fuse_through_lets_and_calls(tmp_path):
     """A product that reaches its sum through a 令 or a function (结构与记录's 缩放) is no operand
     of that 加: under --快速数学 the program's f32 and f16 +, −, × carry no .rn, which lets ptxas
     contract them as nvcc's code is; the default rounds each (mul.rn) and a ÷ stays div.rn."""
-    program = (storage("数", "浮三二", 0) + storage("半", "浮十六", 1) +
-               "「倍」乃化「浮三二」又化「浮三二」为「浮三二」者也。\n「倍」者得「x」又得「k」而「x」乘「k」也。\n"
-               "「算」乃化「全局调用号」为「有」者也。\n"
-               "「算」者得「号」而\n　令「i」为「号」中「零」而\n"
-               "　令「a」为「读数组」于「数」于「i」而\n"
-               "　令「h」为「读数组」于「半」于「i」而\n"
-               "　令「p」为「h」乘「h」而\n"
-               "　「写数组」于「数」于「i」于（「a」加「倍」于「a」于（「a」除（「新浮三二」于「三」））减「a」）；\n"
-               "　「写数组」于「半」于「i」于（「p」加「h」）\n也。\n" + entry("算", "六四"))
-    ws, path, default = compile_(tmp_path, program)
+    ws, path, default = compile_(tmp_path, _floats_and_halves(
+        "　令「p」为「h」乘「h」而\n"
+        "　「写数组」于「数」于「i」于（「a」加「倍」于「a」于（「a」除（「新浮三二」于「三」））减「a」）；\n"
+        "　「写数组」于「半」于「i」于（「p」加「h」）",
+        "「倍」乃化「浮三二」又化「浮三二」为「浮三二」者也。\n「倍」者得「x」又得「k」而「x」乘「k」也。\n"))
     fast = translate(ws, path, "ptx", FAST).text
     assert "mul.rn.f32" in default.text and "mul.rn.f16" in default.text and "fma" not in default.text
     assert sorted(re.findall(r"\b(?:mul|add|sub)(?:\.rn)?\.f(?:32|16)\b", fast)) == \
