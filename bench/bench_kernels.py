@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT / ".shim"))
 
 from sass_paths import SourceLoop, executed  # noqa: E402
 from zhuose.compiler.backends.ptx.profile import (KernelProfile, assemble, disassemble, nvdisasm,  # noqa: E402
-                                                  parse_verbose, profile_entries, sass_counts)
+                                                  parse_verbose, profile_entries, ptxas_build, sass_counts)
 from zhuose.compiler.backends.ptx.writer import Writer  # noqa: E402
 from zhuose.compiler.backends import Translation  # noqa: E402
 from zhuose.compiler.backends.targets import Options  # noqa: E402
@@ -110,9 +110,19 @@ def nvcc_kernel(pair: Pair, contract: bool = True) -> tuple[int, int, int, int |
     """(registers, spill bytes, SASS instructions, executed instructions, ptxas's report) of the pair's
     CUDA kernel."""
     log, binary, listing = nvcc_build(pair.sample, contract)
-    report = parse_verbose(log, ARCH)[pair.kernel]
-    sass = sass_counts(binary)[pair.kernel]
-    return report.registers, report.spills, sass, listing and executed(listing[pair.kernel], pair.loops), report
+    return measured(log, binary, listing, pair.kernel, pair)
+
+
+def ours_kernel(ptx: str, function: str, pair: Pair) -> tuple[int, int, int, int | None, KernelProfile]:
+    """nvcc_kernel's figures for our PTX, assembled once."""
+    log, binary = ptxas_build(ptx, ARCH)
+    return measured(log, binary, disassemble(binary), function, pair)
+
+
+def measured(log: str, binary: bytes, listing: dict | None, function: str, pair: Pair):
+    report = parse_verbose(log, ARCH)[function]
+    sass = sass_counts(binary)[function]
+    return report.registers, report.spills, sass, listing and executed(listing[function], pair.loops), report
 
 
 def ours(ws: Workspace, pair: Pair, bounds: bool = True, fast_math: bool = False) -> Translation:
@@ -138,21 +148,6 @@ def baseline(revision: str, pair: Pair) -> str | None:
     done = subprocess.run(["git", "-C", str(ROOT), "show", f"{revision}:samples/{pair.sample}。千手"],
                           capture_output=True, text=True)
     return done.stdout if done.returncode == 0 else None
-
-
-def figures(ptx: str, function: str) -> tuple[int, int, int]:
-    k = assemble(ptx, ARCH)[function]
-    return k.registers, k.spills, k.sass
-
-
-def executed_ours(ptx: str, function: str, pair: Pair) -> int | None:
-    """Executed instructions per thread of our kernel (None without nvdisasm)."""
-    with tempfile.TemporaryDirectory() as folder:
-        source, cubin = Path(folder) / "k.ptx", Path(folder) / "k.cubin"
-        source.write_text(ptx, encoding="ascii")
-        subprocess.run(["ptxas", f"-arch={ARCH}", str(source), "-o", str(cubin)], check=True, timeout=300)
-        listing = disassemble(cubin.read_bytes())
-    return listing and executed(listing[function], pair.loops)
 
 
 def geometric_mean(values: list[float]) -> float:
@@ -220,8 +215,8 @@ def table(revision: str | None, wanted: list[str] | None = None) -> str:
         variants = {"now": now.text, "unchecked": ours(ws, pair, bounds=False).text,
                     "fast": ours(ws, pair, fast_math=True).text,
                     "bare": ours(ws, pair, bounds=False, fast_math=True).text}
-        r, s, n = figures(variants["now"], function)
-        unchecked, fast, bare = (figures(variants[k], function)[2] for k in ("unchecked", "fast", "bare"))
+        (r, s, n, mine, _), (_, _, unchecked, loose, _), (_, _, fast, quick, _), (_, _, bare, plain, _) = (
+            ours_kernel(variants[k], function, pair) for k in ("now", "unchecked", "fast", "bare"))
         assert s == 0 and spills == 0, f"{pair.label} 溢出了寄存器"
         out.row()
         out.cell("样例", pair.label)
@@ -230,16 +225,15 @@ def table(revision: str | None, wanted: list[str] | None = None) -> str:
         out.ratio(n, sass)
         _variants(out, "SASS", sass, n, unchecked, fast, bare, sass_exact)
         if counted:
-            mine, loose, quick, plain = (executed_ours(variants[k], function, pair)
-                                         for k in ("now", "unchecked", "fast", "bare"))
             out.cell("nvcc 执行", theirs)
             out.cell("我们 执行", mine)
             out.ratio(mine, theirs)
             _variants(out, "执行", theirs, mine, loose, quick, plain, theirs_exact)
         if revision:
             old = baseline(revision, pair)
-            out.cell(f"基线 {revision[:7]} SASS", figures(old, function)[2] if old else 0)
-            out.ratio(figures(old, function)[2] if old else 0, sass)
+            before = assemble(old, ARCH)[function].sass if old else 0
+            out.cell(f"基线 {revision[:7]} SASS", before)
+            out.ratio(before, sass)
     return out.markdown()
 
 

@@ -252,8 +252,8 @@ def _assembled(ptx: str, arch: str) -> dict[str, KernelProfile]:
     return assemble(ptx, arch)
 
 
-def assemble(ptx: str, arch: str = "sm_80") -> dict[str, KernelProfile]:
-    """Every kernel of `ptx` as ptxas builds it for `arch`."""
+def ptxas_build(ptx: str, arch: str = "sm_80") -> tuple[str, bytes]:
+    """What `ptxas -v` reports on `ptx` for `arch`, and the cubin it writes."""
     ptxas = _ptxas()
     with tempfile.TemporaryDirectory() as folder:
         source, cubin = Path(folder) / "k.ptx", Path(folder) / "k.cubin"
@@ -262,8 +262,13 @@ def assemble(ptx: str, arch: str = "sm_80") -> dict[str, KernelProfile]:
                               capture_output=True, text=True, timeout=300)
         if done.returncode != 0:
             raise RuntimeError(f"ptxas 失败：{done.stderr.strip()}")
-        kernels = parse_verbose(done.stdout + done.stderr, arch)
-        binary = cubin.read_bytes()
+        return done.stdout + done.stderr, cubin.read_bytes()
+
+
+def assemble(ptx: str, arch: str = "sm_80") -> dict[str, KernelProfile]:
+    """Every kernel of `ptx` as ptxas builds it for `arch`."""
+    log, binary = ptxas_build(ptx, arch)
+    kernels = parse_verbose(log, arch)
     for name, sass in sass_counts(binary).items():
         if name in kernels:
             kernels[name].sass = sass
