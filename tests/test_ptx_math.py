@@ -2,10 +2,12 @@
 asin, acos, atan, atan2 and f16 smoothstep.
 
 The sequences in mathseq.py are written once against a machine of correctly
-rounded f32 operations.  Here they run on a NumPy float32 machine with the
-same operation order (fma emulated exactly), and the results are compared
-with float64 references: every sequence must be within 2 ulp of f32 (f16 for
-the half-precision smoothstep) over its whole domain, sampled per binade."""
+rounded f32 operations and two hardware approximations.  Here they run on a
+NumPy float32 machine with the same operation order (fma emulated exactly),
+the approximations giving in turn each f32 their PTX ISA bounds allow
+(`slack`), and the results are compared with float64 references: every
+sequence must be within 2 ulp of f32 (f16 for the half-precision smoothstep)
+over its whole domain, sampled per binade."""
 
 from __future__ import annotations
 
@@ -20,9 +22,41 @@ from zhuose.compiler.backends.ptx import mathseq
 MAX_ULP = 2.0
 
 
+#: how far from the correctly rounded result a hardware approximation may land, in f32 steps: each
+#: test runs every slack, the approximation taking it wherever its bound allows (`NumpyMachine._within`)
+SLACKS = (-2, -1, 0, 1, 2)
+
+
 class NumpyMachine:
     """mathseq's machine in float32 NumPy: IEEE operations round exactly as
-    PTX's .rn instructions do; max/min ignore NaN like PTX's max.f32."""
+    PTX's .rn instructions do; max/min ignore NaN like PTX's max.f32.  The
+    approximations give the correctly rounded result moved `slack` f32 steps
+    where that is still inside their PTX ISA bound."""
+
+    def __init__(self, slack: int = 0) -> None:
+        self.slack = slack
+
+    def _within(self, exact: np.ndarray, inside) -> np.ndarray:
+        """The f32 `slack` steps from exact's rounding, where `inside(candidate)` allows it."""
+        rounded = exact.astype(np.float32)
+        finite = np.isfinite(rounded) & (rounded != 0)
+        moved = (np.abs(rounded).view(np.uint32).astype(np.int64) + self.slack).astype(np.uint32).view(np.float32)
+        moved = np.copysign(moved, rounded)
+        with np.errstate(all="ignore"):
+            return np.where(finite & inside(moved), moved, rounded).astype(np.float32)
+
+    def rcp_approx(self, a):
+        """rcp.approx.ftz.f32: within 1 ulp of 1/a; a subnormal result is flushed to 0."""
+        with np.errstate(all="ignore"):
+            exact = 1.0 / np.float32(a).astype(np.float64)
+            r = self._within(exact, lambda c: np.abs(c - exact) <= np.spacing(np.abs(exact).astype(np.float32)))
+        return np.where(np.abs(r) < np.float32(2.0 ** -126), np.copysign(np.float32(0), r), r).astype(np.float32)
+
+    def rsqrt_approx(self, a):
+        """rsqrt.approx.ftz.f32: relative error within 2^−22.9 of 1/√a."""
+        with np.errstate(all="ignore"):
+            exact = 1.0 / np.sqrt(np.float32(a).astype(np.float64))
+            return self._within(exact, lambda c: np.abs(c / exact - 1) <= 2.0 ** -22.9)
 
     def const(self, v):
         return np.float32(v)
@@ -41,9 +75,6 @@ class NumpyMachine:
 
     def fma(self, a, b, c):
         return fma32(a, b, c)
-
-    def sqrt(self, a):
-        return np.sqrt(np.float32(a))
 
     def abs(self, a):
         return np.abs(a)
@@ -140,30 +171,49 @@ def _check(name, got, exact, where):
     return float(errors[worst])
 
 
+@pytest.mark.parametrize("slack", SLACKS)
 @pytest.mark.parametrize("name, fn, reference", [("asin", mathseq.asin, np.arcsin),
                                                  ("acos", mathseq.acos, np.arccos),
                                                  ("atan", mathseq.atan, np.arctan)])
-def test_one_argument_sequences_within_2_ulp(name, fn, reference):
+def test_one_argument_sequences_within_2_ulp(name, fn, reference, slack):
     if name == "atan":
         x = per_binade(-149, 128, 3000, 1)
     else:
         x = per_binade(-149, 0, 3000, 2)
         x = np.concatenate([x, np.float32([1, -1, 0.5, -0.5, 0, -0.0])])
     with np.errstate(all="ignore"):
-        got = fn(M, x)
+        got = fn(NumpyMachine(slack), x)
     worst = _check(name, got, reference(x.astype(np.float64)), x)
     print(f"{name}: at most {worst:.3f} ulp over {len(x)} values")
 
 
-def test_one_argument_sequences_dense_near_the_seams():
-    """Every f32 around the reductions' seams: ±1/2 (asin, acos) and ±1 (atan)."""
+@pytest.mark.parametrize("slack", SLACKS)
+def test_one_argument_sequences_dense_near_the_seams_and_in_the_far_range(slack):
+    """Every f32 around the reductions' seams: ±1/2 (asin, acos) and ±1 (atan); every third f32 in
+    [1/2, 1] (asin, acos), where √z and its approximation carry the result."""
     around = lambda v, n: (np.float32(v).view(np.uint32) + np.arange(-n, n, dtype=np.int64)).astype(
         np.uint32).view(np.float32)
     half, one = around(0.5, 200_000), around(1.0, 200_000)
+    far = np.arange(np.float32(0.5).view(np.uint32), np.float32(1).view(np.uint32) + 1, 3,
+                    dtype=np.uint32).view(np.float32)
+    m = NumpyMachine(slack)
     for name, fn, reference, x in [("asin", mathseq.asin, np.arcsin, half), ("acos", mathseq.acos, np.arccos, half),
-                                   ("acos", mathseq.acos, np.arccos, -half), ("atan", mathseq.atan, np.arctan, one)]:
+                                   ("acos", mathseq.acos, np.arccos, -half), ("atan", mathseq.atan, np.arctan, one),
+                                   ("asin", mathseq.asin, np.arcsin, far), ("acos", mathseq.acos, np.arccos, far),
+                                   ("acos", mathseq.acos, np.arccos, -far)]:
         x = x[np.abs(x) <= 1] if name != "atan" else x
-        _check(name, fn(M, x), reference(x.astype(np.float64)), x)
+        _check(name, fn(m, x), reference(x.astype(np.float64)), x)
+
+
+@pytest.mark.parametrize("slack", SLACKS)
+def test_the_refined_square_root_is_within_an_ulp(slack):
+    """sqrt_refined over [0, 1/2] (the z of asin's far range) and its ends."""
+    z = np.concatenate([per_binade(-60, -1, 20_000, 6), np.float32([0, 0.5, 0.25])])
+    z = z[z >= 0]
+    with np.errstate(all="ignore"):
+        got = mathseq.sqrt_refined(NumpyMachine(slack), z)
+    assert got[z == 0].tolist() == [0.0]
+    assert ulp_error(got, np.sqrt(z.astype(np.float64))).max() <= 1.0
 
 
 def test_special_values():

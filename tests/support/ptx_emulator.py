@@ -183,8 +183,8 @@ def _to_int(x: float, kind: str) -> int:
     return int(min(max(x, low), high)) & 0xFFFFFFFF
 
 
-FLOAT_UNARY = {"sqrt": math.sqrt, "rsqrt": lambda x: 1 / math.sqrt(x), "ex2": lambda x: 2.0 ** x,
-               "lg2": math.log2, "sin": math.sin, "cos": math.cos, "tanh": math.tanh, "abs": abs,
+FLOAT_UNARY = {"sqrt": math.sqrt, "rsqrt": lambda x: 1 / math.sqrt(x), "rcp": lambda x: 1 / x,
+               "ex2": lambda x: 2.0 ** x, "lg2": math.log2, "sin": math.sin, "cos": math.cos, "tanh": math.tanh, "abs": abs,
                "neg": lambda x: -x}
 INTEGER = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
            "max": max, "min": min}
@@ -196,8 +196,9 @@ def _float_unary(name: str, x: float) -> float:
     try:
         return FLOAT_UNARY[name](x)
     except (ValueError, ZeroDivisionError, OverflowError):
-        if name in ("sqrt", "rsqrt", "lg2") and x == 0:
-            return {"sqrt": x, "rsqrt": math.copysign(math.inf, x), "lg2": -math.inf}[name]
+        if name in ("sqrt", "rsqrt", "rcp", "lg2") and x == 0:
+            return {"sqrt": x, "rsqrt": math.copysign(math.inf, x), "rcp": math.copysign(math.inf, x),
+                    "lg2": -math.inf}[name]
         if name == "ex2":
             return math.inf
         return math.nan
@@ -470,7 +471,7 @@ class Thread:
         elif name == "brev":
             self.set(ops[0], int(f"{x & 0xFFFFFFFF:032b}"[::-1], 2))
 
-    _sqrt = _rsqrt = _ex2 = _lg2 = _sin = _cos = _tanh = _abs = _neg = _not = _popc = _brev = _unary
+    _sqrt = _rsqrt = _rcp = _ex2 = _lg2 = _sin = _cos = _tanh = _abs = _neg = _not = _popc = _brev = _unary
 
     def _bits(self, parts, ops):
         kind = parts[-1]

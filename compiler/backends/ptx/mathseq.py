@@ -2,22 +2,28 @@
 
 PTX has no asin, acos, atan or atan2 instruction (seed 着十 lists them as a
 limitation).  Each function here is written once against a small *machine*:
-correctly rounded f32 operations (add, mul, fma, div, sqrt), comparisons that
-give a mask, and select.  The PTX writer's machine emits `add.rn.f32`,
-`fma.rn.f32`, `div.rn.f32`, `sqrt.rn.f32`, `setp`, `selp`; the accuracy tests
-run the very same sequence in NumPy float32, so the operation order that is
+correctly rounded f32 operations (add, mul, fma, div), the two hardware
+approximations rcp_approx (within 1 ulp, PTX ISA) and rsqrt_approx (relative
+error within 2^−22.9), comparisons that give a mask, and select.  The PTX
+writer's machine emits `add.rn.f32`, `fma.rn.f32`, `div.rn.f32`,
+`rcp.approx.ftz.f32`, `rsqrt.approx.ftz.f32`, `setp`, `selp`; the accuracy
+tests run the very same sequence in NumPy float32, with each approximation
+giving in turn every f32 its bound allows, so the operation order that is
 measured is the order that runs on the GPU.
 
 Approach (the classic argument reductions, our own polynomials):
 
-* atan: |x| > 1 is folded to 1/|x| with atan(x) = π/2 − atan(1/x); on [0, 1]
-  atan(t) = t + t·s·P(s), s = t², P of degree 8.
+* atan: |x| > 1 is folded to t = 1/|x| with atan(x) = π/2 − atan(t); on
+  [0, 1] atan(t) = t + t·s·P(s), s = t², P of degree 8.  t is the approximate
+  reciprocal: the fold is at least π/4 while atan(t) ≤ t, so t's error
+  shrinks in the result (at most 1.6 ulp; a correctly rounded division costs
+  some hundred SASS instructions with its slow path, the reciprocal one).
 * asin, acos: for |x| ≤ 1/2, asin(x) = x + x·z·P(z), z = x²; beyond,
-  asin(x) = π/2 − 2·asin(√z) with z = (1 − |x|)/2 (exact).  √z is used as
-  rounded: correcting it by its residual (z − s²)/(2s) took a division (some
-  twenty instructions on the GPU) and gains half an ulp — every f32 in
-  [1/2, 1] is within 1.6 ulp without it (asin; acos 1.1), and WGSL allows
-  these functions thousands of ulp (inherited from atan2).
+  asin(x) = π/2 − 2·asin(√z) with z = (1 − |x|)/2 (exact).  √z is the
+  approximate reciprocal square root times z, refined by one Newton step
+  (`sqrt_refined`, as nvcc's asinf): every f32 in [1/2, 1] is within 1.8 ulp
+  (asin; acos 1.4), and WGSL allows these functions thousands of ulp
+  (inherited from atan2).
 * atan2: atan of min/max of the magnitudes, then the octant and quadrant
   identities; NaN in either argument gives NaN.
 
@@ -58,7 +64,7 @@ def atan_unit(m, t):
 def atan(m, x):
     ax = m.abs(x)
     big = m.gt(ax, m.const(1.0))
-    t = m.select(big, m.div(m.const(1.0), ax), ax)
+    t = m.select(big, m.rcp_approx(ax), ax)
     a = atan_unit(m, t)
     folded = m.add(m.sub(m.const(PIO2_HI), a), m.const(PIO2_LO))
     return m.copysign(m.select(big, folded, a), x)
@@ -74,8 +80,17 @@ def _asin_parts(m, x):
     z = m.select(small, z_small, z_big)
     p = horner(m, ASIN_P, z)
     near = m.fma(m.mul(ax, z), p, ax)
-    s = m.sqrt(z_big)
+    s = sqrt_refined(m, z_big)
     return small, near, s, m.mul(m.mul(s, z), p)
+
+
+def sqrt_refined(m, z):
+    """√z as s·(1 + e), s = z·r, r the approximate 1/√z, e = 1/2 − s·r/2 (one
+    Newton step); 0 at z = 0, where r is ∞ (z < 0 or NaN gives NaN)."""
+    r = m.rsqrt_approx(z)
+    s = m.mul(z, r)
+    e = m.fma(m.neg(s), m.mul(r, m.const(0.5)), m.const(0.5))
+    return m.select(m.eq(z, m.const(0.0)), m.const(0.0), m.fma(s, e, s))
 
 
 def _twice_asin_from(m, hi, lo, s, q):

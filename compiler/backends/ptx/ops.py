@@ -89,7 +89,7 @@ MACHINE_F32 = {"add": "add.rn.f32", "sub": "sub.rn.f32", "mul": "mul.rn.f32", "d
                "fma": "fma.rn.f32", "sqrt": "sqrt.rn.f32", "abs": "abs.f32", "neg": "neg.f32",
                "max": "max.f32", "min": "min.f32", "floor": "cvt.rmi.f32.f32", "trunc": "cvt.rzi.f32.f32",
                "ex2": "ex2.approx.f32", "lg2": "lg2.approx.f32", "sin": "sin.approx.f32",
-               "cos": "cos.approx.f32"}
+               "cos": "cos.approx.f32", "rcp_approx": "rcp.approx.ftz.f32", "rsqrt_approx": "rsqrt.approx.ftz.f32"}
 MACHINE_PRED = {"gt": "setp.gt.f32", "lt": "setp.lt.f32", "le": "setp.le.f32", "eq": "setp.eq.f32",
                 "both": "and.pred", "either_nan": "setp.nan.f32"}
 
