@@ -80,6 +80,14 @@ def test_fast_math_leaves_ptxas_free_to_fuse_through_lets_and_calls(tmp_path):
     assert "div.rn.f32" in fast
 
 
+def test_fast_math_keeps_a_factor_of_one_a_plain_sum_that_ptxas_may_fuse():
+    """工作组广播's R · (x, 1): the column times 1 is exact, so it is added, not fma'd with 1.0; the
+    first product and that sum carry no .rn, so ptxas fuses the product into the sum (nvcc's FFMA)."""
+    text = translate(WS, source("工作组广播"), "ptx", FAST).text
+    assert not re.search(r"fma\.rn\.f32 [^;]*, 1\.0", text) and "mul.rn.f32" not in text
+    assert len(re.findall(r"\tmul\.f32 ", text)) == 2 and len(re.findall(r"\tadd\.f32 ", text)) == 3
+
+
 @pytest.mark.skipif(PTXAS is None, reason="跳过：PATH 上没有 ptxas，无法核对 PTX 能否汇编")
 def test_fast_math_ptx_assembles(tmp_path):
     for name in ("乘加", "矩阵向量积", "分块矩阵乘"):

@@ -135,11 +135,19 @@ class PtxMachine:
     def const(value: float) -> str:
         return f32_text(value)
 
+    def first_product(self, x: str, y: str) -> str:
+        """x·y that starts a sum of products (add_product): under --快速数学 without .rn."""
+        return f32_arithmetic(self.w, "mul", x, y, contractible=self.w.options.fast_math)
+
     def add_product(self, total: str, x: str, y: str) -> str:
-        """total + x·y: one fma.rn under --快速数学, else rounded twice as WGSL writes it."""
-        if self.w.options.fast_math:
-            return self.fma(x, y, total)
-        return self.add(total, self.mul(x, y))
+        """total + x·y: one fma.rn under --快速数学, else rounded twice as WGSL writes it.
+        A factor ±1 leaves a sum (x·1 is exact: 工作组广播's R · (x, 1)), under
+        --快速数学 without .rn, so ptxas may still fuse a product in total into it."""
+        if not self.w.options.fast_math:
+            return self.add(total, self.mul(x, y))
+        if any(is_immediate(f) and abs(f32_value(f)) == 1.0 for f in (x, y)):
+            return f32_arithmetic(self.w, "add", total, self.mul(x, y), contractible=True)
+        return self.fma(x, y, total)
 
     def select(self, mask: str, a: str, b: str) -> str:
         return self.w.op("selp.f32", F32, a, b, mask)
@@ -863,7 +871,7 @@ def vector_formula(fn):
 
 
 def _dot(m, a, b):
-    total = m.mul(a[0], b[0])
+    total = m.first_product(a[0], b[0])
     for x, y in zip(a[1:], b[1:]):
         total = m.add_product(total, x, y)
     return total
@@ -901,7 +909,7 @@ def _matrix_multiply(w, call, args):
     out = []
     for v in vectors:
         for r in range(rows):
-            total = m.mul(matrix[0][r], v[0])
+            total = m.first_product(matrix[0][r], v[0])
             for c in range(1, len(matrix)):
                 total = m.add_product(total, matrix[c][r], v[c])
             out.append(from_f32(w, kind, total))
