@@ -1077,37 +1077,56 @@ def _special(w, register: str) -> str:
     return w.op("mov.u32", U32, register)
 
 
+def _block(w) -> tuple[int, int, int]:
+    """The block's shape: the entry's workgroup size, which .reqntid makes the
+    launch's, so it is written as numbers (ptxas reads %ntid from memory and
+    does not fold it: 子组编号's subgroup count was three instructions)."""
+    return w.entry.workgroup_shape
+
+
+def _thread(w, d: str, size: int) -> str:
+    """%tid.d, or 0 where the block is one thread across in d."""
+    return "0" if size == 1 else _special(w, f"%tid.{d}")
+
+
 def _global_id(w) -> list[str]:
-    """%ctaid × %ntid + %tid, per dimension."""
-    return [w.op("mad.lo.u32", U32, _special(w, f"%ctaid.{d}"), _special(w, f"%ntid.{d}"), _special(w, f"%tid.{d}"))
-            for d in "xyz"]
+    """%ctaid × block + %tid, per dimension (%ctaid alone where the block is one thread across)."""
+    return [_special(w, f"%ctaid.{d}") if size == 1 else
+            w.op("mad.lo.u32", U32, _special(w, f"%ctaid.{d}"), str(size), _special(w, f"%tid.{d}"))
+            for d, size in zip("xyz", _block(w))]
 
 
 def _local_index(w) -> list[str]:
-    """tid.x + ntid.x × (tid.y + ntid.y × tid.z)."""
-    tid = [_special(w, f"%tid.{d}") for d in "xyz"]
-    ntid = [_special(w, f"%ntid.{d}") for d in "xy"]
-    return [w.op("mad.lo.u32", U32, ntid[0], w.op("mad.lo.u32", U32, ntid[1], tid[2], tid[1]), tid[0])]
+    """tid.x + X × (tid.y + Y × tid.z) for a block of X × Y × Z, without the terms that are 0."""
+    x, y, z = _block(w)
+    tx, ty, tz = (_thread(w, d, n) for d, n in zip("xyz", (x, y, z)))
+    if y * z == 1:
+        return [tx]
+    inner = tz if y == 1 else ty if z == 1 else w.op("mad.lo.u32", U32, tz, str(y), ty)
+    return [w.op("mad.lo.u32", U32, inner, str(x), tx)]
 
 
 def _subgroup_count(w) -> str:
-    """Warps per block: ⌈ntid.x·ntid.y·ntid.z ÷ 32⌉ (the warp index is the local index ÷ 32, no %warpid,
+    """Warps per block, ⌈X·Y·Z ÷ 32⌉: a number (the warp index is the local index ÷ 32, no %warpid,
     which may change while a thread runs)."""
-    ntid = [_special(w, f"%ntid.{d}") for d in "xyz"]
-    size = w.op("mul.lo.u32", U32, w.op("mul.lo.u32", U32, ntid[0], ntid[1]), ntid[2])
-    return w.op("shr.u32", U32, w.op("add.u32", U32, size, "31"), "5")
+    x, y, z = _block(w)
+    return str(-(-x * y * z // 32))
+
+
+def _subgroup_id(w) -> str:
+    return "0" if math.prod(_block(w)) <= 32 else w.op("shr.u32", U32, w.local_linear_index(), "5")
 
 
 ENTRY_INPUTS = {
     "全局调用号": _global_id,
-    "局部调用号": lambda w: [_special(w, f"%tid.{d}") for d in "xyz"],
+    "局部调用号": lambda w: [_thread(w, d, size) for d, size in zip("xyz", _block(w))],
     "局部调用序": _local_index,
     "工作组号": lambda w: [_special(w, f"%ctaid.{d}") for d in "xyz"],
     "工作组数": lambda w: [_special(w, f"%nctaid.{d}") for d in "xyz"],
     "子组调用序": lambda w: [_special(w, "%laneid")],
     "子组大小": lambda w: [_special(w, "WARP_SZ")],
     "子组数": lambda w: [_subgroup_count(w)],
-    "子组号": lambda w: [w.op("shr.u32", U32, _local_index(w)[0], "5")],
+    "子组号": lambda w: [_subgroup_id(w)],
 }
 
 

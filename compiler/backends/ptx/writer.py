@@ -504,8 +504,7 @@ class Writer(LoopWriting, Facts):
         return self.linear_index
 
     def _local_index(self) -> list[str]:
-        one_dimensional = self.entry.workgroup_shape[1:] == (1, 1)
-        return [self.op("mov.u32", U32, "%tid.x")] if one_dimensional else ENTRY_INPUTS["局部调用序"](self)
+        return ENTRY_INPUTS["局部调用序"](self)
 
     # ------------------------------------------------------------ memory
 
