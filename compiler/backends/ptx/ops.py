@@ -292,8 +292,11 @@ def integer_text(kind: Scalar, value: int) -> str:
 
 
 def integer_add(w, kind: Scalar, a: str, b: str) -> str:
-    """a + b in u32/i32; (~x) + 1 is −x (two's complement, every x)."""
+    """a + b in u32/i32; x + 0 is x (a 局部调用号 in a dimension one thread
+    across is 0); (~x) + 1 is −x (two's complement, every x)."""
     for one, other in ((b, a), (a, b)):
+        if one == "0":
+            return other
         if one == "1" and w.defined.get(other, ("",))[0] == "not.b32":
             return w.op("neg.s32", kind, w.defined[other][1][0])
     return w.op(INSTRUCTIONS["加"][kind.name], kind, a, b)
