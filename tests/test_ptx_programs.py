@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from support.ptx_runner import HEAD, build, compile_, entry, execute, storage
 
@@ -1379,3 +1380,45 @@ def test_a_round_ending_in_two_rounds_that_read_memory_jumps_back_once(tmp_path)
                 total, count = (total * 3 + int(x[k])) % 2 ** 32, count + k + 1
         expected.append((total + count) % 2 ** 32)
     assert out.tolist() == expected
+
+
+BLOCK_INPUTS = storage("出", "无三二", 0) + """
+「调用」即「组类」【「全」乃「全局调用号」也，「局」乃「局部调用号」也，「序」乃「局部调用序」也，
+　「组」乃「工作组号」也，「子组」乃「子组号」也，「子组数」乃「子组数」也】也。
+
+「记」乃化「调用」为「有」者也。
+「记」者得「调」而
+　令「基」为（「调」中「组」中「x」乘（「新无三二」于「{size}」）加「调」中「序」）乘（「新无三二」于「九」）而
+　「写数组」于「出」于「基」于「调」中「序」；
+　「写数组」于「出」于（「基」加（「新无三二」于「一」））于「调」中「局」中「x」；
+　「写数组」于「出」于（「基」加（「新无三二」于「二」））于「调」中「局」中「y」；
+　「写数组」于「出」于（「基」加（「新无三二」于「三」））于「调」中「局」中「z」；
+　「写数组」于「出」于（「基」加（「新无三二」于「四」））于「调」中「全」中「x」；
+　「写数组」于「出」于（「基」加（「新无三二」于「五」））于「调」中「全」中「y」；
+　「写数组」于「出」于（「基」加（「新无三二」于「六」））于「调」中「全」中「z」；
+　「写数组」于「出」于（「基」加（「新无三二」于「七」））于「调」中「子组」；
+　「写数组」于「出」于（「基」加（「新无三二」于「八」））于「调」中「子组数」
+也。
+"""
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 1), (64, 1, 1), (4, 2, 3), (2, 1, 20), (8, 8, 1), (1, 40, 1)])
+def test_the_block_shape_is_written_as_numbers_and_every_input_follows_it(tmp_path, shape):
+    """.reqntid makes the launch's block the workgroup size, so the PTX reads no %ntid: a dimension
+    one thread across has %tid 0 (and 全局调用号 is %ctaid there), the subgroup count is a number.
+    Two workgroups along x; every invocation writes what it sees, checked against the definitions."""
+    x, y, z = shape
+    size = x * y * z
+    digits = "〇一二三四五六七八九"
+    number = lambda n: "".join(digits[int(c)] for c in str(n))
+    dims = "与".join(f"「{number(n)}」" for n in shape)
+    source = BLOCK_INPUTS.replace("{size}", number(size)) + (
+        "「记入口」乃「计算入口」也。\n"
+        f"「记入口」者「计算入口项」于「记」于（「组值」【「工作组大小」者{dims}也】）也。\n")
+    result = build(tmp_path, source)
+    assert "%ntid" not in result.text
+    out = execute(result, {(0, 0): np.zeros(2 * size * 9, np.uint32)}, 2)[(0, 0)].reshape(2, size, 9)
+    for g in range(2):
+        for k in range(size):
+            lx, ly, lz = k % x, k // x % y, k // (x * y)
+            assert out[g, k].tolist() == [k, lx, ly, lz, g * x + lx, ly, lz, k // 32, -(-size // 32)], (g, k)
