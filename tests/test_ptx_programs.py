@@ -1422,3 +1422,35 @@ def test_the_block_shape_is_written_as_numbers_and_every_input_follows_it(tmp_pa
         for k in range(size):
             lx, ly, lz = k % x, k // x % y, k // (x * y)
             assert out[g, k].tolist() == [k, lx, ly, lz, g * x + lx, ly, lz, k // 32, -(-size // 32)], (g, k)
+
+
+WRITE_BACK = storage("群", "点", 0) + storage("计", "无三二", 1) + """「数」乃「存储缓冲」于（「数组」于（「原子」于「无三二」））也。
+「数」者「绑定」于（「组值」【「组」者「零」也，「号」者「二」也，「访问」者「读写」也】）也。
+「点」即「组类」【「位置」乃「二维浮」也，「速度」乃「二维浮」也】也。
+
+「走」乃化「全局调用号」为「有」者也。
+「走」者得「号」而
+　令「i」为「号」中「零」而
+　令「p」为「读数组」于「群」于「i」而
+　{between}
+　「写数组」于「群」于「i」于（「组值」【「位置」者「p」中「位置」加「p」中「速度」也，「速度」者「p」中「速度」也】）
+也。
+""" + entry("走", "八")
+
+
+@pytest.mark.parametrize("between, stores", [
+    ("", 1),                                                                  # 速度 is what was read
+    ("「写数组」于「计」于「i」于「i」；", 2),                                   # another buffer's store may alias
+    ("「原子加」于「数」于（「新无三二」于「零」）于（「新无三二」于「一」）；", 2),    # an atomic orders memory
+    ("「存储屏障」于「元」；", 2),                                               # so does a barrier
+])
+def test_a_field_written_back_unchanged_is_not_stored_again(tmp_path, between, stores):
+    """头部与数组, 灯光下落: a record read, one field changed, written back to the same element — the
+    unchanged field's store changes nothing and is dropped, as nvcc drops it; not across another
+    store, an atomic or a barrier.  Eight points, 速度 (1, 2)·k, 位置 moved by it."""
+    result = build(tmp_path, WRITE_BACK.replace("{between}", between))
+    assert len(re.findall(r"st\.global\.v2\.f32", result.text)) == stores
+    k = np.arange(8, dtype=np.float32)
+    points = np.stack([k, -k, k, 2 * k], 1).astype(np.float32)      # 位置 (k, −k), 速度 (k, 2k)
+    out = execute(result, {(0, 0): points, (0, 1): np.zeros(8, np.uint32), (0, 2): np.zeros(1, np.uint32)}, 1)[(0, 0)]
+    assert out.tolist() == np.stack([2 * k, k, k, 2 * k], 1).tolist()

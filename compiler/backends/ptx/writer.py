@@ -45,6 +45,8 @@ REGISTER_CLASSES = (PRED, F16, U32, U64)   # declared in this order: %p %h %r %r
 STAGE_WORDS = {"顶点": "vertex", "片元": "fragment"}
 MAX_SHARED_BYTES = 48 * 1024    # static .shared per block that every sm_80+ device takes
 MAX_PARAM_BYTES = 4352          # kernel parameter space on sm_80 (ptxas, PTX 7.0 and 8.0 alike)
+#: instructions after which a value loaded from global memory may no longer be what it holds (`_unchanged`)
+MEMORY_ORDER = ("st.global", "atom.", "red.", "bar.", "membar.", "fence.", "cp.", "barrier.")
 _REGISTER = re.compile(r"%\w+")
 #: instructions whose result depends on their operands alone (op() shares them)
 PURE = frozenset({"add", "sub", "mul", "mad", "div", "rem", "and", "or", "xor", "not", "shl", "shr", "selp", "setp",
@@ -314,6 +316,7 @@ class Writer(LoopWriting, Facts):
         self.scaled_inside: set[tuple[str, str, int]] = set()   # (x, length, c) while x < ⌊length / c⌋ holds
         self.hoisted: dict[int, Value] = {}   # in a counted loop: a loop-invariant index base computed before it
         self.zero_unless: dict[str, str] = {}   # a read's register → the branch predicate without which it stays 0
+        self.in_memory: dict[tuple[str, int], tuple[tuple[str, ...], str | None]] = {}   # `_unchanged`'s loads
         self.predicated = False    # in a 若 body `_predicable` writes under its test: workgroup variables read unguarded
         self.merged: set[int] = set()    # the 若 values `_merged_write` made: `_selected` whatever their size
         self.known_inside: set[tuple[int, str]] = set()   # (resource, index register) tested by `_inside_only` around this write
@@ -382,6 +385,8 @@ class Writer(LoopWriting, Facts):
     def emit(self, text: str) -> None:
         self._forget_written(text)
         self.lines.append(f"\t{text};")
+        if text.split(None, 1)[-1 if text.startswith("@") else 0].startswith(MEMORY_ORDER):
+            self.in_memory.clear()
 
     def label(self, name: str) -> None:
         if self.lines and self.lines[-1] == f"\tbra {name};":   # a jump to the very next line
@@ -389,6 +394,7 @@ class Writer(LoopWriting, Facts):
         self.lines.append(f"{name}:")
         self.computed.clear()   # a join or loop head: what was computed before need not hold here
         self.cell_values = {}     # control flow meets here: what a 格 holds may differ by the way in
+        self.in_memory.clear()
 
     def _forget_written(self, text: str) -> None:
         """An instruction that writes a register kills every computed value it
@@ -404,6 +410,8 @@ class Writer(LoopWriting, Facts):
             self.defined.pop(register, None)
             for table, key in self.computed_from.pop(register, ()):
                 table.pop(key, None)
+            for key in [k for k, (held, _) in self.in_memory.items() if register in held or k[0] == register]:
+                del self.in_memory[key]
 
     def _remember(self, table: dict, key: tuple[str, tuple[str, ...]], dest: str) -> None:
         table[key] = dest
@@ -677,6 +685,8 @@ class Writer(LoopWriting, Facts):
                         self.zero_unless[dest] = self.guard
             self.emit(f"{prefix}ld.{space}{_vector(run)}.{'u32' if kind is PRED else kind.mem} "
                       f"{_operand(dests)}, {address_text(address, off)}")
+            if space == "global":
+                self.in_memory[(address, off)] = (tuple(dests), guard)
             if space == "global.nc":     # nothing writes that memory: no product reaches it (ops._may_be_product)
                 self.defined.update((dest, (f"ld.{space}", ())) for dest in dests)
             parts.extend(self.op("setp.ne.u32", PRED, dest, "0") if kind is PRED else dest for dest in dests)
@@ -688,7 +698,7 @@ class Writer(LoopWriting, Facts):
         if self.guard is not None:
             guard = self.guard if guard is None else self.op("and.pred", PRED, guard, self.guard)
         prefix = f"@{guard} " if guard is not None else ""
-        parts = iter(parts)
+        parts, writes = iter(parts), []
         for run in vector_runs(memory_leaves(t, offset), offset, layout_of(t).align):
             off, kind = run[0]
             if kind is PRED:
@@ -696,8 +706,21 @@ class Writer(LoopWriting, Facts):
             else:
                 sources = [next(parts) for _ in run]
                 sources = sources if len(run) == 1 else [self.in_register(kind, p) for p in sources]
-            self.emit(f"{prefix}st.{space}{_vector(run)}.{kind.mem if kind is not PRED else 'u32'} "
-                      f"{address_text(address, off)}, {_operand(sources)}")
+            if not (space == "global" and self._unchanged(address, off, sources, guard)):
+                writes.append(f"{prefix}st.{space}{_vector(run)}.{kind.mem if kind is not PRED else 'u32'} "
+                              f"{address_text(address, off)}, {_operand(sources)}")
+        for line in writes:     # after every part is compared: the first store forgets the loads
+            self.emit(line)
+
+    def _unchanged(self, address: str, offset: int, sources: list[str], guard: str | None) -> bool:
+        """Whether these registers are what a load of the same address left in
+        them, with no store, atomic, barrier or join since: writing them back
+        changes nothing (头部与数组's 速度, written back unchanged beside the new
+        位置), so the store is dropped — as nvcc drops it.  The load ran
+        wherever the store would: unguarded, or under the same guard.  Another
+        invocation's write between the two would be a data race."""
+        held = self.in_memory.get((address, offset))
+        return held is not None and held[0] == tuple(sources) and held[1] in (None, guard)
 
     # ------------------------------------------------------------ entry inputs
 
