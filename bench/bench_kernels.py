@@ -42,8 +42,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / ".shim"))
 
 from sass_paths import SourceLoop, executed  # noqa: E402
-from zhuose.compiler.backends.ptx.profile import (KernelProfile, assemble, disassemble, nvdisasm,  # noqa: E402
-                                                  parse_verbose, profile_entries, ptxas_build, sass_counts)
+from zhuose.compiler.backends.ptx.profile import (KernelProfile, disassemble, nvdisasm, parse_verbose,  # noqa: E402
+                                                  ptxas_build, sass_counts)
 from zhuose.compiler.backends.ptx.writer import Writer  # noqa: E402
 from zhuose.compiler.backends import Translation  # noqa: E402
 from zhuose.compiler.backends.targets import Options  # noqa: E402
@@ -119,7 +119,8 @@ def ours_kernel(ptx: str, function: str, pair: Pair) -> tuple[int, int, int, int
     return measured(log, binary, disassemble(binary), function, pair)
 
 
-def measured(log: str, binary: bytes, listing: dict | None, function: str, pair: Pair):
+def measured(log: str, binary: bytes, listing: dict | None, function: str,
+             pair: Pair) -> tuple[int, int, int, int | None, KernelProfile]:
     report = parse_verbose(log, ARCH)[function]
     sass = sass_counts(binary)[function]
     return report.registers, report.spills, sass, listing and executed(listing[function], pair.loops), report
@@ -136,10 +137,9 @@ def entry_of(result: Translation, pair: Pair):
     return next(e for e in result.entries if e.item == pair.entry)
 
 
-def check_occupancy(result: Translation, pair: Pair, report: KernelProfile) -> None:
+def check_occupancy(ours_: KernelProfile, theirs: KernelProfile, block: tuple[int, int, int], pair: Pair) -> None:
     """Ours (registers, shared memory, the entry's block) keeps at least as many warps per SM as nvcc's."""
-    (mine,) = profile_entries(result.text, [entry_of(result, pair)], ARCH)
-    theirs = dataclasses.replace(report, block=mine.block)
+    mine, theirs = (dataclasses.replace(k, block=math.prod(block)) for k in (ours_, theirs))
     assert mine.occupancy()[0] >= theirs.occupancy()[0], \
         f"{pair.label} 的占用低于 nvcc：{mine.occupancy()} 对 {theirs.occupancy()}"
 
@@ -210,13 +210,14 @@ def table(revision: str | None, wanted: list[str] | None = None) -> str:
         regs, spills, sass, theirs, report = nvcc_kernel(pair)
         _, _, sass_exact, theirs_exact, _ = nvcc_kernel(pair, contract=False)
         now = ours(ws, pair)
-        check_occupancy(now, pair, report)
-        function = entry_of(now, pair).function
+        entry = entry_of(now, pair)
+        function = entry.function
         variants = {"now": now.text, "unchecked": ours(ws, pair, bounds=False).text,
                     "fast": ours(ws, pair, fast_math=True).text,
                     "bare": ours(ws, pair, bounds=False, fast_math=True).text}
-        (r, s, n, mine, _), (_, _, unchecked, loose, _), (_, _, fast, quick, _), (_, _, bare, plain, _) = (
+        (r, s, n, mine, profile), (_, _, unchecked, loose, _), (_, _, fast, quick, _), (_, _, bare, plain, _) = (
             ours_kernel(variants[k], function, pair) for k in ("now", "unchecked", "fast", "bare"))
+        check_occupancy(profile, report, entry.block, pair)
         assert s == 0 and spills == 0, f"{pair.label} 溢出了寄存器"
         out.row()
         out.cell("样例", pair.label)
@@ -231,7 +232,7 @@ def table(revision: str | None, wanted: list[str] | None = None) -> str:
             _variants(out, "执行", theirs, mine, loose, quick, plain, theirs_exact)
         if revision:
             old = baseline(revision, pair)
-            before = assemble(old, ARCH)[function].sass if old else 0
+            before = sass_counts(ptxas_build(old, ARCH)[1])[function] if old else 0
             out.cell(f"基线 {revision[:7]} SASS", before)
             out.ratio(before, sass)
     return out.markdown()

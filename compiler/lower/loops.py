@@ -133,13 +133,9 @@ class Lowering:
         tiles, written at ty 乘 边 加 tx): no round reads an element before this
         round's writer has written it.  The barrier is in uniform control flow
         (the validator's rule), so every invocation runs the same rounds."""
-        body = loop.body
-        while isinstance(body, ir.Block):
-            body = body.body
-        if any(_mentions(a, key) for a in loop.args) or not isinstance(body, ir.If) or _mentions(body.cond, key) \
-                or (body.otherwise is not None and _mentions(body.otherwise, key)):
-            return False
-        return self._covered_before_barrier(list(_straight_line(body.then)), key, indices, entry, length)
+        body = _round_test(loop, key)
+        return body is not None and self._covered_before_barrier(list(_straight_line(body.then)), key, indices,
+                                                                 entry, length)
 
     def _lower(self, e: ir.Expr, loops: frozenset[int]) -> ir.Expr:
         key = (id(e), loops, self._at)
@@ -274,11 +270,8 @@ def _shared_out(loop: ir.Loop, key: tuple[str, str], indices: set, size: int) ->
     e mod S and steps by S through every smaller value to e < N, all of which
     pass the test: together the rounds take every i below N, so the writes
     cover a·i + b for each (None where that could pass 2³² − 1)."""
-    body = loop.body
-    while isinstance(body, ir.Block):
-        body = body.body
-    if not isinstance(body, ir.If) or _mentions(body.cond, key) \
-            or (body.otherwise is not None and _mentions(body.otherwise, key)) or any(_mentions(a, key) for a in loop.args):
+    body = _round_test(loop, key)
+    if body is None:
         return None
     cond, params = body.cond, loop.fun.params
     if not (_is_call(cond, "小于") and isinstance(cond.args[0], ir.LocalRef)
@@ -308,6 +301,18 @@ def _shared_out(loop: ir.Loop, key: tuple[str, str], indices: set, size: int) ->
             return None
         elements |= {strided[0] * i + strided[1] for i in range(limit)}
     return elements
+
+
+def _round_test(loop: ir.Loop, key: tuple[str, str]) -> ir.If | None:
+    """The loop's body when it is one 若 whose test and 否则, and the loop's
+    first arguments, do not touch `key` (so only its 则 may write it); else None."""
+    body = loop.body
+    while isinstance(body, ir.Block):
+        body = body.body
+    if not isinstance(body, ir.If) or _mentions(body.cond, key) or any(_mentions(a, key) for a in loop.args) \
+            or (body.otherwise is not None and _mentions(body.otherwise, key)):
+        return None
+    return body
 
 
 def _strided(e: ir.Expr, counter: ir.LocalVar) -> tuple[int, int] | None:

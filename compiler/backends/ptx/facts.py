@@ -76,8 +76,7 @@ class Facts:
     def _compared_to_length(self, cond: ir.Expr, env: dict) -> tuple[str, str] | None:
         """(the register of 「变量」, the array's length register) where `cond` is
         「变量」小于（「数组长度」于 数组）."""
-        if not (isinstance(cond, ir.Call) and cond.kind == "builtin" and cond.name == "小于"
-                and isinstance(cond.args[0], ir.LocalRef) and leaves(cond.args[0].type) == [U32]):
+        if not _local_test(cond, "小于"):
             return None
         length = cond.args[1]
         if not (isinstance(length, ir.Call) and length.kind == "builtin" and length.name == "数组长度"
@@ -140,10 +139,7 @@ class Facts:
     def _compared_local(self, cond: ir.Expr, name: str, env: dict) -> tuple[str, str | None] | None:
         """(the register of 「变量」, the other side as a constant or a local's register, else None)
         where `cond` is the unsigned test 「变量」<name> …, 变量 a local in a register."""
-        if not (isinstance(cond, ir.Call) and cond.kind == "builtin" and cond.name == name
-                and isinstance(cond.args[0], ir.LocalRef) and leaves(cond.args[0].type) == [U32]):
-            return None
-        return self._compared(cond.args[0], cond.args[1], env)
+        return self._compared(cond.args[0], cond.args[1], env) if _local_test(cond, name) else None
 
     def _compared(self, local: ir.LocalRef, limit: ir.Expr, env: dict) -> tuple[str, str | None] | None:
         (register,) = env[id(local.var)].parts
@@ -253,3 +249,9 @@ class Facts:
             lengths = [self.one_less[x] for x in operands if x in self.one_less]
             if lengths:
                 self.clamped[result] = lengths[0]
+
+
+def _local_test(cond: ir.Expr, name: str) -> bool:
+    """Whether `cond` is the unsigned test 「变量」<name> …, 变量 a local."""
+    return (isinstance(cond, ir.Call) and cond.kind == "builtin" and cond.name == name
+            and isinstance(cond.args[0], ir.LocalRef) and leaves(cond.args[0].type) == [U32])

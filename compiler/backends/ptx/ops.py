@@ -1112,8 +1112,7 @@ def _local_index(w) -> list[str]:
 def _subgroup_count(w) -> str:
     """Warps per block, ⌈X·Y·Z ÷ 32⌉: a number (the warp index is the local index ÷ 32, no %warpid,
     which may change while a thread runs)."""
-    x, y, z = _block(w)
-    return str(-(-x * y * z // 32))
+    return str(-(-math.prod(_block(w)) // 32))
 
 
 def _subgroup_id(w) -> str:

@@ -242,7 +242,7 @@ class Writer(LoopWriting, Facts):
         if total > MAX_SHARED_BYTES:
             raise Unsupported(f"工作组变量共 {total} 字节，超过千手静态共享内存的上限 {MAX_SHARED_BYTES} 字节（48 KiB）")
         block = self.entry.workgroup_size or 1
-        (tid,) = self._local_index()
+        (tid,) = ENTRY_INPUTS["局部调用序"](self)
         for symbol in symbols:
             words = self.shared_size[symbol] // 4
             if -(-words // block) <= MAX_ZERO_ROUNDS:
@@ -385,8 +385,6 @@ class Writer(LoopWriting, Facts):
     def emit(self, text: str) -> None:
         self._forget_written(text)
         self.lines.append(f"\t{text};")
-        if text.split(None, 1)[-1 if text.startswith("@") else 0].startswith(MEMORY_ORDER):
-            self.in_memory.clear()
 
     def label(self, name: str) -> None:
         if self.lines and self.lines[-1] == f"\tbra {name};":   # a jump to the very next line
@@ -398,9 +396,12 @@ class Writer(LoopWriting, Facts):
 
     def _forget_written(self, text: str) -> None:
         """An instruction that writes a register kills every computed value it
-        took part in, and what `defined` says set it (op() records it after)."""
+        took part in, and what `defined` says set it (op() records it after);
+        one that may change global memory or order it, every load `_unchanged` remembers."""
         if text.startswith("@"):
             text = text.split(None, 1)[1]
+        if text.startswith(MEMORY_ORDER):
+            self.in_memory.clear()
         parts = text.split(None, 1)
         if len(parts) < 2 or parts[1].startswith("["):
             return
@@ -508,11 +509,8 @@ class Writer(LoopWriting, Facts):
         """The thread's index in its workgroup (x fastest, as warps are cut), computed once in the prologue."""
         if self.linear_index is None:
             with self.in_prologue():
-                (self.linear_index,) = self._local_index()
+                (self.linear_index,) = ENTRY_INPUTS["局部调用序"](self)
         return self.linear_index
-
-    def _local_index(self) -> list[str]:
-        return ENTRY_INPUTS["局部调用序"](self)
 
     # ------------------------------------------------------------ memory
 
